@@ -1,0 +1,74 @@
+#include "service/auth.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "service/domain/tokens.h"
+
+namespace mdc {
+namespace {
+
+constexpr absl::string_view kBearer = "bearer ";
+
+}  // namespace
+
+bool ParseRole(absl::string_view text, Role* role) {
+  if (text == "developer") {
+    *role = Role::kDeveloper;
+    return true;
+  }
+  if (text == "admin") {
+    *role = Role::kAdmin;
+    return true;
+  }
+  return false;
+}
+
+const char* RoleName(Role role) {
+  return role == Role::kAdmin ? "admin" : "developer";
+}
+
+absl::StatusOr<Caller> Authenticator::Identify(absl::string_view token) {
+  if (token.empty() || token.size() > 512) {
+    return absl::UnauthenticatedError("unknown or revoked token");
+  }
+  const std::string hash = domain::HashToken(token);
+  auto found = developers_.FindByTokenHash(hash);
+  if (!found.ok()) return found.status();
+  // The lookup is by hash (an attacker cannot steer it); the comparison of
+  // the stored hash is constant-time all the same.
+  if (!found->has_value() ||
+      !domain::ConstantTimeEquals((*found)->token_hash, hash)) {
+    return absl::UnauthenticatedError("unknown or revoked token");
+  }
+  Caller caller;
+  caller.developer_id = (*found)->id;
+  caller.username = (*found)->username;
+  if (!ParseRole((*found)->role, &caller.role)) {
+    return absl::PermissionDeniedError("this account has no valid role");
+  }
+  return caller;
+}
+
+absl::StatusOr<Caller> Authenticator::Authenticate(
+    absl::string_view authorization, Access access) {
+  if (access == Access::kPublic) return Caller{};
+  if (authorization.empty()) {
+    return absl::UnauthenticatedError(
+        "missing Authorization header; send 'Authorization: Bearer <token>'");
+  }
+  if (authorization.size() <= kBearer.size() ||
+      !absl::StartsWithIgnoreCase(authorization, kBearer)) {
+    return absl::UnauthenticatedError(
+        "malformed Authorization header; expected 'Bearer <token>'");
+  }
+  auto caller = Identify(
+      absl::StripAsciiWhitespace(authorization.substr(kBearer.size())));
+  if (!caller.ok()) return caller.status();
+  if (access == Access::kAdmin && caller->role != Role::kAdmin) {
+    return absl::PermissionDeniedError("this route needs an admin token");
+  }
+  return caller;
+}
+
+}  // namespace mdc

@@ -1,0 +1,56 @@
+#include "service/collector_service.h"
+
+#include "service/domain/field_errors.h"
+#include "service/domain/observations.h"
+
+namespace mdc {
+namespace {
+
+// A body without "data" gets one clear message instead of one per field.
+absl::Status RequireData(bool has_data) {
+  if (has_data) return absl::OkStatus();
+  return domain::InvalidField("data", "is required");
+}
+
+}  // namespace
+
+grpc::Status CollectorService::SaveShortlist(
+    grpc::ServerContext* context, const v1::SaveShortlistRequest* request,
+    google::protobuf::Empty*) {
+  return calls_.Run(
+      context, "SaveShortlist", Access::kDeveloper,
+      [&](const CallContext& call) -> absl::Status {
+        if (auto s = RequireData(request->has_data()); !s.ok()) return s;
+        auto snapshot = domain::ValidateShortlist(request->data());
+        if (!snapshot.ok()) return snapshot.status();
+        return repos_.shortlists.Upsert(*snapshot, call.caller.developer_id);
+      });
+}
+
+grpc::Status CollectorService::SaveNifty(grpc::ServerContext* context,
+                                         const v1::SaveNiftyRequest* request,
+                                         google::protobuf::Empty*) {
+  return calls_.Run(
+      context, "SaveNifty", Access::kDeveloper,
+      [&](const CallContext& call) -> absl::Status {
+        if (auto s = RequireData(request->has_data()); !s.ok()) return s;
+        auto nifty = domain::ValidateNifty(request->data());
+        if (!nifty.ok()) return nifty.status();
+        return repos_.nifty.Upsert(*nifty, call.caller.developer_id);
+      });
+}
+
+grpc::Status CollectorService::SaveQuotes(grpc::ServerContext* context,
+                                          const v1::SaveQuotesRequest* request,
+                                          google::protobuf::Empty*) {
+  return calls_.Run(
+      context, "SaveQuotes", Access::kDeveloper,
+      [&](const CallContext& call) -> absl::Status {
+        if (auto s = RequireData(request->has_data()); !s.ok()) return s;
+        auto batch = domain::ValidateQuotes(request->data());
+        if (!batch.ok()) return batch.status();
+        return repos_.quotes.UpsertBatch(*batch, call.caller.developer_id);
+      });
+}
+
+}  // namespace mdc

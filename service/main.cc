@@ -1,0 +1,47 @@
+// mdc-server: the mdc gRPC server. See `mdc-server --help`.
+#include <pthread.h>
+#include <signal.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "common/log.h"
+#include "service/config.h"
+#include "service/server.h"
+
+int main(int argc, char** argv) {
+  // Block SIGTERM/SIGINT before gRPC starts threads, so only sigwait below
+  // sees them and shutdown runs on this thread, in order.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    std::fputs(mdc::ConfigUsage().c_str(), stdout);
+    return 0;
+  }
+  auto config = mdc::LoadConfig(args, [](const char* name) {
+    return std::getenv(name);
+  });
+  if (!config.ok()) {
+    mdc::log::Error("bad configuration",
+                    {{"error", config.status().message()}});
+    std::fputs(mdc::ConfigUsage().c_str(), stderr);
+    return 2;
+  }
+  auto server = mdc::Server::Start(*config);
+  if (!server.ok()) {
+    mdc::log::Error("start-up failed", {{"error", server.status().message()}});
+    return 1;
+  }
+  int signal_number = 0;
+  sigwait(&signals, &signal_number);
+  mdc::log::Info("signal received", {{"signal", signal_number}});
+  (*server)->Shutdown();
+  return 0;
+}

@@ -1,0 +1,121 @@
+#include "service/server.h"
+
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/resource_quota.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server_builder.h>
+
+#include <string>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "common/log.h"
+#include "service/domain/tokens.h"
+#include "storage/migrations.h"
+
+namespace mdc {
+namespace {
+
+constexpr int kMaxReceiveBytes = 16 << 20;
+constexpr int kMaxSendBytes = 64 << 20;
+
+absl::Status WaitForDatabase(storage::ConnectionPool& pool,
+                             absl::Duration patience) {
+  const absl::Time deadline = absl::Now() + patience;
+  while (true) {
+    absl::Status status = pool.Ping();
+    if (status.ok()) return status;
+    if (absl::Now() >= deadline) {
+      return absl::UnavailableError(
+          "database unreachable; check DATABASE_URL and that PostgreSQL runs");
+    }
+    log::Info("waiting for the database");
+    absl::SleepFor(absl::Seconds(1));
+  }
+}
+
+}  // namespace
+
+Server::Server(const Config& config) : config_(config) {}
+
+absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
+  std::unique_ptr<Server> s(new Server(config));
+  s->pool_ = std::make_unique<storage::ConnectionPool>(config.database_url,
+                                                       config.db_pool_size);
+  if (auto ready = WaitForDatabase(*s->pool_,
+                                   absl::Seconds(config.db_wait_seconds));
+      !ready.ok()) {
+    return ready;
+  }
+  auto applied =
+      storage::ApplyMigrations(*s->pool_, storage::EmbeddedMigrations());
+  if (!applied.ok()) return applied.status();
+  if (!applied->empty()) {
+    log::Info("migrations applied", {{"names", absl::StrJoin(*applied, ",")}});
+  }
+  s->repos_ = std::make_unique<storage::Repositories>(*s->pool_);
+  if (!config.admin_token.empty()) {
+    auto admin = s->repos_->developers.UpsertAdmin(
+        "admin", domain::HashToken(config.admin_token));
+    if (!admin.ok()) return admin.status();
+    log::Info("bootstrap admin ready", {{"username", admin->username}});
+  }
+
+  s->metrics_ = std::make_unique<Metrics>();
+  if (auto served = s->metrics_->Serve(config.metrics_addr); !served.ok()) {
+    return served;
+  }
+  s->auth_ = std::make_unique<Authenticator>(s->repos_->developers);
+  s->calls_ = std::make_unique<CallRunner>(*s->auth_, *s->metrics_);
+  s->collector_ = std::make_unique<CollectorService>(*s->calls_, *s->repos_);
+  s->developer_ = std::make_unique<DeveloperService>(*s->calls_, *s->repos_);
+  s->dashboard_ = std::make_unique<DashboardService>(*s->calls_, *s->repos_);
+  s->admin_ = std::make_unique<AdminService>(*s->calls_, *s->repos_);
+  s->health_ = std::make_unique<HealthService>(*s->calls_, *s->pool_);
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(config.grpc_addr, grpc::InsecureServerCredentials(),
+                           &s->port_);
+  builder.RegisterService(s->collector_.get());
+  builder.RegisterService(s->developer_.get());
+  builder.RegisterService(s->dashboard_.get());
+  builder.RegisterService(s->admin_.get());
+  builder.RegisterService(s->health_.get());
+  // Handlers block on libpq; bound the threads so overload queues instead of
+  // exhausting memory.
+  grpc::ResourceQuota quota("mdc-server");
+  quota.SetMaxThreads(config.max_threads);
+  builder.SetResourceQuota(quota);
+  builder.SetMaxReceiveMessageSize(kMaxReceiveBytes);
+  builder.SetMaxSendMessageSize(kMaxSendBytes);
+  s->grpc_server_ = builder.BuildAndStart();
+  if (s->grpc_server_ == nullptr || s->port_ == 0) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", config.grpc_addr));
+  }
+  s->monitor_ = std::make_unique<HealthMonitor>(
+      *s->pool_, s->grpc_server_->GetHealthCheckService(), *s->metrics_,
+      absl::Seconds(2));
+  log::Info("serving", {{"grpc_addr", config.grpc_addr},
+                        {"port", s->port_},
+                        {"metrics_addr", config.metrics_addr},
+                        {"version", MDC_VERSION}});
+  return s;
+}
+
+void Server::Shutdown() {
+  log::Info("draining", {{"seconds", config_.drain_seconds}});
+  monitor_->Drain();
+  grpc_server_->Shutdown(std::chrono::system_clock::now() +
+                         std::chrono::seconds(config_.drain_seconds));
+  grpc_server_->Wait();
+  monitor_.reset();
+  log::Info("stopped");
+}
+
+}  // namespace mdc

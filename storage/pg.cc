@@ -1,0 +1,380 @@
+#include "storage/pg.h"
+
+#include <cassert>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
+#include "common/log.h"
+
+namespace mdc::storage {
+namespace {
+
+// Type OIDs of pg_type, fixed since PostgreSQL 7.
+constexpr Oid kBoolOid = 16;
+constexpr Oid kByteaOid = 17;
+constexpr Oid kInt8Oid = 20;
+constexpr Oid kInt4Oid = 23;
+constexpr Oid kTextOid = 25;
+constexpr Oid kFloat8Oid = 701;
+constexpr Oid kDateOid = 1082;
+constexpr Oid kTimestamptzOid = 1184;
+constexpr Oid kTextArrayOid = 1009;
+constexpr Oid kByteaArrayOid = 1001;
+constexpr Oid kFloat8ArrayOid = 1022;
+constexpr Oid kDateArrayOid = 1182;
+
+// PostgreSQL's binary epoch for dates and timestamps is 2000-01-01 UTC.
+constexpr int64_t kPgEpochUnixMicros = 946684800000000LL;
+constexpr int64_t kPgEpochUnixDays = 10957;
+
+constexpr char kSqlStatePayload[] = "mdc/sqlstate";
+
+void AppendBigEndian(std::string& out, uint64_t value, int bytes) {
+  for (int i = bytes - 1; i >= 0; --i) {
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+  }
+}
+
+uint64_t ReadBigEndian(const char* data, int bytes) {
+  uint64_t value = 0;
+  for (int i = 0; i < bytes; ++i) {
+    value = (value << 8) | static_cast<unsigned char>(data[i]);
+  }
+  return value;
+}
+
+uint64_t DoubleBits(double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+int32_t DaysSincePgEpoch(absl::CivilDay day) {
+  return static_cast<int32_t>((day - absl::CivilDay(1970, 1, 1)) -
+                              kPgEpochUnixDays);
+}
+
+// One-dimensional array in binary format; `elements` hold already-encoded
+// values, nullopt for NULL.
+std::string EncodeArray(Oid element_oid,
+                        const std::vector<std::optional<std::string>>& elements) {
+  bool has_null = false;
+  for (const auto& e : elements) has_null = has_null || !e.has_value();
+  std::string out;
+  AppendBigEndian(out, 1, 4);  // dimensions
+  AppendBigEndian(out, has_null ? 1 : 0, 4);
+  AppendBigEndian(out, element_oid, 4);
+  AppendBigEndian(out, elements.size(), 4);
+  AppendBigEndian(out, 1, 4);  // lower bound
+  for (const auto& e : elements) {
+    if (!e.has_value()) {
+      AppendBigEndian(out, 0xffffffffu, 4);
+      continue;
+    }
+    AppendBigEndian(out, e->size(), 4);
+    out += *e;
+  }
+  return out;
+}
+
+absl::Status WithSqlState(absl::Status status, const char* sqlstate) {
+  if (sqlstate != nullptr) {
+    status.SetPayload(kSqlStatePayload, absl::Cord(sqlstate));
+  }
+  return status;
+}
+
+}  // namespace
+
+// Params ---------------------------------------------------------------------
+
+Params& Params::Add(Oid oid, std::string value) {
+  types_.push_back(oid);
+  values_.push_back(std::move(value));
+  nulls_.push_back(false);
+  return *this;
+}
+
+Params& Params::Text(absl::string_view value) {
+  return Add(kTextOid, std::string(value));
+}
+
+Params& Params::Int64(int64_t value) {
+  std::string out;
+  AppendBigEndian(out, static_cast<uint64_t>(value), 8);
+  return Add(kInt8Oid, std::move(out));
+}
+
+Params& Params::Int32(int32_t value) {
+  std::string out;
+  AppendBigEndian(out, static_cast<uint32_t>(value), 4);
+  return Add(kInt4Oid, std::move(out));
+}
+
+Params& Params::Double(double value) {
+  std::string out;
+  AppendBigEndian(out, DoubleBits(value), 8);
+  return Add(kFloat8Oid, std::move(out));
+}
+
+Params& Params::OptionalDouble(std::optional<double> value) {
+  return value.has_value() ? Double(*value) : Null(kFloat8Oid);
+}
+
+Params& Params::Bool(bool value) {
+  return Add(kBoolOid, std::string(1, value ? 1 : 0));
+}
+
+Params& Params::Time(absl::Time value) {
+  std::string out;
+  AppendBigEndian(
+      out, static_cast<uint64_t>(absl::ToUnixMicros(value) - kPgEpochUnixMicros),
+      8);
+  return Add(kTimestamptzOid, std::move(out));
+}
+
+Params& Params::Date(absl::CivilDay value) {
+  std::string out;
+  AppendBigEndian(out, static_cast<uint32_t>(DaysSincePgEpoch(value)), 4);
+  return Add(kDateOid, std::move(out));
+}
+
+Params& Params::Bytes(absl::string_view value) {
+  return Add(kByteaOid, std::string(value));
+}
+
+Params& Params::TextArray(const std::vector<std::string>& values) {
+  std::vector<std::optional<std::string>> elements(values.begin(),
+                                                   values.end());
+  return Add(kTextArrayOid, EncodeArray(kTextOid, elements));
+}
+
+Params& Params::BytesArray(const std::vector<std::string>& values) {
+  std::vector<std::optional<std::string>> elements(values.begin(),
+                                                   values.end());
+  return Add(kByteaArrayOid, EncodeArray(kByteaOid, elements));
+}
+
+Params& Params::DoubleArray(const std::vector<std::optional<double>>& values) {
+  std::vector<std::optional<std::string>> elements;
+  elements.reserve(values.size());
+  for (const auto& v : values) {
+    if (!v.has_value()) {
+      elements.emplace_back(std::nullopt);
+      continue;
+    }
+    std::string encoded;
+    AppendBigEndian(encoded, DoubleBits(*v), 8);
+    elements.emplace_back(std::move(encoded));
+  }
+  return Add(kFloat8ArrayOid, EncodeArray(kFloat8Oid, elements));
+}
+
+Params& Params::DateArray(const std::vector<absl::CivilDay>& values) {
+  std::vector<std::optional<std::string>> elements;
+  elements.reserve(values.size());
+  for (const auto& day : values) {
+    std::string encoded;
+    AppendBigEndian(encoded, static_cast<uint32_t>(DaysSincePgEpoch(day)), 4);
+    elements.emplace_back(std::move(encoded));
+  }
+  return Add(kDateArrayOid, EncodeArray(kDateOid, elements));
+}
+
+Params& Params::Null(Oid oid) {
+  Add(oid, std::string());
+  nulls_.back() = true;
+  return *this;
+}
+
+// Result ---------------------------------------------------------------------
+
+int64_t Result::affected_rows() const {
+  const char* tuples = PQcmdTuples(result_.get());
+  return tuples[0] == '\0' ? 0 : std::strtoll(tuples, nullptr, 10);
+}
+
+bool Result::IsNull(int row, int col) const {
+  return PQgetisnull(result_.get(), row, col) != 0;
+}
+
+absl::string_view Result::Bytes(int row, int col) const {
+  return absl::string_view(PQgetvalue(result_.get(), row, col),
+                           PQgetlength(result_.get(), row, col));
+}
+
+std::string Result::String(int row, int col) const {
+  return std::string(Bytes(row, col));
+}
+
+int64_t Result::Int64(int row, int col) const {
+  const int length = PQgetlength(result_.get(), row, col);
+  assert(length == 2 || length == 4 || length == 8);
+  const uint64_t raw = ReadBigEndian(PQgetvalue(result_.get(), row, col), length);
+  switch (length) {
+    case 2: return static_cast<int16_t>(raw);
+    case 4: return static_cast<int32_t>(raw);
+    default: return static_cast<int64_t>(raw);
+  }
+}
+
+double Result::Double(int row, int col) const {
+  const int length = PQgetlength(result_.get(), row, col);
+  const uint64_t raw = ReadBigEndian(PQgetvalue(result_.get(), row, col), length);
+  if (length == 4) {
+    float f;
+    const uint32_t bits = static_cast<uint32_t>(raw);
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+  }
+  assert(length == 8);
+  double d;
+  std::memcpy(&d, &raw, sizeof d);
+  return d;
+}
+
+std::optional<double> Result::OptionalDouble(int row, int col) const {
+  if (IsNull(row, col)) return std::nullopt;
+  return Double(row, col);
+}
+
+bool Result::Bool(int row, int col) const {
+  return PQgetvalue(result_.get(), row, col)[0] != 0;
+}
+
+absl::Time Result::Time(int row, int col) const {
+  const auto micros = static_cast<int64_t>(
+      ReadBigEndian(PQgetvalue(result_.get(), row, col), 8));
+  return absl::FromUnixMicros(micros + kPgEpochUnixMicros);
+}
+
+absl::CivilDay Result::Date(int row, int col) const {
+  const auto days = static_cast<int32_t>(
+      ReadBigEndian(PQgetvalue(result_.get(), row, col), 4));
+  return absl::CivilDay(1970, 1, 1) + (days + kPgEpochUnixDays);
+}
+
+absl::CivilMinute Result::TimeOfDay(int row, int col) const {
+  const auto micros = static_cast<int64_t>(
+      ReadBigEndian(PQgetvalue(result_.get(), row, col), 8));
+  const int64_t minutes = micros / 60000000;
+  return absl::CivilMinute(1970, 1, 1, static_cast<int>(minutes / 60),
+                           static_cast<int>(minutes % 60));
+}
+
+std::vector<std::string> Result::TextArray(int row, int col) const {
+  std::vector<std::string> out;
+  const char* data = PQgetvalue(result_.get(), row, col);
+  const int ndim = static_cast<int32_t>(ReadBigEndian(data, 4));
+  if (ndim == 0) return out;
+  const auto count = static_cast<int32_t>(ReadBigEndian(data + 12, 4));
+  const char* p = data + 12 + 8 * ndim;
+  out.reserve(count);
+  for (int i = 0; i < count; ++i) {
+    const auto length = static_cast<int32_t>(ReadBigEndian(p, 4));
+    p += 4;
+    if (length < 0) {
+      out.emplace_back();
+      continue;
+    }
+    out.emplace_back(p, length);
+    p += length;
+  }
+  return out;
+}
+
+// Connection -----------------------------------------------------------------
+
+absl::StatusOr<std::unique_ptr<Connection>> Connection::Open(
+    const std::string& url) {
+  // Later keywords override what the URL says: a bounded connect time and a
+  // name that shows in pg_stat_activity.
+  const char* keywords[] = {"dbname", "connect_timeout", "application_name",
+                            nullptr};
+  const char* values[] = {url.c_str(), "5", "mdc-server", nullptr};
+  PGconn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
+  if (PQstatus(conn) != CONNECTION_OK) {
+    log::Warning("database connection failed",
+                 {{"error", PQerrorMessage(conn)}});
+    PQfinish(conn);
+    return absl::UnavailableError("database unavailable");
+  }
+  return std::unique_ptr<Connection>(new Connection(conn));
+}
+
+Connection::~Connection() { PQfinish(conn_); }
+
+bool Connection::healthy() const { return PQstatus(conn_) == CONNECTION_OK; }
+
+absl::StatusOr<Result> Connection::Check(PGresult* raw, const char* what) {
+  Result result(raw);
+  const ExecStatusType status = PQresultStatus(raw);
+  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return result;
+  if (!healthy() || raw == nullptr) {
+    log::Warning("database connection lost",
+                 {{"statement", what}, {"error", PQerrorMessage(conn_)}});
+    return absl::UnavailableError("database unavailable");
+  }
+  const char* sqlstate = PQresultErrorField(raw, PG_DIAG_SQLSTATE);
+  const char* constraint = PQresultErrorField(raw, PG_DIAG_CONSTRAINT_NAME);
+  const absl::string_view state = sqlstate ? sqlstate : "";
+  if (state == kUniqueViolation || state == kForeignKeyViolation) {
+    return WithSqlState(
+        absl::AlreadyExistsError(
+            absl::StrCat("constraint ", constraint ? constraint : "")),
+        sqlstate);
+  }
+  // Anything else is a bug or an outage: log it in full, tell the client
+  // nothing internal.
+  log::Error("database statement failed",
+             {{"statement", what},
+              {"sqlstate", state},
+              {"error", PQresultErrorMessage(raw)}});
+  if (state.substr(0, 2) == "08" || state.substr(0, 2) == "57") {
+    return WithSqlState(absl::UnavailableError("database unavailable"),
+                        sqlstate);
+  }
+  if (state == "40001" || state == "40P01") {
+    return WithSqlState(
+        absl::AbortedError("conflicting concurrent write; retry"), sqlstate);
+  }
+  return WithSqlState(absl::InternalError("internal error"), sqlstate);
+}
+
+absl::StatusOr<Result> Connection::Exec(const Statement& statement,
+                                        const Params& params) {
+  if (!prepared_.contains(statement.name)) {
+    PGresult* prepared =
+        PQprepare(conn_, statement.name, statement.sql, params.size(),
+                  params.types().data());
+    auto checked = Check(prepared, statement.name);
+    if (!checked.ok()) return checked.status();
+    prepared_.insert(statement.name);
+  }
+  const int n = params.size();
+  std::vector<const char*> values(n);
+  std::vector<int> lengths(n);
+  std::vector<int> formats(n, 1);
+  for (int i = 0; i < n; ++i) {
+    values[i] = params.nulls_[i] ? nullptr : params.values_[i].data();
+    lengths[i] = static_cast<int>(params.values_[i].size());
+  }
+  PGresult* result =
+      PQexecPrepared(conn_, statement.name, n, values.data(), lengths.data(),
+                     formats.data(), /*resultFormat=*/1);
+  return Check(result, statement.name);
+}
+
+absl::StatusOr<Result> Connection::ExecScript(const std::string& sql) {
+  return Check(PQexec(conn_, sql.c_str()), "script");
+}
+
+std::optional<std::string> SqlState(const absl::Status& status) {
+  auto payload = status.GetPayload(kSqlStatePayload);
+  if (!payload.has_value()) return std::nullopt;
+  return std::string(*payload);
+}
+
+}  // namespace mdc::storage

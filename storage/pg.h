@@ -1,0 +1,131 @@
+// A thin, typed layer over libpq: named prepared statements, parameters and
+// results in PostgreSQL's binary format (exact doubles and instants, no text
+// round trips), and libpq errors mapped to absl::Status.
+//
+// A Connection is not thread-safe; the pool hands each one to one thread at
+// a time. Params and Result are plain values.
+#ifndef MDC_STORAGE_PG_H_
+#define MDC_STORAGE_PG_H_
+
+#include <libpq-fe.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/civil_time.h"
+#include "absl/time/time.h"
+
+namespace mdc::storage {
+
+// A SQL statement with a stable name, prepared once per connection on first
+// use. Define them as `inline constexpr` constants next to their repository.
+struct Statement {
+  const char* name;
+  const char* sql;
+};
+
+// Bound parameters, in order ($1, $2, ...), each with its type.
+class Params {
+ public:
+  Params& Text(absl::string_view value);
+  Params& Int64(int64_t value);
+  Params& Int32(int32_t value);
+  Params& Double(double value);
+  Params& OptionalDouble(std::optional<double> value);
+  Params& Bool(bool value);
+  Params& Time(absl::Time value);
+  Params& Date(absl::CivilDay value);
+  Params& Bytes(absl::string_view value);
+  Params& TextArray(const std::vector<std::string>& values);
+  Params& DoubleArray(const std::vector<std::optional<double>>& values);
+  Params& BytesArray(const std::vector<std::string>& values);
+  Params& DateArray(const std::vector<absl::CivilDay>& values);
+  // A NULL of the type named by `oid`.
+  Params& Null(Oid oid);
+
+  int size() const { return static_cast<int>(types_.size()); }
+  const std::vector<Oid>& types() const { return types_; }
+
+ private:
+  friend class Connection;
+  Params& Add(Oid oid, std::string value);
+
+  std::vector<Oid> types_;
+  std::vector<std::string> values_;
+  std::vector<bool> nulls_;
+};
+
+// The rows a statement returned, in binary format. Accessors take a row and
+// a column index; calling one on a NULL or a column of another type is a bug
+// (checked in debug builds).
+class Result {
+ public:
+  explicit Result(PGresult* result) : result_(result, &PQclear) {}
+
+  int rows() const { return PQntuples(result_.get()); }
+  // Rows an INSERT/UPDATE/DELETE touched.
+  int64_t affected_rows() const;
+
+  bool IsNull(int row, int col) const;
+  absl::string_view Bytes(int row, int col) const;  // text, varchar, bytea
+  std::string String(int row, int col) const;
+  int64_t Int64(int row, int col) const;  // int2, int4 or int8
+  double Double(int row, int col) const;  // float4 or float8
+  std::optional<double> OptionalDouble(int row, int col) const;
+  bool Bool(int row, int col) const;
+  absl::Time Time(int row, int col) const;         // timestamptz
+  absl::CivilDay Date(int row, int col) const;     // date
+  absl::CivilMinute TimeOfDay(int row, int col) const;  // time (minutes)
+  std::vector<std::string> TextArray(int row, int col) const;
+
+ private:
+  std::unique_ptr<PGresult, decltype(&PQclear)> result_;
+};
+
+class Connection {
+ public:
+  // Connects to `url` (a libpq URL or key=value string). Returns UNAVAILABLE
+  // when the server cannot be reached.
+  static absl::StatusOr<std::unique_ptr<Connection>> Open(
+      const std::string& url);
+
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Runs a prepared statement (preparing it on first use).
+  absl::StatusOr<Result> Exec(const Statement& statement,
+                              const Params& params = Params());
+
+  // Runs SQL text through the simple query protocol: no parameters, may hold
+  // several statements (migrations, BEGIN/COMMIT, maintenance commands).
+  absl::StatusOr<Result> ExecScript(const std::string& sql);
+
+  // False once the connection to the server is lost; the pool replaces it.
+  bool healthy() const;
+
+ private:
+  explicit Connection(PGconn* conn) : conn_(conn) {}
+  absl::StatusOr<Result> Check(PGresult* result, const char* what);
+
+  PGconn* conn_;
+  absl::flat_hash_set<const char*> prepared_;
+};
+
+// SQLSTATE of a failed statement, carried as a payload of the status the
+// storage layer returns, so repositories can tell a unique violation from
+// other failures without parsing messages.
+std::optional<std::string> SqlState(const absl::Status& status);
+inline constexpr absl::string_view kUniqueViolation = "23505";
+inline constexpr absl::string_view kForeignKeyViolation = "23503";
+
+}  // namespace mdc::storage
+
+#endif  // MDC_STORAGE_PG_H_

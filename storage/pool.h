@@ -1,0 +1,73 @@
+// A fixed-size pool of PostgreSQL connections shared by the server's request
+// threads. Connections open lazily, and one found broken (the server
+// restarted, the network dropped) is replaced on its next checkout, so the
+// service recovers from a database outage without a restart.
+//
+// Thread-safe.
+#ifndef MDC_STORAGE_POOL_H_
+#define MDC_STORAGE_POOL_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "storage/pg.h"
+
+namespace mdc::storage {
+
+class ConnectionPool;
+
+// A connection checked out of the pool; returns it on destruction.
+class PooledConnection {
+ public:
+  PooledConnection(ConnectionPool* pool, std::unique_ptr<Connection> conn)
+      : pool_(pool), conn_(std::move(conn)) {}
+  PooledConnection(PooledConnection&&) = default;
+  PooledConnection& operator=(PooledConnection&&) = default;
+  ~PooledConnection();
+
+  Connection* operator->() const { return conn_.get(); }
+  Connection& operator*() const { return *conn_; }
+
+ private:
+  ConnectionPool* pool_;
+  std::unique_ptr<Connection> conn_;
+};
+
+class ConnectionPool {
+ public:
+  ConnectionPool(std::string url, int size);
+
+  // Waits up to `wait` for a free connection, opening one if the pool is not
+  // full. Returns UNAVAILABLE when the database cannot be reached and
+  // RESOURCE_EXHAUSTED when every connection stayed busy for `wait`.
+  absl::StatusOr<PooledConnection> Acquire(absl::Duration wait = absl::Seconds(10));
+
+  // Runs `body` between BEGIN and COMMIT on one connection; rolls back when
+  // `body` or the commit fails. The first error is returned.
+  absl::Status InTransaction(absl::FunctionRef<absl::Status(Connection&)> body);
+
+  // Round trip to the database (SELECT 1), for health checks.
+  absl::Status Ping();
+
+  int size() const { return size_; }
+
+ private:
+  friend class PooledConnection;
+  void Release(std::unique_ptr<Connection> conn);
+
+  const std::string url_;
+  const int size_;
+  absl::Mutex mu_;
+  std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
+  int open_ ABSL_GUARDED_BY(mu_) = 0;  // idle + checked out
+};
+
+}  // namespace mdc::storage
+
+#endif  // MDC_STORAGE_POOL_H_

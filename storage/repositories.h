@@ -1,0 +1,34 @@
+// Every repository over one connection pool, built once at start-up and
+// shared by the services.
+#ifndef MDC_STORAGE_REPOSITORIES_H_
+#define MDC_STORAGE_REPOSITORIES_H_
+
+#include "storage/developer_repository.h"
+#include "storage/market_data_repository.h"
+#include "storage/nifty_repository.h"
+#include "storage/pool.h"
+#include "storage/quote_repository.h"
+#include "storage/shortlist_repository.h"
+
+namespace mdc::storage {
+
+struct Repositories {
+  explicit Repositories(ConnectionPool& pool)
+      : pool(pool),
+        developers(pool),
+        shortlists(pool),
+        nifty(pool),
+        quotes(pool),
+        market_data(pool) {}
+
+  ConnectionPool& pool;
+  DeveloperRepository developers;
+  ShortlistRepository shortlists;
+  NiftyRepository nifty;
+  QuoteRepository quotes;
+  MarketDataRepository market_data;
+};
+
+}  // namespace mdc::storage
+
+#endif  // MDC_STORAGE_REPOSITORIES_H_

@@ -1,0 +1,38 @@
+// Shortlist snapshots, keyed by (type, scope, instant).
+//
+// Thread-safe (each call checks out its own connection).
+#ifndef MDC_STORAGE_SHORTLIST_REPOSITORY_H_
+#define MDC_STORAGE_SHORTLIST_REPOSITORY_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "mdc/v1/market.pb.h"
+#include "service/domain/observations.h"
+#include "storage/pool.h"
+
+namespace mdc::storage {
+
+class ShortlistRepository {
+ public:
+  explicit ShortlistRepository(ConnectionPool& pool) : pool_(pool) {}
+
+  // Inserts the snapshot or replaces the one with the same key.
+  absl::Status Upsert(const domain::ShortlistSnapshot& snapshot,
+                      int64_t writer_id);
+
+  // The latest snapshot of (type, scope) stamped in [not_before, at], with
+  // `timestamp`, `shortlist_type`, `scope` and `entries` set.
+  absl::StatusOr<std::optional<v1::Shortlist>> FindLatest(
+      v1::ShortlistType type, v1::Scope scope, absl::Time not_before,
+      absl::Time at);
+
+ private:
+  ConnectionPool& pool_;
+};
+
+}  // namespace mdc::storage
+
+#endif  // MDC_STORAGE_SHORTLIST_REPOSITORY_H_

@@ -1,0 +1,171 @@
+// Repositories against a real PostgreSQL: migrations, idempotent upserts,
+// all-or-nothing batches, exact round trips.
+#include <gtest/gtest.h>
+
+#include "service/domain/observations.h"
+#include "service/domain/time.h"
+#include "service/domain/tokens.h"
+#include "storage/migrations.h"
+#include "storage/repositories.h"
+#include "tests/support/test_database.h"
+
+namespace mdc::storage {
+namespace {
+
+class RepositoriesTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { db_ = new testing::TestDatabase(); }
+  static void TearDownTestSuite() {
+    delete db_;
+    db_ = nullptr;
+  }
+
+  void SetUp() override {
+    repos_ = std::make_unique<Repositories>(db_->pool());
+    auto writer = repos_->developers.Create(
+        "writer" + std::to_string(++counter_), "developer",
+        domain::HashToken(domain::GenerateToken()));
+    ASSERT_TRUE(writer.ok()) << writer.status();
+    writer_id_ = writer->id;
+  }
+
+  static absl::Time At(const char* wall_clock) {
+    return *domain::ParseInstant(wall_clock, "Asia/Kolkata");
+  }
+
+  static domain::ShortlistSnapshot Snapshot(absl::Time at,
+                                            std::vector<std::string> symbols) {
+    domain::ShortlistSnapshot s;
+    s.type = v1::TOP_GAINERS;
+    s.scope = v1::FULL;
+    s.observed_at = at;
+    for (const auto& symbol : symbols) {
+      auto* e = s.entries.add_entries();
+      e->set_nse_symbol(symbol);
+      e->set_name(symbol + " Ltd");
+      e->set_price(101.25);
+    }
+    return s;
+  }
+
+  static testing::TestDatabase* db_;
+  static int counter_;
+  std::unique_ptr<Repositories> repos_;
+  int64_t writer_id_ = 0;
+};
+
+testing::TestDatabase* RepositoriesTest::db_ = nullptr;
+int RepositoriesTest::counter_ = 0;
+
+TEST_F(RepositoriesTest, MigrationsAreRecordedAndRunOnce) {
+  EXPECT_EQ(db_->Query("SELECT count(*) FROM schema_migrations"),
+            std::to_string(EmbeddedMigrations().size()));
+  auto again = ApplyMigrations(db_->pool(), EmbeddedMigrations());
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_TRUE(again->empty());
+}
+
+TEST_F(RepositoriesTest, ShortlistUpsertIsIdempotentAndLastWriteWins) {
+  const absl::Time t = At("2025-03-03T10:00:00");
+  ASSERT_TRUE(repos_->shortlists.Upsert(Snapshot(t, {"A", "B"}), writer_id_).ok());
+  ASSERT_TRUE(repos_->shortlists.Upsert(Snapshot(t, {"C"}), writer_id_).ok());
+  EXPECT_EQ(db_->Query("SELECT count(*) FROM shortlist_snapshots WHERE "
+                       "observed_at = '2025-03-03T04:30:00Z'"),
+            "1");
+  auto found = repos_->shortlists.FindLatest(
+      v1::TOP_GAINERS, v1::FULL, domain::DayStart(domain::TradingDay(t)), t);
+  ASSERT_TRUE(found.ok()) << found.status();
+  ASSERT_TRUE(found->has_value());
+  ASSERT_EQ((*found)->entries_size(), 1);
+  EXPECT_EQ((*found)->entries(0).nse_symbol(), "C");
+  EXPECT_EQ(db_->Query("SELECT written_by FROM shortlist_snapshots WHERE "
+                       "observed_at = '2025-03-03T04:30:00Z'"),
+            std::to_string(writer_id_));
+}
+
+TEST_F(RepositoriesTest, ShortlistAsOfStaysOnTheTradingDay) {
+  const absl::Time yesterday = At("2025-03-04T15:00:00");
+  ASSERT_TRUE(
+      repos_->shortlists.Upsert(Snapshot(yesterday, {"OLD"}), writer_id_).ok());
+  const absl::Time morning = At("2025-03-05T09:20:00");
+  auto found = repos_->shortlists.FindLatest(
+      v1::TOP_GAINERS, v1::FULL,
+      domain::DayStart(domain::TradingDay(morning)), morning);
+  ASSERT_TRUE(found.ok());
+  EXPECT_FALSE(found->has_value());
+}
+
+TEST_F(RepositoriesTest, NiftyRoundTripIsExact) {
+  domain::NiftyObservation nifty;
+  nifty.observed_at = At("2025-03-06T11:00:00");
+  nifty.day_change_perc = -0.1234567890123;
+  nifty.quote.set_status(v1::SUCCESS);
+  nifty.quote.mutable_payload()->set_last_price(22123.45);
+  nifty.quote.mutable_payload()->set_last_trade_time(1741239000123);
+  ASSERT_TRUE(repos_->nifty.Upsert(nifty, writer_id_).ok());
+  auto found = repos_->nifty.FindLatest(
+      domain::DayStart(absl::CivilDay(2025, 3, 6)), nifty.observed_at);
+  ASSERT_TRUE(found.ok() && found->has_value());
+  EXPECT_EQ((*found)->day_change_perc(), -0.1234567890123);
+  EXPECT_EQ((*found)->quote_data().payload().last_price(), 22123.45);
+  EXPECT_EQ((*found)->quote_data().payload().last_trade_time(), 1741239000123);
+  EXPECT_FALSE((*found)->quote_data().payload().has_volume());
+}
+
+TEST_F(RepositoriesTest, QuoteBatchIsAllOrNothing) {
+  domain::QuoteBatch batch;
+  batch.observed_at = At("2025-03-07T10:00:00");
+  for (const char* symbol : {"AAA", "BBB", "AAA"}) {  // duplicate key
+    v1::QuoteData quote;
+    quote.set_status(v1::SUCCESS);
+    quote.mutable_payload()->set_last_price(10);
+    batch.quotes.push_back({symbol, quote});
+  }
+  EXPECT_FALSE(repos_->quotes.UpsertBatch(batch, writer_id_).ok());
+  EXPECT_EQ(db_->Query("SELECT count(*) FROM stock_quotes WHERE observed_at = "
+                       "'2025-03-07T04:30:00Z'"),
+            "0");
+  batch.quotes.pop_back();
+  ASSERT_TRUE(repos_->quotes.UpsertBatch(batch, writer_id_).ok());
+  ASSERT_TRUE(repos_->quotes.UpsertBatch(batch, writer_id_).ok());
+  EXPECT_EQ(db_->Query("SELECT count(*) FROM stock_quotes WHERE observed_at = "
+                       "'2025-03-07T04:30:00Z'"),
+            "2");
+  EXPECT_EQ(db_->Query("SELECT trading_day FROM stock_quotes WHERE "
+                       "nse_symbol = 'AAA'"),
+            "2025-03-07");
+}
+
+TEST_F(RepositoriesTest, UsernamesAreUniqueAndTokensFoundByHash) {
+  const std::string token = domain::GenerateToken();
+  auto created =
+      repos_->developers.Create("unique-name", "developer", domain::HashToken(token));
+  ASSERT_TRUE(created.ok()) << created.status();
+  auto again = repos_->developers.Create("unique-name", "developer",
+                                         domain::HashToken("other"));
+  EXPECT_EQ(again.status().code(), absl::StatusCode::kAlreadyExists);
+  auto found = repos_->developers.FindByTokenHash(domain::HashToken(token));
+  ASSERT_TRUE(found.ok() && found->has_value());
+  EXPECT_EQ((*found)->username, "unique-name");
+  EXPECT_EQ(db_->Query("SELECT count(*) FROM developers WHERE token_hash = "
+                       "convert_to('" + token + "', 'UTF8')"),
+            "0");
+}
+
+TEST_F(RepositoriesTest, DataDatesCountEveryKind) {
+  const absl::Time t = At("2025-03-10T10:00:00");
+  ASSERT_TRUE(repos_->shortlists.Upsert(Snapshot(t, {"X"}), writer_id_).ok());
+  auto dates = repos_->market_data.ListDates();
+  ASSERT_TRUE(dates.ok()) << dates.status();
+  bool seen = false;
+  for (const auto& d : *dates) {
+    if (d.day == absl::CivilDay(2025, 3, 10)) {
+      seen = true;
+      EXPECT_EQ(d.shortlists, 1);
+    }
+  }
+  EXPECT_TRUE(seen);
+}
+
+}  // namespace
+}  // namespace mdc::storage
