@@ -4,6 +4,7 @@
 #define MDC_STORAGE_REPOSITORIES_H_
 
 #include "storage/developer_repository.h"
+#include "storage/holiday_repository.h"
 #include "storage/market_data_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/pool.h"
@@ -19,7 +20,8 @@ struct Repositories {
         shortlists(pool),
         nifty(pool),
         quotes(pool),
-        market_data(pool) {}
+        market_data(pool),
+        holidays(pool) {}
 
   ConnectionPool& pool;
   DeveloperRepository developers;
@@ -27,6 +29,7 @@ struct Repositories {
   NiftyRepository nifty;
   QuoteRepository quotes;
   MarketDataRepository market_data;
+  HolidayRepository holidays;
 };
 
 }  // namespace mdc::storage
