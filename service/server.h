@@ -11,12 +11,15 @@
 #include "absl/status/statusor.h"
 #include "service/admin_service.h"
 #include "service/auth.h"
+#include "service/broker_credentials.h"
+#include "service/broker_tokens.h"
 #include "service/call.h"
 #include "service/collector_service.h"
 #include "service/config.h"
 #include "service/dashboard_service.h"
 #include "service/developer_service.h"
 #include "service/health_service.h"
+#include "service/http_client.h"
 #include "service/metrics.h"
 #include "storage/pool.h"
 #include "storage/repositories.h"
@@ -24,10 +27,10 @@
 namespace mdc {
 
 class Server {
- public:
+public:
   // Returns once the server accepts calls. UNAVAILABLE when the database
   // stays unreachable for config.db_wait_seconds or the port is taken.
-  static absl::StatusOr<std::unique_ptr<Server>> Start(const Config& config);
+  static absl::StatusOr<std::unique_ptr<Server>> Start(const Config &config);
 
   // Stops accepting calls, waits up to config.drain_seconds for calls in
   // flight, then cancels the rest.
@@ -36,8 +39,8 @@ class Server {
   // The port actually bound (useful with port 0).
   int port() const { return port_; }
 
- private:
-  explicit Server(const Config& config);
+private:
+  explicit Server(const Config &config);
 
   Config config_;
   int port_ = 0;
@@ -46,6 +49,9 @@ class Server {
   std::unique_ptr<Metrics> metrics_;
   std::unique_ptr<Authenticator> auth_;
   std::unique_ptr<CallRunner> calls_;
+  std::unique_ptr<HttpClient> http_;
+  std::unique_ptr<BrokerCredentialsSource> broker_credentials_;
+  std::unique_ptr<BrokerTokens> broker_tokens_;
   std::unique_ptr<CollectorService> collector_;
   std::unique_ptr<DeveloperService> developer_;
   std::unique_ptr<DashboardService> dashboard_;
@@ -55,6 +61,6 @@ class Server {
   std::unique_ptr<HealthMonitor> monitor_;
 };
 
-}  // namespace mdc
+} // namespace mdc
 
-#endif  // MDC_SERVICE_SERVER_H_
+#endif // MDC_SERVICE_SERVER_H_
