@@ -19,7 +19,7 @@ struct BrokerCredentials {
 };
 
 class BrokerCredentialsSource {
-public:
+ public:
   virtual ~BrokerCredentialsSource() = default;
 
   // The credentials, nullopt when none are configured, or an error when
@@ -30,7 +30,7 @@ public:
 // Fixed credentials from the environment (MDC_BROKER_API_KEY /
 // MDC_BROKER_API_SECRET): configured only when both are non-empty.
 class EnvBrokerCredentials final : public BrokerCredentialsSource {
-public:
+ public:
   EnvBrokerCredentials(std::string api_key, std::string api_secret)
       : api_key_(std::move(api_key)), api_secret_(std::move(api_secret)) {}
 
@@ -42,11 +42,11 @@ public:
         BrokerCredentials{api_key_, api_secret_});
   }
 
-private:
+ private:
   const std::string api_key_;
   const std::string api_secret_;
 };
 
-} // namespace mdc
+}  // namespace mdc
 
-#endif // MDC_SERVICE_BROKER_CREDENTIALS_H_
+#endif  // MDC_SERVICE_BROKER_CREDENTIALS_H_

@@ -8,16 +8,15 @@
 
 namespace mdc {
 
-absl::StatusOr<storage::StoredBrokerToken>
-BrokerTokens::Current(absl::Time now) {
+absl::StatusOr<storage::StoredBrokerToken> BrokerTokens::Current(
+    absl::Time now) {
   if (token_url_.empty()) {
     return absl::UnavailableError(
         "no broker is configured: the server has no token endpoint "
         "(MDC_BROKER_TOKEN_URL)");
   }
   auto stored = repository_.Find();
-  if (!stored.ok())
-    return stored.status();
+  if (!stored.ok()) return stored.status();
   if (stored->has_value() &&
       domain::BrokerTokenUsable((*stored)->expires_at, now)) {
     return **stored;
@@ -28,20 +27,18 @@ BrokerTokens::Current(absl::Time now) {
   // A waiter must outlast the refresh in progress: its HTTP call plus slack.
   absl::Status refreshed = repository_.WithRefreshLock(
       timeout_ + absl::Seconds(5),
-      [&](storage::BrokerTokenRepository::LockedSession &session)
+      [&](storage::BrokerTokenRepository::LockedSession& session)
           -> absl::Status {
         // Another thread or replica may have refreshed while we waited.
         auto again = session.Find();
-        if (!again.ok())
-          return again.status();
+        if (!again.ok()) return again.status();
         if (again->has_value() &&
             domain::BrokerTokenUsable((*again)->expires_at, now)) {
           current = **again;
           return absl::OkStatus();
         }
         auto token = Fetch();
-        if (!token.ok())
-          return token.status();
+        if (!token.ok()) return token.status();
         current.access_token = *std::move(token);
         current.fetched_at = now;
         current.expires_at = domain::BrokerTokenExpiry(now);
@@ -49,15 +46,13 @@ BrokerTokens::Current(absl::Time now) {
                   {{"expires_at", domain::FormatInstant(current.expires_at)}});
         return session.Save(current.access_token, current.expires_at);
       });
-  if (!refreshed.ok())
-    return refreshed;
+  if (!refreshed.ok()) return refreshed;
   return current;
 }
 
 absl::StatusOr<std::string> BrokerTokens::Fetch() {
   auto credentials = credentials_.Get();
-  if (!credentials.ok())
-    return credentials.status();
+  if (!credentials.ok()) return credentials.status();
   if (!credentials->has_value()) {
     return absl::UnavailableError(
         "no broker credentials are configured (MDC_BROKER_API_KEY and "
@@ -82,12 +77,11 @@ absl::StatusOr<std::string> BrokerTokens::Fetch() {
                      response->status, " instead of a token"));
   } else {
     auto token = domain::ParseBrokerTokenResponse(response->body);
-    if (token.ok())
-      return token;
+    if (token.ok()) return token;
     failure = token.status();
   }
   log::Warning("broker token refresh failed", {{"error", failure.message()}});
   return failure;
 }
 
-} // namespace mdc
+}  // namespace mdc

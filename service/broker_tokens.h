@@ -20,25 +20,28 @@
 namespace mdc {
 
 class BrokerTokens {
-public:
+ public:
   // `token_url` empty means no broker is configured.
-  BrokerTokens(storage::BrokerTokenRepository &repository,
-               BrokerCredentialsSource &credentials, HttpClient &http,
+  BrokerTokens(storage::BrokerTokenRepository& repository,
+               BrokerCredentialsSource& credentials, HttpClient& http,
                std::string token_url, absl::Duration timeout)
-      : repository_(repository), credentials_(credentials), http_(http),
-        token_url_(std::move(token_url)), timeout_(timeout) {}
+      : repository_(repository),
+        credentials_(credentials),
+        http_(http),
+        token_url_(std::move(token_url)),
+        timeout_(timeout) {}
 
   // A token valid at `now`, refreshing it if need be. UNAVAILABLE with a
   // message for the caller when no endpoint or no credentials are
   // configured, or the endpoint fails (timeout, error status, bad answer).
   absl::StatusOr<storage::StoredBrokerToken> Current(absl::Time now);
 
-private:
+ private:
   absl::StatusOr<std::string> Fetch();
 
-  storage::BrokerTokenRepository &repository_;
-  BrokerCredentialsSource &credentials_;
-  HttpClient &http_;
+  storage::BrokerTokenRepository& repository_;
+  BrokerCredentialsSource& credentials_;
+  HttpClient& http_;
   const std::string token_url_;
   const absl::Duration timeout_;
   // Threads of one process queue here rather than each holding a database
@@ -46,6 +49,6 @@ private:
   absl::Mutex refresh_mu_;
 };
 
-} // namespace mdc
+}  // namespace mdc
 
-#endif // MDC_SERVICE_BROKER_TOKENS_H_
+#endif  // MDC_SERVICE_BROKER_TOKENS_H_

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "service/domain/as_of.h"
+#include "service/domain/calendar.h"
 #include "service/domain/candles.h"
 #include "service/domain/field_errors.h"
 #include "service/domain/market_enums.h"
@@ -37,7 +38,7 @@ absl::Status NothingAsOf(absl::string_view what, absl::Time at) {
 }
 
 absl::Status NothingLatest(absl::string_view what,
-                           const domain::BacktestClock &clock) {
+                           const domain::BacktestClock& clock) {
   return absl::NotFoundError(
       absl::StrCat("no ", what, " stored ",
                    clock.active() ? "before the backtest clock" : "yet"));
@@ -50,29 +51,30 @@ struct Page {
 };
 
 void ParsePage(int32_t page_size, absl::string_view page_token,
-               domain::FieldErrors &errors, Page &page) {
+               domain::FieldErrors& errors, Page& page) {
   auto size = domain::PageSize(page_size);
   errors.AddStatus("pageSize", size.status());
-  if (size.ok())
-    page.size = *size;
+  if (size.ok()) page.size = *size;
   auto after = domain::DecodePageToken(page_token);
   errors.AddStatus("pageToken", after.status());
-  if (after.ok())
-    page.after = *after;
+  if (after.ok()) page.after = *after;
 }
 
 // Trims the extra row a page read asks for and returns the token of the next
 // page ("" on the last page).
 template <typename Quote>
-std::string TrimPage(std::vector<Quote> &rows, int page_size) {
-  if (static_cast<int>(rows.size()) <= page_size)
-    return "";
+std::string TrimPage(std::vector<Quote>& rows, int page_size) {
+  if (static_cast<int>(rows.size()) <= page_size) return "";
   rows.resize(page_size);
   return domain::EncodePageToken(
       domain::FromTimestamp(rows.back().timestamp()));
 }
 
-void ToProto(const domain::Candle &candle, v1::Candle *out) {
+// Years the holiday calendar may be asked for.
+constexpr int kMinYear = 1900;
+constexpr int kMaxYear = 9999;
+
+void ToProto(const domain::Candle& candle, v1::Candle* out) {
   domain::SetTimestamp(candle.time, out->mutable_time());
   out->set_open(candle.open);
   out->set_high(candle.high);
@@ -81,59 +83,54 @@ void ToProto(const domain::Candle &candle, v1::Candle *out) {
   out->set_volume(candle.volume);
 }
 
-} // namespace
+}  // namespace
 
-grpc::Status DeveloperService::GetList(grpc::ServerContext *context,
-                                       const v1::GetListRequest *request,
-                                       v1::Shortlist *response) {
-  return calls_.Run(context, "GetList", Access::kDeveloper,
-                    [&](const CallContext &call) -> absl::Status {
-                      domain::FieldErrors errors;
-                      auto type = domain::ParseShortlistType(request->type());
-                      errors.AddStatus("type", type.status());
-                      auto scope = domain::ParseScope(request->scope());
-                      errors.AddStatus("scope", scope.status());
-                      if (!errors.empty())
-                        return errors.ToStatus();
-                      auto window = domain::AsOfWindowFor(
-                          request->datetime(), request->timezone(), call.clock,
-                          absl::Now(), domain::WhenAbsent::kNow);
-                      if (!window.ok())
-                        return window.status();
-                      auto found = repos_.shortlists.FindLatest(
-                          *type, *scope, window->not_before, window->at);
-                      if (!found.ok())
-                        return found.status();
-                      if (!found->has_value()) {
-                        return NothingAsOf(
-                            absl::StrCat(domain::ShortlistTypeName(*type), " ",
-                                         domain::ScopeName(*scope),
-                                         " shortlist"),
-                            window->at);
-                      }
-                      *response = **std::move(found);
-                      return absl::OkStatus();
-                    });
+grpc::Status DeveloperService::GetList(grpc::ServerContext* context,
+                                       const v1::GetListRequest* request,
+                                       v1::Shortlist* response) {
+  return calls_.Run(
+      context, "GetList", Access::kDeveloper,
+      [&](const CallContext& call) -> absl::Status {
+        domain::FieldErrors errors;
+        auto type = domain::ParseShortlistType(request->type());
+        errors.AddStatus("type", type.status());
+        auto scope = domain::ParseScope(request->scope());
+        errors.AddStatus("scope", scope.status());
+        if (!errors.empty()) return errors.ToStatus();
+        auto window = domain::AsOfWindowFor(
+            request->datetime(), request->timezone(), call.clock, absl::Now(),
+            domain::WhenAbsent::kNow);
+        if (!window.ok()) return window.status();
+        auto found = repos_.shortlists.FindLatest(
+            *type, *scope, window->not_before, window->at);
+        if (!found.ok()) return found.status();
+        if (!found->has_value()) {
+          return NothingAsOf(
+              absl::StrCat(domain::ShortlistTypeName(*type), " ",
+                           domain::ScopeName(*scope), " shortlist"),
+              window->at);
+        }
+        *response = **std::move(found);
+        return absl::OkStatus();
+      });
 }
 
-grpc::Status DeveloperService::GetQuote(grpc::ServerContext *context,
-                                        const v1::GetQuoteRequest *request,
-                                        v1::StockQuote *response) {
+grpc::Status DeveloperService::GetQuote(grpc::ServerContext* context,
+                                        const v1::GetQuoteRequest* request,
+                                        v1::StockQuote* response) {
   return calls_.Run(
       context, "GetQuote", Access::kDeveloper,
-      [&](const CallContext &call) -> absl::Status {
+      [&](const CallContext& call) -> absl::Status {
         if (auto s = domain::CheckSymbol(request->symbol()); !s.ok()) {
           return domain::InvalidField("symbol", s.message());
         }
         auto window = domain::AsOfWindowFor(
             request->datetime(), request->timezone(), call.clock, absl::Now(),
             domain::WhenAbsent::kLatestStored);
-        if (!window.ok())
-          return window.status();
+        if (!window.ok()) return window.status();
         auto found = repos_.quotes.FindLatest(request->symbol(),
                                               window->not_before, window->at);
-        if (!found.ok())
-          return found.status();
+        if (!found.ok()) return found.status();
         if (!found->has_value()) {
           const std::string what = absl::StrCat("quote of ", request->symbol());
           return request->datetime().empty() ? NothingLatest(what, call.clock)
@@ -144,53 +141,47 @@ grpc::Status DeveloperService::GetQuote(grpc::ServerContext *context,
       });
 }
 
-grpc::Status
-DeveloperService::GetQuoteTimeline(grpc::ServerContext *context,
-                                   const v1::GetQuoteTimelineRequest *request,
-                                   v1::QuoteTimeline *response) {
+grpc::Status DeveloperService::GetQuoteTimeline(
+    grpc::ServerContext* context, const v1::GetQuoteTimelineRequest* request,
+    v1::QuoteTimeline* response) {
   return calls_.Run(
       context, "GetQuoteTimeline", Access::kDeveloper,
-      [&](const CallContext &call) -> absl::Status {
+      [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
         errors.AddStatus("symbol", domain::CheckSymbol(request->symbol()));
         Page page;
         ParsePage(request->page_size(), request->page_token(), errors, page);
-        if (!errors.empty())
-          return errors.ToStatus();
+        if (!errors.empty()) return errors.ToStatus();
         auto range = domain::TimeRangeFor(
             request->start_datetime(), request->end_datetime(),
             request->timezone(), call.clock, absl::Now(),
             domain::EndIs::kExclusive);
-        if (!range.ok())
-          return range.status();
+        if (!range.ok()) return range.status();
         auto rows =
             repos_.quotes.ListRange(request->symbol(), range->start, range->end,
                                     page.after, page.size + 1);
-        if (!rows.ok())
-          return rows.status();
+        if (!rows.ok()) return rows.status();
         response->set_next_page_token(TrimPage(*rows, page.size));
         response->set_nse_symbol(request->symbol());
-        for (auto &quote : *rows) {
+        for (auto& quote : *rows) {
           *response->add_quotes() = std::move(quote);
         }
         return absl::OkStatus();
       });
 }
 
-grpc::Status DeveloperService::GetNifty(grpc::ServerContext *context,
-                                        const v1::GetNiftyRequest *request,
-                                        v1::NiftyQuote *response) {
+grpc::Status DeveloperService::GetNifty(grpc::ServerContext* context,
+                                        const v1::GetNiftyRequest* request,
+                                        v1::NiftyQuote* response) {
   return calls_.Run(context, "GetNifty", Access::kDeveloper,
-                    [&](const CallContext &call) -> absl::Status {
+                    [&](const CallContext& call) -> absl::Status {
                       auto window = domain::AsOfWindowFor(
                           request->datetime(), request->timezone(), call.clock,
                           absl::Now(), domain::WhenAbsent::kLatestStored);
-                      if (!window.ok())
-                        return window.status();
+                      if (!window.ok()) return window.status();
                       auto found = repos_.nifty.FindLatest(window->not_before,
                                                            window->at);
-                      if (!found.ok())
-                        return found.status();
+                      if (!found.ok()) return found.status();
                       if (!found->has_value()) {
                         return request->datetime().empty()
                                    ? NothingLatest("NIFTY quote", call.clock)
@@ -201,30 +192,26 @@ grpc::Status DeveloperService::GetNifty(grpc::ServerContext *context,
                     });
 }
 
-grpc::Status
-DeveloperService::GetNiftyTimeline(grpc::ServerContext *context,
-                                   const v1::GetNiftyTimelineRequest *request,
-                                   v1::NiftyTimeline *response) {
+grpc::Status DeveloperService::GetNiftyTimeline(
+    grpc::ServerContext* context, const v1::GetNiftyTimelineRequest* request,
+    v1::NiftyTimeline* response) {
   return calls_.Run(context, "GetNiftyTimeline", Access::kDeveloper,
-                    [&](const CallContext &call) -> absl::Status {
+                    [&](const CallContext& call) -> absl::Status {
                       domain::FieldErrors errors;
                       Page page;
                       ParsePage(request->page_size(), request->page_token(),
                                 errors, page);
-                      if (!errors.empty())
-                        return errors.ToStatus();
+                      if (!errors.empty()) return errors.ToStatus();
                       auto range = domain::TimeRangeFor(
                           request->start_datetime(), request->end_datetime(),
                           request->timezone(), call.clock, absl::Now(),
                           domain::EndIs::kExclusive);
-                      if (!range.ok())
-                        return range.status();
+                      if (!range.ok()) return range.status();
                       auto rows = repos_.nifty.ListRange(
                           range->start, range->end, page.after, page.size + 1);
-                      if (!rows.ok())
-                        return rows.status();
+                      if (!rows.ok()) return rows.status();
                       response->set_next_page_token(TrimPage(*rows, page.size));
-                      for (auto &quote : *rows) {
+                      for (auto& quote : *rows) {
                         *response->add_quotes() = std::move(quote);
                       }
                       return absl::OkStatus();
@@ -232,12 +219,12 @@ DeveloperService::GetNiftyTimeline(grpc::ServerContext *context,
 }
 
 grpc::Status DeveloperService::GetHistoricalCandles(
-    grpc::ServerContext *context,
-    const v1::GetHistoricalCandlesRequest *request,
-    v1::CandleSeries *response) {
+    grpc::ServerContext* context,
+    const v1::GetHistoricalCandlesRequest* request,
+    v1::CandleSeries* response) {
   return calls_.Run(
       context, "GetHistoricalCandles", Access::kDeveloper,
-      [&](const CallContext &call) -> absl::Status {
+      [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
         const bool nifty =
             absl::AsciiStrToUpper(request->symbol()) == kNiftySymbol;
@@ -246,14 +233,12 @@ grpc::Status DeveloperService::GetHistoricalCandles(
         }
         auto interval = domain::ParseInterval(request->interval());
         errors.AddStatus("interval", interval.status());
-        if (!errors.empty())
-          return errors.ToStatus();
+        if (!errors.empty()) return errors.ToStatus();
         auto range = domain::TimeRangeFor(
             request->start_datetime(), request->end_datetime(),
             request->timezone(), call.clock, absl::Now(),
             domain::EndIs::kExclusive);
-        if (!range.ok())
-          return range.status();
+        if (!range.ok()) return range.status();
 
         domain::CandleBuilder builder(*interval);
         std::optional<absl::Time> after;
@@ -264,10 +249,8 @@ grpc::Status DeveloperService::GetHistoricalCandles(
                     : repos_.quotes.PricePoints(request->symbol(), range->start,
                                                 range->end, after,
                                                 kCandleScanPage);
-          if (!points.ok())
-            return points.status();
-          for (const auto &point : *points)
-            builder.Add(point);
+          if (!points.ok()) return points.status();
+          for (const auto& point : *points) builder.Add(point);
           if (builder.size() > domain::kMaxCandles) {
             return domain::InvalidField(
                 "start_datetime",
@@ -277,15 +260,14 @@ grpc::Status DeveloperService::GetHistoricalCandles(
                              " candles; ask for a smaller range or a longer "
                              "interval"));
           }
-          if (static_cast<int>(points->size()) < kCandleScanPage)
-            break;
+          if (static_cast<int>(points->size()) < kCandleScanPage) break;
           after = points->back().time;
         }
         response->set_symbol(nifty ? std::string(kNiftySymbol)
                                    : request->symbol());
         response->set_interval(interval->name);
         response->set_interval_minutes(interval->minutes);
-        for (const auto &candle : std::move(builder).Finish()) {
+        for (const auto& candle : std::move(builder).Finish()) {
           ToProto(candle, response->add_candles());
         }
         return absl::OkStatus();
@@ -293,26 +275,24 @@ grpc::Status DeveloperService::GetHistoricalCandles(
 }
 
 grpc::Status DeveloperService::GetShortlistPersistence(
-    grpc::ServerContext *context,
-    const v1::GetShortlistPersistenceRequest *request,
-    v1::ShortlistPersistence *response) {
+    grpc::ServerContext* context,
+    const v1::GetShortlistPersistenceRequest* request,
+    v1::ShortlistPersistence* response) {
   return calls_.Run(
       context, "GetShortlistPersistence", Access::kDeveloper,
-      [&](const CallContext &call) -> absl::Status {
+      [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
         auto type = domain::ParseShortlistType(request->type());
         errors.AddStatus("type", type.status());
         auto scope = domain::ParseScope(request->scope());
         errors.AddStatus("scope", scope.status());
-        if (!errors.empty())
-          return errors.ToStatus();
+        if (!errors.empty()) return errors.ToStatus();
         // Snapshots in [start, end]: end is inclusive here (section 5.1).
         auto range = domain::TimeRangeFor(
             request->start_datetime(), request->end_datetime(),
             request->timezone(), call.clock, absl::Now(),
             domain::EndIs::kInclusive);
-        if (!range.ok())
-          return range.status();
+        if (!range.ok()) return range.status();
 
         domain::PersistenceCounter counter;
         std::optional<absl::Time> after;
@@ -320,12 +300,9 @@ grpc::Status DeveloperService::GetShortlistPersistence(
           auto snapshots =
               repos_.shortlists.ListRange(*type, *scope, range->start,
                                           range->end, after, kSnapshotScanPage);
-          if (!snapshots.ok())
-            return snapshots.status();
-          for (const auto &snapshot : *snapshots)
-            counter.Add(snapshot);
-          if (static_cast<int>(snapshots->size()) < kSnapshotScanPage)
-            break;
+          if (!snapshots.ok()) return snapshots.status();
+          for (const auto& snapshot : *snapshots) counter.Add(snapshot);
+          if (static_cast<int>(snapshots->size()) < kSnapshotScanPage) break;
           after = domain::FromTimestamp(snapshots->back().timestamp());
         }
         const domain::Persistence persistence = counter.Finish();
@@ -335,8 +312,8 @@ grpc::Status DeveloperService::GetShortlistPersistence(
         response->set_type(*type);
         response->set_scope(*scope);
         response->set_total_snapshots(persistence.total_snapshots);
-        for (const auto &symbol : persistence.symbols) {
-          auto *out = response->add_instruments();
+        for (const auto& symbol : persistence.symbols) {
+          auto* out = response->add_instruments();
           out->set_nse_symbol(symbol.nse_symbol);
           out->set_name(symbol.name);
           out->set_appearance_count(symbol.appearance_count);
@@ -346,14 +323,13 @@ grpc::Status DeveloperService::GetShortlistPersistence(
       });
 }
 
-grpc::Status DeveloperService::GetBrokerToken(grpc::ServerContext *context,
-                                              const v1::GetBrokerTokenRequest *,
-                                              v1::BrokerToken *response) {
+grpc::Status DeveloperService::GetBrokerToken(grpc::ServerContext* context,
+                                              const v1::GetBrokerTokenRequest*,
+                                              v1::BrokerToken* response) {
   return calls_.Run(context, "GetBrokerToken", Access::kDeveloper,
-                    [&](const CallContext &) -> absl::Status {
+                    [&](const CallContext&) -> absl::Status {
                       auto token = broker_tokens_.Current(absl::Now());
-                      if (!token.ok())
-                        return token.status();
+                      if (!token.ok()) return token.status();
                       response->set_access_token(token->access_token);
                       domain::SetTimestamp(token->expires_at,
                                            response->mutable_expires_at());
@@ -361,4 +337,27 @@ grpc::Status DeveloperService::GetBrokerToken(grpc::ServerContext *context,
                     });
 }
 
-} // namespace mdc
+grpc::Status DeveloperService::ListHolidays(
+    grpc::ServerContext* context, const v1::ListHolidaysRequest* request,
+    v1::ListHolidaysResponse* response) {
+  return calls_.Run(
+      context, "ListHolidays", Access::kDeveloper,
+      [&](const CallContext&) -> absl::Status {
+        int year = request->year();
+        if (year == 0) {
+          year = static_cast<int>(domain::TradingDay(absl::Now()).year());
+        } else if (year < kMinYear || year > kMaxYear) {
+          return domain::InvalidField(
+              "year", absl::StrCat("must be between ", kMinYear, " and ",
+                                   kMaxYear, ", got ", year));
+        }
+        auto entries = repos_.holidays.ListYear(year);
+        if (!entries.ok()) return entries.status();
+        for (const auto& entry : *entries) {
+          domain::ToProto(entry, response->add_holidays());
+        }
+        return absl::OkStatus();
+      });
+}
+
+}  // namespace mdc

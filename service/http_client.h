@@ -20,7 +20,7 @@ struct HttpResponse {
 };
 
 class HttpClient {
-public:
+ public:
   virtual ~HttpClient() = default;
 
   // POSTs `json` with Content-Type application/json and waits at most
@@ -33,7 +33,7 @@ public:
 
 // libcurl. Construct one per process (it initialises libcurl globally).
 class CurlHttpClient final : public HttpClient {
-public:
+ public:
   CurlHttpClient();
   ~CurlHttpClient() override;
 
@@ -42,6 +42,6 @@ public:
                                         absl::Duration timeout) override;
 };
 
-} // namespace mdc
+}  // namespace mdc
 
-#endif // MDC_SERVICE_HTTP_CLIENT_H_
+#endif  // MDC_SERVICE_HTTP_CLIENT_H_

@@ -27,10 +27,10 @@
 namespace mdc {
 
 class Server {
-public:
+ public:
   // Returns once the server accepts calls. UNAVAILABLE when the database
   // stays unreachable for config.db_wait_seconds or the port is taken.
-  static absl::StatusOr<std::unique_ptr<Server>> Start(const Config &config);
+  static absl::StatusOr<std::unique_ptr<Server>> Start(const Config& config);
 
   // Stops accepting calls, waits up to config.drain_seconds for calls in
   // flight, then cancels the rest.
@@ -39,8 +39,8 @@ public:
   // The port actually bound (useful with port 0).
   int port() const { return port_; }
 
-private:
-  explicit Server(const Config &config);
+ private:
+  explicit Server(const Config& config);
 
   Config config_;
   int port_ = 0;
@@ -61,6 +61,6 @@ private:
   std::unique_ptr<HealthMonitor> monitor_;
 };
 
-} // namespace mdc
+}  // namespace mdc
 
-#endif // MDC_SERVICE_SERVER_H_
+#endif  // MDC_SERVICE_SERVER_H_

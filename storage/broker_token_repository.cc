@@ -33,22 +33,19 @@ constexpr Statement kLockTimeout{"broker_tokens_lock_timeout",
 
 constexpr absl::string_view kLockNotAvailable = "55P03";
 
-absl::StatusOr<std::optional<StoredBrokerToken>> FindOn(Connection &conn) {
+absl::StatusOr<std::optional<StoredBrokerToken>> FindOn(Connection& conn) {
   auto result = conn.Exec(kFind);
-  if (!result.ok())
-    return result.status();
-  if (result->rows() == 0)
-    return std::optional<StoredBrokerToken>();
+  if (!result.ok()) return result.status();
+  if (result->rows() == 0) return std::optional<StoredBrokerToken>();
   return std::optional<StoredBrokerToken>(StoredBrokerToken{
       result->String(0, 0), result->Time(0, 1), result->Time(0, 2)});
 }
 
-} // namespace
+}  // namespace
 
 absl::StatusOr<std::optional<StoredBrokerToken>> BrokerTokenRepository::Find() {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   return FindOn(**conn);
 }
 
@@ -57,17 +54,15 @@ BrokerTokenRepository::LockedSession::Find() {
   return FindOn(conn_);
 }
 
-absl::Status
-BrokerTokenRepository::LockedSession::Save(const std::string &access_token,
-                                           absl::Time expires_at) {
+absl::Status BrokerTokenRepository::LockedSession::Save(
+    const std::string& access_token, absl::Time expires_at) {
   return conn_.Exec(kSave, Params().Text(access_token).Time(expires_at))
       .status();
 }
 
 absl::Status BrokerTokenRepository::WithRefreshLock(
-    absl::Duration wait,
-    absl::FunctionRef<absl::Status(LockedSession &)> body) {
-  return pool_.InTransaction([&](Connection &conn) -> absl::Status {
+    absl::Duration wait, absl::FunctionRef<absl::Status(LockedSession&)> body) {
+  return pool_.InTransaction([&](Connection& conn) -> absl::Status {
     const int64_t millis =
         std::max<int64_t>(1, absl::ToInt64Milliseconds(wait));
     if (auto set =
@@ -88,4 +83,4 @@ absl::Status BrokerTokenRepository::WithRefreshLock(
   });
 }
 
-} // namespace mdc::storage
+}  // namespace mdc::storage

@@ -24,8 +24,8 @@ struct StoredBrokerToken {
 };
 
 class BrokerTokenRepository {
-public:
-  explicit BrokerTokenRepository(ConnectionPool &pool) : pool_(pool) {}
+ public:
+  explicit BrokerTokenRepository(ConnectionPool& pool) : pool_(pool) {}
 
   // The stored token, if any (expired or not).
   absl::StatusOr<std::optional<StoredBrokerToken>> Find();
@@ -33,15 +33,15 @@ public:
   // What a refresh may do while it holds the lock; valid only inside
   // WithRefreshLock.
   class LockedSession {
-  public:
+   public:
     absl::StatusOr<std::optional<StoredBrokerToken>> Find();
     // Replaces the stored token; committed when the locked body returns OK.
-    absl::Status Save(const std::string &access_token, absl::Time expires_at);
+    absl::Status Save(const std::string& access_token, absl::Time expires_at);
 
-  private:
+   private:
     friend class BrokerTokenRepository;
-    explicit LockedSession(Connection &conn) : conn_(conn) {}
-    Connection &conn_;
+    explicit LockedSession(Connection& conn) : conn_(conn) {}
+    Connection& conn_;
   };
 
   // Runs `body` in a transaction holding a PostgreSQL advisory lock (the
@@ -49,14 +49,14 @@ public:
   // UNAVAILABLE when another refresh held it for longer than `wait`, else
   // whatever `body` returns; what `body` saved is committed only when it
   // returns OK.
-  absl::Status
-  WithRefreshLock(absl::Duration wait,
-                  absl::FunctionRef<absl::Status(LockedSession &)> body);
+  absl::Status WithRefreshLock(
+      absl::Duration wait,
+      absl::FunctionRef<absl::Status(LockedSession&)> body);
 
-private:
-  ConnectionPool &pool_;
+ private:
+  ConnectionPool& pool_;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_BROKER_TOKEN_REPOSITORY_H_
+#endif  // MDC_STORAGE_BROKER_TOKEN_REPOSITORY_H_

@@ -39,7 +39,7 @@ constexpr Statement kPricePoints{
     "WHERE observed_at >= $1 AND observed_at < $2 AND observed_at > $3 "
     "AND last_price IS NOT NULL ORDER BY observed_at LIMIT $4"};
 
-absl::StatusOr<v1::NiftyQuote> NiftyAt(const Result &result, int row) {
+absl::StatusOr<v1::NiftyQuote> NiftyAt(const Result& result, int row) {
   v1::NiftyQuote quote;
   domain::SetTimestamp(result.Time(row, 0), quote.mutable_timestamp());
   quote.set_day_change_perc(result.Double(row, 1));
@@ -49,13 +49,12 @@ absl::StatusOr<v1::NiftyQuote> NiftyAt(const Result &result, int row) {
   return quote;
 }
 
-} // namespace
+}  // namespace
 
-absl::Status NiftyRepository::Upsert(const domain::NiftyObservation &nifty,
+absl::Status NiftyRepository::Upsert(const domain::NiftyObservation& nifty,
                                      int64_t writer_id) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   return (*conn)
       ->Exec(kUpsert, Params()
                           .Time(nifty.observed_at)
@@ -68,62 +67,53 @@ absl::Status NiftyRepository::Upsert(const domain::NiftyObservation &nifty,
       .status();
 }
 
-absl::StatusOr<std::optional<v1::NiftyQuote>>
-NiftyRepository::FindLatest(absl::Time not_before, absl::Time at) {
+absl::StatusOr<std::optional<v1::NiftyQuote>> NiftyRepository::FindLatest(
+    absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(kFindLatest, Params().Time(not_before).Time(at));
-  if (!result.ok())
-    return result.status();
-  if (result->rows() == 0)
-    return std::optional<v1::NiftyQuote>();
+  if (!result.ok()) return result.status();
+  if (result->rows() == 0) return std::optional<v1::NiftyQuote>();
   auto quote = NiftyAt(*result, 0);
-  if (!quote.ok())
-    return quote.status();
+  if (!quote.ok()) return quote.status();
   return std::optional<v1::NiftyQuote>(*std::move(quote));
 }
 
-absl::StatusOr<std::vector<v1::NiftyQuote>>
-NiftyRepository::ListRange(absl::Time start, absl::Time end,
-                           std::optional<absl::Time> after, int limit) {
+absl::StatusOr<std::vector<v1::NiftyQuote>> NiftyRepository::ListRange(
+    absl::Time start, absl::Time end, std::optional<absl::Time> after,
+    int limit) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(
       kListRange, Params()
                       .Time(start)
                       .Time(end)
                       .Time(after.value_or(start - absl::Microseconds(1)))
                       .Int32(limit));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   std::vector<v1::NiftyQuote> quotes;
   quotes.reserve(result->rows());
   for (int row = 0; row < result->rows(); ++row) {
     auto quote = NiftyAt(*result, row);
-    if (!quote.ok())
-      return quote.status();
+    if (!quote.ok()) return quote.status();
     quotes.push_back(*std::move(quote));
   }
   return quotes;
 }
 
-absl::StatusOr<std::vector<domain::PricePoint>>
-NiftyRepository::PricePoints(absl::Time start, absl::Time end,
-                             std::optional<absl::Time> after, int limit) {
+absl::StatusOr<std::vector<domain::PricePoint>> NiftyRepository::PricePoints(
+    absl::Time start, absl::Time end, std::optional<absl::Time> after,
+    int limit) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(
       kPricePoints, Params()
                         .Time(start)
                         .Time(end)
                         .Time(after.value_or(start - absl::Microseconds(1)))
                         .Int32(limit));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   return ReadPricePoints(*result);
 }
 
-} // namespace mdc::storage
+}  // namespace mdc::storage

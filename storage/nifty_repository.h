@@ -18,31 +18,31 @@
 namespace mdc::storage {
 
 class NiftyRepository {
-public:
-  explicit NiftyRepository(ConnectionPool &pool) : pool_(pool) {}
+ public:
+  explicit NiftyRepository(ConnectionPool& pool) : pool_(pool) {}
 
   // Inserts the quote or replaces the one at the same instant.
-  absl::Status Upsert(const domain::NiftyObservation &nifty, int64_t writer_id);
+  absl::Status Upsert(const domain::NiftyObservation& nifty, int64_t writer_id);
 
   // The latest quote stamped in [not_before, at].
-  absl::StatusOr<std::optional<v1::NiftyQuote>>
-  FindLatest(absl::Time not_before, absl::Time at);
+  absl::StatusOr<std::optional<v1::NiftyQuote>> FindLatest(
+      absl::Time not_before, absl::Time at);
 
   // Up to `limit` quotes stamped in [start, end) and after `after` when
   // given, ascending: one page of a keyset read.
-  absl::StatusOr<std::vector<v1::NiftyQuote>>
-  ListRange(absl::Time start, absl::Time end, std::optional<absl::Time> after,
-            int limit);
+  absl::StatusOr<std::vector<v1::NiftyQuote>> ListRange(
+      absl::Time start, absl::Time end, std::optional<absl::Time> after,
+      int limit);
 
   // As ListRange, only the priced quotes and only what candles need.
-  absl::StatusOr<std::vector<domain::PricePoint>>
-  PricePoints(absl::Time start, absl::Time end, std::optional<absl::Time> after,
-              int limit);
+  absl::StatusOr<std::vector<domain::PricePoint>> PricePoints(
+      absl::Time start, absl::Time end, std::optional<absl::Time> after,
+      int limit);
 
-private:
-  ConnectionPool &pool_;
+ private:
+  ConnectionPool& pool_;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_NIFTY_REPOSITORY_H_
+#endif  // MDC_STORAGE_NIFTY_REPOSITORY_H_

@@ -46,8 +46,8 @@ constexpr Statement kPricePoints{
     "AND observed_at > $4 AND last_price IS NOT NULL "
     "ORDER BY observed_at LIMIT $5"};
 
-absl::StatusOr<v1::StockQuote> QuoteAt(const Result &result, int row,
-                                       const std::string &symbol) {
+absl::StatusOr<v1::StockQuote> QuoteAt(const Result& result, int row,
+                                       const std::string& symbol) {
   v1::StockQuote quote;
   domain::SetTimestamp(result.Time(row, 0), quote.mutable_timestamp());
   quote.set_nse_symbol(symbol);
@@ -57,9 +57,9 @@ absl::StatusOr<v1::StockQuote> QuoteAt(const Result &result, int row,
   return quote;
 }
 
-} // namespace
+}  // namespace
 
-absl::Status QuoteRepository::UpsertBatch(const domain::QuoteBatch &batch,
+absl::Status QuoteRepository::UpsertBatch(const domain::QuoteBatch& batch,
                                           int64_t writer_id) {
   std::vector<std::string> symbols;
   std::vector<std::optional<double>> last_prices;
@@ -69,15 +69,14 @@ absl::Status QuoteRepository::UpsertBatch(const domain::QuoteBatch &batch,
   last_prices.reserve(batch.quotes.size());
   volumes.reserve(batch.quotes.size());
   payloads.reserve(batch.quotes.size());
-  for (const auto &quote : batch.quotes) {
+  for (const auto& quote : batch.quotes) {
     symbols.push_back(quote.symbol);
     last_prices.push_back(LastPrice(quote.quote));
     volumes.push_back(Volume(quote.quote));
     payloads.push_back(quote.quote.SerializeAsString());
   }
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   return (*conn)
       ->Exec(kUpsertBatch, Params()
                                .TextArray(symbols)
@@ -90,31 +89,24 @@ absl::Status QuoteRepository::UpsertBatch(const domain::QuoteBatch &batch,
       .status();
 }
 
-absl::StatusOr<std::optional<v1::StockQuote>>
-QuoteRepository::FindLatest(const std::string &symbol, absl::Time not_before,
-                            absl::Time at) {
+absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
+    const std::string& symbol, absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(kFindLatest,
                               Params().Text(symbol).Time(not_before).Time(at));
-  if (!result.ok())
-    return result.status();
-  if (result->rows() == 0)
-    return std::optional<v1::StockQuote>();
+  if (!result.ok()) return result.status();
+  if (result->rows() == 0) return std::optional<v1::StockQuote>();
   auto quote = QuoteAt(*result, 0, symbol);
-  if (!quote.ok())
-    return quote.status();
+  if (!quote.ok()) return quote.status();
   return std::optional<v1::StockQuote>(*std::move(quote));
 }
 
-absl::StatusOr<std::vector<v1::StockQuote>>
-QuoteRepository::ListRange(const std::string &symbol, absl::Time start,
-                           absl::Time end, std::optional<absl::Time> after,
-                           int limit) {
+absl::StatusOr<std::vector<v1::StockQuote>> QuoteRepository::ListRange(
+    const std::string& symbol, absl::Time start, absl::Time end,
+    std::optional<absl::Time> after, int limit) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(
       kListRange, Params()
                       .Text(symbol)
@@ -122,26 +114,22 @@ QuoteRepository::ListRange(const std::string &symbol, absl::Time start,
                       .Time(end)
                       .Time(after.value_or(start - absl::Microseconds(1)))
                       .Int32(limit));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   std::vector<v1::StockQuote> quotes;
   quotes.reserve(result->rows());
   for (int row = 0; row < result->rows(); ++row) {
     auto quote = QuoteAt(*result, row, symbol);
-    if (!quote.ok())
-      return quote.status();
+    if (!quote.ok()) return quote.status();
     quotes.push_back(*std::move(quote));
   }
   return quotes;
 }
 
-absl::StatusOr<std::vector<domain::PricePoint>>
-QuoteRepository::PricePoints(const std::string &symbol, absl::Time start,
-                             absl::Time end, std::optional<absl::Time> after,
-                             int limit) {
+absl::StatusOr<std::vector<domain::PricePoint>> QuoteRepository::PricePoints(
+    const std::string& symbol, absl::Time start, absl::Time end,
+    std::optional<absl::Time> after, int limit) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(
       kPricePoints, Params()
                         .Text(symbol)
@@ -149,9 +137,8 @@ QuoteRepository::PricePoints(const std::string &symbol, absl::Time start,
                         .Time(end)
                         .Time(after.value_or(start - absl::Microseconds(1)))
                         .Int32(limit));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   return ReadPricePoints(*result);
 }
 
-} // namespace mdc::storage
+}  // namespace mdc::storage

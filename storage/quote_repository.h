@@ -20,33 +20,33 @@
 namespace mdc::storage {
 
 class QuoteRepository {
-public:
-  explicit QuoteRepository(ConnectionPool &pool) : pool_(pool) {}
+ public:
+  explicit QuoteRepository(ConnectionPool& pool) : pool_(pool) {}
 
   // Inserts every quote of the batch, replacing any stored at the same
   // (symbol, instant), in one statement: all or none. Symbols in a batch
   // must be distinct (domain::ValidateQuotes ensures it).
-  absl::Status UpsertBatch(const domain::QuoteBatch &batch, int64_t writer_id);
+  absl::Status UpsertBatch(const domain::QuoteBatch& batch, int64_t writer_id);
 
   // The latest quote of `symbol` stamped in [not_before, at].
-  absl::StatusOr<std::optional<v1::StockQuote>>
-  FindLatest(const std::string &symbol, absl::Time not_before, absl::Time at);
+  absl::StatusOr<std::optional<v1::StockQuote>> FindLatest(
+      const std::string& symbol, absl::Time not_before, absl::Time at);
 
   // Up to `limit` quotes of `symbol` stamped in [start, end) and after
   // `after` when given, ascending: one page of a keyset read.
-  absl::StatusOr<std::vector<v1::StockQuote>>
-  ListRange(const std::string &symbol, absl::Time start, absl::Time end,
-            std::optional<absl::Time> after, int limit);
+  absl::StatusOr<std::vector<v1::StockQuote>> ListRange(
+      const std::string& symbol, absl::Time start, absl::Time end,
+      std::optional<absl::Time> after, int limit);
 
   // As ListRange, only the priced quotes and only what candles need.
-  absl::StatusOr<std::vector<domain::PricePoint>>
-  PricePoints(const std::string &symbol, absl::Time start, absl::Time end,
-              std::optional<absl::Time> after, int limit);
+  absl::StatusOr<std::vector<domain::PricePoint>> PricePoints(
+      const std::string& symbol, absl::Time start, absl::Time end,
+      std::optional<absl::Time> after, int limit);
 
-private:
-  ConnectionPool &pool_;
+ private:
+  ConnectionPool& pool_;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_QUOTE_REPOSITORY_H_
+#endif  // MDC_STORAGE_QUOTE_REPOSITORY_H_

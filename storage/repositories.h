@@ -5,6 +5,7 @@
 
 #include "storage/broker_token_repository.h"
 #include "storage/developer_repository.h"
+#include "storage/holiday_repository.h"
 #include "storage/market_data_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/pool.h"
@@ -14,19 +15,26 @@
 namespace mdc::storage {
 
 struct Repositories {
-  explicit Repositories(ConnectionPool &pool)
-      : pool(pool), developers(pool), shortlists(pool), nifty(pool),
-        quotes(pool), market_data(pool), broker_tokens(pool) {}
+  explicit Repositories(ConnectionPool& pool)
+      : pool(pool),
+        developers(pool),
+        shortlists(pool),
+        nifty(pool),
+        quotes(pool),
+        market_data(pool),
+        holidays(pool),
+        broker_tokens(pool) {}
 
-  ConnectionPool &pool;
+  ConnectionPool& pool;
   DeveloperRepository developers;
   ShortlistRepository shortlists;
   NiftyRepository nifty;
   QuoteRepository quotes;
   MarketDataRepository market_data;
+  HolidayRepository holidays;
   BrokerTokenRepository broker_tokens;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_REPOSITORIES_H_
+#endif  // MDC_STORAGE_REPOSITORIES_H_

@@ -33,7 +33,7 @@ constexpr Statement kListRange{
     "AND observed_at >= $3 AND observed_at < $4 AND observed_at > $5 "
     "ORDER BY observed_at LIMIT $6"};
 
-absl::StatusOr<v1::Shortlist> ShortlistAt(const Result &result, int row,
+absl::StatusOr<v1::Shortlist> ShortlistAt(const Result& result, int row,
                                           v1::ShortlistType type,
                                           v1::Scope scope) {
   v1::Shortlist shortlist;
@@ -48,14 +48,12 @@ absl::StatusOr<v1::Shortlist> ShortlistAt(const Result &result, int row,
   return shortlist;
 }
 
-} // namespace
+}  // namespace
 
-absl::Status
-ShortlistRepository::Upsert(const domain::ShortlistSnapshot &snapshot,
-                            int64_t writer_id) {
+absl::Status ShortlistRepository::Upsert(
+    const domain::ShortlistSnapshot& snapshot, int64_t writer_id) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   return (*conn)
       ->Exec(kUpsert, Params()
                           .Text(domain::ShortlistTypeName(snapshot.type))
@@ -68,35 +66,29 @@ ShortlistRepository::Upsert(const domain::ShortlistSnapshot &snapshot,
       .status();
 }
 
-absl::StatusOr<std::optional<v1::Shortlist>>
-ShortlistRepository::FindLatest(v1::ShortlistType type, v1::Scope scope,
-                                absl::Time not_before, absl::Time at) {
+absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(
+    v1::ShortlistType type, v1::Scope scope, absl::Time not_before,
+    absl::Time at) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result =
       (*conn)->Exec(kFindLatest, Params()
                                      .Text(domain::ShortlistTypeName(type))
                                      .Text(domain::ScopeName(scope))
                                      .Time(not_before)
                                      .Time(at));
-  if (!result.ok())
-    return result.status();
-  if (result->rows() == 0)
-    return std::optional<v1::Shortlist>();
+  if (!result.ok()) return result.status();
+  if (result->rows() == 0) return std::optional<v1::Shortlist>();
   auto shortlist = ShortlistAt(*result, 0, type, scope);
-  if (!shortlist.ok())
-    return shortlist.status();
+  if (!shortlist.ok()) return shortlist.status();
   return std::optional<v1::Shortlist>(*std::move(shortlist));
 }
 
-absl::StatusOr<std::vector<v1::Shortlist>>
-ShortlistRepository::ListRange(v1::ShortlistType type, v1::Scope scope,
-                               absl::Time start, absl::Time end,
-                               std::optional<absl::Time> after, int limit) {
+absl::StatusOr<std::vector<v1::Shortlist>> ShortlistRepository::ListRange(
+    v1::ShortlistType type, v1::Scope scope, absl::Time start, absl::Time end,
+    std::optional<absl::Time> after, int limit) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(
       kListRange, Params()
                       .Text(domain::ShortlistTypeName(type))
@@ -105,17 +97,15 @@ ShortlistRepository::ListRange(v1::ShortlistType type, v1::Scope scope,
                       .Time(end)
                       .Time(after.value_or(start - absl::Microseconds(1)))
                       .Int32(limit));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   std::vector<v1::Shortlist> snapshots;
   snapshots.reserve(result->rows());
   for (int row = 0; row < result->rows(); ++row) {
     auto shortlist = ShortlistAt(*result, row, type, scope);
-    if (!shortlist.ok())
-      return shortlist.status();
+    if (!shortlist.ok()) return shortlist.status();
     snapshots.push_back(*std::move(shortlist));
   }
   return snapshots;
 }
 
-} // namespace mdc::storage
+}  // namespace mdc::storage

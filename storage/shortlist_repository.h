@@ -17,30 +17,30 @@
 namespace mdc::storage {
 
 class ShortlistRepository {
-public:
-  explicit ShortlistRepository(ConnectionPool &pool) : pool_(pool) {}
+ public:
+  explicit ShortlistRepository(ConnectionPool& pool) : pool_(pool) {}
 
   // Inserts the snapshot or replaces the one with the same key.
-  absl::Status Upsert(const domain::ShortlistSnapshot &snapshot,
+  absl::Status Upsert(const domain::ShortlistSnapshot& snapshot,
                       int64_t writer_id);
 
   // The latest snapshot of (type, scope) stamped in [not_before, at], with
   // `timestamp`, `shortlist_type`, `scope` and `entries` set.
-  absl::StatusOr<std::optional<v1::Shortlist>>
-  FindLatest(v1::ShortlistType type, v1::Scope scope, absl::Time not_before,
-             absl::Time at);
+  absl::StatusOr<std::optional<v1::Shortlist>> FindLatest(
+      v1::ShortlistType type, v1::Scope scope, absl::Time not_before,
+      absl::Time at);
 
   // Up to `limit` snapshots of (type, scope) stamped in [start, end) and
   // after `after` when given, ascending, each as FindLatest returns it: one
   // page of a keyset read.
-  absl::StatusOr<std::vector<v1::Shortlist>>
-  ListRange(v1::ShortlistType type, v1::Scope scope, absl::Time start,
-            absl::Time end, std::optional<absl::Time> after, int limit);
+  absl::StatusOr<std::vector<v1::Shortlist>> ListRange(
+      v1::ShortlistType type, v1::Scope scope, absl::Time start, absl::Time end,
+      std::optional<absl::Time> after, int limit);
 
-private:
-  ConnectionPool &pool_;
+ private:
+  ConnectionPool& pool_;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_SHORTLIST_REPOSITORY_H_
+#endif  // MDC_STORAGE_SHORTLIST_REPOSITORY_H_

@@ -12,8 +12,7 @@ absl::Time BrokerTokenExpiry(absl::Time fetched_at) {
   const absl::CivilDay day = TradingDay(fetched_at);
   const absl::Time today = absl::FromCivil(
       absl::CivilHour(day.year(), day.month(), day.day(), 6), ExchangeZone());
-  if (fetched_at < today)
-    return today;
+  if (fetched_at < today) return today;
   const absl::CivilDay next = day + 1;
   return absl::FromCivil(
       absl::CivilHour(next.year(), next.month(), next.day(), 6),
@@ -56,4 +55,4 @@ absl::StatusOr<std::string> ParseBrokerTokenResponse(absl::string_view body) {
   return it->second.string_value();
 }
 
-} // namespace mdc::domain
+}  // namespace mdc::domain

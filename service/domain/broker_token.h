@@ -29,6 +29,6 @@ std::string BrokerTokenRequestBody(absl::string_view api_key,
 // "access_token" (other fields are ignored).
 absl::StatusOr<std::string> ParseBrokerTokenResponse(absl::string_view body);
 
-} // namespace mdc::domain
+}  // namespace mdc::domain
 
-#endif // MDC_SERVICE_DOMAIN_BROKER_TOKEN_H_
+#endif  // MDC_SERVICE_DOMAIN_BROKER_TOKEN_H_

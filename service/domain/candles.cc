@@ -12,8 +12,8 @@
 namespace mdc::domain {
 namespace {
 
-const std::array<CandleInterval, 12> &Intervals() {
-  static const auto *intervals = new std::array<CandleInterval, 12>{{
+const std::array<CandleInterval, 12>& Intervals() {
+  static const auto* intervals = new std::array<CandleInterval, 12>{{
       {"1minute", CandleUnit::kMinutes, 1},
       {"2minute", CandleUnit::kMinutes, 2},
       {"3minute", CandleUnit::kMinutes, 3},
@@ -30,15 +30,14 @@ const std::array<CandleInterval, 12> &Intervals() {
   return *intervals;
 }
 
-} // namespace
+}  // namespace
 
 absl::StatusOr<CandleInterval> ParseInterval(absl::string_view text) {
-  for (const CandleInterval &interval : Intervals()) {
-    if (text == interval.name)
-      return interval;
+  for (const CandleInterval& interval : Intervals()) {
+    if (text == interval.name) return interval;
   }
   std::vector<std::string> names;
-  for (const CandleInterval &interval : Intervals()) {
+  for (const CandleInterval& interval : Intervals()) {
     names.push_back(interval.name);
   }
   if (text.empty()) {
@@ -50,29 +49,28 @@ absl::StatusOr<CandleInterval> ParseInterval(absl::string_view text) {
                    QuoteForMessage(text)));
 }
 
-absl::Time BucketStart(const CandleInterval &interval, absl::Time t) {
+absl::Time BucketStart(const CandleInterval& interval, absl::Time t) {
   const absl::CivilDay day = TradingDay(t);
   switch (interval.unit) {
-  case CandleUnit::kMinutes: {
-    const absl::Time open = SessionOpen(day);
-    const absl::Time start =
-        open + absl::Floor(t - open, absl::Minutes(interval.minutes));
-    // Buckets belong to one trading day: the grid is cut at 00:00 IST.
-    return std::max(start, DayStart(day));
-  }
-  case CandleUnit::kDay:
-    return DayStart(day);
-  case CandleUnit::kWeek:
-    return DayStart(absl::PrevWeekday(day + 1, absl::Weekday::monday));
-  case CandleUnit::kMonth:
-    return DayStart(absl::CivilDay(absl::CivilMonth(day)));
+    case CandleUnit::kMinutes: {
+      const absl::Time open = SessionOpen(day);
+      const absl::Time start =
+          open + absl::Floor(t - open, absl::Minutes(interval.minutes));
+      // Buckets belong to one trading day: the grid is cut at 00:00 IST.
+      return std::max(start, DayStart(day));
+    }
+    case CandleUnit::kDay:
+      return DayStart(day);
+    case CandleUnit::kWeek:
+      return DayStart(absl::PrevWeekday(day + 1, absl::Weekday::monday));
+    case CandleUnit::kMonth:
+      return DayStart(absl::CivilDay(absl::CivilMonth(day)));
   }
   return DayStart(day);
 }
 
-void CandleBuilder::Add(const PricePoint &point) {
-  if (!point.last_price.has_value())
-    return;
+void CandleBuilder::Add(const PricePoint& point) {
+  if (!point.last_price.has_value()) return;
   const absl::CivilDay day = TradingDay(point.time);
   if (day_ != day) {
     day_ = day;
@@ -82,7 +80,7 @@ void CandleBuilder::Add(const PricePoint &point) {
   if (point.volume.has_value()) {
     const double cumulative = *point.volume;
     if (!previous_volume_.has_value() || cumulative < *previous_volume_) {
-      volume = cumulative; // first of the day, or the counter was reset
+      volume = cumulative;  // first of the day, or the counter was reset
     } else {
       volume = cumulative - *previous_volume_;
     }
@@ -94,19 +92,18 @@ void CandleBuilder::Add(const PricePoint &point) {
     candles_.push_back(Candle{start, price, price, price, price, volume});
     return;
   }
-  Candle &candle = candles_.back();
+  Candle& candle = candles_.back();
   candle.high = std::max(candle.high, price);
   candle.low = std::min(candle.low, price);
   candle.close = price;
   candle.volume += volume;
 }
 
-std::vector<Candle> BuildCandles(const CandleInterval &interval,
-                                 const std::vector<PricePoint> &points) {
+std::vector<Candle> BuildCandles(const CandleInterval& interval,
+                                 const std::vector<PricePoint>& points) {
   CandleBuilder builder(interval);
-  for (const PricePoint &point : points)
-    builder.Add(point);
+  for (const PricePoint& point : points) builder.Add(point);
   return std::move(builder).Finish();
 }
 
-} // namespace mdc::domain
+}  // namespace mdc::domain

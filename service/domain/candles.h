@@ -39,7 +39,7 @@ inline constexpr int kMaxCandles = 50000;
 enum class CandleUnit { kMinutes, kDay, kWeek, kMonth };
 
 struct CandleInterval {
-  std::string name; // as the API writes it: "5minute", "1day"
+  std::string name;  // as the API writes it: "5minute", "1day"
   CandleUnit unit = CandleUnit::kMinutes;
   // Bucket length for kMinutes; the nominal length otherwise (1day 1440,
   // 1week 10080, 1month 43200), reported as `intervalMinutes`.
@@ -55,11 +55,11 @@ absl::StatusOr<CandleInterval> ParseInterval(absl::string_view text);
 struct PricePoint {
   absl::Time time;
   std::optional<double> last_price;
-  std::optional<double> volume; // cumulative for the trading day
+  std::optional<double> volume;  // cumulative for the trading day
 };
 
 struct Candle {
-  absl::Time time; // bucket start
+  absl::Time time;  // bucket start
   double open = 0;
   double high = 0;
   double low = 0;
@@ -68,17 +68,17 @@ struct Candle {
 };
 
 // The start of the bucket `t` falls in.
-absl::Time BucketStart(const CandleInterval &interval, absl::Time t);
+absl::Time BucketStart(const CandleInterval& interval, absl::Time t);
 
 // Builds candles from price points fed in ascending time order, one page at
 // a time if need be, so a long range never has to sit in memory whole.
 class CandleBuilder {
-public:
+ public:
   explicit CandleBuilder(CandleInterval interval)
       : interval_(std::move(interval)) {}
 
   // Adds the next point; `point.time` must not be before the previous one.
-  void Add(const PricePoint &point);
+  void Add(const PricePoint& point);
 
   // How many candles exist so far (the last one may still grow).
   size_t size() const { return candles_.size(); }
@@ -86,17 +86,17 @@ public:
   // The candles, ascending by time.
   std::vector<Candle> Finish() && { return std::move(candles_); }
 
-private:
+ private:
   CandleInterval interval_;
   std::vector<Candle> candles_;
-  std::optional<absl::CivilDay> day_;     // trading day of the last point
-  std::optional<double> previous_volume_; // last cumulative volume that day
+  std::optional<absl::CivilDay> day_;      // trading day of the last point
+  std::optional<double> previous_volume_;  // last cumulative volume that day
 };
 
 // CandleBuilder over a whole ascending series.
-std::vector<Candle> BuildCandles(const CandleInterval &interval,
-                                 const std::vector<PricePoint> &points);
+std::vector<Candle> BuildCandles(const CandleInterval& interval,
+                                 const std::vector<PricePoint>& points);
 
-} // namespace mdc::domain
+}  // namespace mdc::domain
 
-#endif // MDC_SERVICE_DOMAIN_CANDLES_H_
+#endif  // MDC_SERVICE_DOMAIN_CANDLES_H_

@@ -18,15 +18,14 @@ absl::Status BadToken() {
       "previous answer unchanged");
 }
 
-} // namespace
+}  // namespace
 
 absl::StatusOr<int> PageSize(int32_t requested) {
   if (requested < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "must be between 1 and ", kMaxPageSize, ", got ", requested));
   }
-  if (requested == 0)
-    return kDefaultPageSize;
+  if (requested == 0) return kDefaultPageSize;
   return requested > kMaxPageSize ? kMaxPageSize : requested;
 }
 
@@ -35,12 +34,10 @@ std::string EncodePageToken(absl::Time last) {
       absl::StrCat(kTokenPrefix, absl::ToUnixMicros(last)));
 }
 
-absl::StatusOr<std::optional<absl::Time>>
-DecodePageToken(absl::string_view token) {
-  if (token.empty())
-    return std::optional<absl::Time>();
-  if (token.size() > 64)
-    return BadToken();
+absl::StatusOr<std::optional<absl::Time>> DecodePageToken(
+    absl::string_view token) {
+  if (token.empty()) return std::optional<absl::Time>();
+  if (token.size() > 64) return BadToken();
   std::string decoded;
   if (!absl::WebSafeBase64Unescape(token, &decoded) ||
       !absl::StartsWith(decoded, kTokenPrefix)) {
@@ -55,4 +52,4 @@ DecodePageToken(absl::string_view token) {
   return std::optional<absl::Time>(absl::FromUnixMicros(micros));
 }
 
-} // namespace mdc::domain
+}  // namespace mdc::domain

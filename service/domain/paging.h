@@ -25,9 +25,9 @@ std::string EncodePageToken(absl::Time last);
 
 // Empty → nullopt (first page). A token this service did not issue →
 // INVALID_ARGUMENT (the caller names the parameter).
-absl::StatusOr<std::optional<absl::Time>>
-DecodePageToken(absl::string_view token);
+absl::StatusOr<std::optional<absl::Time>> DecodePageToken(
+    absl::string_view token);
 
-} // namespace mdc::domain
+}  // namespace mdc::domain
 
-#endif // MDC_SERVICE_DOMAIN_PAGING_H_
+#endif  // MDC_SERVICE_DOMAIN_PAGING_H_

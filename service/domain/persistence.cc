@@ -7,14 +7,12 @@
 
 namespace mdc::domain {
 
-void PersistenceCounter::Add(const v1::Shortlist &snapshot) {
-  if (snapshot.entries().empty())
-    return;
+void PersistenceCounter::Add(const v1::Shortlist& snapshot) {
+  if (snapshot.entries().empty()) return;
   ++total_;
   absl::flat_hash_set<std::string> seen;
-  for (const v1::ShortlistEntry &entry : snapshot.entries()) {
-    if (!seen.insert(entry.nse_symbol()).second)
-      continue;
+  for (const v1::ShortlistEntry& entry : snapshot.entries()) {
+    if (!seen.insert(entry.nse_symbol()).second) continue;
     auto [it, inserted] =
         index_.try_emplace(entry.nse_symbol(), symbols_.size());
     if (inserted) {
@@ -31,10 +29,10 @@ Persistence PersistenceCounter::Finish() const {
   result.symbols = symbols_;
   // Stable: equal counts keep the order of first appearance.
   std::stable_sort(result.symbols.begin(), result.symbols.end(),
-                   [](const PersistentSymbol &a, const PersistentSymbol &b) {
+                   [](const PersistentSymbol& a, const PersistentSymbol& b) {
                      return a.appearance_count > b.appearance_count;
                    });
-  for (PersistentSymbol &symbol : result.symbols) {
+  for (PersistentSymbol& symbol : result.symbols) {
     symbol.percentage =
         RoundToOneDecimal(100.0 * symbol.appearance_count / total_);
   }
@@ -45,4 +43,4 @@ double RoundToOneDecimal(double value) {
   return std::round(value * 10.0) / 10.0;
 }
 
-} // namespace mdc::domain
+}  // namespace mdc::domain

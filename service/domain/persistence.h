@@ -34,11 +34,11 @@ struct Persistence {
 // Counts snapshots fed in ascending time order, one at a time, so a long
 // range never has to sit in memory whole.
 class PersistenceCounter {
-public:
-  void Add(const v1::Shortlist &snapshot);
+ public:
+  void Add(const v1::Shortlist& snapshot);
   Persistence Finish() const;
 
-private:
+ private:
   int total_ = 0;
   // In order of first appearance.
   std::vector<PersistentSymbol> symbols_;
@@ -48,6 +48,6 @@ private:
 // Rounds to one decimal, halves away from zero (66.666... → 66.7).
 double RoundToOneDecimal(double value);
 
-} // namespace mdc::domain
+}  // namespace mdc::domain
 
-#endif // MDC_SERVICE_DOMAIN_PERSISTENCE_H_
+#endif  // MDC_SERVICE_DOMAIN_PERSISTENCE_H_

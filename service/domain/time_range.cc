@@ -11,7 +11,7 @@ namespace mdc::domain {
 absl::StatusOr<TimeRange> TimeRangeFor(absl::string_view start_datetime,
                                        absl::string_view end_datetime,
                                        absl::string_view timezone,
-                                       const BacktestClock &clock,
+                                       const BacktestClock& clock,
                                        absl::Time wall_now, EndIs end_is) {
   FieldErrors errors;
   auto zone = ResolveTimeZone(timezone);
@@ -26,13 +26,12 @@ absl::StatusOr<TimeRange> TimeRangeFor(absl::string_view start_datetime,
     end_civil = ParseWallClock(end_datetime);
     errors.AddStatus("end_datetime", end_civil.status());
   }
-  if (!errors.empty())
-    return errors.ToStatus();
+  if (!errors.empty()) return errors.ToStatus();
 
   TimeRange range;
   if (end_datetime.empty()) {
     range.asked_end = clock.Now(wall_now);
-    range.end = range.asked_end; // now is exclusive
+    range.end = range.asked_end;  // now is exclusive
   } else {
     range.asked_end = zone->At(*end_civil).pre;
     // Stored instants have microsecond precision.
@@ -63,4 +62,4 @@ absl::StatusOr<TimeRange> TimeRangeFor(absl::string_view start_datetime,
   return range;
 }
 
-} // namespace mdc::domain
+}  // namespace mdc::domain

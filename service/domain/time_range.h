@@ -16,7 +16,7 @@ namespace mdc::domain {
 // cut the window, for echoing in answers.
 struct TimeRange {
   absl::Time start;
-  absl::Time end; // exclusive
+  absl::Time end;  // exclusive
   absl::Time asked_start;
   absl::Time asked_end;
 };
@@ -35,9 +35,9 @@ enum class EndIs { kExclusive, kInclusive };
 absl::StatusOr<TimeRange> TimeRangeFor(absl::string_view start_datetime,
                                        absl::string_view end_datetime,
                                        absl::string_view timezone,
-                                       const BacktestClock &clock,
+                                       const BacktestClock& clock,
                                        absl::Time wall_now, EndIs end_is);
 
-} // namespace mdc::domain
+}  // namespace mdc::domain
 
-#endif // MDC_SERVICE_DOMAIN_TIME_RANGE_H_
+#endif  // MDC_SERVICE_DOMAIN_TIME_RANGE_H_

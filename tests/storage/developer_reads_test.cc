@@ -20,7 +20,7 @@ namespace mdc::storage {
 namespace {
 
 class DeveloperReadsTest : public ::testing::Test {
-protected:
+ protected:
   static void SetUpTestSuite() { db_ = new testing::TestDatabase(); }
   static void TearDownTestSuite() {
     delete db_;
@@ -36,44 +36,41 @@ protected:
     writer_id_ = writer->id;
   }
 
-  static absl::Time At(const char *wall_clock) {
+  static absl::Time At(const char* wall_clock) {
     return *domain::ParseInstant(wall_clock, "Asia/Kolkata");
   }
 
-  void SaveQuote(const std::string &symbol, absl::Time at,
+  void SaveQuote(const std::string& symbol, absl::Time at,
                  std::optional<double> price, std::optional<double> volume) {
     domain::QuoteBatch batch;
     batch.observed_at = at;
     v1::QuoteData quote;
     quote.set_status(v1::SUCCESS);
-    if (price.has_value())
-      quote.mutable_payload()->set_last_price(*price);
-    if (volume.has_value())
-      quote.mutable_payload()->set_volume(*volume);
+    if (price.has_value()) quote.mutable_payload()->set_last_price(*price);
+    if (volume.has_value()) quote.mutable_payload()->set_volume(*volume);
     batch.quotes.push_back({symbol, quote});
     ASSERT_TRUE(repos_->quotes.UpsertBatch(batch, writer_id_).ok());
   }
 
-  static testing::TestDatabase *db_;
+  static testing::TestDatabase* db_;
   static int counter_;
   std::unique_ptr<Repositories> repos_;
   int64_t writer_id_ = 0;
 };
 
-testing::TestDatabase *DeveloperReadsTest::db_ = nullptr;
+testing::TestDatabase* DeveloperReadsTest::db_ = nullptr;
 int DeveloperReadsTest::counter_ = 0;
 
 TEST_F(DeveloperReadsTest, QuoteAsOfEdges) {
-  SaveQuote("EDGE", At("2025-03-03T15:00:00"), 90, 1); // previous day
+  SaveQuote("EDGE", At("2025-03-03T15:00:00"), 90, 1);  // previous day
   SaveQuote("EDGE", At("2025-03-04T12:00:00"), 100, 1);
   SaveQuote("EDGE", At("2025-03-04T12:00:30"), 101, 2);
   SaveQuote("OTHER", At("2025-03-04T11:00:00"), 5, 1);
   const absl::Time day_start = domain::DayStart(absl::CivilDay(2025, 3, 4));
-  auto price_as_of = [&](const char *at) -> std::optional<double> {
+  auto price_as_of = [&](const char* at) -> std::optional<double> {
     auto found = repos_->quotes.FindLatest("EDGE", day_start, At(at));
     EXPECT_TRUE(found.ok()) << found.status();
-    if (!found.ok() || !found->has_value())
-      return std::nullopt;
+    if (!found.ok() || !found->has_value()) return std::nullopt;
     EXPECT_EQ((*found)->nse_symbol(), "EDGE");
     return (*found)->quote_data().payload().last_price();
   };
@@ -98,14 +95,13 @@ TEST_F(DeveloperReadsTest, QuotePagesReturnEveryRecordOnceInHalfOpenRange) {
     auto page = repos_->quotes.ListRange("PAGED", start, end, after, 4);
     ASSERT_TRUE(page.ok()) << page.status();
     ++pages;
-    for (const auto &quote : *page) {
+    for (const auto& quote : *page) {
       seen.push_back(domain::FromTimestamp(quote.timestamp()));
     }
-    if (page->size() < 4)
-      break;
+    if (page->size() < 4) break;
     after = seen.back();
   }
-  EXPECT_EQ(pages, 4); // 4 + 4 + 4 + 3
+  EXPECT_EQ(pages, 4);  // 4 + 4 + 4 + 3
   ASSERT_EQ(seen.size(), 15u);
   for (int i = 0; i < 15; ++i) {
     EXPECT_EQ(seen[i], start + absl::Minutes(i)) << i;
@@ -140,13 +136,13 @@ TEST_F(DeveloperReadsTest, NiftyRangeAndPoints) {
   auto rows = repos_->nifty.ListRange(
       At("2025-03-06T09:15:00"), At("2025-03-06T09:17:00"), std::nullopt, 10);
   ASSERT_TRUE(rows.ok()) << rows.status();
-  ASSERT_EQ(rows->size(), 2u); // 09:17:00 is the exclusive end
+  ASSERT_EQ(rows->size(), 2u);  // 09:17:00 is the exclusive end
   EXPECT_EQ((*rows)[1].day_change_perc(), 1);
   auto points = repos_->nifty.PricePoints(At("2025-03-06T09:15:00"),
                                           At("2025-03-06T10:00:00"),
                                           At("2025-03-06T09:15:00"), 10);
   ASSERT_TRUE(points.ok()) << points.status();
-  ASSERT_EQ(points->size(), 2u); // after 09:15:00
+  ASSERT_EQ(points->size(), 2u);  // after 09:15:00
   EXPECT_EQ((*points)[0].last_price, 22001);
 }
 
@@ -181,7 +177,7 @@ TEST_F(DeveloperReadsTest, BrokerTokenSavedUnderTheLockIsCommitted) {
   ASSERT_TRUE(
       repos_->broker_tokens
           .WithRefreshLock(absl::Seconds(5),
-                           [&](BrokerTokenRepository::LockedSession &s) {
+                           [&](BrokerTokenRepository::LockedSession& s) {
                              return s.Save("tok-1", expiry);
                            })
           .ok());
@@ -195,7 +191,7 @@ TEST_F(DeveloperReadsTest, BrokerTokenSavedUnderTheLockIsCommitted) {
   EXPECT_FALSE(
       repos_->broker_tokens
           .WithRefreshLock(absl::Seconds(5),
-                           [&](BrokerTokenRepository::LockedSession &s) {
+                           [&](BrokerTokenRepository::LockedSession& s) {
                              EXPECT_TRUE(s.Save("tok-2", expiry).ok());
                              return absl::UnavailableError("fetch failed");
                            })
@@ -213,7 +209,7 @@ TEST_F(DeveloperReadsTest, RefreshLockIsExclusiveAcrossConnections) {
     ASSERT_TRUE(
         repos_->broker_tokens
             .WithRefreshLock(absl::Seconds(5),
-                             [&](BrokerTokenRepository::LockedSession &) {
+                             [&](BrokerTokenRepository::LockedSession&) {
                                holding = true;
                                while (!release)
                                  absl::SleepFor(absl::Milliseconds(5));
@@ -221,11 +217,10 @@ TEST_F(DeveloperReadsTest, RefreshLockIsExclusiveAcrossConnections) {
                              })
             .ok());
   });
-  while (!holding)
-    absl::SleepFor(absl::Milliseconds(5));
+  while (!holding) absl::SleepFor(absl::Milliseconds(5));
   bool ran = false;
   absl::Status waited = other.WithRefreshLock(
-      absl::Milliseconds(200), [&](BrokerTokenRepository::LockedSession &) {
+      absl::Milliseconds(200), [&](BrokerTokenRepository::LockedSession&) {
         ran = true;
         return absl::OkStatus();
       });
@@ -235,7 +230,7 @@ TEST_F(DeveloperReadsTest, RefreshLockIsExclusiveAcrossConnections) {
   holder.join();
   EXPECT_TRUE(other
                   .WithRefreshLock(absl::Seconds(5),
-                                   [&](BrokerTokenRepository::LockedSession &) {
+                                   [&](BrokerTokenRepository::LockedSession&) {
                                      ran = true;
                                      return absl::OkStatus();
                                    })
@@ -243,5 +238,5 @@ TEST_F(DeveloperReadsTest, RefreshLockIsExclusiveAcrossConnections) {
   EXPECT_TRUE(ran);
 }
 
-} // namespace
-} // namespace mdc::storage
+}  // namespace
+}  // namespace mdc::storage

@@ -9,7 +9,7 @@
 namespace mdc::domain {
 namespace {
 
-absl::Time Ist(const char *wall_clock) {
+absl::Time Ist(const char* wall_clock) {
   return *ParseInstant(wall_clock, "Asia/Kolkata");
 }
 
@@ -48,7 +48,7 @@ TEST(ParseBrokerTokenResponse, ReadsTheAccessToken) {
 }
 
 TEST(ParseBrokerTokenResponse, RejectsMalformedAnswers) {
-  for (const char *bad : {"", "not json", "[]", "{}", R"({"access_token":""})",
+  for (const char* bad : {"", "not json", "[]", "{}", R"({"access_token":""})",
                           R"({"access_token":42})", R"({"token":"x"})",
                           R"({"access_token":"x")"}) {
     auto token = ParseBrokerTokenResponse(bad);
@@ -56,5 +56,5 @@ TEST(ParseBrokerTokenResponse, RejectsMalformedAnswers) {
   }
 }
 
-} // namespace
-} // namespace mdc::domain
+}  // namespace
+}  // namespace mdc::domain

@@ -13,24 +13,24 @@
 namespace mdc::domain {
 namespace {
 
-absl::Time Ist(const char *wall_clock) {
+absl::Time Ist(const char* wall_clock) {
   return *ParseInstant(wall_clock, "Asia/Kolkata");
 }
 
-PricePoint Point(const char *wall_clock, std::optional<double> price,
+PricePoint Point(const char* wall_clock, std::optional<double> price,
                  std::optional<double> volume) {
   return PricePoint{Ist(wall_clock), price, volume};
 }
 
-CandleInterval Interval(const char *name) { return *ParseInterval(name); }
+CandleInterval Interval(const char* name) { return *ParseInterval(name); }
 
 struct Expected {
-  const char *time; // IST wall clock of the bucket start
+  const char* time;  // IST wall clock of the bucket start
   double open, high, low, close, volume;
 };
 
-void ExpectCandles(const std::vector<Candle> &actual,
-                   const std::vector<Expected> &expected) {
+void ExpectCandles(const std::vector<Candle>& actual,
+                   const std::vector<Expected>& expected) {
   ASSERT_EQ(actual.size(), expected.size());
   for (size_t i = 0; i < expected.size(); ++i) {
     SCOPED_TRACE(expected[i].time);
@@ -186,7 +186,7 @@ TEST(ParseInterval, AcceptsTheTwelveNames) {
       {"1minute", 1},   {"2minute", 2},   {"3minute", 3},   {"5minute", 5},
       {"10minute", 10}, {"15minute", 15}, {"30minute", 30}, {"1hour", 60},
       {"4hour", 240},   {"1day", 1440},   {"1week", 10080}, {"1month", 43200}};
-  for (const auto &[name, minutes] : names) {
+  for (const auto& [name, minutes] : names) {
     auto interval = ParseInterval(name);
     ASSERT_TRUE(interval.ok()) << name;
     EXPECT_EQ(interval->name, name);
@@ -195,7 +195,7 @@ TEST(ParseInterval, AcceptsTheTwelveNames) {
 }
 
 TEST(ParseInterval, RejectsOthersListingTheAcceptedNames) {
-  for (const char *bad : {"", "1min", "60minute", "day", "1 minute"}) {
+  for (const char* bad : {"", "1min", "60minute", "day", "1 minute"}) {
     auto interval = ParseInterval(bad);
     ASSERT_FALSE(interval.ok()) << bad;
     EXPECT_EQ(interval.status().code(), absl::StatusCode::kInvalidArgument);
@@ -204,5 +204,5 @@ TEST(ParseInterval, RejectsOthersListingTheAcceptedNames) {
   }
 }
 
-} // namespace
-} // namespace mdc::domain
+}  // namespace
+}  // namespace mdc::domain

@@ -28,7 +28,7 @@ TEST(PageToken, EmptyMeansFirstPage) {
 }
 
 TEST(PageToken, RejectsTokensItDidNotIssue) {
-  for (const char *bad :
+  for (const char* bad :
        {"abc", "!!!!", "dDE6eHl6", "dDE6LTU", "aGVsbG8gd29ybGQ"}) {
     EXPECT_EQ(DecodePageToken(bad).status().code(),
               absl::StatusCode::kInvalidArgument)
@@ -36,5 +36,5 @@ TEST(PageToken, RejectsTokensItDidNotIssue) {
   }
 }
 
-} // namespace
-} // namespace mdc::domain
+}  // namespace
+}  // namespace mdc::domain

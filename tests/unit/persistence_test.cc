@@ -10,11 +10,11 @@
 namespace mdc::domain {
 namespace {
 
-v1::Shortlist
-Snapshot(const std::vector<std::pair<std::string, std::string>> &entries) {
+v1::Shortlist Snapshot(
+    const std::vector<std::pair<std::string, std::string>>& entries) {
   v1::Shortlist snapshot;
-  for (const auto &[symbol, name] : entries) {
-    auto *entry = snapshot.add_entries();
+  for (const auto& [symbol, name] : entries) {
+    auto* entry = snapshot.add_entries();
     entry->set_nse_symbol(symbol);
     entry->set_name(name);
   }
@@ -24,7 +24,7 @@ Snapshot(const std::vector<std::pair<std::string, std::string>> &entries) {
 TEST(Persistence, CountsNonEmptySnapshotsAndRoundsToOneDecimal) {
   PersistenceCounter counter;
   counter.Add(Snapshot({{"A", "A Ltd"}, {"B", "B Ltd"}, {"C", "C Ltd"}}));
-  counter.Add(Snapshot({})); // an empty snapshot does not count
+  counter.Add(Snapshot({}));  // an empty snapshot does not count
   counter.Add(Snapshot({{"B", "B Ltd"}, {"A", "A Ltd"}}));
   counter.Add(Snapshot({{"A", "A Ltd"}}));
   const Persistence result = counter.Finish();
@@ -82,5 +82,5 @@ TEST(RoundToOneDecimal, RoundsHalfAwayFromZero) {
   EXPECT_DOUBLE_EQ(RoundToOneDecimal(100.0 / 16), 6.3);
 }
 
-} // namespace
-} // namespace mdc::domain
+}  // namespace
+}  // namespace mdc::domain

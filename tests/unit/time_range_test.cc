@@ -13,7 +13,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-absl::Time Ist(const char *wall_clock) {
+absl::Time Ist(const char* wall_clock) {
   return *ParseInstant(wall_clock, "Asia/Kolkata");
 }
 
@@ -99,7 +99,7 @@ TEST(TimeRangeFor, BacktestClockIsNowWhenEndIsAbsent) {
 
 TEST(TimeRangeFor, StartAtOrAfterTheClockIsDenied) {
   const BacktestClock clock(Ist("2025-03-03T10:00:00"));
-  for (const char *start : {"2025-03-03T10:00:00", "2025-03-03T11:00:00"}) {
+  for (const char* start : {"2025-03-03T10:00:00", "2025-03-03T11:00:00"}) {
     auto range =
         TimeRangeFor(start, "", "", clock, kWallNow, EndIs::kExclusive);
     ASSERT_EQ(range.status().code(), absl::StatusCode::kPermissionDenied)
@@ -109,5 +109,5 @@ TEST(TimeRangeFor, StartAtOrAfterTheClockIsDenied) {
   }
 }
 
-} // namespace
-} // namespace mdc::domain
+}  // namespace
+}  // namespace mdc::domain
