@@ -3,6 +3,7 @@
 #ifndef MDC_STORAGE_REPOSITORIES_H_
 #define MDC_STORAGE_REPOSITORIES_H_
 
+#include "storage/broker_token_repository.h"
 #include "storage/developer_repository.h"
 #include "storage/holiday_repository.h"
 #include "storage/market_data_repository.h"
@@ -21,7 +22,8 @@ struct Repositories {
         nifty(pool),
         quotes(pool),
         market_data(pool),
-        holidays(pool) {}
+        holidays(pool),
+        broker_tokens(pool) {}
 
   ConnectionPool& pool;
   DeveloperRepository developers;
@@ -30,6 +32,7 @@ struct Repositories {
   QuoteRepository quotes;
   MarketDataRepository market_data;
   HolidayRepository holidays;
+  BrokerTokenRepository broker_tokens;
 };
 
 }  // namespace mdc::storage

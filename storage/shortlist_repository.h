@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -28,6 +29,13 @@ class ShortlistRepository {
   absl::StatusOr<std::optional<v1::Shortlist>> FindLatest(
       v1::ShortlistType type, v1::Scope scope, absl::Time not_before,
       absl::Time at);
+
+  // Up to `limit` snapshots of (type, scope) stamped in [start, end) and
+  // after `after` when given, ascending, each as FindLatest returns it: one
+  // page of a keyset read.
+  absl::StatusOr<std::vector<v1::Shortlist>> ListRange(
+      v1::ShortlistType type, v1::Scope scope, absl::Time start, absl::Time end,
+      std::optional<absl::Time> after, int limit);
 
  private:
   ConnectionPool& pool_;
