@@ -3,6 +3,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/time/clock.h"
+#include "common/log.h"
+#include "service/domain/developers.h"
 #include "service/domain/tokens.h"
 
 namespace mdc {
@@ -40,6 +43,16 @@ absl::StatusOr<Caller> Authenticator::Identify(absl::string_view token) {
   if (!found->has_value() ||
       !domain::ConstantTimeEquals((*found)->token_hash, hash)) {
     return absl::UnauthenticatedError("unknown or revoked token");
+  }
+  // Last-seen is written at most once a minute per developer: skipped
+  // while the stored stamp is recent, and guarded in SQL against replicas
+  // racing. A failure to stamp never fails the request.
+  if (domain::LastSeenDue((*found)->last_seen_at, absl::Now())) {
+    if (auto touched = developers_.TouchLastSeen((*found)->id); !touched.ok()) {
+      log::Warning("last-seen update failed",
+                   {{"developer", (*found)->id},
+                    {"error", touched.message()}});
+    }
   }
   Caller caller;
   caller.developer_id = (*found)->id;

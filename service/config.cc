@@ -3,6 +3,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "service/domain/secret_box.h"
 
 namespace mdc {
 namespace {
@@ -12,6 +13,8 @@ struct Option {
   const char* env;
   const char* help;
   std::function<bool(Config&, const std::string&)> set;
+  // A secret's value is never repeated in error messages.
+  bool secret = false;
 };
 
 bool SetInt(int* field, const std::string& value, int min, int max) {
@@ -40,7 +43,17 @@ const std::vector<Option>& Options() {
        [](Config& c, const std::string& v) {
          c.admin_token = v;
          return true;
-       }},
+       },
+       /*secret=*/true},
+      {"secret-key", "MDC_SECRET_KEY",
+       "key sealing broker credentials at rest: 32 random bytes as 64 hex "
+       "characters (openssl rand -hex 32) or base64; empty: broker "
+       "credentials cannot be stored",
+       [](Config& c, const std::string& v) {
+         c.secret_key = v;
+         return v.empty() || domain::SecretBox::FromKeyText(v).ok();
+       },
+       /*secret=*/true},
       {"db-pool-size", "MDC_DB_POOL_SIZE", "database connections (1-256)",
        [](Config& c, const std::string& v) {
          return SetInt(&c.db_pool_size, v, 1, 256);
@@ -76,6 +89,12 @@ const Option* FindOption(absl::string_view flag) {
   return nullptr;
 }
 
+// How a bad value appears in an error: quoted, or for a secret only the rule.
+std::string Shown(const Option& option, const std::string& value) {
+  if (option.secret) return absl::StrCat("(value not shown) ", option.help);
+  return absl::StrCat("\"", value, "\"");
+}
+
 }  // namespace
 
 absl::StatusOr<Config> LoadConfig(
@@ -86,7 +105,7 @@ absl::StatusOr<Config> LoadConfig(
     const char* value = getenv(option.env);
     if (value != nullptr && !option.set(config, value)) {
       return absl::InvalidArgumentError(
-          absl::StrCat("bad value for ", option.env, ": \"", value, "\""));
+          absl::StrCat("bad value for ", option.env, ": ", Shown(option, value)));
     }
   }
   for (size_t i = 0; i < args.size(); ++i) {
@@ -110,7 +129,7 @@ absl::StatusOr<Config> LoadConfig(
     }
     if (!option->set(config, value)) {
       return absl::InvalidArgumentError(
-          absl::StrCat("bad value for --", name, ": \"", value, "\""));
+          absl::StrCat("bad value for --", name, ": ", Shown(*option, value)));
     }
   }
   if (config.database_url.empty()) {

@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "common/log.h"
+#include "service/domain/secret_box.h"
 #include "service/domain/tokens.h"
 #include "storage/migrations.h"
 
@@ -73,7 +74,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
   s->collector_ = std::make_unique<CollectorService>(*s->calls_, *s->repos_);
   s->developer_ = std::make_unique<DeveloperService>(*s->calls_, *s->repos_);
   s->dashboard_ = std::make_unique<DashboardService>(*s->calls_, *s->repos_);
-  s->admin_ = std::make_unique<AdminService>(*s->calls_, *s->repos_);
+  std::optional<domain::SecretBox> secret_box;
+  if (!config.secret_key.empty()) {
+    auto box = domain::SecretBox::FromKeyText(config.secret_key);
+    if (!box.ok()) return box.status();
+    secret_box = *std::move(box);
+  }
+  s->admin_ = std::make_unique<AdminService>(*s->calls_, *s->repos_,
+                                             std::move(secret_box));
   s->health_ = std::make_unique<HealthService>(*s->calls_, *s->pool_);
 
   grpc::EnableDefaultHealthCheckService(true);

@@ -3,7 +3,9 @@
 #ifndef MDC_STORAGE_REPOSITORIES_H_
 #define MDC_STORAGE_REPOSITORIES_H_
 
+#include "storage/broker_credentials_repository.h"
 #include "storage/developer_repository.h"
+#include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/pool.h"
@@ -19,7 +21,9 @@ struct Repositories {
         shortlists(pool),
         nifty(pool),
         quotes(pool),
-        market_data(pool) {}
+        market_data(pool),
+        maintenance(pool),
+        broker_credentials(pool) {}
 
   ConnectionPool& pool;
   DeveloperRepository developers;
@@ -27,6 +31,8 @@ struct Repositories {
   NiftyRepository nifty;
   QuoteRepository quotes;
   MarketDataRepository market_data;
+  MaintenanceRepository maintenance;
+  BrokerCredentialsRepository broker_credentials;
 };
 
 }  // namespace mdc::storage
