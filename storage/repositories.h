@@ -5,6 +5,7 @@
 
 #include "storage/broker_credentials_repository.h"
 #include "storage/developer_repository.h"
+#include "storage/holiday_repository.h"
 #include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
 #include "storage/nifty_repository.h"
@@ -22,6 +23,7 @@ struct Repositories {
         nifty(pool),
         quotes(pool),
         market_data(pool),
+        holidays(pool),
         maintenance(pool),
         broker_credentials(pool) {}
 
@@ -31,6 +33,7 @@ struct Repositories {
   NiftyRepository nifty;
   QuoteRepository quotes;
   MarketDataRepository market_data;
+  HolidayRepository holidays;
   MaintenanceRepository maintenance;
   BrokerCredentialsRepository broker_credentials;
 };
