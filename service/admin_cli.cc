@@ -3,8 +3,8 @@
 #include <map>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "service/auth.h"
 #include "service/domain/developers.h"
 #include "service/domain/tokens.h"
@@ -24,9 +24,9 @@ constexpr char kUsage[] =
     " is absent.\n";
 
 // "--name value" / "--name=value" pairs; only `allowed` names.
-absl::StatusOr<std::map<std::string, std::string>> ParseFlags(
-    const std::vector<std::string>& args,
-    const std::vector<std::string>& allowed) {
+absl::StatusOr<std::map<std::string, std::string>>
+ParseFlags(const std::vector<std::string> &args,
+           const std::vector<std::string> &allowed) {
   std::map<std::string, std::string> flags;
   for (size_t i = 1; i < args.size(); ++i) {
     absl::string_view arg = args[i];
@@ -46,7 +46,8 @@ absl::StatusOr<std::map<std::string, std::string>> ParseFlags(
           absl::StrCat("--", name, " needs a value"));
     }
     bool known = false;
-    for (const auto& a : allowed) known = known || a == name;
+    for (const auto &a : allowed)
+      known = known || a == name;
     if (!known) {
       return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name));
     }
@@ -55,20 +56,21 @@ absl::StatusOr<std::map<std::string, std::string>> ParseFlags(
   return flags;
 }
 
-}  // namespace
+} // namespace
 
-const char* AdminCommandUsage() { return kUsage; }
+const char *AdminCommandUsage() { return kUsage; }
 
 bool IsAdminCommand(absl::string_view command) {
   return command == "create-developer" || command == "refresh-key";
 }
 
-int RunAdminCommand(const std::vector<std::string>& args,
-                    const std::function<const char*(const char*)>& getenv,
-                    std::FILE* out, std::FILE* err) {
+int RunAdminCommand(const std::vector<std::string> &args,
+                    const std::function<const char *(const char *)> &getenv,
+                    std::FILE *out, std::FILE *err) {
   const bool create = args.at(0) == "create-developer";
   std::vector<std::string> allowed = {"username", "database-url"};
-  if (create) allowed.push_back("role");
+  if (create)
+    allowed.push_back("role");
   auto flags = ParseFlags(args, allowed);
   if (!flags.ok()) {
     std::fprintf(err, "%s\n%s", std::string(flags.status().message()).c_str(),
@@ -77,8 +79,8 @@ int RunAdminCommand(const std::vector<std::string>& args,
   }
   const std::string username = (*flags)["username"];
   if (auto valid = domain::CheckUsername(username); !valid.ok()) {
-    std::fprintf(err, "--username %s\n%s",
-                 std::string(valid.message()).c_str(), kUsage);
+    std::fprintf(err, "--username %s\n%s", std::string(valid.message()).c_str(),
+                 kUsage);
     return 2;
   }
   Role role = Role::kDeveloper;
@@ -121,4 +123,4 @@ int RunAdminCommand(const std::vector<std::string>& args,
   return 0;
 }
 
-}  // namespace mdc
+} // namespace mdc

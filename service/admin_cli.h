@@ -23,15 +23,15 @@ namespace mdc {
 bool IsAdminCommand(absl::string_view command);
 
 // The admin commands' part of --help.
-const char* AdminCommandUsage();
+const char *AdminCommandUsage();
 
 // Runs the admin command `args[0]` with its flags `args[1..]`. Returns the
 // process exit code: 0 done, 1 failed (e.g. the username is taken), 2 bad
 // usage.
-int RunAdminCommand(const std::vector<std::string>& args,
-                    const std::function<const char*(const char*)>& getenv,
-                    std::FILE* out, std::FILE* err);
+int RunAdminCommand(const std::vector<std::string> &args,
+                    const std::function<const char *(const char *)> &getenv,
+                    std::FILE *out, std::FILE *err);
 
-}  // namespace mdc
+} // namespace mdc
 
-#endif  // MDC_SERVICE_ADMIN_CLI_H_
+#endif // MDC_SERVICE_ADMIN_CLI_H_

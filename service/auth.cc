@@ -13,9 +13,9 @@ namespace {
 
 constexpr absl::string_view kBearer = "bearer ";
 
-}  // namespace
+} // namespace
 
-bool ParseRole(absl::string_view text, Role* role) {
+bool ParseRole(absl::string_view text, Role *role) {
   if (text == "developer") {
     *role = Role::kDeveloper;
     return true;
@@ -27,7 +27,7 @@ bool ParseRole(absl::string_view text, Role* role) {
   return false;
 }
 
-const char* RoleName(Role role) {
+const char *RoleName(Role role) {
   return role == Role::kAdmin ? "admin" : "developer";
 }
 
@@ -37,7 +37,8 @@ absl::StatusOr<Caller> Authenticator::Identify(absl::string_view token) {
   }
   const std::string hash = domain::HashToken(token);
   auto found = developers_.FindByTokenHash(hash);
-  if (!found.ok()) return found.status();
+  if (!found.ok())
+    return found.status();
   // The lookup is by hash (an attacker cannot steer it); the comparison of
   // the stored hash is constant-time all the same.
   if (!found->has_value() ||
@@ -50,8 +51,7 @@ absl::StatusOr<Caller> Authenticator::Identify(absl::string_view token) {
   if (domain::LastSeenDue((*found)->last_seen_at, absl::Now())) {
     if (auto touched = developers_.TouchLastSeen((*found)->id); !touched.ok()) {
       log::Warning("last-seen update failed",
-                   {{"developer", (*found)->id},
-                    {"error", touched.message()}});
+                   {{"developer", (*found)->id}, {"error", touched.message()}});
     }
   }
   Caller caller;
@@ -63,9 +63,10 @@ absl::StatusOr<Caller> Authenticator::Identify(absl::string_view token) {
   return caller;
 }
 
-absl::StatusOr<Caller> Authenticator::Authenticate(
-    absl::string_view authorization, Access access) {
-  if (access == Access::kPublic) return Caller{};
+absl::StatusOr<Caller>
+Authenticator::Authenticate(absl::string_view authorization, Access access) {
+  if (access == Access::kPublic)
+    return Caller{};
   if (authorization.empty()) {
     return absl::UnauthenticatedError(
         "missing Authorization header; send 'Authorization: Bearer <token>'");
@@ -77,11 +78,12 @@ absl::StatusOr<Caller> Authenticator::Authenticate(
   }
   auto caller = Identify(
       absl::StripAsciiWhitespace(authorization.substr(kBearer.size())));
-  if (!caller.ok()) return caller.status();
+  if (!caller.ok())
+    return caller.status();
   if (access == Access::kAdmin && caller->role != Role::kAdmin) {
     return absl::PermissionDeniedError("this route needs an admin token");
   }
   return caller;
 }
 
-}  // namespace mdc
+} // namespace mdc

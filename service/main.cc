@@ -12,11 +12,11 @@
 #include "service/config.h"
 #include "service/server.h"
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && mdc::IsAdminCommand(args[0])) {
     return mdc::RunAdminCommand(
-        args, [](const char* name) { return std::getenv(name); }, stdout,
+        args, [](const char *name) { return std::getenv(name); }, stdout,
         stderr);
   }
   // Block SIGTERM/SIGINT before gRPC starts threads, so only sigwait below
@@ -33,9 +33,8 @@ int main(int argc, char** argv) {
     std::fputs(mdc::AdminCommandUsage(), stdout);
     return 0;
   }
-  auto config = mdc::LoadConfig(args, [](const char* name) {
-    return std::getenv(name);
-  });
+  auto config =
+      mdc::LoadConfig(args, [](const char *name) { return std::getenv(name); });
   if (!config.ok()) {
     mdc::log::Error("bad configuration",
                     {{"error", config.status().message()}});

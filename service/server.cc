@@ -23,12 +23,13 @@ namespace {
 constexpr int kMaxReceiveBytes = 16 << 20;
 constexpr int kMaxSendBytes = 64 << 20;
 
-absl::Status WaitForDatabase(storage::ConnectionPool& pool,
+absl::Status WaitForDatabase(storage::ConnectionPool &pool,
                              absl::Duration patience) {
   const absl::Time deadline = absl::Now() + patience;
   while (true) {
     absl::Status status = pool.Ping();
-    if (status.ok()) return status;
+    if (status.ok())
+      return status;
     if (absl::Now() >= deadline) {
       return absl::UnavailableError(
           "database unreachable; check DATABASE_URL and that PostgreSQL runs");
@@ -38,22 +39,23 @@ absl::Status WaitForDatabase(storage::ConnectionPool& pool,
   }
 }
 
-}  // namespace
+} // namespace
 
-Server::Server(const Config& config) : config_(config) {}
+Server::Server(const Config &config) : config_(config) {}
 
-absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
+absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   std::unique_ptr<Server> s(new Server(config));
   s->pool_ = std::make_unique<storage::ConnectionPool>(config.database_url,
                                                        config.db_pool_size);
-  if (auto ready = WaitForDatabase(*s->pool_,
-                                   absl::Seconds(config.db_wait_seconds));
+  if (auto ready =
+          WaitForDatabase(*s->pool_, absl::Seconds(config.db_wait_seconds));
       !ready.ok()) {
     return ready;
   }
   auto applied =
       storage::ApplyMigrations(*s->pool_, storage::EmbeddedMigrations());
-  if (!applied.ok()) return applied.status();
+  if (!applied.ok())
+    return applied.status();
   if (!applied->empty()) {
     log::Info("migrations applied", {{"names", absl::StrJoin(*applied, ",")}});
   }
@@ -61,7 +63,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
   if (!config.admin_token.empty()) {
     auto admin = s->repos_->developers.UpsertAdmin(
         "admin", domain::HashToken(config.admin_token));
-    if (!admin.ok()) return admin.status();
+    if (!admin.ok())
+      return admin.status();
     log::Info("bootstrap admin ready", {{"username", admin->username}});
   }
 
@@ -77,7 +80,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
   std::optional<domain::SecretBox> secret_box;
   if (!config.secret_key.empty()) {
     auto box = domain::SecretBox::FromKeyText(config.secret_key);
-    if (!box.ok()) return box.status();
+    if (!box.ok())
+      return box.status();
     secret_box = *std::move(box);
   }
   s->admin_ = std::make_unique<AdminService>(*s->calls_, *s->repos_,
@@ -126,4 +130,4 @@ void Server::Shutdown() {
   log::Info("stopped");
 }
 
-}  // namespace mdc
+} // namespace mdc

@@ -10,9 +10,9 @@ namespace {
 // ANALYZE and VACUUM are utility commands: they cannot be prepared, so they
 // run as fixed text through the simple query protocol, one per call.
 struct Table {
-  const char* name;
-  const char* analyze;
-  const char* vacuum;
+  const char *name;
+  const char *analyze;
+  const char *vacuum;
 };
 
 constexpr Table kTables[] = {
@@ -26,7 +26,8 @@ constexpr Table kTables[] = {
     {"orders", "ANALYZE orders", "VACUUM (ANALYZE) orders"},
     {"broker_credentials", "ANALYZE broker_credentials",
      "VACUUM (ANALYZE) broker_credentials"},
-    {"broker_tokens", "ANALYZE broker_tokens", "VACUUM (ANALYZE) broker_tokens"},
+    {"broker_tokens", "ANALYZE broker_tokens",
+     "VACUUM (ANALYZE) broker_tokens"},
 };
 
 constexpr Statement kDeadRows{
@@ -38,7 +39,7 @@ constexpr Statement kDeadRows{
 // most kShownDuplicates + 1 so the report can say it was cut.
 constexpr int kShownDuplicates = 100;
 struct DedupeCheckSpec {
-  const char* what;
+  const char *what;
   Statement statement;
 };
 constexpr DedupeCheckSpec kDedupeChecks[] = {
@@ -66,13 +67,14 @@ constexpr DedupeCheckSpec kDedupeChecks[] = {
       "GROUP BY lower(username) HAVING count(*) > 1 ORDER BY 1 LIMIT 101"}},
 };
 
-}  // namespace
+} // namespace
 
 absl::StatusOr<MaintenanceReport> MaintenanceRepository::Analyze(bool dry_run) {
   auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
+  if (!conn.ok())
+    return conn.status();
   MaintenanceReport report;
-  for (const Table& table : kTables) {
+  for (const Table &table : kTables) {
     if (!dry_run) {
       if (auto done = (*conn)->ExecScript(table.analyze); !done.ok()) {
         return done.status();
@@ -87,11 +89,13 @@ absl::StatusOr<MaintenanceReport> MaintenanceRepository::Analyze(bool dry_run) {
 
 absl::StatusOr<MaintenanceReport> MaintenanceRepository::Vacuum(bool dry_run) {
   auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
+  if (!conn.ok())
+    return conn.status();
   MaintenanceReport report;
-  for (const Table& table : kTables) {
+  for (const Table &table : kTables) {
     auto dead = (*conn)->Exec(kDeadRows, Params().Text(table.name));
-    if (!dead.ok()) return dead.status();
+    if (!dead.ok())
+      return dead.status();
     const int64_t dead_rows = dead->Int64(0, 0);
     if (!dry_run) {
       // The pool never lends a connection inside a transaction, so this
@@ -110,11 +114,13 @@ absl::StatusOr<MaintenanceReport> MaintenanceRepository::Vacuum(bool dry_run) {
 
 absl::StatusOr<MaintenanceReport> MaintenanceRepository::DedupeCheck() {
   auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
+  if (!conn.ok())
+    return conn.status();
   MaintenanceReport report;
-  for (const DedupeCheckSpec& check : kDedupeChecks) {
+  for (const DedupeCheckSpec &check : kDedupeChecks) {
     auto found = (*conn)->Exec(check.statement);
-    if (!found.ok()) return found.status();
+    if (!found.ok())
+      return found.status();
     if (found->rows() == 0) {
       report.log.push_back(absl::StrCat(check.what, ": no duplicates"));
       continue;
@@ -135,4 +141,4 @@ absl::StatusOr<MaintenanceReport> MaintenanceRepository::DedupeCheck() {
   return report;
 }
 
-}  // namespace mdc::storage
+} // namespace mdc::storage

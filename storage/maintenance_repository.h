@@ -22,8 +22,8 @@ struct MaintenanceReport {
 };
 
 class MaintenanceRepository {
- public:
-  explicit MaintenanceRepository(ConnectionPool& pool) : pool_(pool) {}
+public:
+  explicit MaintenanceRepository(ConnectionPool &pool) : pool_(pool) {}
 
   // ANALYZE of each mdc table; `affected` counts tables. A dry run lists
   // the tables only.
@@ -40,10 +40,10 @@ class MaintenanceRepository {
   // surrounding blanks. Read-only.
   absl::StatusOr<MaintenanceReport> DedupeCheck();
 
- private:
-  ConnectionPool& pool_;
+private:
+  ConnectionPool &pool_;
 };
 
-}  // namespace mdc::storage
+} // namespace mdc::storage
 
-#endif  // MDC_STORAGE_MAINTENANCE_REPOSITORY_H_
+#endif // MDC_STORAGE_MAINTENANCE_REPOSITORY_H_

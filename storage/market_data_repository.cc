@@ -31,8 +31,9 @@ constexpr Statement kPurgeShortlists{
 constexpr Statement kPurgeQuotes{
     "market_data_purge_quotes",
     "DELETE FROM stock_quotes WHERE trading_day < $1"};
-constexpr Statement kPurgeNifty{"market_data_purge_nifty",
-                                "DELETE FROM nifty_quotes WHERE trading_day < $1"};
+constexpr Statement kPurgeNifty{
+    "market_data_purge_nifty",
+    "DELETE FROM nifty_quotes WHERE trading_day < $1"};
 constexpr Statement kCountBefore{
     "market_data_count_before",
     "SELECT (SELECT count(*) FROM shortlist_snapshots WHERE trading_day < $1),"
@@ -40,34 +41,36 @@ constexpr Statement kCountBefore{
     "       (SELECT count(*) FROM nifty_quotes WHERE trading_day < $1)"};
 
 // Runs the three per-kind deletes in one transaction.
-absl::StatusOr<DataCounts> DeleteEachKind(ConnectionPool& pool,
-                                          const Statement& shortlists,
-                                          const Statement& quotes,
-                                          const Statement& nifty,
-                                          const Params& params) {
+absl::StatusOr<DataCounts> DeleteEachKind(ConnectionPool &pool,
+                                          const Statement &shortlists,
+                                          const Statement &quotes,
+                                          const Statement &nifty,
+                                          const Params &params) {
   DataCounts counts;
-  absl::Status status = pool.InTransaction([&](Connection& conn) {
+  absl::Status status = pool.InTransaction([&](Connection &conn) {
     struct Step {
-      const Statement& statement;
-      int64_t* count;
+      const Statement &statement;
+      int64_t *count;
     };
-    for (const Step& step : {Step{shortlists, &counts.shortlists},
-                             Step{quotes, &counts.quotes},
-                             Step{nifty, &counts.nifty_quotes}}) {
+    for (const Step &step :
+         {Step{shortlists, &counts.shortlists}, Step{quotes, &counts.quotes},
+          Step{nifty, &counts.nifty_quotes}}) {
       auto deleted = conn.Exec(step.statement, params);
-      if (!deleted.ok()) return deleted.status();
+      if (!deleted.ok())
+        return deleted.status();
       *step.count = deleted->affected_rows();
     }
     return absl::OkStatus();
   });
-  if (!status.ok()) return status;
+  if (!status.ok())
+    return status;
   return counts;
 }
 
-}  // namespace
+} // namespace
 
-absl::StatusOr<DataCounts> MarketDataRepository::DeleteDays(
-    const std::vector<absl::CivilDay>& days) {
+absl::StatusOr<DataCounts>
+MarketDataRepository::DeleteDays(const std::vector<absl::CivilDay> &days) {
   return DeleteEachKind(pool_, kDeleteShortlistDays, kDeleteQuoteDays,
                         kDeleteNiftyDays, Params().DateArray(days));
 }
@@ -79,9 +82,11 @@ absl::StatusOr<DataCounts> MarketDataRepository::PurgeBefore(absl::CivilDay day,
                           Params().Date(day));
   }
   auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
+  if (!conn.ok())
+    return conn.status();
   auto counted = (*conn)->Exec(kCountBefore, Params().Date(day));
-  if (!counted.ok()) return counted.status();
+  if (!counted.ok())
+    return counted.status();
   DataCounts counts;
   counts.shortlists = counted->Int64(0, 0);
   counts.quotes = counted->Int64(0, 1);
@@ -91,9 +96,11 @@ absl::StatusOr<DataCounts> MarketDataRepository::PurgeBefore(absl::CivilDay day,
 
 absl::StatusOr<std::vector<DataDateCounts>> MarketDataRepository::ListDates() {
   auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
+  if (!conn.ok())
+    return conn.status();
   auto result = (*conn)->Exec(kListDates);
-  if (!result.ok()) return result.status();
+  if (!result.ok())
+    return result.status();
   std::vector<DataDateCounts> dates;
   dates.reserve(result->rows());
   for (int row = 0; row < result->rows(); ++row) {
@@ -103,4 +110,4 @@ absl::StatusOr<std::vector<DataDateCounts>> MarketDataRepository::ListDates() {
   return dates;
 }
 
-}  // namespace mdc::storage
+} // namespace mdc::storage

@@ -16,18 +16,12 @@
 namespace mdc::storage {
 
 struct Repositories {
-  explicit Repositories(ConnectionPool& pool)
-      : pool(pool),
-        developers(pool),
-        shortlists(pool),
-        nifty(pool),
-        quotes(pool),
-        market_data(pool),
-        holidays(pool),
-        maintenance(pool),
+  explicit Repositories(ConnectionPool &pool)
+      : pool(pool), developers(pool), shortlists(pool), nifty(pool),
+        quotes(pool), market_data(pool), holidays(pool), maintenance(pool),
         broker_credentials(pool) {}
 
-  ConnectionPool& pool;
+  ConnectionPool &pool;
   DeveloperRepository developers;
   ShortlistRepository shortlists;
   NiftyRepository nifty;
@@ -38,6 +32,6 @@ struct Repositories {
   BrokerCredentialsRepository broker_credentials;
 };
 
-}  // namespace mdc::storage
+} // namespace mdc::storage
 
-#endif  // MDC_STORAGE_REPOSITORIES_H_
+#endif // MDC_STORAGE_REPOSITORIES_H_

@@ -1,7 +1,5 @@
 #include "service/domain/admin_requests.h"
 
-#include <algorithm>
-
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "service/domain/field_errors.h"
@@ -9,38 +7,18 @@
 
 namespace mdc::domain {
 
-absl::StatusOr<std::vector<absl::CivilDay>> ParseDateList(
-    absl::string_view field,
-    const google::protobuf::RepeatedPtrField<std::string>& dates) {
-  FieldErrors errors;
-  if (dates.empty()) {
-    errors.Add(field, "is required: at least one date YYYY-MM-DD");
-    return errors.ToStatus();
+absl::StatusOr<int> ResolveYear(int64_t year, absl::Time now) {
+  if (year == 0)
+    return static_cast<int>(TradingDay(now).year());
+  if (year < 1900 || year > 2200) {
+    return InvalidField("year", "must be a year between 1900 and 2200");
   }
-  if (dates.size() > kMaxDatesPerRequest) {
-    errors.Add(field, absl::StrCat("holds ", dates.size(),
-                                   " dates; at most ", kMaxDatesPerRequest,
-                                   " per request"));
-    return errors.ToStatus();
-  }
-  std::vector<absl::CivilDay> days;
-  days.reserve(dates.size());
-  for (int i = 0; i < dates.size(); ++i) {
-    auto day = ParseDate(dates[i]);
-    if (!day.ok()) {
-      errors.AddStatus(absl::StrCat(field, "[", i, "]"), day.status());
-      continue;
-    }
-    days.push_back(*day);
-  }
-  if (!errors.empty()) return errors.ToStatus();
-  std::sort(days.begin(), days.end());
-  days.erase(std::unique(days.begin(), days.end()), days.end());
-  return days;
+  return static_cast<int>(year);
 }
 
 absl::Status CheckBrokerCredential(absl::string_view value) {
-  if (value.empty()) return absl::InvalidArgumentError("is required");
+  if (value.empty())
+    return absl::InvalidArgumentError("is required");
   if (value.size() > 4096) {
     return absl::InvalidArgumentError("must be at most 4096 characters");
   }
@@ -53,4 +31,4 @@ absl::Status CheckBrokerCredential(absl::string_view value) {
   return absl::OkStatus();
 }
 
-}  // namespace mdc::domain
+} // namespace mdc::domain

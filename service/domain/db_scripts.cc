@@ -11,12 +11,12 @@ namespace {
 
 struct ScriptSpec {
   DbScript script;
-  const char* name;
-  std::vector<const char*> args;  // required arguments
+  const char *name;
+  std::vector<const char *> args; // required arguments
 };
 
-const std::vector<ScriptSpec>& Specs() {
-  static const auto* specs = new std::vector<ScriptSpec>{
+const std::vector<ScriptSpec> &Specs() {
+  static const auto *specs = new std::vector<ScriptSpec>{
       {DbScript::kAnalyze, "analyze", {}},
       {DbScript::kVacuum, "vacuum", {}},
       {DbScript::kPurgeBefore, "purge-before", {"before"}},
@@ -25,26 +25,28 @@ const std::vector<ScriptSpec>& Specs() {
   return *specs;
 }
 
-}  // namespace
+} // namespace
 
 std::string DbScriptNames() {
   std::vector<std::string> names;
-  for (const ScriptSpec& spec : Specs()) names.emplace_back(spec.name);
+  for (const ScriptSpec &spec : Specs())
+    names.emplace_back(spec.name);
   return absl::StrJoin(names, ", ");
 }
 
-absl::StatusOr<DbScriptPlan> PlanDbScript(
-    absl::string_view script, bool dry_run,
-    const std::map<std::string, std::string>& args) {
+absl::StatusOr<DbScriptPlan>
+PlanDbScript(absl::string_view script, bool dry_run,
+             const std::map<std::string, std::string> &args) {
   FieldErrors errors;
-  const ScriptSpec* spec = nullptr;
-  for (const ScriptSpec& candidate : Specs()) {
-    if (script == candidate.name) spec = &candidate;
+  const ScriptSpec *spec = nullptr;
+  for (const ScriptSpec &candidate : Specs()) {
+    if (script == candidate.name)
+      spec = &candidate;
   }
   if (spec == nullptr) {
-    errors.Add("script",
-               absl::StrCat(script.empty() ? "is required" : "is not a known script",
-                            "; valid scripts: ", DbScriptNames()));
+    errors.Add("script", absl::StrCat(script.empty() ? "is required"
+                                                     : "is not a known script",
+                                      "; valid scripts: ", DbScriptNames()));
     return errors.ToStatus();
   }
   DbScriptPlan plan;
@@ -54,15 +56,18 @@ absl::StatusOr<DbScriptPlan> PlanDbScript(
   const std::string takes =
       spec->args.empty()
           ? absl::StrCat(spec->name, " takes no arguments")
-          : absl::StrCat(spec->name, " takes: ", absl::StrJoin(spec->args, ", "));
-  for (const auto& [name, value] : args) {
+          : absl::StrCat(spec->name,
+                         " takes: ", absl::StrJoin(spec->args, ", "));
+  for (const auto &[name, value] : args) {
     bool known = false;
-    for (const char* arg : spec->args) known = known || name == arg;
+    for (const char *arg : spec->args)
+      known = known || name == arg;
     if (!known) {
       // The name is client text: keep it printable and short in the field.
       std::string shown = name.substr(0, 64);
-      for (char& c : shown) {
-        if (!absl::ascii_isprint(static_cast<unsigned char>(c))) c = '?';
+      for (char &c : shown) {
+        if (!absl::ascii_isprint(static_cast<unsigned char>(c)))
+          c = '?';
       }
       errors.Add(absl::StrCat("args.", shown),
                  absl::StrCat("is not an argument of this script; ", takes));
@@ -80,8 +85,9 @@ absl::StatusOr<DbScriptPlan> PlanDbScript(
       plan.before = *day;
     }
   }
-  if (!errors.empty()) return errors.ToStatus();
+  if (!errors.empty())
+    return errors.ToStatus();
   return plan;
 }
 
-}  // namespace mdc::domain
+} // namespace mdc::domain

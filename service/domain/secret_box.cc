@@ -23,18 +23,19 @@ CipherContext NewContext() {
   return CipherContext(EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free);
 }
 
-const unsigned char* Bytes(absl::string_view s) {
-  return reinterpret_cast<const unsigned char*>(s.data());
+const unsigned char *Bytes(absl::string_view s) {
+  return reinterpret_cast<const unsigned char *>(s.data());
 }
 
 bool IsHex(absl::string_view text) {
   for (char c : text) {
-    if (!absl::ascii_isxdigit(static_cast<unsigned char>(c))) return false;
+    if (!absl::ascii_isxdigit(static_cast<unsigned char>(c)))
+      return false;
   }
   return true;
 }
 
-}  // namespace
+} // namespace
 
 absl::StatusOr<SecretBox> SecretBox::FromKeyText(absl::string_view text) {
   text = absl::StripAsciiWhitespace(text);
@@ -57,9 +58,9 @@ std::string SecretBox::Seal(absl::string_view plaintext,
                             absl::string_view context) const {
   std::string out(1 + kNonceBytes + plaintext.size() + kTagBytes, '\0');
   out[0] = kVersion;
-  auto* nonce = reinterpret_cast<unsigned char*>(&out[1]);
-  auto* cipher = nonce + kNonceBytes;
-  auto* tag = cipher + plaintext.size();
+  auto *nonce = reinterpret_cast<unsigned char *>(&out[1]);
+  auto *cipher = nonce + kNonceBytes;
+  auto *tag = cipher + plaintext.size();
   CipherContext ctx = NewContext();
   int length = 0;
   // Failures here mean OpenSSL itself is broken (no entropy, no memory);
@@ -89,12 +90,12 @@ absl::StatusOr<std::string> SecretBox::Open(absl::string_view sealed,
   if (sealed.size() < 1 + kNonceBytes + kTagBytes || sealed[0] != kVersion) {
     return refused();
   }
-  const auto* nonce = Bytes(sealed.substr(1));
-  const absl::string_view cipher =
-      sealed.substr(1 + kNonceBytes, sealed.size() - 1 - kNonceBytes - kTagBytes);
+  const auto *nonce = Bytes(sealed.substr(1));
+  const absl::string_view cipher = sealed.substr(
+      1 + kNonceBytes, sealed.size() - 1 - kNonceBytes - kTagBytes);
   std::string tag(sealed.substr(sealed.size() - kTagBytes));
   std::string plain(cipher.size(), '\0');
-  auto* out = reinterpret_cast<unsigned char*>(plain.data());
+  auto *out = reinterpret_cast<unsigned char *>(plain.data());
   CipherContext ctx = NewContext();
   int length = 0;
   if (ctx == nullptr ||
@@ -112,4 +113,4 @@ absl::StatusOr<std::string> SecretBox::Open(absl::string_view sealed,
   return plain;
 }
 
-}  // namespace mdc::domain
+} // namespace mdc::domain

@@ -1,5 +1,5 @@
 // Admin rules that need no server: developer ids and paging, last-seen
-// throttling, maintenance script requests, date lists, broker credential
+// throttling, maintenance script requests, years, broker credential
 // values, the secret box and the secret-key configuration.
 #include <gtest/gtest.h>
 
@@ -17,20 +17,22 @@ namespace mdc::domain {
 namespace {
 
 // The fields a BadRequest payload names, in order.
-std::vector<std::string> BadFields(const absl::Status& status) {
+std::vector<std::string> BadFields(const absl::Status &status) {
   std::vector<std::string> fields;
   auto payload = status.GetPayload(kBadRequestTypeUrl);
-  if (!payload.has_value()) return fields;
+  if (!payload.has_value())
+    return fields;
   google::rpc::BadRequest bad;
   bad.ParseFromString(std::string(*payload));
-  for (const auto& v : bad.field_violations()) fields.push_back(v.field());
+  for (const auto &v : bad.field_violations())
+    fields.push_back(v.field());
   return fields;
 }
 
 TEST(ParseDeveloperId, AcceptsPositiveDecimalsOnly) {
   EXPECT_EQ(*ParseDeveloperId("1"), 1);
   EXPECT_EQ(*ParseDeveloperId("9007199254740993"), 9007199254740993LL);
-  for (const char* bad : {"", "0", "-1", "+1", "1.0", "abc", " 1", "1e3",
+  for (const char *bad : {"", "0", "-1", "+1", "1.0", "abc", " 1", "1e3",
                           "99999999999999999999"}) {
     EXPECT_EQ(ParseDeveloperId(bad).status().code(),
               absl::StatusCode::kInvalidArgument)
@@ -49,8 +51,8 @@ TEST(ResolvePageSize, DefaultMaxAndOutOfRange) {
 TEST(DeveloperPageToken, RoundTripsAndRefusesForgeries) {
   EXPECT_EQ(*DecodeDeveloperPageToken(""), 0);
   EXPECT_EQ(*DecodeDeveloperPageToken(EncodeDeveloperPageToken(42)), 42);
-  EXPECT_NE(EncodeDeveloperPageToken(42), "42");  // opaque
-  for (const char* bad : {"42", "!!!", "ZGV2ZWxvcGVycy1hZnRlcjp4"}) {
+  EXPECT_NE(EncodeDeveloperPageToken(42), "42"); // opaque
+  for (const char *bad : {"42", "!!!", "ZGV2ZWxvcGVycy1hZnRlcjp4"}) {
     EXPECT_EQ(DecodeDeveloperPageToken(bad).status().code(),
               absl::StatusCode::kInvalidArgument)
         << bad;
@@ -63,7 +65,7 @@ TEST(LastSeenDue, AtMostOncePerMinute) {
   EXPECT_FALSE(LastSeenDue(now, now));
   EXPECT_FALSE(LastSeenDue(now - absl::Seconds(59), now));
   EXPECT_TRUE(LastSeenDue(now - absl::Seconds(60), now));
-  EXPECT_FALSE(LastSeenDue(now + absl::Seconds(30), now));  // skewed clock
+  EXPECT_FALSE(LastSeenDue(now + absl::Seconds(30), now)); // skewed clock
 }
 
 TEST(PlanDbScript, KnownScripts) {
@@ -81,7 +83,7 @@ TEST(PlanDbScript, KnownScripts) {
 }
 
 TEST(PlanDbScript, UnknownScriptListsTheValidOnes) {
-  for (const char* name : {"", "drop-everything", "ANALYZE", "analyze; DROP"}) {
+  for (const char *name : {"", "drop-everything", "ANALYZE", "analyze; DROP"}) {
     auto plan = PlanDbScript(name, false, {});
     ASSERT_EQ(plan.status().code(), absl::StatusCode::kInvalidArgument) << name;
     EXPECT_EQ(BadFields(plan.status()), std::vector<std::string>{"script"});
@@ -107,30 +109,17 @@ TEST(PlanDbScript, ArgumentsAreCheckedPerScript) {
   EXPECT_EQ(BadFields(both.status()), std::vector<std::string>{"args.sql"});
 }
 
-TEST(ParseDateList, SortsDedupesAndNamesBadElements) {
-  google::protobuf::RepeatedPtrField<std::string> dates;
-  *dates.Add() = "2025-03-04";
-  *dates.Add() = "2025-03-03";
-  *dates.Add() = "2025-03-04";
-  auto days = ParseDateList("dates", dates);
-  ASSERT_TRUE(days.ok()) << days.status();
-  EXPECT_EQ(*days, (std::vector<absl::CivilDay>{absl::CivilDay(2025, 3, 3),
-                                                absl::CivilDay(2025, 3, 4)}));
-  *dates.Add() = "2025-13-01";
-  *dates.Add() = "yesterday";
-  EXPECT_EQ(BadFields(ParseDateList("dates", dates).status()),
-            (std::vector<std::string>{"dates[3]", "dates[4]"}));
-  EXPECT_EQ(BadFields(ParseDateList(
-                          "dates", google::protobuf::RepeatedPtrField<std::string>())
-                          .status()),
-            std::vector<std::string>{"dates"});
-}
-
-TEST(ParseDateList, RefusesMoreThanTheLimit) {
-  google::protobuf::RepeatedPtrField<std::string> dates;
-  for (int i = 0; i <= kMaxDatesPerRequest; ++i) *dates.Add() = "2025-01-01";
-  EXPECT_EQ(ParseDateList("dates", dates).status().code(),
-            absl::StatusCode::kInvalidArgument);
+TEST(ResolveYear, DefaultsToTheKolkataYearAndChecksRange) {
+  // 2025-12-31T20:00Z is already 2026-01-01 in Asia/Kolkata.
+  const absl::Time new_year_ist = absl::FromCivil(
+      absl::CivilSecond(2025, 12, 31, 20, 0, 0), absl::UTCTimeZone());
+  EXPECT_EQ(*ResolveYear(0, new_year_ist), 2026);
+  EXPECT_EQ(*ResolveYear(2024, new_year_ist), 2024);
+  for (int64_t bad : {-1, 1, 1899, 2201, 99999}) {
+    auto year = ResolveYear(bad, new_year_ist);
+    EXPECT_EQ(BadFields(year.status()), std::vector<std::string>{"year"})
+        << bad;
+  }
 }
 
 TEST(CheckBrokerCredential, Rules) {
@@ -148,10 +137,12 @@ TEST(SecretBox, KeyFormats) {
   EXPECT_TRUE(SecretBox::FromKeyText(kHexKey).ok());
   // The same 32 bytes in base64, standard and URL-safe, padded or not.
   EXPECT_TRUE(
-      SecretBox::FromKeyText("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=").ok());
+      SecretBox::FromKeyText("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
+          .ok());
   EXPECT_TRUE(
-      SecretBox::FromKeyText("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8").ok());
-  for (const char* bad : {"", "short", "00010203", "not base64 at all !!",
+      SecretBox::FromKeyText("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
+          .ok());
+  for (const char *bad : {"", "short", "00010203", "not base64 at all !!",
                           "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwd"}) {
     auto box = SecretBox::FromKeyText(bad);
     ASSERT_EQ(box.status().code(), absl::StatusCode::kInvalidArgument) << bad;
@@ -188,7 +179,7 @@ TEST(SecretBox, RefusesTamperingOtherKeysAndOtherContexts) {
 
 TEST(Config, SecretKeyIsValidatedAndNeverEchoed) {
   const auto env = [](std::map<std::string, std::string> vars) {
-    return [vars](const char* name) -> const char* {
+    return [vars](const char *name) -> const char * {
       auto it = vars.find(name);
       return it == vars.end() ? nullptr : it->second.c_str();
     };
@@ -208,5 +199,5 @@ TEST(Config, SecretKeyIsValidatedAndNeverEchoed) {
   EXPECT_EQ(flag.status().message().find("hunter2"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace mdc::domain
+} // namespace
+} // namespace mdc::domain
