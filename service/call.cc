@@ -1,6 +1,6 @@
 #include "service/call.h"
 
-#include "absl/strings/str_split.h"
+#include "absl/strings/ascii.h"
 #include "absl/time/clock.h"
 #include "common/log.h"
 #include "service/grpc_status.h"
@@ -17,12 +17,15 @@ absl::string_view Metadata(const grpc::ServerContext& context,
 }
 
 std::string ClientAddress(const grpc::ServerContext& context) {
-  // The gateway appends the HTTP client's address; the first hop is the
-  // client as the gateway saw it.
+  // The gateway appends the address it saw to whatever X-Forwarded-For the
+  // client sent: only the last entry can be trusted (earlier ones are
+  // client-controlled and would let a caller dodge per-address limits).
   absl::string_view forwarded = Metadata(context, "x-forwarded-for");
   if (!forwarded.empty()) {
+    const size_t comma = forwarded.rfind(',');
     return std::string(absl::StripAsciiWhitespace(
-        *absl::StrSplit(forwarded, ',').begin()));
+        comma == absl::string_view::npos ? forwarded
+                                         : forwarded.substr(comma + 1)));
   }
   return context.peer();
 }
