@@ -91,6 +91,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  // gRPC sets SO_REUSEPORT by default: a second server on a taken port
+  // would silently share it instead of failing to start.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.AddListeningPort(config.grpc_addr, grpc::InsecureServerCredentials(),
                            &s->port_);
   builder.RegisterService(s->collector_.get());
