@@ -10,7 +10,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 packages=(
   build-essential cmake ninja-build pkg-config ccache git python3 python3-pip
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
-  libabsl-dev libpq-dev libssl-dev libsodium-dev prometheus-cpp-dev
+  libabsl-dev libpq-dev libssl-dev libcurl4-openssl-dev prometheus-cpp-dev
   googletest libgtest-dev libgmock-dev postgresql postgresql-contrib tzdata
   clang-format wrk curl ca-certificates
 )

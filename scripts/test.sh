@@ -55,7 +55,8 @@ MDC_TEST_DATABASE_URL=$("$scripts/pg.sh" url)
 export MDC_TEST_DATABASE_URL
 # The suites choose their own databases and addresses; settings meant for
 # `make run` must not leak into them.
-unset DATABASE_URL MDC_ADMIN_TOKEN MDC_HTTP_ADDR MDC_GRPC_ADDR MDC_METRICS_ADDR
+unset DATABASE_URL MDC_ADMIN_TOKEN MDC_HTTP_ADDR MDC_GRPC_ADDR MDC_METRICS_ADDR \
+  MDC_SECRET_KEY MDC_BROKER_TOKEN_URL MDC_BROKER_API_KEY MDC_BROKER_API_SECRET
 
 status=0
 ctest --test-dir "$build" --output-on-failure "$@" || status=$?

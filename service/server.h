@@ -50,6 +50,7 @@ class Server {
   std::unique_ptr<Authenticator> auth_;
   std::unique_ptr<CallRunner> calls_;
   std::unique_ptr<HttpClient> http_;
+  std::unique_ptr<BrokerCredentialsSource> env_broker_credentials_;
   std::unique_ptr<BrokerCredentialsSource> broker_credentials_;
   std::unique_ptr<BrokerTokens> broker_tokens_;
   std::unique_ptr<CollectorService> collector_;

@@ -4,8 +4,10 @@
 #define MDC_STORAGE_REPOSITORIES_H_
 
 #include "storage/broker_token_repository.h"
+#include "storage/broker_credentials_repository.h"
 #include "storage/developer_repository.h"
 #include "storage/holiday_repository.h"
+#include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/pool.h"
@@ -23,9 +25,11 @@ struct Repositories {
         quotes(pool),
         market_data(pool),
         holidays(pool),
-        broker_tokens(pool) {}
+        broker_tokens(pool),
+        maintenance(pool),
+        broker_credentials(pool) {}
 
-  ConnectionPool& pool;
+  ConnectionPool &pool;
   DeveloperRepository developers;
   ShortlistRepository shortlists;
   NiftyRepository nifty;
@@ -33,8 +37,10 @@ struct Repositories {
   MarketDataRepository market_data;
   HolidayRepository holidays;
   BrokerTokenRepository broker_tokens;
+  MaintenanceRepository maintenance;
+  BrokerCredentialsRepository broker_credentials;
 };
 
-}  // namespace mdc::storage
+} // namespace mdc::storage
 
-#endif  // MDC_STORAGE_REPOSITORIES_H_
+#endif // MDC_STORAGE_REPOSITORIES_H_
