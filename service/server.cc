@@ -72,7 +72,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
   s->calls_ = std::make_unique<CallRunner>(*s->auth_, *s->metrics_);
   s->collector_ = std::make_unique<CollectorService>(*s->calls_, *s->repos_);
   s->developer_ = std::make_unique<DeveloperService>(*s->calls_, *s->repos_);
-  s->dashboard_ = std::make_unique<DashboardService>(*s->calls_, *s->repos_);
+  s->dashboard_ = std::make_unique<DashboardService>(*s->calls_, *s->auth_,
+                                                       *s->repos_);
   s->admin_ = std::make_unique<AdminService>(*s->calls_, *s->repos_);
   s->health_ = std::make_unique<HealthService>(*s->calls_, *s->pool_);
 

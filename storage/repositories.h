@@ -7,8 +7,11 @@
 #include "storage/market_data_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/pool.h"
+#include "storage/quote_batch_repository.h"
 #include "storage/quote_repository.h"
+#include "storage/run_repository.h"
 #include "storage/shortlist_repository.h"
+#include "storage/sign_in_repository.h"
 
 namespace mdc::storage {
 
@@ -19,7 +22,10 @@ struct Repositories {
         shortlists(pool),
         nifty(pool),
         quotes(pool),
-        market_data(pool) {}
+        market_data(pool),
+        runs(pool),
+        quote_batches(pool),
+        sign_ins(pool) {}
 
   ConnectionPool& pool;
   DeveloperRepository developers;
@@ -27,6 +33,9 @@ struct Repositories {
   NiftyRepository nifty;
   QuoteRepository quotes;
   MarketDataRepository market_data;
+  RunRepository runs;
+  QuoteBatchRepository quote_batches;
+  SignInRepository sign_ins;
 };
 
 }  // namespace mdc::storage

@@ -2,8 +2,8 @@
 
 #include "absl/status/status.h"
 #include "service/domain/market_enums.h"
-#include "service/domain/time.h"
 #include "service/domain/proto_time.h"
+#include "service/domain/time.h"
 
 namespace mdc::storage {
 namespace {
@@ -24,38 +24,60 @@ constexpr Statement kFindLatest{
     "AND observed_at >= $3 AND observed_at <= $4 "
     "ORDER BY observed_at DESC LIMIT 1"};
 
-}  // namespace
+// $1 = '' means every type.
+constexpr Statement kListDaySnapshots{
+    "shortlists_list_day",
+    "SELECT observed_at, entries, shortlist_type FROM shortlist_snapshots "
+    "WHERE trading_day = $3 AND ($1 = '' OR shortlist_type = $1) "
+    "AND scope = $2 AND observed_at <= $4 ORDER BY observed_at, "
+    "shortlist_type"};
 
-absl::Status ShortlistRepository::Upsert(
-    const domain::ShortlistSnapshot& snapshot, int64_t writer_id) {
+constexpr Statement kListDays{
+    "shortlists_list_days",
+    "SELECT trading_day, count(DISTINCT observed_at) FROM shortlist_snapshots "
+    "WHERE observed_at <= $1 GROUP BY trading_day ORDER BY trading_day"};
+
+constexpr Statement kListDayInstants{
+    "shortlists_list_day_instants",
+    "SELECT DISTINCT observed_at FROM shortlist_snapshots "
+    "WHERE trading_day = $1 AND observed_at <= $2 ORDER BY observed_at"};
+
+} // namespace
+
+absl::Status
+ShortlistRepository::Upsert(const domain::ShortlistSnapshot &snapshot,
+                            int64_t writer_id) {
   auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
+  if (!conn.ok())
+    return conn.status();
   return (*conn)
-      ->Exec(kUpsert,
-             Params()
-                 .Text(domain::ShortlistTypeName(snapshot.type))
-                 .Text(domain::ScopeName(snapshot.scope))
-                 .Time(snapshot.observed_at)
-                 .Date(domain::TradingDay(snapshot.observed_at))
-                 .Int32(snapshot.entries.entries_size())
-                 .Bytes(snapshot.entries.SerializeAsString())
-                 .Int64(writer_id))
+      ->Exec(kUpsert, Params()
+                          .Text(domain::ShortlistTypeName(snapshot.type))
+                          .Text(domain::ScopeName(snapshot.scope))
+                          .Time(snapshot.observed_at)
+                          .Date(domain::TradingDay(snapshot.observed_at))
+                          .Int32(snapshot.entries.entries_size())
+                          .Bytes(snapshot.entries.SerializeAsString())
+                          .Int64(writer_id))
       .status();
 }
 
-absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(
-    v1::ShortlistType type, v1::Scope scope, absl::Time not_before,
-    absl::Time at) {
+absl::StatusOr<std::optional<v1::Shortlist>>
+ShortlistRepository::FindLatest(v1::ShortlistType type, v1::Scope scope,
+                                absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFindLatest,
-                              Params()
-                                  .Text(domain::ShortlistTypeName(type))
-                                  .Text(domain::ScopeName(scope))
-                                  .Time(not_before)
-                                  .Time(at));
-  if (!result.ok()) return result.status();
-  if (result->rows() == 0) return std::optional<v1::Shortlist>();
+  if (!conn.ok())
+    return conn.status();
+  auto result =
+      (*conn)->Exec(kFindLatest, Params()
+                                     .Text(domain::ShortlistTypeName(type))
+                                     .Text(domain::ScopeName(scope))
+                                     .Time(not_before)
+                                     .Time(at));
+  if (!result.ok())
+    return result.status();
+  if (result->rows() == 0)
+    return std::optional<v1::Shortlist>();
   v1::Shortlist shortlist;
   if (!shortlist.ParseFromArray(result->Bytes(0, 1).data(),
                                 static_cast<int>(result->Bytes(0, 1).size()))) {
@@ -67,4 +89,73 @@ absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(
   return std::optional<v1::Shortlist>(std::move(shortlist));
 }
 
-}  // namespace mdc::storage
+absl::StatusOr<std::vector<v1::Shortlist>>
+ShortlistRepository::ListDaySnapshots(v1::ShortlistType type, v1::Scope scope,
+                                      absl::CivilDay day,
+                                      absl::Time not_after) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok())
+    return conn.status();
+  const std::string type_name = type == v1::SHORTLIST_TYPE_UNSPECIFIED
+                                    ? std::string()
+                                    : domain::ShortlistTypeName(type);
+  auto result =
+      (*conn)->Exec(kListDaySnapshots, Params()
+                                           .Text(type_name)
+                                           .Text(domain::ScopeName(scope))
+                                           .Date(day)
+                                           .Time(not_after));
+  if (!result.ok())
+    return result.status();
+  std::vector<v1::Shortlist> snapshots(result->rows());
+  for (int i = 0; i < result->rows(); ++i) {
+    v1::Shortlist &shortlist = snapshots[i];
+    const absl::string_view bytes = result->Bytes(i, 1);
+    if (!shortlist.ParseFromArray(bytes.data(),
+                                  static_cast<int>(bytes.size()))) {
+      return absl::DataLossError("stored shortlist entries are unreadable");
+    }
+    domain::SetTimestamp(result->Time(i, 0), shortlist.mutable_timestamp());
+    v1::ShortlistType stored_type = v1::SHORTLIST_TYPE_UNSPECIFIED;
+    v1::ShortlistType_Parse(result->String(i, 2), &stored_type);
+    shortlist.set_shortlist_type(stored_type);
+    shortlist.set_scope(scope);
+  }
+  return snapshots;
+}
+
+absl::StatusOr<std::vector<ShortlistRepository::DayInstants>>
+ShortlistRepository::ListDays(absl::Time not_after) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok())
+    return conn.status();
+  auto result = (*conn)->Exec(kListDays, Params().Time(not_after));
+  if (!result.ok())
+    return result.status();
+  std::vector<DayInstants> days;
+  days.reserve(result->rows());
+  for (int i = 0; i < result->rows(); ++i) {
+    days.push_back(
+        DayInstants{result->Date(i, 0), static_cast<int>(result->Int64(i, 1))});
+  }
+  return days;
+}
+
+absl::StatusOr<std::vector<absl::Time>>
+ShortlistRepository::ListDayInstants(absl::CivilDay day, absl::Time not_after) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok())
+    return conn.status();
+  auto result =
+      (*conn)->Exec(kListDayInstants, Params().Date(day).Time(not_after));
+  if (!result.ok())
+    return result.status();
+  std::vector<absl::Time> instants;
+  instants.reserve(result->rows());
+  for (int i = 0; i < result->rows(); ++i) {
+    instants.push_back(result->Time(i, 0));
+  }
+  return instants;
+}
+
+} // namespace mdc::storage

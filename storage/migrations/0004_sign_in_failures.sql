@@ -1,0 +1,11 @@
+-- Failed dashboard sign-ins per client address and minute, so every replica
+-- of the server sees the same count and more than 10 failures a minute from
+-- one address are refused until that minute has passed. Rows older than a
+-- few minutes are purged as new failures are recorded.
+CREATE TABLE sign_in_failures (
+  client_address  text NOT NULL,
+  minute          timestamptz NOT NULL,
+  failures        integer NOT NULL CHECK (failures > 0),
+  PRIMARY KEY (client_address, minute)
+);
+CREATE INDEX sign_in_failures_by_minute ON sign_in_failures (minute);

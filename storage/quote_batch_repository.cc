@@ -1,0 +1,99 @@
+#include "storage/quote_batch_repository.h"
+
+#include "absl/status/status.h"
+#include "service/domain/proto_time.h"
+#include "storage/quote_columns.h"
+
+namespace mdc::storage {
+namespace {
+
+// One index range scan of the primary key (nse_symbol, observed_at) per
+// symbol.
+constexpr Statement kFindLatestOfSymbols{
+    "quote_batches_latest_of_symbols",
+    "SELECT DISTINCT ON (nse_symbol) nse_symbol, observed_at, quote_data "
+    "FROM stock_quotes WHERE nse_symbol = ANY ($1::text[]) "
+    "AND observed_at >= $2 AND observed_at <= $3 "
+    "ORDER BY nse_symbol, observed_at DESC"};
+
+// The (symbol, day) pairs travel as two parallel arrays; the day's instants
+// bound the primary-key range of each symbol.
+constexpr Statement kPricesOfSymbolDays{
+    "quote_batches_prices_of_symbol_days",
+    "SELECT k.nse_symbol, k.trading_day, q.observed_at, q.last_price, q.volume "
+    "FROM unnest($1::text[], $2::date[]) AS k(nse_symbol, trading_day) "
+    "JOIN stock_quotes q ON q.nse_symbol = k.nse_symbol "
+    "AND q.trading_day = k.trading_day "
+    "WHERE q.last_price IS NOT NULL AND q.observed_at < $3 "
+    "ORDER BY k.nse_symbol, k.trading_day, q.observed_at"};
+
+} // namespace
+
+absl::StatusOr<absl::flat_hash_map<std::string, v1::StockQuote>>
+QuoteBatchRepository::FindLatestOfSymbols(
+    const std::vector<std::string> &symbols, absl::Time not_before,
+    absl::Time at) {
+  absl::flat_hash_map<std::string, v1::StockQuote> found;
+  if (symbols.empty())
+    return found;
+  auto conn = pool_.Acquire();
+  if (!conn.ok())
+    return conn.status();
+  auto result =
+      (*conn)->Exec(kFindLatestOfSymbols,
+                    Params().TextArray(symbols).Time(not_before).Time(at));
+  if (!result.ok())
+    return result.status();
+  for (int i = 0; i < result->rows(); ++i) {
+    v1::StockQuote quote;
+    quote.set_nse_symbol(result->String(i, 0));
+    domain::SetTimestamp(result->Time(i, 1), quote.mutable_timestamp());
+    if (!ParseQuoteData(result->Bytes(i, 2), quote.mutable_quote_data())) {
+      return absl::DataLossError("a stored quote is unreadable");
+    }
+    std::string symbol = quote.nse_symbol();
+    found.emplace(std::move(symbol), std::move(quote));
+  }
+  return found;
+}
+
+absl::StatusOr<absl::flat_hash_map<SymbolDay, std::vector<domain::PricePoint>>>
+QuoteBatchRepository::PricesOfSymbolDays(const std::vector<SymbolDay> &keys,
+                                         absl::Time before) {
+  absl::flat_hash_map<SymbolDay, std::vector<domain::PricePoint>> found;
+  if (keys.empty())
+    return found;
+  std::vector<std::string> symbols;
+  std::vector<absl::CivilDay> days;
+  symbols.reserve(keys.size());
+  days.reserve(keys.size());
+  for (const auto &[symbol, day] : keys) {
+    symbols.push_back(symbol);
+    days.push_back(day);
+  }
+  auto conn = pool_.Acquire();
+  if (!conn.ok())
+    return conn.status();
+  auto result =
+      (*conn)->Exec(kPricesOfSymbolDays,
+                    Params().TextArray(symbols).DateArray(days).Time(before));
+  if (!result.ok())
+    return result.status();
+  std::vector<domain::PricePoint> *current = nullptr;
+  SymbolDay current_key;
+  for (int i = 0; i < result->rows(); ++i) {
+    const absl::string_view symbol = result->Bytes(i, 0);
+    const absl::CivilDay day = result->Date(i, 1);
+    if (current == nullptr || current_key.first != symbol ||
+        current_key.second != day) {
+      current_key = SymbolDay(std::string(symbol), day);
+      current = &found[current_key];
+    }
+    current->push_back(domain::PricePoint{result->Time(i, 2),
+                                          result->Double(i, 3),
+                                          result->OptionalDouble(i, 4)});
+  }
+  return found;
+}
+
+} // namespace mdc::storage
