@@ -19,6 +19,7 @@ constexpr Oid kInt4Oid = 23;
 constexpr Oid kTextOid = 25;
 constexpr Oid kFloat8Oid = 701;
 constexpr Oid kDateOid = 1082;
+constexpr Oid kTimeOid = 1083;
 constexpr Oid kTimestamptzOid = 1184;
 constexpr Oid kTextArrayOid = 1009;
 constexpr Oid kByteaArrayOid = 1001;
@@ -139,6 +140,14 @@ Params& Params::Date(absl::CivilDay value) {
   std::string out;
   AppendBigEndian(out, static_cast<uint32_t>(DaysSincePgEpoch(value)), 4);
   return Add(kDateOid, std::move(out));
+}
+
+Params& Params::TimeOfDay(absl::CivilMinute value) {
+  std::string out;
+  const int64_t micros =
+      (int64_t{value.hour()} * 60 + value.minute()) * 60 * 1000000;
+  AppendBigEndian(out, static_cast<uint64_t>(micros), 8);
+  return Add(kTimeOid, std::move(out));
 }
 
 Params& Params::Bytes(absl::string_view value) {

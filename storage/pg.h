@@ -42,6 +42,8 @@ class Params {
   Params& Bool(bool value);
   Params& Time(absl::Time value);
   Params& Date(absl::CivilDay value);
+  // A time of day (SQL `time`), minute precision.
+  Params& TimeOfDay(absl::CivilMinute value);
   Params& Bytes(absl::string_view value);
   Params& TextArray(const std::vector<std::string>& values);
   Params& DoubleArray(const std::vector<std::optional<double>>& values);

@@ -4,6 +4,7 @@
 #define MDC_STORAGE_REPOSITORIES_H_
 
 #include "storage/developer_repository.h"
+#include "storage/holiday_repository.h"
 #include "storage/market_data_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/pool.h"
@@ -23,6 +24,7 @@ struct Repositories {
         nifty(pool),
         quotes(pool),
         market_data(pool),
+        holidays(pool),
         runs(pool),
         quote_batches(pool),
         sign_ins(pool) {}
@@ -33,6 +35,7 @@ struct Repositories {
   NiftyRepository nifty;
   QuoteRepository quotes;
   MarketDataRepository market_data;
+  HolidayRepository holidays;
   RunRepository runs;
   QuoteBatchRepository quote_batches;
   SignInRepository sign_ins;

@@ -1,0 +1,32 @@
+// Command mdc-gateway serves the mdc API as REST/JSON in front of the mdc
+// gRPC server. See internal/gateway for what it does.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"mdc/gateway/internal/gateway"
+)
+
+func main() {
+	opts, err := gateway.ParseOptions(os.Args[1:], os.Getenv, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mdc-gateway:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := gateway.Run(ctx, opts); err != nil {
+		fmt.Fprintln(os.Stderr, "mdc-gateway:", err)
+		os.Exit(1)
+	}
+}

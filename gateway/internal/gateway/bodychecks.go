@@ -1,0 +1,231 @@
+package gateway
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	// The descriptors checked below are registered by the generated code.
+	_ "mdc/gateway/gen/mdcv1"
+)
+
+// bodyChecks are the request body rules protojson cannot enforce, as
+// precomputed check trees per message type. A type that is not a key of a
+// checkSet has nothing to check and pays nothing.
+type bodyChecks struct {
+	// required: repeated fields annotated (google.api.field_behavior) =
+	// REQUIRED must be present and not null. proto3 cannot tell an absent
+	// list from an empty one, so only the JSON shows it.
+	required checkSet
+	// enums: enum fields given as a string must name a value of the enum.
+	// protojson with DiscardUnknown silently drops unknown names instead.
+	enums checkSet
+}
+
+// maxViolations caps the field violations reported for one body.
+const maxViolations = 50
+
+// violation is one bad field of a request body, by its JSON path.
+type violation struct {
+	field, description string
+}
+
+// mdcBodyChecks builds the checks for every message of package mdc.v1.
+func mdcBodyChecks() bodyChecks {
+	var msgs []protoreflect.MessageDescriptor
+	protoregistry.GlobalFiles.RangeFilesByPackage("mdc.v1", func(fd protoreflect.FileDescriptor) bool {
+		msgs = appendMessages(msgs, fd.Messages())
+		return true
+	})
+	return bodyChecks{
+		required: buildCheckSet(msgs, func(fd protoreflect.FieldDescriptor, f *checkField) {
+			f.required = fd.IsList() && isRequired(fd)
+		}),
+		enums: buildCheckSet(msgs, func(fd protoreflect.FieldDescriptor, f *checkField) {
+			if ed := fd.Enum(); ed != nil && ed.FullName() != "google.protobuf.NullValue" {
+				f.enum = ed
+				f.enumHint = enumHint(ed)
+			}
+		}),
+	}
+}
+
+func appendMessages(out []protoreflect.MessageDescriptor, mds protoreflect.MessageDescriptors) []protoreflect.MessageDescriptor {
+	for i := 0; i < mds.Len(); i++ {
+		md := mds.Get(i)
+		if !md.IsMapEntry() {
+			out = append(out, md)
+			out = appendMessages(out, md.Messages())
+		}
+	}
+	return out
+}
+
+func isRequired(fd protoreflect.FieldDescriptor) bool {
+	behaviors, _ := proto.GetExtension(fd.Options(), annotations.E_FieldBehavior).([]annotations.FieldBehavior)
+	return slices.Contains(behaviors, annotations.FieldBehavior_REQUIRED)
+}
+
+// enumHint lists the names a client may use, leaving out the zero
+// XXX_UNSPECIFIED value.
+func enumHint(ed protoreflect.EnumDescriptor) string {
+	var names []string
+	values := ed.Values()
+	for i := 0; i < values.Len(); i++ {
+		v := values.Get(i)
+		if v.Number() == 0 && strings.HasSuffix(string(v.Name()), "_UNSPECIFIED") {
+			continue
+		}
+		names = append(names, string(v.Name()))
+	}
+	return strings.Join(names, ", ")
+}
+
+// checkSet maps a message type to the check tree of its JSON form.
+type checkSet map[protoreflect.FullName]*checkNode
+
+// checkNode lists the fields of one message type that are checked, or lead
+// to checked fields.
+type checkNode struct {
+	fields []checkField
+}
+
+type checkField struct {
+	jsonName, protoName string // protojson accepts either spelling
+	list                bool
+	required            bool                        // must be present, not null
+	enum                protoreflect.EnumDescriptor // string values must name one of its values
+	enumHint            string                      // the names, for the message
+	child               *checkNode                  // checks inside the field's message
+}
+
+// buildCheckSet builds the check trees of msgs; mark decides what is checked
+// on each field.
+func buildCheckSet(msgs []protoreflect.MessageDescriptor, mark func(protoreflect.FieldDescriptor, *checkField)) checkSet {
+	b := &checkBuilder{mark: mark, memo: map[protoreflect.FullName]*checkNode{}}
+	set := checkSet{}
+	for _, md := range msgs {
+		if n := b.node(md); n != nil {
+			set[md.FullName()] = n
+		}
+	}
+	return set
+}
+
+type checkBuilder struct {
+	mark func(protoreflect.FieldDescriptor, *checkField)
+	memo map[protoreflect.FullName]*checkNode
+}
+
+// node returns the check tree of md, nil when nothing in it is checked.
+// Map fields and well-known types (their JSON is not an object of fields)
+// are not descended into; neither is a message type that contains itself
+// (mdc.v1 has none).
+func (b *checkBuilder) node(md protoreflect.MessageDescriptor) *checkNode {
+	if n, ok := b.memo[md.FullName()]; ok {
+		return n
+	}
+	b.memo[md.FullName()] = nil // in progress: a cycle sees "nothing to check"
+	var n checkNode
+	fields := md.Fields()
+	for i := 0; i < fields.Len(); i++ {
+		fd := fields.Get(i)
+		if fd.IsMap() {
+			continue
+		}
+		f := checkField{jsonName: fd.JSONName(), protoName: string(fd.Name()), list: fd.IsList()}
+		b.mark(fd, &f)
+		if sub := fd.Message(); sub != nil && !strings.HasPrefix(string(sub.FullName()), "google.protobuf.") {
+			f.child = b.node(sub)
+		}
+		if f.required || f.enum != nil || f.child != nil {
+			n.fields = append(n.fields, f)
+		}
+	}
+	if len(n.fields) == 0 {
+		return nil
+	}
+	b.memo[md.FullName()] = &n
+	return &n
+}
+
+// check returns the violations of the JSON body data decoded as message
+// type name. data must already have been accepted by protojson.
+func (s checkSet) check(name protoreflect.FullName, data []byte) []violation {
+	n := s[name]
+	if n == nil {
+		return nil
+	}
+	var vs []violation
+	n.check(data, "", &vs)
+	return vs
+}
+
+func (n *checkNode) check(raw json.RawMessage, path string, vs *[]violation) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return // null (an unset message) or not an object: nothing to check
+	}
+	for i := range n.fields {
+		f := &n.fields[i]
+		v, ok := obj[f.jsonName]
+		if !ok {
+			v, ok = obj[f.protoName]
+		}
+		fpath := joinPath(path, f.jsonName)
+		if !ok || isNull(v) {
+			if f.required {
+				addViolation(vs, fpath, "is required (an empty list is allowed)")
+			}
+			continue
+		}
+		if !f.list {
+			f.checkValue(v, fpath, vs)
+			continue
+		}
+		var elems []json.RawMessage
+		if err := json.Unmarshal(v, &elems); err != nil {
+			continue
+		}
+		for j, e := range elems {
+			f.checkValue(e, fmt.Sprintf("%s[%d]", fpath, j), vs)
+		}
+	}
+}
+
+func (f *checkField) checkValue(v json.RawMessage, path string, vs *[]violation) {
+	if f.enum != nil {
+		var name string
+		// Numbers are left to the server (proto3 enums are open).
+		if json.Unmarshal(v, &name) == nil && f.enum.Values().ByName(protoreflect.Name(name)) == nil {
+			addViolation(vs, path, fmt.Sprintf("unknown value %q; expected one of %s", name, f.enumHint))
+		}
+	}
+	if f.child != nil {
+		f.child.check(v, path, vs)
+	}
+}
+
+func addViolation(vs *[]violation, field, description string) {
+	if len(*vs) < maxViolations {
+		*vs = append(*vs, violation{field: field, description: description})
+	}
+}
+
+func joinPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func isNull(v json.RawMessage) bool {
+	return bytes.Equal(bytes.TrimSpace(v), []byte("null"))
+}

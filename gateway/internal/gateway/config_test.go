@@ -1,0 +1,39 @@
+package gateway
+
+import (
+	"io"
+	"testing"
+	"time"
+)
+
+func TestParseOptions(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		want    Options
+		wantErr bool
+	}{
+		{"defaults", nil, nil,
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second}, false},
+		{"environment", nil, map[string]string{"MDC_HTTP_ADDR": ":9000", "MDC_GRPC_ADDR": "db:1", "MDC_MAX_BODY_BYTES": "1024"},
+			Options{HTTPAddr: ":9000", GRPCAddr: "db:1", MaxBodyBytes: 1024, CallTimeout: 30 * time.Second}, false},
+		{"flags win", []string{"--http-addr", ":1", "--grpc-addr=x:2", "--max-body-bytes=10", "--call-timeout=2s"},
+			map[string]string{"MDC_HTTP_ADDR": ":9000", "MDC_GRPC_ADDR": "db:1"},
+			Options{HTTPAddr: ":1", GRPCAddr: "x:2", MaxBodyBytes: 10, CallTimeout: 2 * time.Second}, false},
+		{"bad size", []string{"--max-body-bytes=0"}, nil, Options{}, true},
+		{"bad environment", nil, map[string]string{"MDC_MAX_BODY_BYTES": "lots"}, Options{}, true},
+		{"stray argument", []string{"serve"}, nil, Options{}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseOptions(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
+			}
+			if !tt.wantErr && got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,126 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	// Registers google.rpc.BadRequest and the other detail types so details
+	// of a google.rpc.Status render as JSON instead of "failed to marshal".
+	_ "google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// httpStatusFromCode is the HTTP status of a gRPC code (docs/api.md,
+// "Errors").
+func httpStatusFromCode(c codes.Code) int {
+	switch c {
+	case codes.OK:
+		return http.StatusOK
+	case codes.InvalidArgument, codes.OutOfRange:
+		return http.StatusBadRequest
+	case codes.FailedPrecondition:
+		return http.StatusPreconditionFailed
+	case codes.Unauthenticated:
+		return http.StatusUnauthorized
+	case codes.PermissionDenied:
+		return http.StatusForbidden
+	case codes.NotFound:
+		return http.StatusNotFound
+	case codes.AlreadyExists, codes.Aborted:
+		return http.StatusConflict
+	case codes.ResourceExhausted:
+		return http.StatusTooManyRequests
+	case codes.Unimplemented:
+		return http.StatusNotImplemented
+	case codes.Unavailable:
+		return http.StatusServiceUnavailable
+	case codes.DeadlineExceeded:
+		return http.StatusGatewayTimeout
+	case codes.Canceled:
+		return 499 // Client Closed Request
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// handleError is the runtime.ErrorHandlerFunc of the gateway: it answers
+// with the google.rpc.Status JSON {"code","message","details"} and the HTTP
+// status of its code.
+func handleError(_ context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, _ *http.Request, err error) {
+	var httpErr *runtime.HTTPStatusError
+	if errors.As(err, &httpErr) {
+		// grpc-gateway's own routing-level errors (e.g. a malformed path
+		// escape) come with the HTTP status they want.
+		st, ok := status.FromError(httpErr.Err)
+		if !ok {
+			st = status.New(codes.InvalidArgument, http.StatusText(httpErr.HTTPStatus))
+		}
+		writeStatus(w, m, httpErr.HTTPStatus, st)
+		return
+	}
+	st := statusOf(err)
+	if st.Code() == codes.InvalidArgument {
+		// The decoder rejected the body: answer with its field violations.
+		if bodySt, ok := bodyErrorStatus(st.Message()); ok {
+			st = bodySt
+		}
+	}
+	writeStatus(w, m, httpStatusFromCode(st.Code()), st)
+}
+
+// statusOf is the client-facing status of err. gRPC statuses pass unchanged
+// (the server writes its messages for the caller, and the client library's
+// own errors are reworded in dial.go); anything else is an internal error
+// whose text stays private.
+func statusOf(err error) *status.Status {
+	if st, ok := status.FromError(err); ok {
+		return st
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return status.FromContextError(err)
+	}
+	return status.New(codes.Internal, "internal error")
+}
+
+// handleRoutingError answers requests no route matched: 404 for an unknown
+// path (including any API version but v1), 405 for a known path with another
+// method.
+func handleRoutingError(_ context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, httpStatus int) {
+	var st *status.Status
+	switch httpStatus {
+	case http.StatusNotFound:
+		st = status.New(codes.NotFound, fmt.Sprintf("no route for %s %s", r.Method, r.URL.Path))
+	case http.StatusMethodNotAllowed:
+		st = status.New(codes.Unimplemented, fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path))
+	case http.StatusBadRequest:
+		st = status.New(codes.InvalidArgument, "malformed request path")
+	default:
+		st = status.New(codes.Internal, "internal error")
+	}
+	writeStatus(w, m, httpStatus, st)
+}
+
+// writeStatus writes st as the JSON error body with the given HTTP status.
+func writeStatus(w http.ResponseWriter, m runtime.Marshaler, httpStatus int, st *status.Status) {
+	const fallback = `{"code":13,"message":"failed to marshal error message","details":[]}`
+	h := w.Header()
+	h.Del("Trailer")
+	h.Del("Transfer-Encoding")
+	h.Set("Content-Type", "application/json")
+	if st.Code() == codes.Unauthenticated {
+		h.Set("WWW-Authenticate", "Bearer")
+	}
+	buf, err := m.Marshal(st.Proto())
+	if err != nil {
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, fallback)
+		return
+	}
+	w.WriteHeader(httpStatus)
+	_, _ = w.Write(buf)
+}

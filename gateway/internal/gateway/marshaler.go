@@ -1,0 +1,112 @@
+package gateway
+
+import (
+	"bytes"
+	"io"
+	"reflect"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+// jsonMarshaler is the one marshaler of the gateway, for application/json
+// and every other MIME type. Output: documented JSON names, false/0/[]
+// emitted, unset messages and proto3 optional fields left out. Input:
+// unknown fields ignored, but unknown enum names and absent required lists
+// refused (see Decode).
+type jsonMarshaler struct {
+	*runtime.JSONPb
+	strict protojson.UnmarshalOptions
+	checks bodyChecks
+}
+
+func newMarshaler() *jsonMarshaler {
+	return &jsonMarshaler{
+		JSONPb: &runtime.JSONPb{
+			MarshalOptions:   protojson.MarshalOptions{UseProtoNames: false, EmitDefaultValues: true},
+			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: true},
+		},
+		strict: protojson.UnmarshalOptions{DiscardUnknown: false},
+		checks: mdcBodyChecks(),
+	}
+}
+
+// NewDecoder returns the request body decoder grpc-gateway uses for bodies.
+func (m *jsonMarshaler) NewDecoder(r io.Reader) runtime.Decoder {
+	return &bodyDecoder{m: m, r: r}
+}
+
+type bodyDecoder struct {
+	m *jsonMarshaler
+	r io.Reader
+}
+
+// Decode reads the whole body and decodes it into v. An empty body is
+// io.EOF, which grpc-gateway treats as an empty message. A rejected body is
+// a *bodyError carrying the client-facing status (INVALID_ARGUMENT with
+// google.rpc.BadRequest field violations where the field is known).
+func (d *bodyDecoder) Decode(v any) error {
+	data, err := io.ReadAll(d.r)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return io.EOF
+	}
+	msg := protoMessageIn(v)
+	if msg == nil {
+		// A body field that is not a message (body: "some_list"); no such
+		// mapping exists today, but grpc-gateway supports it.
+		return d.m.JSONPb.Unmarshal(data, v)
+	}
+	if st := d.m.decode(data, msg); st != nil {
+		return &bodyError{st: st}
+	}
+	return nil
+}
+
+// decode unmarshals data into msg and runs the body checks of its type.
+//
+// The common, clean body is unmarshaled once, strictly. Only when that fails
+// (an unknown field, an unknown enum name, a real error) is it unmarshaled
+// again ignoring unknown fields, and then checked for enum names protojson
+// silently drops in that mode.
+func (m *jsonMarshaler) decode(data []byte, msg proto.Message) *status.Status {
+	name := msg.ProtoReflect().Descriptor().FullName()
+	if err := m.strict.Unmarshal(data, msg); err != nil {
+		proto.Reset(msg)
+		if err := m.UnmarshalOptions.Unmarshal(data, msg); err != nil {
+			return decodeErrorStatus(data, err)
+		}
+		if vs := m.checks.enums.check(name, data); len(vs) > 0 {
+			return violationsStatus(vs)
+		}
+	}
+	if vs := m.checks.required.check(name, data); len(vs) > 0 {
+		return violationsStatus(vs)
+	}
+	return nil
+}
+
+// protoMessageIn returns the message v points at: v itself, or *v when v is
+// the address of a message pointer field (body: "run" decodes into
+// &req.Run), allocating it.
+func protoMessageIn(v any) proto.Message {
+	if msg, ok := v.(proto.Message); ok {
+		return msg
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Pointer {
+		return nil
+	}
+	elem := rv.Elem()
+	if _, ok := reflect.Zero(elem.Type()).Interface().(proto.Message); !ok {
+		return nil
+	}
+	if elem.IsNil() {
+		elem.Set(reflect.New(elem.Type().Elem()))
+	}
+	return elem.Interface().(proto.Message)
+}
