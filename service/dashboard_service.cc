@@ -20,6 +20,7 @@
 #include "service/domain/proto_time.h"
 #include "service/domain/runs.h"
 #include "service/domain/sign_in.h"
+#include "service/domain/text.h"
 #include "service/domain/time.h"
 
 namespace mdc {
