@@ -27,23 +27,20 @@ constexpr Statement kPricesOfSymbolDays{
     "WHERE q.last_price IS NOT NULL AND q.observed_at < $3 "
     "ORDER BY k.nse_symbol, k.trading_day, q.observed_at"};
 
-} // namespace
+}  // namespace
 
 absl::StatusOr<absl::flat_hash_map<std::string, v1::StockQuote>>
 QuoteBatchRepository::FindLatestOfSymbols(
-    const std::vector<std::string> &symbols, absl::Time not_before,
+    const std::vector<std::string>& symbols, absl::Time not_before,
     absl::Time at) {
   absl::flat_hash_map<std::string, v1::StockQuote> found;
-  if (symbols.empty())
-    return found;
+  if (symbols.empty()) return found;
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result =
       (*conn)->Exec(kFindLatestOfSymbols,
                     Params().TextArray(symbols).Time(not_before).Time(at));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   for (int i = 0; i < result->rows(); ++i) {
     v1::StockQuote quote;
     quote.set_nse_symbol(result->String(i, 0));
@@ -58,28 +55,25 @@ QuoteBatchRepository::FindLatestOfSymbols(
 }
 
 absl::StatusOr<absl::flat_hash_map<SymbolDay, std::vector<domain::PricePoint>>>
-QuoteBatchRepository::PricesOfSymbolDays(const std::vector<SymbolDay> &keys,
+QuoteBatchRepository::PricesOfSymbolDays(const std::vector<SymbolDay>& keys,
                                          absl::Time before) {
   absl::flat_hash_map<SymbolDay, std::vector<domain::PricePoint>> found;
-  if (keys.empty())
-    return found;
+  if (keys.empty()) return found;
   std::vector<std::string> symbols;
   std::vector<absl::CivilDay> days;
   symbols.reserve(keys.size());
   days.reserve(keys.size());
-  for (const auto &[symbol, day] : keys) {
+  for (const auto& [symbol, day] : keys) {
     symbols.push_back(symbol);
     days.push_back(day);
   }
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result =
       (*conn)->Exec(kPricesOfSymbolDays,
                     Params().TextArray(symbols).DateArray(days).Time(before));
-  if (!result.ok())
-    return result.status();
-  std::vector<domain::PricePoint> *current = nullptr;
+  if (!result.ok()) return result.status();
+  std::vector<domain::PricePoint>* current = nullptr;
   SymbolDay current_key;
   for (int i = 0; i < result->rows(); ++i) {
     const absl::string_view symbol = result->Bytes(i, 0);
@@ -96,4 +90,4 @@ QuoteBatchRepository::PricesOfSymbolDays(const std::vector<SymbolDay> &keys,
   return found;
 }
 
-} // namespace mdc::storage
+}  // namespace mdc::storage

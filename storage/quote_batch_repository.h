@@ -26,13 +26,13 @@ namespace mdc::storage {
 using SymbolDay = std::pair<std::string, absl::CivilDay>;
 
 class QuoteBatchRepository {
-public:
-  explicit QuoteBatchRepository(ConnectionPool &pool) : pool_(pool) {}
+ public:
+  explicit QuoteBatchRepository(ConnectionPool& pool) : pool_(pool) {}
 
   // For each of `symbols`, its latest quote stamped in [not_before, at], as
   // a StockQuote; symbols without one are absent from the map.
   absl::StatusOr<absl::flat_hash_map<std::string, v1::StockQuote>>
-  FindLatestOfSymbols(const std::vector<std::string> &symbols,
+  FindLatestOfSymbols(const std::vector<std::string>& symbols,
                       absl::Time not_before, absl::Time at);
 
   // For each (symbol, trading day) of `keys`, the quotes with a last price
@@ -40,12 +40,12 @@ public:
   // absent from the map.
   absl::StatusOr<
       absl::flat_hash_map<SymbolDay, std::vector<domain::PricePoint>>>
-  PricesOfSymbolDays(const std::vector<SymbolDay> &keys, absl::Time before);
+  PricesOfSymbolDays(const std::vector<SymbolDay>& keys, absl::Time before);
 
-private:
-  ConnectionPool &pool_;
+ private:
+  ConnectionPool& pool_;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_QUOTE_BATCH_REPOSITORY_H_
+#endif  // MDC_STORAGE_QUOTE_BATCH_REPOSITORY_H_

@@ -6,12 +6,12 @@ namespace mdc::storage {
 namespace {
 
 // Columns of a run as ReadRun expects them; `r` is the runs row.
-#define MDC_RUN_COLUMNS                                                        \
-  "r.id, r.name, r.tags, r.start_at, r.end_at, r.completed, r.created_at, "    \
+#define MDC_RUN_COLUMNS                                                     \
+  "r.id, r.name, r.tags, r.start_at, r.end_at, r.completed, r.created_at, " \
   "(SELECT count(*) FROM orders o WHERE o.run_id = r.id)"
 
-#define MDC_ORDER_COLUMNS                                                      \
-  "id, run_id, nse_symbol, entry_price, stop_loss_price, take_profit_price, "  \
+#define MDC_ORDER_COLUMNS                                                     \
+  "id, run_id, nse_symbol, entry_price, stop_loss_price, take_profit_price, " \
   "ordered_at, created_at"
 
 constexpr Statement kCreateRun{
@@ -55,15 +55,16 @@ constexpr Statement kCreateOrder{
     "SELECT r.id, $3, $4, $5, $6, $7 FROM runs r "
     "WHERE r.id = $1 AND r.developer_id = $2 RETURNING " MDC_ORDER_COLUMNS};
 
-constexpr Statement kListOrders{
-    "orders_list", "SELECT " MDC_ORDER_COLUMNS " FROM orders WHERE run_id = $1 "
-                   "AND (NOT $2 OR (ordered_at, id) > ($3, $4)) "
-                   "ORDER BY ordered_at, id LIMIT $5"};
+constexpr Statement kListOrders{"orders_list",
+                                "SELECT " MDC_ORDER_COLUMNS
+                                " FROM orders WHERE run_id = $1 "
+                                "AND (NOT $2 OR (ordered_at, id) > ($3, $4)) "
+                                "ORDER BY ordered_at, id LIMIT $5"};
 
 #undef MDC_RUN_COLUMNS
 #undef MDC_ORDER_COLUMNS
 
-RunRecord ReadRun(const Result &r, int row) {
+RunRecord ReadRun(const Result& r, int row) {
   RunRecord run;
   run.id = r.Int64(row, 0);
   run.name = r.String(row, 1);
@@ -76,7 +77,7 @@ RunRecord ReadRun(const Result &r, int row) {
   return run;
 }
 
-OrderRecord ReadOrder(const Result &r, int row) {
+OrderRecord ReadOrder(const Result& r, int row) {
   OrderRecord order;
   order.id = r.Int64(row, 0);
   order.run_id = r.Int64(row, 1);
@@ -89,85 +90,71 @@ OrderRecord ReadOrder(const Result &r, int row) {
   return order;
 }
 
-Params &Cursor(Params &params, const std::optional<domain::PageCursor> &after) {
+Params& Cursor(Params& params, const std::optional<domain::PageCursor>& after) {
   return params.Bool(after.has_value())
       .Time(after.has_value() ? after->at : absl::UnixEpoch())
       .Int64(after.has_value() ? after->id : 0);
 }
 
-} // namespace
+}  // namespace
 
 absl::StatusOr<RunRecord> RunRepository::CreateRun(int64_t developer_id,
-                                                   const NewRun &run) {
+                                                   const NewRun& run) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(kCreateRun, Params()
                                               .Int64(developer_id)
                                               .Text(run.name)
                                               .TextArray(run.tags)
                                               .Time(run.start_at)
                                               .Time(run.end_at));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   return ReadRun(*result, 0);
 }
 
-absl::StatusOr<std::optional<RunRecord>>
-RunRepository::FindRun(int64_t developer_id, int64_t run_id) {
+absl::StatusOr<std::optional<RunRecord>> RunRepository::FindRun(
+    int64_t developer_id, int64_t run_id) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result =
       (*conn)->Exec(kFindRun, Params().Int64(run_id).Int64(developer_id));
-  if (!result.ok())
-    return result.status();
-  if (result->rows() == 0)
-    return std::optional<RunRecord>();
+  if (!result.ok()) return result.status();
+  if (result->rows() == 0) return std::optional<RunRecord>();
   return std::optional<RunRecord>(ReadRun(*result, 0));
 }
 
-absl::StatusOr<std::vector<RunRecord>>
-RunRepository::ListRuns(int64_t developer_id, const std::string &tag,
-                        const std::optional<domain::PageCursor> &after,
-                        int limit) {
+absl::StatusOr<std::vector<RunRecord>> RunRepository::ListRuns(
+    int64_t developer_id, const std::string& tag,
+    const std::optional<domain::PageCursor>& after, int limit) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   Params params;
   params.Int64(developer_id).Text(tag);
   Cursor(params, after).Int64(limit);
   auto result = (*conn)->Exec(kListRuns, params);
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   std::vector<RunRecord> runs;
   runs.reserve(result->rows());
-  for (int i = 0; i < result->rows(); ++i)
-    runs.push_back(ReadRun(*result, i));
+  for (int i = 0; i < result->rows(); ++i) runs.push_back(ReadRun(*result, i));
   return runs;
 }
 
-absl::StatusOr<std::vector<std::string>>
-RunRepository::ListTags(int64_t developer_id) {
+absl::StatusOr<std::vector<std::string>> RunRepository::ListTags(
+    int64_t developer_id) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(kListTags, Params().Int64(developer_id));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   std::vector<std::string> tags;
   tags.reserve(result->rows());
-  for (int i = 0; i < result->rows(); ++i)
-    tags.push_back(result->String(i, 0));
+  for (int i = 0; i < result->rows(); ++i) tags.push_back(result->String(i, 0));
   return tags;
 }
 
-absl::StatusOr<std::optional<RunRecord>>
-RunRepository::UpdateRun(int64_t developer_id, int64_t run_id,
-                         const RunChanges &changes) {
+absl::StatusOr<std::optional<RunRecord>> RunRepository::UpdateRun(
+    int64_t developer_id, int64_t run_id, const RunChanges& changes) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(
       kUpdateRun,
       Params()
@@ -179,31 +166,25 @@ RunRepository::UpdateRun(int64_t developer_id, int64_t run_id,
           .Text(changes.name.value_or(""))
           .Bool(changes.tags.has_value())
           .TextArray(changes.tags.value_or(std::vector<std::string>())));
-  if (!result.ok())
-    return result.status();
-  if (result->rows() == 0)
-    return std::optional<RunRecord>();
+  if (!result.ok()) return result.status();
+  if (result->rows() == 0) return std::optional<RunRecord>();
   return std::optional<RunRecord>(ReadRun(*result, 0));
 }
 
 absl::StatusOr<bool> RunRepository::DeleteRun(int64_t developer_id,
                                               int64_t run_id) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result =
       (*conn)->Exec(kDeleteRun, Params().Int64(run_id).Int64(developer_id));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   return result->affected_rows() > 0;
 }
 
-absl::StatusOr<std::optional<OrderRecord>>
-RunRepository::CreateOrder(int64_t developer_id, int64_t run_id,
-                           const NewOrder &order) {
+absl::StatusOr<std::optional<OrderRecord>> RunRepository::CreateOrder(
+    int64_t developer_id, int64_t run_id, const NewOrder& order) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(kCreateOrder, Params()
                                                 .Int64(run_id)
                                                 .Int64(developer_id)
@@ -219,22 +200,19 @@ RunRepository::CreateOrder(int64_t developer_id, int64_t run_id,
     }
     return result.status();
   }
-  if (result->rows() == 0)
-    return std::optional<OrderRecord>();
+  if (result->rows() == 0) return std::optional<OrderRecord>();
   return std::optional<OrderRecord>(ReadOrder(*result, 0));
 }
 
 absl::StatusOr<std::vector<OrderRecord>> RunRepository::ListOrders(
-    int64_t run_id, const std::optional<domain::PageCursor> &after, int limit) {
+    int64_t run_id, const std::optional<domain::PageCursor>& after, int limit) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   Params params;
   params.Int64(run_id);
   Cursor(params, after).Int64(limit);
   auto result = (*conn)->Exec(kListOrders, params);
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   std::vector<OrderRecord> orders;
   orders.reserve(result->rows());
   for (int i = 0; i < result->rows(); ++i) {
@@ -243,4 +221,4 @@ absl::StatusOr<std::vector<OrderRecord>> RunRepository::ListOrders(
   return orders;
 }
 
-} // namespace mdc::storage
+}  // namespace mdc::storage

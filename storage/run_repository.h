@@ -31,7 +31,7 @@ struct RunRecord {
 
 struct NewRun {
   std::string name;
-  std::vector<std::string> tags; // normalized (domain::NormalizeTags)
+  std::vector<std::string> tags;  // normalized (domain::NormalizeTags)
   absl::Time start_at;
   absl::Time end_at;
 };
@@ -63,10 +63,10 @@ struct NewOrder {
 };
 
 class RunRepository {
-public:
-  explicit RunRepository(ConnectionPool &pool) : pool_(pool) {}
+ public:
+  explicit RunRepository(ConnectionPool& pool) : pool_(pool) {}
 
-  absl::StatusOr<RunRecord> CreateRun(int64_t developer_id, const NewRun &run);
+  absl::StatusOr<RunRecord> CreateRun(int64_t developer_id, const NewRun& run);
 
   // The run with its order count, if `developer_id` owns it.
   absl::StatusOr<std::optional<RunRecord>> FindRun(int64_t developer_id,
@@ -75,37 +75,39 @@ public:
   // Up to `limit` runs of the developer, newest first (created_at, id
   // descending), after `after` when given, only those carrying `tag` when it
   // is not empty.
-  absl::StatusOr<std::vector<RunRecord>>
-  ListRuns(int64_t developer_id, const std::string &tag,
-           const std::optional<domain::PageCursor> &after, int limit);
+  absl::StatusOr<std::vector<RunRecord>> ListRuns(
+      int64_t developer_id, const std::string& tag,
+      const std::optional<domain::PageCursor>& after, int limit);
 
   // The developer's distinct tags, in byte order.
   absl::StatusOr<std::vector<std::string>> ListTags(int64_t developer_id);
 
   // Applies `changes` in one statement; nullopt when the developer has no
   // such run.
-  absl::StatusOr<std::optional<RunRecord>>
-  UpdateRun(int64_t developer_id, int64_t run_id, const RunChanges &changes);
+  absl::StatusOr<std::optional<RunRecord>> UpdateRun(int64_t developer_id,
+                                                     int64_t run_id,
+                                                     const RunChanges& changes);
 
   // Deletes the run and (by cascade) its orders; false when the developer
   // has no such run.
   absl::StatusOr<bool> DeleteRun(int64_t developer_id, int64_t run_id);
 
   // Adds an order to the run; nullopt when the developer has no such run.
-  absl::StatusOr<std::optional<OrderRecord>>
-  CreateOrder(int64_t developer_id, int64_t run_id, const NewOrder &order);
+  absl::StatusOr<std::optional<OrderRecord>> CreateOrder(int64_t developer_id,
+                                                         int64_t run_id,
+                                                         const NewOrder& order);
 
   // Up to `limit` orders of a run ascending by (ordered_at, id), after
   // `after` when given. Ownership of the run is the caller's check
   // (FindRun).
-  absl::StatusOr<std::vector<OrderRecord>>
-  ListOrders(int64_t run_id, const std::optional<domain::PageCursor> &after,
-             int limit);
+  absl::StatusOr<std::vector<OrderRecord>> ListOrders(
+      int64_t run_id, const std::optional<domain::PageCursor>& after,
+      int limit);
 
-private:
-  ConnectionPool &pool_;
+ private:
+  ConnectionPool& pool_;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_RUN_REPOSITORY_H_
+#endif  // MDC_STORAGE_RUN_REPOSITORY_H_

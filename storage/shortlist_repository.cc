@@ -2,8 +2,8 @@
 
 #include "absl/status/status.h"
 #include "service/domain/market_enums.h"
-#include "service/domain/proto_time.h"
 #include "service/domain/time.h"
+#include "service/domain/proto_time.h"
 
 namespace mdc::storage {
 namespace {
@@ -42,42 +42,38 @@ constexpr Statement kListDayInstants{
     "SELECT DISTINCT observed_at FROM shortlist_snapshots "
     "WHERE trading_day = $1 AND observed_at <= $2 ORDER BY observed_at"};
 
-} // namespace
+}  // namespace
 
-absl::Status
-ShortlistRepository::Upsert(const domain::ShortlistSnapshot &snapshot,
-                            int64_t writer_id) {
+absl::Status ShortlistRepository::Upsert(
+    const domain::ShortlistSnapshot& snapshot, int64_t writer_id) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   return (*conn)
-      ->Exec(kUpsert, Params()
-                          .Text(domain::ShortlistTypeName(snapshot.type))
-                          .Text(domain::ScopeName(snapshot.scope))
-                          .Time(snapshot.observed_at)
-                          .Date(domain::TradingDay(snapshot.observed_at))
-                          .Int32(snapshot.entries.entries_size())
-                          .Bytes(snapshot.entries.SerializeAsString())
-                          .Int64(writer_id))
+      ->Exec(kUpsert,
+             Params()
+                 .Text(domain::ShortlistTypeName(snapshot.type))
+                 .Text(domain::ScopeName(snapshot.scope))
+                 .Time(snapshot.observed_at)
+                 .Date(domain::TradingDay(snapshot.observed_at))
+                 .Int32(snapshot.entries.entries_size())
+                 .Bytes(snapshot.entries.SerializeAsString())
+                 .Int64(writer_id))
       .status();
 }
 
-absl::StatusOr<std::optional<v1::Shortlist>>
-ShortlistRepository::FindLatest(v1::ShortlistType type, v1::Scope scope,
-                                absl::Time not_before, absl::Time at) {
+absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(
+    v1::ShortlistType type, v1::Scope scope, absl::Time not_before,
+    absl::Time at) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
-  auto result =
-      (*conn)->Exec(kFindLatest, Params()
-                                     .Text(domain::ShortlistTypeName(type))
-                                     .Text(domain::ScopeName(scope))
-                                     .Time(not_before)
-                                     .Time(at));
-  if (!result.ok())
-    return result.status();
-  if (result->rows() == 0)
-    return std::optional<v1::Shortlist>();
+  if (!conn.ok()) return conn.status();
+  auto result = (*conn)->Exec(kFindLatest,
+                              Params()
+                                  .Text(domain::ShortlistTypeName(type))
+                                  .Text(domain::ScopeName(scope))
+                                  .Time(not_before)
+                                  .Time(at));
+  if (!result.ok()) return result.status();
+  if (result->rows() == 0) return std::optional<v1::Shortlist>();
   v1::Shortlist shortlist;
   if (!shortlist.ParseFromArray(result->Bytes(0, 1).data(),
                                 static_cast<int>(result->Bytes(0, 1).size()))) {
@@ -94,8 +90,7 @@ ShortlistRepository::ListDaySnapshots(v1::ShortlistType type, v1::Scope scope,
                                       absl::CivilDay day,
                                       absl::Time not_after) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   const std::string type_name = type == v1::SHORTLIST_TYPE_UNSPECIFIED
                                     ? std::string()
                                     : domain::ShortlistTypeName(type);
@@ -105,11 +100,10 @@ ShortlistRepository::ListDaySnapshots(v1::ShortlistType type, v1::Scope scope,
                                            .Text(domain::ScopeName(scope))
                                            .Date(day)
                                            .Time(not_after));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   std::vector<v1::Shortlist> snapshots(result->rows());
   for (int i = 0; i < result->rows(); ++i) {
-    v1::Shortlist &shortlist = snapshots[i];
+    v1::Shortlist& shortlist = snapshots[i];
     const absl::string_view bytes = result->Bytes(i, 1);
     if (!shortlist.ParseFromArray(bytes.data(),
                                   static_cast<int>(bytes.size()))) {
@@ -127,11 +121,9 @@ ShortlistRepository::ListDaySnapshots(v1::ShortlistType type, v1::Scope scope,
 absl::StatusOr<std::vector<ShortlistRepository::DayInstants>>
 ShortlistRepository::ListDays(absl::Time not_after) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(kListDays, Params().Time(not_after));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   std::vector<DayInstants> days;
   days.reserve(result->rows());
   for (int i = 0; i < result->rows(); ++i) {
@@ -141,15 +133,13 @@ ShortlistRepository::ListDays(absl::Time not_after) {
   return days;
 }
 
-absl::StatusOr<std::vector<absl::Time>>
-ShortlistRepository::ListDayInstants(absl::CivilDay day, absl::Time not_after) {
+absl::StatusOr<std::vector<absl::Time>> ShortlistRepository::ListDayInstants(
+    absl::CivilDay day, absl::Time not_after) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result =
       (*conn)->Exec(kListDayInstants, Params().Date(day).Time(not_after));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   std::vector<absl::Time> instants;
   instants.reserve(result->rows());
   for (int i = 0; i < result->rows(); ++i) {
@@ -158,4 +148,4 @@ ShortlistRepository::ListDayInstants(absl::CivilDay day, absl::Time not_after) {
   return instants;
 }
 
-} // namespace mdc::storage
+}  // namespace mdc::storage

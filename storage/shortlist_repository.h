@@ -18,18 +18,18 @@
 namespace mdc::storage {
 
 class ShortlistRepository {
-public:
-  explicit ShortlistRepository(ConnectionPool &pool) : pool_(pool) {}
+ public:
+  explicit ShortlistRepository(ConnectionPool& pool) : pool_(pool) {}
 
   // Inserts the snapshot or replaces the one with the same key.
-  absl::Status Upsert(const domain::ShortlistSnapshot &snapshot,
+  absl::Status Upsert(const domain::ShortlistSnapshot& snapshot,
                       int64_t writer_id);
 
   // The latest snapshot of (type, scope) stamped in [not_before, at], with
   // `timestamp`, `shortlist_type`, `scope` and `entries` set.
-  absl::StatusOr<std::optional<v1::Shortlist>>
-  FindLatest(v1::ShortlistType type, v1::Scope scope, absl::Time not_before,
-             absl::Time at);
+  absl::StatusOr<std::optional<v1::Shortlist>> FindLatest(
+      v1::ShortlistType type, v1::Scope scope, absl::Time not_before,
+      absl::Time at);
 
   // --- Dashboard reads (daily analytics, available datetimes). ---
 
@@ -37,13 +37,13 @@ public:
   // `scope` and of `type` (SHORTLIST_TYPE_UNSPECIFIED: every type),
   // ascending by instant; each with `timestamp`, `shortlist_type`, `scope`
   // and `entries` set. Empty snapshots are included.
-  absl::StatusOr<std::vector<v1::Shortlist>>
-  ListDaySnapshots(v1::ShortlistType type, v1::Scope scope, absl::CivilDay day,
-                   absl::Time not_after);
+  absl::StatusOr<std::vector<v1::Shortlist>> ListDaySnapshots(
+      v1::ShortlistType type, v1::Scope scope, absl::CivilDay day,
+      absl::Time not_after);
 
   struct DayInstants {
     absl::CivilDay day;
-    int instants = 0; // distinct snapshot instants, all types and scopes
+    int instants = 0;  // distinct snapshot instants, all types and scopes
   };
   // Trading days with snapshots stamped at or before `not_after`, ascending.
   absl::StatusOr<std::vector<DayInstants>> ListDays(absl::Time not_after);
@@ -53,10 +53,10 @@ public:
   absl::StatusOr<std::vector<absl::Time>> ListDayInstants(absl::CivilDay day,
                                                           absl::Time not_after);
 
-private:
-  ConnectionPool &pool_;
+ private:
+  ConnectionPool& pool_;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_SHORTLIST_REPOSITORY_H_
+#endif  // MDC_STORAGE_SHORTLIST_REPOSITORY_H_

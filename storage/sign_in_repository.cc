@@ -17,24 +17,21 @@ constexpr Statement kRecordFailure{
     "ON CONFLICT (client_address, minute) DO UPDATE SET "
     "failures = sign_in_failures.failures + 1"};
 
-} // namespace
+}  // namespace
 
-absl::StatusOr<int>
-SignInRepository::FailuresThisMinute(const std::string &client) {
+absl::StatusOr<int> SignInRepository::FailuresThisMinute(
+    const std::string& client) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(kFailuresThisMinute, Params().Text(client));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   return static_cast<int>(result->Int64(0, 0));
 }
 
-absl::Status SignInRepository::RecordFailure(const std::string &client) {
+absl::Status SignInRepository::RecordFailure(const std::string& client) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   return (*conn)->Exec(kRecordFailure, Params().Text(client)).status();
 }
 
-} // namespace mdc::storage
+}  // namespace mdc::storage

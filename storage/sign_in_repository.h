@@ -14,20 +14,20 @@
 namespace mdc::storage {
 
 class SignInRepository {
-public:
-  explicit SignInRepository(ConnectionPool &pool) : pool_(pool) {}
+ public:
+  explicit SignInRepository(ConnectionPool& pool) : pool_(pool) {}
 
   // Failed sign-ins from `client` in the current minute.
-  absl::StatusOr<int> FailuresThisMinute(const std::string &client);
+  absl::StatusOr<int> FailuresThisMinute(const std::string& client);
 
   // Counts one more failure from `client` in the current minute, and
   // forgets minutes long past.
-  absl::Status RecordFailure(const std::string &client);
+  absl::Status RecordFailure(const std::string& client);
 
-private:
-  ConnectionPool &pool_;
+ private:
+  ConnectionPool& pool_;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_SIGN_IN_REPOSITORY_H_
+#endif  // MDC_STORAGE_SIGN_IN_REPOSITORY_H_

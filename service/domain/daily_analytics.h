@@ -23,9 +23,9 @@ absl::StatusOr<double> MinPercentageOrDefault(std::optional<double> given);
 
 struct PersistentSymbol {
   std::string nse_symbol;
-  std::string name;      // from the symbol's first appearance
-  int count = 0;         // snapshots containing it (once per snapshot)
-  double percentage = 0; // count / total x 100, 1 decimal
+  std::string name;       // from the symbol's first appearance
+  int count = 0;          // snapshots containing it (once per snapshot)
+  double percentage = 0;  // count / total x 100, 1 decimal
 };
 
 struct DailyPersistence {
@@ -38,15 +38,14 @@ struct DailyPersistence {
 
 // `snapshots` are one trading day's snapshots of one type and scope in
 // ascending time order.
-DailyPersistence
-PersistentCompanies(const std::vector<v1::Shortlist> &snapshots,
-                    double min_percentage);
+DailyPersistence PersistentCompanies(
+    const std::vector<v1::Shortlist>& snapshots, double min_percentage);
 
 // The distinct symbols of `snapshots` (any types, scopes and instants),
 // sorted.
-std::vector<std::string>
-UniqueSymbols(const std::vector<v1::Shortlist> &snapshots);
+std::vector<std::string> UniqueSymbols(
+    const std::vector<v1::Shortlist>& snapshots);
 
-} // namespace mdc::domain
+}  // namespace mdc::domain
 
-#endif // MDC_SERVICE_DOMAIN_DAILY_ANALYTICS_H_
+#endif  // MDC_SERVICE_DOMAIN_DAILY_ANALYTICS_H_

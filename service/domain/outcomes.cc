@@ -25,7 +25,7 @@ int WholeMinutes(absl::Time from, absl::Time to) {
   return static_cast<int>(absl::ToInt64Minutes(to - from));
 }
 
-} // namespace
+}  // namespace
 
 double PriceAbove(double entry, double percentage) {
   return RoundTo(entry * (100.0 + percentage) / 100.0, 1e6);
@@ -35,8 +35,8 @@ double PriceBelow(double entry, double percentage) {
   return RoundTo(entry * (100.0 - percentage) / 100.0, 1e6);
 }
 
-v1::TradeOutcome ComputeOutcome(const OutcomeRequest &request,
-                                const std::vector<MinuteBar> &bars) {
+v1::TradeOutcome ComputeOutcome(const OutcomeRequest& request,
+                                const std::vector<MinuteBar>& bars) {
   v1::TradeOutcome outcome;
   outcome.set_target_price(request.target_price);
   outcome.set_stop_loss_price(request.stop_loss_price);
@@ -48,13 +48,11 @@ v1::TradeOutcome ComputeOutcome(const OutcomeRequest &request,
 
   bool walked_any = false;
   std::optional<double> best_high;
-  const MinuteBar *target_bar = nullptr;
-  const MinuteBar *stop_bar = nullptr;
-  for (const MinuteBar &bar : bars) {
-    if (bar.start <= entry_minute || bar.start < open)
-      continue;
-    if (bar.start >= close)
-      break;
+  const MinuteBar* target_bar = nullptr;
+  const MinuteBar* stop_bar = nullptr;
+  for (const MinuteBar& bar : bars) {
+    if (bar.start <= entry_minute || bar.start < open) continue;
+    if (bar.start >= close) break;
     walked_any = true;
     best_high =
         best_high.has_value() ? std::max(*best_high, bar.high) : bar.high;
@@ -69,8 +67,7 @@ v1::TradeOutcome ComputeOutcome(const OutcomeRequest &request,
       break;
     }
   }
-  if (!walked_any)
-    return outcome;
+  if (!walked_any) return outcome;
 
   outcome.set_target_achieved(target_bar != nullptr);
   outcome.set_stop_loss_hit(stop_bar != nullptr);
@@ -86,11 +83,11 @@ v1::TradeOutcome ComputeOutcome(const OutcomeRequest &request,
   }
   if (request.report_max_gain && target_bar == nullptr &&
       request.entry_price > 0) {
-    outcome.set_max_gain_percentage(RoundTo((*best_high - request.entry_price) /
-                                                request.entry_price * 100.0,
-                                            100.0));
+    outcome.set_max_gain_percentage(RoundTo(
+        (*best_high - request.entry_price) / request.entry_price * 100.0,
+        100.0));
   }
   return outcome;
 }
 
-} // namespace mdc::domain
+}  // namespace mdc::domain

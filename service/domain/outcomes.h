@@ -17,7 +17,7 @@ namespace mdc::domain {
 
 // What an outcome needs of a 1-minute candle.
 struct MinuteBar {
-  absl::Time start; // start of the minute
+  absl::Time start;  // start of the minute
   double high = 0;
   double low = 0;
 };
@@ -51,9 +51,9 @@ struct OutcomeRequest {
 // best high of the bars walked (up to and including the stop bar when the
 // stop ended the trade, else the rest of the session) over the entry, in
 // percent, rounded to 2 decimals.
-v1::TradeOutcome ComputeOutcome(const OutcomeRequest &request,
-                                const std::vector<MinuteBar> &bars);
+v1::TradeOutcome ComputeOutcome(const OutcomeRequest& request,
+                                const std::vector<MinuteBar>& bars);
 
-} // namespace mdc::domain
+}  // namespace mdc::domain
 
-#endif // MDC_SERVICE_DOMAIN_OUTCOMES_H_
+#endif  // MDC_SERVICE_DOMAIN_OUTCOMES_H_

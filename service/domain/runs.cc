@@ -20,27 +20,27 @@ bool IsTagChar(char c) {
 
 // The rule a trimmed tag breaks, or "" when it is fine.
 std::string TagProblem(absl::string_view tag) {
-  if (tag.empty())
-    return "a tag must not be empty or only spaces";
+  if (tag.empty()) return "a tag must not be empty or only spaces";
   if (tag.size() > static_cast<size_t>(kMaxTagLength)) {
     return absl::StrCat("a tag has at most ", kMaxTagLength,
                         " characters; this one has ", tag.size());
   }
   if (!std::all_of(tag.begin(), tag.end(), IsTagChar)) {
-    return absl::StrCat("a tag may contain only letters, digits, '_' and "
-                        "'-' (no spaces); got ",
-                        QuoteForMessage(tag));
+    return absl::StrCat(
+        "a tag may contain only letters, digits, '_' and "
+        "'-' (no spaces); got ",
+        QuoteForMessage(tag));
   }
   return "";
 }
 
 constexpr absl::string_view kTokenVersion = "1";
 
-} // namespace
+}  // namespace
 
-std::vector<std::string>
-NormalizeTags(const google::protobuf::RepeatedPtrField<std::string> &tags,
-              absl::string_view field, FieldErrors &errors) {
+std::vector<std::string> NormalizeTags(
+    const google::protobuf::RepeatedPtrField<std::string>& tags,
+    absl::string_view field, FieldErrors& errors) {
   std::vector<std::string> result;
   bool bad = false;
   for (int i = 0; i < tags.size(); ++i) {
@@ -65,13 +65,12 @@ NormalizeTags(const google::protobuf::RepeatedPtrField<std::string> &tags,
 absl::StatusOr<std::string> NormalizeTag(absl::string_view tag) {
   absl::string_view trimmed = absl::StripAsciiWhitespace(tag);
   std::string problem = TagProblem(trimmed);
-  if (!problem.empty())
-    return absl::InvalidArgumentError(problem);
+  if (!problem.empty()) return absl::InvalidArgumentError(problem);
   return std::string(trimmed);
 }
 
 void CheckRunName(absl::string_view name, absl::string_view field,
-                  FieldErrors &errors) {
+                  FieldErrors& errors) {
   if (name.size() > static_cast<size_t>(kMaxRunNameLength)) {
     errors.Add(field, absl::StrCat("at most ", kMaxRunNameLength,
                                    " bytes; got ", name.size()));
@@ -87,7 +86,7 @@ void CheckRunName(absl::string_view name, absl::string_view field,
 
 void CheckOrderPrices(std::optional<double> entry,
                       std::optional<double> stop_loss,
-                      std::optional<double> take_profit, FieldErrors &errors) {
+                      std::optional<double> take_profit, FieldErrors& errors) {
   bool all_valid = true;
   auto check = [&](absl::string_view field, std::optional<double> price) {
     if (!price.has_value()) {
@@ -101,8 +100,7 @@ void CheckOrderPrices(std::optional<double> entry,
   check("entryPrice", entry);
   check("stopLossPrice", stop_loss);
   check("takeProfitPrice", take_profit);
-  if (!all_valid)
-    return;
+  if (!all_valid) return;
   if (!(*stop_loss < *entry)) {
     errors.Add("stopLossPrice", "must be below entryPrice");
   }
@@ -112,16 +110,13 @@ void CheckOrderPrices(std::optional<double> entry,
 }
 
 std::optional<int64_t> ParseRunId(absl::string_view text) {
-  if (text.empty() || text.size() > 18)
-    return std::nullopt;
+  if (text.empty() || text.size() > 18) return std::nullopt;
   int64_t value = 0;
   for (char c : text) {
-    if (c < '0' || c > '9')
-      return std::nullopt;
+    if (c < '0' || c > '9') return std::nullopt;
     value = value * 10 + (c - '0');
   }
-  if (value <= 0)
-    return std::nullopt;
+  if (value <= 0) return std::nullopt;
   return value;
 }
 
@@ -131,21 +126,19 @@ absl::StatusOr<int> EffectivePageSize(int page_size) {
         absl::StrCat("must not be negative; the default is ", kDefaultPageSize,
                      " and the maximum ", kMaxPageSize));
   }
-  if (page_size == 0)
-    return kDefaultPageSize;
+  if (page_size == 0) return kDefaultPageSize;
   return std::min(page_size, kMaxPageSize);
 }
 
-std::string EncodePageToken(absl::string_view kind, const PageCursor &cursor) {
+std::string EncodePageToken(absl::string_view kind, const PageCursor& cursor) {
   return absl::WebSafeBase64Escape(absl::StrCat(kTokenVersion, ":", kind, ":",
                                                 absl::ToUnixMicros(cursor.at),
                                                 ":", cursor.id));
 }
 
-absl::StatusOr<std::optional<PageCursor>>
-DecodePageToken(absl::string_view kind, absl::string_view token) {
-  if (token.empty())
-    return std::optional<PageCursor>();
+absl::StatusOr<std::optional<PageCursor>> DecodePageToken(
+    absl::string_view kind, absl::string_view token) {
+  if (token.empty()) return std::optional<PageCursor>();
   const absl::Status bad = absl::InvalidArgumentError(
       "is not a page token of this list; pass the nextPageToken of the "
       "previous page unchanged");
@@ -165,4 +158,4 @@ DecodePageToken(absl::string_view kind, absl::string_view token) {
       PageCursor{absl::FromUnixMicros(micros), id});
 }
 
-} // namespace mdc::domain
+}  // namespace mdc::domain

@@ -25,9 +25,9 @@ inline constexpr int kMaxRunNameLength = 200;
 // Tags as stored: each trimmed of surrounding whitespace, 1-50 characters of
 // [A-Za-z0-9_-], duplicates removed, sorted, at most 10 distinct. Every bad
 // tag is recorded in `errors` as "<field>[i]"; too many as "<field>".
-std::vector<std::string>
-NormalizeTags(const google::protobuf::RepeatedPtrField<std::string> &tags,
-              absl::string_view field, FieldErrors &errors);
+std::vector<std::string> NormalizeTags(
+    const google::protobuf::RepeatedPtrField<std::string>& tags,
+    absl::string_view field, FieldErrors& errors);
 
 // One tag (the `tag` filter of List Runs): trimmed and checked by the same
 // rule. INVALID_ARGUMENT describing the rule otherwise.
@@ -36,13 +36,13 @@ absl::StatusOr<std::string> NormalizeTag(absl::string_view tag);
 // A run name: at most 200 characters, no control characters. Records a
 // violation under `field`.
 void CheckRunName(absl::string_view name, absl::string_view field,
-                  FieldErrors &errors);
+                  FieldErrors& errors);
 
 // Order prices: each given and > 0, and stop_loss < entry < take_profit.
 // Records each violation under the JSON field name.
 void CheckOrderPrices(std::optional<double> entry,
                       std::optional<double> stop_loss,
-                      std::optional<double> take_profit, FieldErrors &errors);
+                      std::optional<double> take_profit, FieldErrors& errors);
 
 // A run id as the API writes it: 1-18 ASCII digits, > 0. Anything else is
 // no run (the caller answers NOT_FOUND, as for an unknown id).
@@ -63,12 +63,12 @@ absl::StatusOr<int> EffectivePageSize(int page_size);
 
 // Opaque page tokens: `kind` ties a token to one list so a token of another
 // list is rejected.
-std::string EncodePageToken(absl::string_view kind, const PageCursor &cursor);
+std::string EncodePageToken(absl::string_view kind, const PageCursor& cursor);
 // Empty → no cursor. A token not made by EncodePageToken for `kind` is
 // INVALID_ARGUMENT.
-absl::StatusOr<std::optional<PageCursor>>
-DecodePageToken(absl::string_view kind, absl::string_view token);
+absl::StatusOr<std::optional<PageCursor>> DecodePageToken(
+    absl::string_view kind, absl::string_view token);
 
-} // namespace mdc::domain
+}  // namespace mdc::domain
 
-#endif // MDC_SERVICE_DOMAIN_RUNS_H_
+#endif  // MDC_SERVICE_DOMAIN_RUNS_H_

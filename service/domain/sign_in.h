@@ -20,6 +20,6 @@ inline constexpr int kMaxSignInFailuresPerMinute = 10;
 // per connection), a plain address ("10.0.0.7", "::1") stays as it is.
 std::string ClientKey(absl::string_view address);
 
-} // namespace mdc::domain
+}  // namespace mdc::domain
 
-#endif // MDC_SERVICE_DOMAIN_SIGN_IN_H_
+#endif  // MDC_SERVICE_DOMAIN_SIGN_IN_H_

@@ -13,7 +13,7 @@ namespace mdc::storage {
 namespace {
 
 class DashboardRepositoriesTest : public ::testing::Test {
-protected:
+ protected:
   static void SetUpTestSuite() { db_ = new testing::TestDatabase(); }
   static void TearDownTestSuite() {
     delete db_;
@@ -34,7 +34,7 @@ protected:
     return created.ok() ? created->id : 0;
   }
 
-  static absl::Time At(const char *wall_clock) {
+  static absl::Time At(const char* wall_clock) {
     return *domain::ParseInstant(wall_clock, "Asia/Kolkata");
   }
 
@@ -49,18 +49,18 @@ protected:
     return *created;
   }
 
-  NewOrder Order(const char *wall_clock) {
+  NewOrder Order(const char* wall_clock) {
     return NewOrder{"INFY", 100, 98, 105, At(wall_clock)};
   }
 
-  static testing::TestDatabase *db_;
+  static testing::TestDatabase* db_;
   static int counter_;
   std::unique_ptr<Repositories> repos_;
   int64_t owner_ = 0;
   int64_t other_ = 0;
 };
 
-testing::TestDatabase *DashboardRepositoriesTest::db_ = nullptr;
+testing::TestDatabase* DashboardRepositoriesTest::db_ = nullptr;
 int DashboardRepositoriesTest::counter_ = 0;
 
 TEST_F(DashboardRepositoriesTest, RunsAreVisibleOnlyToTheirOwner) {
@@ -120,7 +120,7 @@ TEST_F(DashboardRepositoriesTest, UpdateChangesOnlyTheFieldsGiven) {
 
 TEST_F(DashboardRepositoriesTest, DeletingARunDeletesItsOrders) {
   const RunRecord run = Run(owner_);
-  for (const char *t : {"2025-03-03T10:00:00", "2025-03-03T09:30:00"}) {
+  for (const char* t : {"2025-03-03T10:00:00", "2025-03-03T09:30:00"}) {
     auto order = repos_->runs.CreateOrder(owner_, run.id, Order(t));
     ASSERT_TRUE(order.ok()) << order.status();
     ASSERT_TRUE(order->has_value());
@@ -198,13 +198,13 @@ TEST_F(DashboardRepositoriesTest, SignInFailuresCountPerClient) {
 }
 
 TEST_F(DashboardRepositoriesTest, DaySnapshotsAndInstants) {
-  auto save = [&](v1::ShortlistType type, v1::Scope scope, const char *t,
+  auto save = [&](v1::ShortlistType type, v1::Scope scope, const char* t,
                   std::vector<std::string> symbols) {
     domain::ShortlistSnapshot s;
     s.type = type;
     s.scope = scope;
     s.observed_at = At(t);
-    for (const auto &symbol : symbols) {
+    for (const auto& symbol : symbols) {
       s.entries.add_entries()->set_nse_symbol(symbol);
     }
     ASSERT_TRUE(repos_->shortlists.Upsert(s, owner_).ok());
@@ -234,9 +234,8 @@ TEST_F(DashboardRepositoriesTest, DaySnapshotsAndInstants) {
   auto days = repos_->shortlists.ListDays(At("2025-04-30T00:00:00"));
   ASSERT_TRUE(days.ok());
   std::vector<std::pair<absl::CivilDay, int>> got;
-  for (const auto &d : *days) {
-    if (d.day >= day)
-      got.emplace_back(d.day, d.instants);
+  for (const auto& d : *days) {
+    if (d.day >= day) got.emplace_back(d.day, d.instants);
   }
   EXPECT_EQ(got, (std::vector<std::pair<absl::CivilDay, int>>{
                      {day, 2}, {absl::CivilDay(2025, 4, 8), 1}}));
@@ -247,11 +246,11 @@ TEST_F(DashboardRepositoriesTest, DaySnapshotsAndInstants) {
 }
 
 TEST_F(DashboardRepositoriesTest, BatchedQuoteReads) {
-  auto save = [&](const char *t,
+  auto save = [&](const char* t,
                   std::vector<std::pair<std::string, double>> quotes) {
     domain::QuoteBatch batch;
     batch.observed_at = At(t);
-    for (const auto &[symbol, price] : quotes) {
+    for (const auto& [symbol, price] : quotes) {
       domain::StockObservation q;
       q.symbol = symbol;
       q.quote.set_status(v1::SUCCESS);
@@ -278,13 +277,13 @@ TEST_F(DashboardRepositoriesTest, BatchedQuoteReads) {
        {"QC", absl::CivilDay(2025, 5, 5)}},
       At("2025-05-06T09:20:00"));
   ASSERT_TRUE(prices.ok()) << prices.status();
-  ASSERT_EQ(prices->size(), 1u); // the 6th is cut by `before`
-  const auto &qa = prices->at({"QA", absl::CivilDay(2025, 5, 5)});
+  ASSERT_EQ(prices->size(), 1u);  // the 6th is cut by `before`
+  const auto& qa = prices->at({"QA", absl::CivilDay(2025, 5, 5)});
   ASSERT_EQ(qa.size(), 2u);
   EXPECT_EQ(qa[0].last_price, 10);
   EXPECT_EQ(qa[1].last_price, 11);
   EXPECT_EQ(qa[1].time, At("2025-05-05T09:21:00"));
 }
 
-} // namespace
-} // namespace mdc::storage
+}  // namespace
+}  // namespace mdc::storage

@@ -8,10 +8,10 @@
 namespace mdc::domain {
 namespace {
 
-v1::Shortlist Snapshot(const std::vector<std::string> &symbols) {
+v1::Shortlist Snapshot(const std::vector<std::string>& symbols) {
   v1::Shortlist s;
-  for (const auto &symbol : symbols) {
-    auto *e = s.add_entries();
+  for (const auto& symbol : symbols) {
+    auto* e = s.add_entries();
     e->set_nse_symbol(symbol);
     e->set_name(symbol + " Ltd");
   }
@@ -23,10 +23,8 @@ std::vector<v1::Shortlist> TenSnapshots() {
   std::vector<v1::Shortlist> snapshots;
   for (int i = 0; i < 10; ++i) {
     std::vector<std::string> symbols = {"A"};
-    if (i < 8)
-      symbols.push_back("B");
-    if (i >= 3)
-      symbols.push_back("C");
+    if (i < 8) symbols.push_back("B");
+    if (i >= 3) symbols.push_back("C");
     snapshots.push_back(Snapshot(symbols));
   }
   return snapshots;
@@ -121,5 +119,5 @@ TEST(UniqueSymbols, RepeatsCountOnce) {
             (std::vector<std::string>{"A", "B", "C"}));
 }
 
-} // namespace
-} // namespace mdc::domain
+}  // namespace
+}  // namespace mdc::domain

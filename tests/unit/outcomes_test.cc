@@ -21,9 +21,9 @@ struct Bar {
   int hour, minute;
   double high, low;
 };
-std::vector<MinuteBar> Day(const std::vector<Bar> &bars) {
+std::vector<MinuteBar> Day(const std::vector<Bar>& bars) {
   std::vector<MinuteBar> out;
-  for (const Bar &b : bars)
+  for (const Bar& b : bars)
     out.push_back({Ist(b.hour, b.minute), b.high, b.low});
   return out;
 }
@@ -42,10 +42,10 @@ TEST(PriceLevels, PercentagesGiveExactDecimalPrices) {
 }
 
 TEST(ComputeOutcome, TargetFirst) {
-  const auto bars = Day({{10, 0, 101, 99.5}, // entry minute: ignored
+  const auto bars = Day({{10, 0, 101, 99.5},  // entry minute: ignored
                          {10, 1, 102, 99.0},
-                         {10, 2, 105.0, 100.0}, // target touched exactly
-                         {10, 3, 106, 90}});    // stop later: irrelevant
+                         {10, 2, 105.0, 100.0},  // target touched exactly
+                         {10, 3, 106, 90}});     // stop later: irrelevant
   const v1::TradeOutcome o =
       ComputeOutcome(Trade(Ist(10, 0, 30), 100, 105, 98, true), bars);
   EXPECT_EQ(o.target_price(), 105);
@@ -63,8 +63,8 @@ TEST(ComputeOutcome, TargetFirst) {
 
 TEST(ComputeOutcome, StopFirst) {
   const auto bars = Day({{10, 1, 101, 99.0},
-                         {10, 4, 100.5, 97.9}, // stop
-                         {10, 5, 110, 99}});   // target later: irrelevant
+                         {10, 4, 100.5, 97.9},  // stop
+                         {10, 5, 110, 99}});    // target later: irrelevant
   const v1::TradeOutcome o =
       ComputeOutcome(Trade(Ist(10, 0), 100, 105, 98, true), bars);
   EXPECT_FALSE(o.target_achieved());
@@ -149,7 +149,7 @@ TEST(ComputeOutcome, OnlyTheEntrysSessionCounts) {
   bars.push_back({Ist(9, 15), 106, 99});
   std::sort(
       bars.begin(), bars.end(),
-      [](const MinuteBar &a, const MinuteBar &b) { return a.start < b.start; });
+      [](const MinuteBar& a, const MinuteBar& b) { return a.start < b.start; });
   const v1::TradeOutcome pre_open =
       ComputeOutcome(Trade(Ist(9, 0), 100, 105, 98), bars);
   EXPECT_TRUE(pre_open.target_achieved());
@@ -165,5 +165,5 @@ TEST(ComputeOutcome, StopTouchedExactly) {
   EXPECT_EQ(o.minutes_to_stop_loss(), 7);
 }
 
-} // namespace
-} // namespace mdc::domain
+}  // namespace
+}  // namespace mdc::domain

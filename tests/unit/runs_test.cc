@@ -10,14 +10,14 @@
 namespace mdc::domain {
 namespace {
 
-google::protobuf::RepeatedPtrField<std::string>
-Tags(const std::vector<std::string> &tags) {
+google::protobuf::RepeatedPtrField<std::string> Tags(
+    const std::vector<std::string>& tags) {
   return google::protobuf::RepeatedPtrField<std::string>(tags.begin(),
                                                          tags.end());
 }
 
 // The field names of the violations `errors` recorded.
-std::string Fields(const FieldErrors &errors) {
+std::string Fields(const FieldErrors& errors) {
   return std::string(errors.ToStatus().message());
 }
 
@@ -65,8 +65,7 @@ TEST(NormalizeTags, BlankTagIsRejected) {
 
 TEST(NormalizeTags, AtMostTenDistinct) {
   std::vector<std::string> ten;
-  for (int i = 0; i < 10; ++i)
-    ten.push_back("t" + std::to_string(i));
+  for (int i = 0; i < 10; ++i) ten.push_back("t" + std::to_string(i));
   FieldErrors ok;
   // Duplicates do not count against the limit.
   std::vector<std::string> with_duplicates = ten;
@@ -150,7 +149,7 @@ TEST(PageToken, RoundTripAndKindCheck) {
   EXPECT_EQ((*decoded)->id, 77);
   EXPECT_FALSE(DecodePageToken("orders", token).ok());
   EXPECT_FALSE(DecodePageToken("runs", "garbage!").ok());
-  EXPECT_FALSE(DecodePageToken("runs", "bm9wZQ").ok()); // "nope"
+  EXPECT_FALSE(DecodePageToken("runs", "bm9wZQ").ok());  // "nope"
   auto empty = DecodePageToken("runs", "");
   ASSERT_TRUE(empty.ok());
   EXPECT_FALSE(empty->has_value());
@@ -163,5 +162,5 @@ TEST(ClientKey, PeersLoseSchemeAndPort) {
   EXPECT_EQ(ClientKey("2001:db8::1"), "2001:db8::1");
 }
 
-} // namespace
-} // namespace mdc::domain
+}  // namespace
+}  // namespace mdc::domain
