@@ -65,6 +65,30 @@ const std::vector<Option>& Options() {
        [](Config& c, const std::string& v) {
          return SetInt(&c.drain_seconds, v, 0, 600);
        }},
+      {"broker-token-url", "MDC_BROKER_TOKEN_URL",
+       "http(s) URL of the broker's token endpoint; empty: no broker",
+       [](Config& c, const std::string& v) {
+         c.broker_token_url = v;
+         return v.empty() || absl::StartsWith(v, "http://") ||
+                absl::StartsWith(v, "https://");
+       }},
+      {"broker-api-key", "MDC_BROKER_API_KEY",
+       "broker API key sent to the token endpoint",
+       [](Config& c, const std::string& v) {
+         c.broker_api_key = v;
+         return true;
+       }},
+      {"broker-api-secret", "MDC_BROKER_API_SECRET",
+       "broker API secret sent to the token endpoint",
+       [](Config& c, const std::string& v) {
+         c.broker_api_secret = v;
+         return true;
+       }},
+      {"broker-timeout-seconds", "MDC_BROKER_TIMEOUT_SECONDS",
+       "how long a call to the token endpoint may take (1-120)",
+       [](Config& c, const std::string& v) {
+         return SetInt(&c.broker_timeout_seconds, v, 1, 120);
+       }},
   };
   return *options;
 }

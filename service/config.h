@@ -20,6 +20,12 @@ struct Config {
   std::string metrics_addr;  // --metrics-addr, MDC_METRICS_ADDR ("" = off)
   int db_wait_seconds = 60;  // --db-wait-seconds, MDC_DB_WAIT_SECONDS
   int drain_seconds = 10;    // --drain-seconds, MDC_DRAIN_SECONDS
+  // The broker's token endpoint ("" = no broker) and credentials.
+  std::string broker_token_url;   // --broker-token-url, MDC_BROKER_TOKEN_URL
+  std::string broker_api_key;     // --broker-api-key, MDC_BROKER_API_KEY
+  std::string broker_api_secret;  // --broker-api-secret, MDC_BROKER_API_SECRET
+  int broker_timeout_seconds = 10;  // --broker-timeout-seconds,
+                                    // MDC_BROKER_TIMEOUT_SECONDS
 };
 
 // Reads `args` (argv without the program name; "--name=value" or "--name

@@ -71,7 +71,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
   s->auth_ = std::make_unique<Authenticator>(s->repos_->developers);
   s->calls_ = std::make_unique<CallRunner>(*s->auth_, *s->metrics_);
   s->collector_ = std::make_unique<CollectorService>(*s->calls_, *s->repos_);
-  s->developer_ = std::make_unique<DeveloperService>(*s->calls_, *s->repos_);
+  s->http_ = std::make_unique<CurlHttpClient>();
+  s->broker_credentials_ = std::make_unique<EnvBrokerCredentials>(
+      config.broker_api_key, config.broker_api_secret);
+  s->broker_tokens_ = std::make_unique<BrokerTokens>(
+      s->repos_->broker_tokens, *s->broker_credentials_, *s->http_,
+      config.broker_token_url, absl::Seconds(config.broker_timeout_seconds));
+  s->developer_ = std::make_unique<DeveloperService>(*s->calls_, *s->repos_,
+                                                     *s->broker_tokens_);
   s->dashboard_ = std::make_unique<DashboardService>(*s->calls_, *s->auth_,
                                                        *s->repos_);
   s->admin_ = std::make_unique<AdminService>(*s->calls_, *s->repos_);

@@ -3,6 +3,7 @@
 #ifndef MDC_STORAGE_REPOSITORIES_H_
 #define MDC_STORAGE_REPOSITORIES_H_
 
+#include "storage/broker_token_repository.h"
 #include "storage/developer_repository.h"
 #include "storage/holiday_repository.h"
 #include "storage/market_data_repository.h"
@@ -25,6 +26,7 @@ struct Repositories {
         quotes(pool),
         market_data(pool),
         holidays(pool),
+        broker_tokens(pool),
         runs(pool),
         quote_batches(pool),
         sign_ins(pool) {}
@@ -36,6 +38,7 @@ struct Repositories {
   QuoteRepository quotes;
   MarketDataRepository market_data;
   HolidayRepository holidays;
+  BrokerTokenRepository broker_tokens;
   RunRepository runs;
   QuoteBatchRepository quote_batches;
   SignInRepository sign_ins;

@@ -2,8 +2,8 @@
 
 #include "absl/status/status.h"
 #include "service/domain/market_enums.h"
-#include "service/domain/time.h"
 #include "service/domain/proto_time.h"
+#include "service/domain/time.h"
 
 namespace mdc::storage {
 namespace {
@@ -42,6 +42,30 @@ constexpr Statement kListDayInstants{
     "SELECT DISTINCT observed_at FROM shortlist_snapshots "
     "WHERE trading_day = $1 AND observed_at <= $2 ORDER BY observed_at"};
 
+// Keyset pages: $5 is the last instant of the previous page (or just before
+// $3 on the first page).
+constexpr Statement kListRange{
+    "shortlists_list_range",
+    "SELECT observed_at, entries FROM shortlist_snapshots "
+    "WHERE shortlist_type = $1 AND scope = $2 "
+    "AND observed_at >= $3 AND observed_at < $4 AND observed_at > $5 "
+    "ORDER BY observed_at LIMIT $6"};
+
+absl::StatusOr<v1::Shortlist> ShortlistAt(const Result& result, int row,
+                                          v1::ShortlistType type,
+                                          v1::Scope scope) {
+  v1::Shortlist shortlist;
+  const absl::string_view entries = result.Bytes(row, 1);
+  if (!shortlist.ParseFromArray(entries.data(),
+                                static_cast<int>(entries.size()))) {
+    return absl::DataLossError("stored shortlist entries are unreadable");
+  }
+  domain::SetTimestamp(result.Time(row, 0), shortlist.mutable_timestamp());
+  shortlist.set_shortlist_type(type);
+  shortlist.set_scope(scope);
+  return shortlist;
+}
+
 }  // namespace
 
 absl::Status ShortlistRepository::Upsert(
@@ -49,15 +73,14 @@ absl::Status ShortlistRepository::Upsert(
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
   return (*conn)
-      ->Exec(kUpsert,
-             Params()
-                 .Text(domain::ShortlistTypeName(snapshot.type))
-                 .Text(domain::ScopeName(snapshot.scope))
-                 .Time(snapshot.observed_at)
-                 .Date(domain::TradingDay(snapshot.observed_at))
-                 .Int32(snapshot.entries.entries_size())
-                 .Bytes(snapshot.entries.SerializeAsString())
-                 .Int64(writer_id))
+      ->Exec(kUpsert, Params()
+                          .Text(domain::ShortlistTypeName(snapshot.type))
+                          .Text(domain::ScopeName(snapshot.scope))
+                          .Time(snapshot.observed_at)
+                          .Date(domain::TradingDay(snapshot.observed_at))
+                          .Int32(snapshot.entries.entries_size())
+                          .Bytes(snapshot.entries.SerializeAsString())
+                          .Int64(writer_id))
       .status();
 }
 
@@ -66,23 +89,41 @@ absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(
     absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFindLatest,
-                              Params()
-                                  .Text(domain::ShortlistTypeName(type))
-                                  .Text(domain::ScopeName(scope))
-                                  .Time(not_before)
-                                  .Time(at));
+  auto result =
+      (*conn)->Exec(kFindLatest, Params()
+                                     .Text(domain::ShortlistTypeName(type))
+                                     .Text(domain::ScopeName(scope))
+                                     .Time(not_before)
+                                     .Time(at));
   if (!result.ok()) return result.status();
   if (result->rows() == 0) return std::optional<v1::Shortlist>();
-  v1::Shortlist shortlist;
-  if (!shortlist.ParseFromArray(result->Bytes(0, 1).data(),
-                                static_cast<int>(result->Bytes(0, 1).size()))) {
-    return absl::DataLossError("stored shortlist entries are unreadable");
+  auto shortlist = ShortlistAt(*result, 0, type, scope);
+  if (!shortlist.ok()) return shortlist.status();
+  return std::optional<v1::Shortlist>(*std::move(shortlist));
+}
+
+absl::StatusOr<std::vector<v1::Shortlist>> ShortlistRepository::ListRange(
+    v1::ShortlistType type, v1::Scope scope, absl::Time start, absl::Time end,
+    std::optional<absl::Time> after, int limit) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result = (*conn)->Exec(
+      kListRange, Params()
+                      .Text(domain::ShortlistTypeName(type))
+                      .Text(domain::ScopeName(scope))
+                      .Time(start)
+                      .Time(end)
+                      .Time(after.value_or(start - absl::Microseconds(1)))
+                      .Int32(limit));
+  if (!result.ok()) return result.status();
+  std::vector<v1::Shortlist> snapshots;
+  snapshots.reserve(result->rows());
+  for (int row = 0; row < result->rows(); ++row) {
+    auto shortlist = ShortlistAt(*result, row, type, scope);
+    if (!shortlist.ok()) return shortlist.status();
+    snapshots.push_back(*std::move(shortlist));
   }
-  domain::SetTimestamp(result->Time(0, 0), shortlist.mutable_timestamp());
-  shortlist.set_shortlist_type(type);
-  shortlist.set_scope(scope);
-  return std::optional<v1::Shortlist>(std::move(shortlist));
+  return snapshots;
 }
 
 absl::StatusOr<std::vector<v1::Shortlist>>

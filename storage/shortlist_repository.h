@@ -52,6 +52,12 @@ class ShortlistRepository {
   // stamped at or before `not_after`, ascending.
   absl::StatusOr<std::vector<absl::Time>> ListDayInstants(absl::CivilDay day,
                                                           absl::Time not_after);
+  // Up to `limit` snapshots of (type, scope) stamped in [start, end) and
+  // after `after` when given, ascending, each as FindLatest returns it: one
+  // page of a keyset read.
+  absl::StatusOr<std::vector<v1::Shortlist>> ListRange(
+      v1::ShortlistType type, v1::Scope scope, absl::Time start, absl::Time end,
+      std::optional<absl::Time> after, int limit);
 
  private:
   ConnectionPool& pool_;
