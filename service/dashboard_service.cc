@@ -17,6 +17,7 @@
 #include "service/domain/market_enums.h"
 #include "service/domain/observations.h"
 #include "service/domain/outcomes.h"
+#include "service/domain/paging.h"
 #include "service/domain/proto_time.h"
 #include "service/domain/runs.h"
 #include "service/domain/sign_in.h"
@@ -496,9 +497,10 @@ grpc::Status DashboardService::ListRuns(grpc::ServerContext* context,
           errors.AddStatus("tag", normalized.status());
           if (normalized.ok()) tag = *normalized;
         }
-        auto page_size = domain::EffectivePageSize(request->page_size());
+        auto page_size = domain::PageSize(request->page_size());
         errors.AddStatus("pageSize", page_size.status());
-        auto cursor = domain::DecodePageToken(kRunsPage, request->page_token());
+        auto cursor =
+            domain::DecodeKeysetToken(kRunsPage, request->page_token());
         errors.AddStatus("pageToken", cursor.status());
         if (!errors.empty()) return errors.ToStatus();
         auto runs = repos_.runs.ListRuns(call.caller.developer_id, tag, *cursor,
@@ -508,7 +510,7 @@ grpc::Status DashboardService::ListRuns(grpc::ServerContext* context,
         if (more) runs->pop_back();
         for (const auto& run : *runs) ToProto(run, response->add_runs());
         if (more) {
-          response->set_next_page_token(domain::EncodePageToken(
+          response->set_next_page_token(domain::EncodeKeysetToken(
               kRunsPage, {runs->back().created_at, runs->back().id}));
         }
         return absl::OkStatus();
@@ -646,10 +648,10 @@ grpc::Status DashboardService::ListOrders(grpc::ServerContext* context,
           gain = request->target_gain_percentage();
         }
         CheckPercentage(gain, "targetGainPercentage", 0, INFINITY, errors);
-        auto page_size = domain::EffectivePageSize(request->page_size());
+        auto page_size = domain::PageSize(request->page_size());
         errors.AddStatus("pageSize", page_size.status());
         auto cursor =
-            domain::DecodePageToken(kOrdersPage, request->page_token());
+            domain::DecodeKeysetToken(kOrdersPage, request->page_token());
         errors.AddStatus("pageToken", cursor.status());
         if (!errors.empty()) return errors.ToStatus();
         auto run = repos_.runs.FindRun(call.caller.developer_id, *run_id);
@@ -690,7 +692,7 @@ grpc::Status DashboardService::ListOrders(grpc::ServerContext* context,
               bars.Of(order.nse_symbol, domain::TradingDay(order.ordered_at)));
         }
         if (more) {
-          response->set_next_page_token(domain::EncodePageToken(
+          response->set_next_page_token(domain::EncodeKeysetToken(
               kOrdersPage, {orders->back().ordered_at, orders->back().id}));
         }
         return absl::OkStatus();

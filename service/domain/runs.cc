@@ -120,23 +120,14 @@ std::optional<int64_t> ParseRunId(absl::string_view text) {
   return value;
 }
 
-absl::StatusOr<int> EffectivePageSize(int page_size) {
-  if (page_size < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("must not be negative; the default is ", kDefaultPageSize,
-                     " and the maximum ", kMaxPageSize));
-  }
-  if (page_size == 0) return kDefaultPageSize;
-  return std::min(page_size, kMaxPageSize);
-}
-
-std::string EncodePageToken(absl::string_view kind, const PageCursor& cursor) {
+std::string EncodeKeysetToken(absl::string_view kind,
+                              const PageCursor& cursor) {
   return absl::WebSafeBase64Escape(absl::StrCat(kTokenVersion, ":", kind, ":",
                                                 absl::ToUnixMicros(cursor.at),
                                                 ":", cursor.id));
 }
 
-absl::StatusOr<std::optional<PageCursor>> DecodePageToken(
+absl::StatusOr<std::optional<PageCursor>> DecodeKeysetToken(
     absl::string_view kind, absl::string_view token) {
   if (token.empty()) return std::optional<PageCursor>();
   const absl::Status bad = absl::InvalidArgumentError(

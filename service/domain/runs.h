@@ -54,19 +54,13 @@ struct PageCursor {
   int64_t id = 0;
 };
 
-inline constexpr int kDefaultPageSize = 100;
-inline constexpr int kMaxPageSize = 1000;
-
-// `page_size` as given: 0 → 100, above 1000 → 1000; negative is
-// INVALID_ARGUMENT.
-absl::StatusOr<int> EffectivePageSize(int page_size);
-
-// Opaque page tokens: `kind` ties a token to one list so a token of another
+// Opaque page tokens of lists ordered by (instant, id) (page sizes: see
+// paging.h): `kind` ties a token to one list so a token of another
 // list is rejected.
-std::string EncodePageToken(absl::string_view kind, const PageCursor& cursor);
-// Empty → no cursor. A token not made by EncodePageToken for `kind` is
+std::string EncodeKeysetToken(absl::string_view kind, const PageCursor& cursor);
+// Empty → no cursor. A token not made by EncodeKeysetToken for `kind` is
 // INVALID_ARGUMENT.
-absl::StatusOr<std::optional<PageCursor>> DecodePageToken(
+absl::StatusOr<std::optional<PageCursor>> DecodeKeysetToken(
     absl::string_view kind, absl::string_view token);
 
 }  // namespace mdc::domain

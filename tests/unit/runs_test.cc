@@ -132,25 +132,18 @@ TEST(ParseRunId, DigitsOnly) {
   EXPECT_FALSE(ParseRunId("1234567890123456789").has_value());
 }
 
-TEST(PageSize, DefaultsAndBounds) {
-  EXPECT_EQ(*EffectivePageSize(0), 100);
-  EXPECT_EQ(*EffectivePageSize(7), 7);
-  EXPECT_EQ(*EffectivePageSize(5000), 1000);
-  EXPECT_FALSE(EffectivePageSize(-1).ok());
-}
-
 TEST(PageToken, RoundTripAndKindCheck) {
   const PageCursor cursor{absl::FromUnixMicros(1740990600123456), 77};
-  const std::string token = EncodePageToken("runs", cursor);
-  auto decoded = DecodePageToken("runs", token);
+  const std::string token = EncodeKeysetToken("runs", cursor);
+  auto decoded = DecodeKeysetToken("runs", token);
   ASSERT_TRUE(decoded.ok()) << decoded.status();
   ASSERT_TRUE(decoded->has_value());
   EXPECT_EQ((*decoded)->at, cursor.at);
   EXPECT_EQ((*decoded)->id, 77);
-  EXPECT_FALSE(DecodePageToken("orders", token).ok());
-  EXPECT_FALSE(DecodePageToken("runs", "garbage!").ok());
-  EXPECT_FALSE(DecodePageToken("runs", "bm9wZQ").ok());  // "nope"
-  auto empty = DecodePageToken("runs", "");
+  EXPECT_FALSE(DecodeKeysetToken("orders", token).ok());
+  EXPECT_FALSE(DecodeKeysetToken("runs", "garbage!").ok());
+  EXPECT_FALSE(DecodeKeysetToken("runs", "bm9wZQ").ok());  // "nope"
+  auto empty = DecodeKeysetToken("runs", "");
   ASSERT_TRUE(empty.ok());
   EXPECT_FALSE(empty->has_value());
 }
