@@ -587,7 +587,10 @@ grpc::Status DashboardService::UpdateRun(grpc::ServerContext* context,
         domain::FieldErrors errors;
         storage::RunChanges changes;
         for (const std::string& path : request->update_mask().paths()) {
-          if (path == "completed") {
+          if (path.empty()) {
+            // The gateway's mask of an empty JSON body.
+            continue;
+          } else if (path == "completed") {
             changes.completed = request->run().completed();
           } else if (path == "name") {
             domain::CheckRunName(request->run().name(), "name", errors);

@@ -45,7 +45,7 @@ func TestDashboardRunTagRules(t *testing.T) {
 	}
 
 	tags := d.ok("GET", "/v1/dashboard/runs/tags", nil)
-	want := []any{"Beta", "alpha", fifty, "swing", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "x_y-1"}
+	want := []any{"Beta", fifty, "alpha", "swing", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "x_y-1"}
 	if got := list(tags, "tags"); !reflect.DeepEqual(got, want) {
 		t.Errorf("run tags %v, want %v", got, want)
 	}
