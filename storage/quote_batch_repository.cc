@@ -16,16 +16,22 @@ constexpr Statement kFindLatestOfSymbols{
     "AND observed_at >= $2 AND observed_at <= $3 "
     "ORDER BY nse_symbol, observed_at DESC"};
 
-// The (symbol, day) pairs travel as two parallel arrays; the day's instants
-// bound the primary-key range of each symbol.
+// The (symbol, day) pairs travel as two parallel arrays. Each pair is one
+// range of the index stock_quotes_prices (symbol, instant; prices included),
+// the trading day's bounds computed in the exchange zone as
+// domain::DayStart does; rows come back tagged with the pair's position.
 constexpr Statement kPricesOfSymbolDays{
     "quote_batches_prices_of_symbol_days",
-    "SELECT k.nse_symbol, k.trading_day, q.observed_at, q.last_price, q.volume "
-    "FROM unnest($1::text[], $2::date[]) AS k(nse_symbol, trading_day) "
-    "JOIN stock_quotes q ON q.nse_symbol = k.nse_symbol "
-    "AND q.trading_day = k.trading_day "
-    "WHERE q.last_price IS NOT NULL AND q.observed_at < $3 "
-    "ORDER BY k.nse_symbol, k.trading_day, q.observed_at"};
+    "SELECT k.i, q.observed_at, q.last_price, q.volume "
+    "FROM unnest($1::text[], $2::date[]) WITH ORDINALITY "
+    "AS k(nse_symbol, trading_day, i) "
+    "CROSS JOIN LATERAL (SELECT observed_at, last_price, volume "
+    "FROM stock_quotes s WHERE s.nse_symbol = k.nse_symbol "
+    "AND s.observed_at >= k.trading_day::timestamp AT TIME ZONE 'Asia/Kolkata' "
+    "AND s.observed_at < (k.trading_day + 1)::timestamp "
+    "AT TIME ZONE 'Asia/Kolkata' "
+    "AND s.observed_at < $3 AND s.last_price IS NOT NULL) q "
+    "ORDER BY k.i, q.observed_at"};
 
 }  // namespace
 
@@ -74,18 +80,19 @@ QuoteBatchRepository::PricesOfSymbolDays(const std::vector<SymbolDay>& keys,
                     Params().TextArray(symbols).DateArray(days).Time(before));
   if (!result.ok()) return result.status();
   std::vector<domain::PricePoint>* current = nullptr;
-  SymbolDay current_key;
-  for (int i = 0; i < result->rows(); ++i) {
-    const absl::string_view symbol = result->Bytes(i, 0);
-    const absl::CivilDay day = result->Date(i, 1);
-    if (current == nullptr || current_key.first != symbol ||
-        current_key.second != day) {
-      current_key = SymbolDay(std::string(symbol), day);
-      current = &found[current_key];
+  int64_t current_index = 0;
+  for (int row = 0; row < result->rows(); ++row) {
+    const int64_t index = result->Int64(row, 0);  // 1-based position
+    if (current == nullptr || index != current_index) {
+      if (index < 1 || index > static_cast<int64_t>(keys.size())) {
+        return absl::InternalError("price rows out of step with their keys");
+      }
+      current_index = index;
+      current = &found[keys[index - 1]];
     }
-    current->push_back(domain::PricePoint{result->Time(i, 2),
-                                          result->Double(i, 3),
-                                          result->OptionalDouble(i, 4)});
+    current->push_back(domain::PricePoint{result->Time(row, 1),
+                                          result->Double(row, 2),
+                                          result->OptionalDouble(row, 3)});
   }
   return found;
 }

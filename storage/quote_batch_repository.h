@@ -35,9 +35,9 @@ class QuoteBatchRepository {
   FindLatestOfSymbols(const std::vector<std::string>& symbols,
                       absl::Time not_before, absl::Time at);
 
-  // For each (symbol, trading day) of `keys`, the quotes with a last price
-  // stamped that day before `before`, ascending; keys without any are
-  // absent from the map.
+  // For each (symbol, trading day) of `keys` (distinct), the quotes with a
+  // last price stamped that day before `before`, ascending; keys without
+  // any are absent from the map. One statement for all keys.
   absl::StatusOr<
       absl::flat_hash_map<SymbolDay, std::vector<domain::PricePoint>>>
   PricesOfSymbolDays(const std::vector<SymbolDay>& keys, absl::Time before);

@@ -40,6 +40,8 @@ var (
 	requests  = flag.Int("requests", 300, "measured requests per operation")
 	warmup    = flag.Int("warmup", 20, "unmeasured requests per operation first")
 	loaders   = flag.Int("loaders", 4, "parallel requests while loading data")
+	phase     = flag.String("phase", "all", "load, measure, or all (load then measure)")
+	label     = flag.String("label", "", "printed above the measurements")
 )
 
 var client = &http.Client{Timeout: 60 * time.Second}
@@ -229,10 +231,26 @@ func main() {
 		log.Fatal("-token (or MDC_BENCH_TOKEN) is required")
 	}
 	dayList := tradingDays(*days)
-	start := time.Now()
-	runID := load(dayList)
-	fmt.Printf("loaded %d days x %d symbols x 375 minutes of quotes, %d orders in %.1fs\n",
-		*days, *symbols, *orders, time.Since(start).Seconds())
+	var runID string
+	if *phase == "load" || *phase == "all" {
+		start := time.Now()
+		runID = load(dayList)
+		fmt.Printf("loaded %d days x %d symbols x 375 minutes of quotes, %d orders in %.1fs\n",
+			*days, *symbols, *orders, time.Since(start).Seconds())
+		if *phase == "load" {
+			return
+		}
+	} else {
+		out, _ := call("GET", "/v1/dashboard/runs?tag=bench", nil)
+		var runs struct{ Runs []struct{ ID string } }
+		if err := json.Unmarshal(out, &runs); err != nil || len(runs.Runs) == 0 {
+			log.Fatalf("no run tagged bench: load first (%v)", err)
+		}
+		runID = runs.Runs[0].ID
+	}
+	if *label != "" {
+		fmt.Printf("\n== %s\n", *label)
+	}
 
 	shortlist := func(outcomes bool) func(int) string {
 		return func(i int) string {

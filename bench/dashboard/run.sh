@@ -53,5 +53,13 @@ done
 curl -fsS "http://127.0.0.1:$http_port/health" >/dev/null
 
 echo "machine: $(nproc) cores, $(uname -sr); PostgreSQL: $(psql -Atq "$admin_url" -c 'SHOW server_version')"
-(cd "$here" && "$go" run . -url "http://127.0.0.1:$http_port" -token "$token" \
-  -server-log "$work/server.log" "$@")
+bench() {
+  (cd "$here" && "$go" run . -url "http://127.0.0.1:$http_port" -token "$token" \
+    -server-log "$work/server.log" "$@")
+}
+bench -phase load "$@"
+bench -phase measure -label "right after the load (no VACUUM yet)" "$@"
+# What autovacuum does shortly after a bulk insert: sets the visibility map,
+# so the price reads become index-only scans.
+psql -q "$url" -c "VACUUM ANALYZE" >/dev/null
+bench -phase measure -label "after VACUUM ANALYZE (steady state)" "$@"
