@@ -9,28 +9,39 @@ import (
 	"testing"
 )
 
-// dash is one developer's view of the stack.
+// dash is one developer's view of the shared stack.
 type dash struct {
 	t     *testing.T
+	s     *Stack
 	token string
 }
 
 func newDash(t *testing.T) *dash {
 	t.Helper()
-	return &dash{t: t, token: harnessNewDeveloperToken(t)}
+	s := SharedStack(t)
+	_, token := s.NewDeveloper(t, "developer")
+	return &dash{t: t, s: s, token: token}
 }
 
-// call sends a request and decodes the JSON answer (nil for an empty body).
+// anonymous is a caller without a token.
+func (d *dash) anonymous() *dash { return &dash{t: d.t, s: d.s} }
+
+// call sends a request and decodes the JSON answer (nil for an empty body);
+// headers are name, value pairs.
 func (d *dash) call(method, path string, body any, headers ...string) (int, map[string]any) {
 	d.t.Helper()
-	status, raw := harnessDo(d.t, method, path, d.token, body, headers...)
+	h := map[string]string{}
+	for i := 0; i+1 < len(headers); i += 2 {
+		h[headers[i]] = headers[i+1]
+	}
+	r := d.s.Do(d.t, method, path, d.token, body, h)
 	var out map[string]any
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &out); err != nil {
-			d.t.Fatalf("%s %s: answer is not a JSON object: %v: %s", method, path, err, raw)
+	if len(r.Body) > 0 {
+		if err := json.Unmarshal(r.Body, &out); err != nil {
+			d.t.Fatalf("%s %s: answer is not a JSON object: %v: %s", method, path, err, r.Body)
 		}
 	}
-	return status, out
+	return r.Status, out
 }
 
 // ok sends a request that must answer 200.

@@ -161,7 +161,7 @@ func TestDashboardRunPartialUpdateAndCascade(t *testing.T) {
 
 	d.ok("DELETE", path, nil)
 	d.fails(404, "GET", path+"/orders", nil)
-	if n := harnessSQL(t, "SELECT count(*) FROM orders WHERE run_id = "+str(run["id"])); n != "0" {
+	if n := d.s.SQL(t, "SELECT count(*) FROM orders WHERE run_id = "+str(run["id"])); n != "0" {
 		t.Errorf("orders left after delete: %s", n)
 	}
 	d.fails(404, "DELETE", path, nil)

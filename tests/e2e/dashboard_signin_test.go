@@ -11,10 +11,10 @@ import (
 // with applies to the test machine's address for the rest of the minute.
 func TestDashboardSignIn(t *testing.T) {
 	d := newDash(t)
-	anonymous := &dash{t: t}
+	anonymous := d.anonymous()
 
 	// Clear any failures from this address left by an earlier run.
-	harnessSQL(t, "DELETE FROM sign_in_failures")
+	d.s.SQL(t, "DELETE FROM sign_in_failures")
 
 	me := anonymous.ok("POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": d.token})
 	if me["id"] == nil || me["role"] != "developer" || me["username"] == nil {
@@ -30,7 +30,7 @@ func TestDashboardSignIn(t *testing.T) {
 	}
 
 	// The count is per clock minute: start early in one.
-	if second, err := strconv.ParseFloat(harnessSQL(t, "SELECT extract(second FROM clock_timestamp())"), 64); err == nil && second > 50 {
+	if second, err := strconv.ParseFloat(d.s.SQL(t, "SELECT extract(second FROM clock_timestamp())"), 64); err == nil && second > 50 {
 		time.Sleep(time.Duration((61 - second) * float64(time.Second)))
 	}
 
@@ -50,6 +50,6 @@ func TestDashboardSignIn(t *testing.T) {
 	d.ok("GET", "/v1/dashboard/runs", nil)
 
 	// The minute passes (simulated by ageing the counters): sign-in works again.
-	harnessSQL(t, "UPDATE sign_in_failures SET minute = minute - interval '1 minute'")
+	d.s.SQL(t, "UPDATE sign_in_failures SET minute = minute - interval '1 minute'")
 	anonymous.ok("POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": d.token})
 }
