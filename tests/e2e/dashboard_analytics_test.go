@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// companies reads `companies` as (symbol, count, percentage) triples.
-func companies(answer map[string]any) [][3]any {
+// dashCompanies reads `dashCompanies` as (symbol, count, percentage) triples.
+func dashCompanies(answer map[string]any) [][3]any {
 	var out [][3]any
-	for _, c := range list(answer, "companies") {
-		out = append(out, [3]any{obj(c)["nseSymbol"], obj(c)["count"], obj(c)["percentage"]})
+	for _, c := range dashList(answer, "companies") {
+		out = append(out, [3]any{dashObj(c)["nseSymbol"], dashObj(c)["count"], dashObj(c)["percentage"]})
 	}
 	return out
 }
@@ -38,27 +38,27 @@ func TestDashboardDailyPersistentCompanies(t *testing.T) {
 		t.Errorf("answer %v", answer)
 	}
 	want := [][3]any{{"PA", 10.0, 100.0}, {"PB", 8.0, 80.0}}
-	if got := companies(answer); !reflect.DeepEqual(got, want) {
+	if got := dashCompanies(answer); !reflect.DeepEqual(got, want) {
 		t.Errorf("companies %v, want %v", got, want)
 	}
 	answer = d.ok("GET", path+"&minPercentage=70", nil)
 	want = [][3]any{{"PA", 10.0, 100.0}, {"PB", 8.0, 80.0}, {"PC", 7.0, 70.0}}
-	if got := companies(answer); !reflect.DeepEqual(got, want) {
+	if got := dashCompanies(answer); !reflect.DeepEqual(got, want) {
 		t.Errorf("at 70%%: companies %v, want %v", got, want)
 	}
 	answer = d.ok("GET", path+"&scope=full", nil)
 	want = [][3]any{{"PFULL", 10.0, 100.0}}
-	if got := companies(answer); !reflect.DeepEqual(got, want) {
+	if got := dashCompanies(answer); !reflect.DeepEqual(got, want) {
 		t.Errorf("FULL: companies %v, want %v", got, want)
 	}
 	answer = d.ok("GET", "/v1/dashboard/daily-persistent-companies?date="+day+"&type=VOLUME_SHOCKERS", nil)
-	if answer["totalSnapshots"] != nil && answer["totalSnapshots"] != 0.0 || len(list(answer, "companies")) != 0 {
+	if answer["totalSnapshots"] != nil && answer["totalSnapshots"] != 0.0 || len(dashList(answer, "companies")) != 0 {
 		t.Errorf("other type: %v", answer)
 	}
 
 	body := d.fails(400, "GET", "/v1/dashboard/daily-persistent-companies?date=2025-13-01&minPercentage=101", nil)
 	for _, f := range []string{"date", "type", "minPercentage"} {
-		if !hasField(body, f) {
+		if !dashHasField(body, f) {
 			t.Errorf("want a violation of %s: %v", f, body)
 		}
 	}
@@ -93,7 +93,7 @@ func TestDashboardPersistentCountsEmptySnapshots(t *testing.T) {
 		t.Errorf("totalSnapshots %v, want 10", answer["totalSnapshots"])
 	}
 	want := [][3]any{{"EA", 8.0, 80.0}}
-	if got := companies(answer); !reflect.DeepEqual(got, want) {
+	if got := dashCompanies(answer); !reflect.DeepEqual(got, want) {
 		t.Errorf("companies %v, want %v", got, want)
 	}
 }
@@ -101,7 +101,7 @@ func TestDashboardPersistentCountsEmptySnapshots(t *testing.T) {
 func TestDashboardDailyUniqueCompanies(t *testing.T) {
 	d := newDash(t)
 	const day = "2025-02-06"
-	// Two snapshots at one instant, of two types: ten companies in all.
+	// Two snapshots at one instant, of two types: ten dashCompanies in all.
 	d.saveShortlist("TOP_GAINERS", "TOP_5", day+"T10:00:00", 10, "U0", "U1", "U2", "U3", "U4")
 	d.saveShortlist("VOLUME_SHOCKERS", "TOP_5", day+"T10:00:00", 10, "U5", "U6", "U7", "U8", "U9")
 	// A later snapshot repeating some of them, and a FULL one that must not
@@ -111,7 +111,7 @@ func TestDashboardDailyUniqueCompanies(t *testing.T) {
 
 	answer := d.ok("GET", "/v1/dashboard/daily-unique-companies?date="+day, nil)
 	wantAll := []any{"U0", "U1", "U2", "U3", "U4", "U5", "U6", "U7", "U8", "U9"}
-	if answer["uniqueCount"] != 10.0 || !reflect.DeepEqual(list(answer, "symbols"), wantAll) {
+	if answer["uniqueCount"] != 10.0 || !reflect.DeepEqual(dashList(answer, "symbols"), wantAll) {
 		t.Errorf("every type: %v", answer)
 	}
 	answer = d.ok("GET", "/v1/dashboard/daily-unique-companies?date="+day+"&type=TOP_GAINERS", nil)
@@ -123,7 +123,7 @@ func TestDashboardDailyUniqueCompanies(t *testing.T) {
 		t.Errorf("FULL: %v", answer)
 	}
 	body := d.fails(400, "GET", "/v1/dashboard/daily-unique-companies?date="+day+"&type=LOSERS", nil)
-	if !hasField(body, "type") {
+	if !dashHasField(body, "type") {
 		t.Errorf("bad type: %v", body)
 	}
 
@@ -131,10 +131,10 @@ func TestDashboardDailyUniqueCompanies(t *testing.T) {
 	// timestamps are listed only when asked for.
 	answer = d.ok("GET", "/v1/dashboard/available-datetimes", nil)
 	found := false
-	for _, e := range list(answer, "dates") {
-		if obj(e)["date"] == day {
+	for _, e := range dashList(answer, "dates") {
+		if dashObj(e)["date"] == day {
 			found = true
-			if obj(e)["count"] != 2.0 || len(list(obj(e), "timestamps")) != 0 {
+			if dashObj(e)["count"] != 2.0 || len(dashList(dashObj(e), "timestamps")) != 0 {
 				t.Errorf("available %s: %v", day, e)
 			}
 		}
@@ -143,13 +143,13 @@ func TestDashboardDailyUniqueCompanies(t *testing.T) {
 		t.Errorf("%s not among the available dates: %v", day, answer)
 	}
 	answer = d.ok("GET", "/v1/dashboard/available-datetimes?date="+day, nil)
-	for _, e := range list(answer, "dates") {
-		if obj(e)["date"] == day {
+	for _, e := range dashList(answer, "dates") {
+		if dashObj(e)["date"] == day {
 			want := []any{"2025-02-06T04:30:00Z", "2025-02-06T04:31:00Z"}
-			if got := list(obj(e), "timestamps"); !reflect.DeepEqual(got, want) {
+			if got := dashList(dashObj(e), "timestamps"); !reflect.DeepEqual(got, want) {
 				t.Errorf("timestamps %v, want %v", got, want)
 			}
-		} else if len(list(obj(e), "timestamps")) != 0 {
+		} else if len(dashList(dashObj(e), "timestamps")) != 0 {
 			t.Errorf("timestamps of a date not asked for: %v", e)
 		}
 	}

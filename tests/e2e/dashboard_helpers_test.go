@@ -64,8 +64,8 @@ func (d *dash) fails(want int, method, path string, body any, headers ...string)
 	return out
 }
 
-// badFields lists the `field` of each BadRequest violation of an error body.
-func badFields(body map[string]any) []string {
+// dashBadFields lists the `field` of each BadRequest violation of an error body.
+func dashBadFields(body map[string]any) []string {
 	var fields []string
 	details, _ := body["details"].([]any)
 	for _, d := range details {
@@ -81,8 +81,8 @@ func badFields(body map[string]any) []string {
 	return fields
 }
 
-func hasField(body map[string]any, field string) bool {
-	for _, f := range badFields(body) {
+func dashHasField(body map[string]any, field string) bool {
+	for _, f := range dashBadFields(body) {
 		if f == field {
 			return true
 		}
@@ -124,7 +124,7 @@ func (d *dash) createRun(body map[string]any) map[string]any {
 	return d.ok("POST", "/v1/dashboard/runs", body)
 }
 
-func query(path string, params map[string]string) string {
+func dashQuery(path string, params map[string]string) string {
 	v := url.Values{}
 	for k, val := range params {
 		v.Set(k, val)
@@ -132,15 +132,15 @@ func query(path string, params map[string]string) string {
 	return path + "?" + v.Encode()
 }
 
-func str(v any) string { return fmt.Sprint(v) }
+func dashStr(v any) string { return fmt.Sprint(v) }
 
-// list reads key as a JSON array (absent → empty).
-func list(m map[string]any, key string) []any {
+// dashList reads key as a JSON array (absent → empty).
+func dashList(m map[string]any, key string) []any {
 	l, _ := m[key].([]any)
 	return l
 }
 
-func obj(v any) map[string]any {
+func dashObj(v any) map[string]any {
 	m, _ := v.(map[string]any)
 	return m
 }

@@ -14,10 +14,10 @@ import (
 //	ONON  neither:      10:00:10 120 (entry minute: ignored), 10:01 101.234,
 //	                    10:02 103.456, 10:03 99  → maxGainPercentage 3.46
 //	ONOC  no candles:   only a quote in the entry minute (10:00:05)
-const outcomeDay = "2025-02-03"
+const dashOutcomeDay = "2025-02-03"
 
-func storeOutcomeDay(d *dash) {
-	at := func(clock string) string { return outcomeDay + "T" + clock }
+func dashStoreOutcomeDay(d *dash) {
+	at := func(clock string) string { return dashOutcomeDay + "T" + clock }
 	vol := 1000.0
 	q := func(symbol, clock string, price float64) {
 		vol += 10
@@ -39,15 +39,15 @@ func storeOutcomeDay(d *dash) {
 	q("ONOC", "10:00:05", 100)
 }
 
-// outcomeWant is what an outcome must hold; nil pointers mean "absent".
-type outcomeWant struct {
+// dashOutcome is what an outcome must hold; nil pointers mean "absent".
+type dashOutcome struct {
 	achieved, stopped    any // bool, or nil when absent
 	targetTime, stopTime any // string, or nil
 	minTarget, minStop   any // float64, or nil
 	maxGain              any // float64, or nil
 }
 
-func checkOutcome(t *testing.T, what string, outcome map[string]any, want outcomeWant) {
+func dashCheckOutcome(t *testing.T, what string, outcome map[string]any, want dashOutcome) {
 	t.Helper()
 	if outcome == nil {
 		t.Fatalf("%s: no outcome", what)
@@ -55,7 +55,7 @@ func checkOutcome(t *testing.T, what string, outcome map[string]any, want outcom
 	if outcome["targetPrice"] != 105.0 || outcome["stopLossPrice"] != 98.0 {
 		t.Errorf("%s: prices %v / %v, want 105 / 98", what, outcome["targetPrice"], outcome["stopLossPrice"])
 	}
-	got := outcomeWant{outcome["targetAchieved"], outcome["stopLossHit"], outcome["targetTime"],
+	got := dashOutcome{outcome["targetAchieved"], outcome["stopLossHit"], outcome["targetTime"],
 		outcome["stopLossTime"], outcome["minutesToTarget"], outcome["minutesToStopLoss"],
 		outcome["maxGainPercentage"]}
 	if !reflect.DeepEqual(got, want) {
@@ -65,58 +65,58 @@ func checkOutcome(t *testing.T, what string, outcome map[string]any, want outcom
 
 func TestDashboardOrderOutcomes(t *testing.T) {
 	d := newDash(t)
-	storeOutcomeDay(d)
+	dashStoreOutcomeDay(d)
 	run := d.createRun(map[string]any{"name": "outcomes"})
-	runID := str(run["id"])
+	runID := dashStr(run["id"])
 	for _, symbol := range []string{"OTGT", "OSTP", "OBTH", "ONON", "ONOC"} {
 		d.ok("POST", "/v1/dashboard/runs/"+runID+"/orders", map[string]any{
 			"nseSymbol": symbol, "entryPrice": 100, "stopLossPrice": 98, "takeProfitPrice": 105,
-			"datetime": outcomeDay + "T10:00:30", "timezone": "Asia/Kolkata"})
+			"datetime": dashOutcomeDay + "T10:00:30", "timezone": "Asia/Kolkata"})
 	}
 	answer := d.ok("GET", "/v1/dashboard/runs/"+runID+"/orders", nil)
-	orders := list(answer, "orders")
+	orders := dashList(answer, "orders")
 	if len(orders) != 5 {
 		t.Fatalf("orders: %v", answer)
 	}
 	bySymbol := map[string]map[string]any{}
 	for _, o := range orders {
-		bySymbol[str(obj(o)["nseSymbol"])] = obj(obj(o)["outcome"])
+		bySymbol[dashStr(dashObj(o)["nseSymbol"])] = dashObj(dashObj(o)["outcome"])
 	}
-	checkOutcome(t, "target first", bySymbol["OTGT"], outcomeWant{
+	dashCheckOutcome(t, "target first", bySymbol["OTGT"], dashOutcome{
 		achieved: true, stopped: false, targetTime: "2025-02-03T04:32:00Z", minTarget: 2.0})
-	checkOutcome(t, "stop first", bySymbol["OSTP"], outcomeWant{
+	dashCheckOutcome(t, "stop first", bySymbol["OSTP"], dashOutcome{
 		achieved: false, stopped: true, stopTime: "2025-02-03T04:32:00Z", minStop: 2.0, maxGain: 0.5})
-	checkOutcome(t, "both in one candle", bySymbol["OBTH"], outcomeWant{
+	dashCheckOutcome(t, "both in one candle", bySymbol["OBTH"], dashOutcome{
 		achieved: false, stopped: true, stopTime: "2025-02-03T04:35:00Z", minStop: 5.0, maxGain: 6.0})
-	checkOutcome(t, "neither", bySymbol["ONON"], outcomeWant{
+	dashCheckOutcome(t, "neither", bySymbol["ONON"], dashOutcome{
 		achieved: false, stopped: false, maxGain: 3.46})
-	checkOutcome(t, "no candles", bySymbol["ONOC"], outcomeWant{})
+	dashCheckOutcome(t, "no candles", bySymbol["ONOC"], dashOutcome{})
 
 	// A target from targetGainPercentage replaces the stored take-profit:
 	// at 1% the neither-day reaches 101 at 10:01.
 	answer = d.ok("GET", "/v1/dashboard/runs/"+runID+"/orders?targetGainPercentage=1", nil)
-	for _, o := range list(answer, "orders") {
-		if str(obj(o)["nseSymbol"]) != "ONON" {
+	for _, o := range dashList(answer, "orders") {
+		if dashStr(dashObj(o)["nseSymbol"]) != "ONON" {
 			continue
 		}
-		outcome := obj(obj(o)["outcome"])
+		outcome := dashObj(dashObj(o)["outcome"])
 		if outcome["targetPrice"] != 101.0 || outcome["targetAchieved"] != true ||
 			outcome["minutesToTarget"] != 1.0 || outcome["maxGainPercentage"] != nil {
 			t.Errorf("targetGainPercentage=1: %v", outcome)
 		}
 	}
 	body := d.fails(400, "GET", "/v1/dashboard/runs/"+runID+"/orders?targetGainPercentage=-1", nil)
-	if !hasField(body, "targetGainPercentage") {
+	if !dashHasField(body, "targetGainPercentage") {
 		t.Errorf("negative targetGainPercentage: %v", body)
 	}
 
 	// The backtest clock hides the quotes from 10:02 on: the target-first
 	// day has not reached its target yet.
 	answer = d.ok("GET", "/v1/dashboard/runs/"+runID+"/orders", nil,
-		"X-Current-Timestamp", outcomeDay+"T10:02:00")
-	for _, o := range list(answer, "orders") {
-		if str(obj(o)["nseSymbol"]) == "OTGT" {
-			checkOutcome(t, "target first before the clock", obj(obj(o)["outcome"]), outcomeWant{
+		"X-Current-Timestamp", dashOutcomeDay+"T10:02:00")
+	for _, o := range dashList(answer, "orders") {
+		if dashStr(dashObj(o)["nseSymbol"]) == "OTGT" {
+			dashCheckOutcome(t, "target first before the clock", dashObj(dashObj(o)["outcome"]), dashOutcome{
 				achieved: false, stopped: false, maxGain: 1.0})
 		}
 	}
@@ -124,51 +124,51 @@ func TestDashboardOrderOutcomes(t *testing.T) {
 
 func TestDashboardShortlistOutcomes(t *testing.T) {
 	d := newDash(t)
-	storeOutcomeDay(d)
-	d.saveShortlist("VOLUME_SHOCKERS", "FULL", outcomeDay+"T10:00:30", 100,
+	dashStoreOutcomeDay(d)
+	d.saveShortlist("VOLUME_SHOCKERS", "FULL", dashOutcomeDay+"T10:00:30", 100,
 		"OTGT", "OSTP", "OBTH", "ONON", "ONOC", "ONOQ")
 	path := func(extra map[string]string) string {
 		params := map[string]string{"type": "volume-shockers", "scope": "FULL",
-			"datetime": outcomeDay + "T10:00:45", "timezone": "Asia/Kolkata"}
+			"datetime": dashOutcomeDay + "T10:00:45", "timezone": "Asia/Kolkata"}
 		for k, v := range extra {
 			params[k] = v
 		}
-		return query("/v1/dashboard/shortlists", params)
+		return dashQuery("/v1/dashboard/shortlists", params)
 	}
 
 	answer := d.ok("GET", path(map[string]string{"takeProfitPercentage": "5", "stopLossPercentage": "2"}), nil)
 	if answer["timestamp"] != "2025-02-03T04:30:30Z" {
 		t.Errorf("timestamp %v", answer["timestamp"])
 	}
-	entries := list(answer, "entries")
+	entries := dashList(answer, "entries")
 	if len(entries) != 6 {
 		t.Fatalf("entries: %v", answer)
 	}
 	var order []string
 	bySymbol := map[string]map[string]any{}
 	for _, e := range entries {
-		symbol := str(obj(e)["nseSymbol"])
+		symbol := dashStr(dashObj(e)["nseSymbol"])
 		order = append(order, symbol)
-		bySymbol[symbol] = obj(e)
+		bySymbol[symbol] = dashObj(e)
 	}
 	if !reflect.DeepEqual(order, []string{"OTGT", "OSTP", "OBTH", "ONON", "ONOC", "ONOQ"}) {
 		t.Errorf("entry order %v", order)
 	}
-	checkOutcome(t, "target first", obj(bySymbol["OTGT"]["outcome"]), outcomeWant{
+	dashCheckOutcome(t, "target first", dashObj(bySymbol["OTGT"]["outcome"]), dashOutcome{
 		achieved: true, stopped: false, targetTime: "2025-02-03T04:32:00Z", minTarget: 2.0})
-	checkOutcome(t, "stop first", obj(bySymbol["OSTP"]["outcome"]), outcomeWant{
+	dashCheckOutcome(t, "stop first", dashObj(bySymbol["OSTP"]["outcome"]), dashOutcome{
 		achieved: false, stopped: true, stopTime: "2025-02-03T04:32:00Z", minStop: 2.0})
-	checkOutcome(t, "both in one candle", obj(bySymbol["OBTH"]["outcome"]), outcomeWant{
+	dashCheckOutcome(t, "both in one candle", dashObj(bySymbol["OBTH"]["outcome"]), dashOutcome{
 		achieved: false, stopped: true, stopTime: "2025-02-03T04:35:00Z", minStop: 5.0})
-	checkOutcome(t, "neither", obj(bySymbol["ONON"]["outcome"]), outcomeWant{
+	dashCheckOutcome(t, "neither", dashObj(bySymbol["ONON"]["outcome"]), dashOutcome{
 		achieved: false, stopped: false})
-	checkOutcome(t, "no candles", obj(bySymbol["ONOC"]["outcome"]), outcomeWant{})
+	dashCheckOutcome(t, "no candles", dashObj(bySymbol["ONOC"]["outcome"]), dashOutcome{})
 
 	// Quotes as of the snapshot's instant: ONON's entry-minute quote (120),
 	// ONOC's 10:00:05; ONOQ has none and keeps its entry without a quote.
-	quote := obj(bySymbol["ONON"]["quote"])
+	quote := dashObj(bySymbol["ONON"]["quote"])
 	if quote["timestamp"] != "2025-02-03T04:30:10Z" ||
-		obj(obj(quote["quoteData"])["payload"])["last_price"] != 120.0 {
+		dashObj(dashObj(quote["quoteData"])["payload"])["last_price"] != 120.0 {
 		t.Errorf("ONON quote %v", quote)
 	}
 	if bySymbol["OTGT"]["quote"] != nil {
@@ -183,66 +183,66 @@ func TestDashboardShortlistOutcomes(t *testing.T) {
 
 	// Without percentages, no outcomes.
 	answer = d.ok("GET", path(nil), nil)
-	for _, e := range list(answer, "entries") {
-		if _, ok := obj(e)["outcome"]; ok {
+	for _, e := range dashList(answer, "entries") {
+		if _, ok := dashObj(e)["outcome"]; ok {
 			t.Errorf("outcome without percentages: %v", e)
 		}
 	}
 	// One percentage alone, or out of range, is 400 naming the parameter.
 	body := d.fails(400, "GET", path(map[string]string{"takeProfitPercentage": "5"}), nil)
-	if !hasField(body, "stopLossPercentage") {
+	if !dashHasField(body, "stopLossPercentage") {
 		t.Errorf("missing stopLossPercentage: %v", body)
 	}
 	body = d.fails(400, "GET", path(map[string]string{"stopLossPercentage": "2"}), nil)
-	if !hasField(body, "takeProfitPercentage") {
+	if !dashHasField(body, "takeProfitPercentage") {
 		t.Errorf("missing takeProfitPercentage: %v", body)
 	}
 	body = d.fails(400, "GET", path(map[string]string{"takeProfitPercentage": "-1", "stopLossPercentage": "101"}), nil)
-	if !hasField(body, "takeProfitPercentage") || !hasField(body, "stopLossPercentage") {
+	if !dashHasField(body, "takeProfitPercentage") || !dashHasField(body, "stopLossPercentage") {
 		t.Errorf("out of range: %v", body)
 	}
-	d.fails(404, "GET", query("/v1/dashboard/shortlists", map[string]string{
-		"type": "VOLUME_SHOCKERS", "scope": "FULL", "datetime": outcomeDay + "T10:00:00"}), nil)
+	d.fails(404, "GET", dashQuery("/v1/dashboard/shortlists", map[string]string{
+		"type": "VOLUME_SHOCKERS", "scope": "FULL", "datetime": dashOutcomeDay + "T10:00:00"}), nil)
 }
 
 func TestDashboardCandlesAndQuoteTimeline(t *testing.T) {
 	d := newDash(t)
-	storeOutcomeDay(d)
-	answer := d.ok("GET", "/v1/dashboard/candles?symbol=OBTH&date="+outcomeDay, nil)
+	dashStoreOutcomeDay(d)
+	answer := d.ok("GET", "/v1/dashboard/candles?symbol=OBTH&date="+dashOutcomeDay, nil)
 	if answer["interval"] != "1minute" {
 		t.Errorf("default interval: %v", answer["interval"])
 	}
-	candles := list(answer, "candles")
+	candles := dashList(answer, "candles")
 	if len(candles) != 2 {
 		t.Fatalf("candles: %v", answer)
 	}
-	second := obj(candles[1])
+	second := dashObj(candles[1])
 	if second["time"] != "2025-02-03T04:35:00Z" || second["open"] != 106.0 || second["high"] != 106.0 ||
 		second["low"] != 97.0 || second["close"] != 97.0 {
 		t.Errorf("both-in-one candle: %v", second)
 	}
-	answer = d.ok("GET", "/v1/dashboard/candles?symbol=OBTH&interval=5minute&date="+outcomeDay, nil)
-	if len(list(answer, "candles")) != 2 { // 10:00-10:05 and 10:05-10:10
+	answer = d.ok("GET", "/v1/dashboard/candles?symbol=OBTH&interval=5minute&date="+dashOutcomeDay, nil)
+	if len(dashList(answer, "candles")) != 2 { // 10:00-10:05 and 10:05-10:10
 		t.Errorf("5minute candles: %v", answer)
 	}
 	body := d.fails(400, "GET", "/v1/dashboard/candles?symbol=OBTH&interval=7minute&date=2025-02-30", nil)
-	if !hasField(body, "interval") || !hasField(body, "date") {
+	if !dashHasField(body, "interval") || !dashHasField(body, "date") {
 		t.Errorf("bad interval and date: %v", body)
 	}
 
-	answer = d.ok("GET", "/v1/dashboard/quote-timelines?symbol=ONON&date="+outcomeDay, nil)
-	quotes := list(answer, "quotes")
-	if len(quotes) != 4 || obj(quotes[0])["timestamp"] != "2025-02-03T04:30:10Z" ||
-		obj(quotes[3])["timestamp"] != "2025-02-03T04:33:00Z" {
+	answer = d.ok("GET", "/v1/dashboard/quote-timelines?symbol=ONON&date="+dashOutcomeDay, nil)
+	quotes := dashList(answer, "quotes")
+	if len(quotes) != 4 || dashObj(quotes[0])["timestamp"] != "2025-02-03T04:30:10Z" ||
+		dashObj(quotes[3])["timestamp"] != "2025-02-03T04:33:00Z" {
 		t.Errorf("timeline: %v", answer)
 	}
 	// Cut at the backtest clock.
-	answer = d.ok("GET", "/v1/dashboard/quote-timelines?symbol=ONON&date="+outcomeDay, nil,
-		"X-Current-Timestamp", outcomeDay+"T10:02:00")
-	if len(list(answer, "quotes")) != 2 {
+	answer = d.ok("GET", "/v1/dashboard/quote-timelines?symbol=ONON&date="+dashOutcomeDay, nil,
+		"X-Current-Timestamp", dashOutcomeDay+"T10:02:00")
+	if len(dashList(answer, "quotes")) != 2 {
 		t.Errorf("timeline before the clock: %v", answer)
 	}
-	d.fails(403, "GET", "/v1/dashboard/quote-timelines?symbol=ONON&date="+outcomeDay, nil,
+	d.fails(403, "GET", "/v1/dashboard/quote-timelines?symbol=ONON&date="+dashOutcomeDay, nil,
 		"X-Current-Timestamp", "2025-02-02T10:00:00")
-	d.fails(400, "GET", "/v1/dashboard/quote-timelines?date="+outcomeDay, nil)
+	d.fails(400, "GET", "/v1/dashboard/quote-timelines?date="+dashOutcomeDay, nil)
 }
