@@ -1,0 +1,3 @@
+module mdc/tests/e2e
+
+go 1.24.0
