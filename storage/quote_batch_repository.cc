@@ -1,5 +1,7 @@
 #include "storage/quote_batch_repository.h"
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "service/domain/proto_time.h"
 #include "storage/quote_columns.h"
@@ -20,6 +22,9 @@ constexpr Statement kFindLatestOfSymbols{
 // range of the index stock_quotes_prices (symbol, instant; prices included),
 // the trading day's bounds computed in the exchange zone as
 // domain::DayStart does; rows come back tagged with the pair's position.
+// No ORDER BY over the whole result (a sort of every row): each pair's rows
+// come ascending from its index range, and the reader re-sorts a pair's rows
+// only should a plan ever interleave them.
 constexpr Statement kPricesOfSymbolDays{
     "quote_batches_prices_of_symbol_days",
     "SELECT k.i, q.observed_at, q.last_price, q.volume "
@@ -30,8 +35,8 @@ constexpr Statement kPricesOfSymbolDays{
     "AND s.observed_at >= k.trading_day::timestamp AT TIME ZONE 'Asia/Kolkata' "
     "AND s.observed_at < (k.trading_day + 1)::timestamp "
     "AT TIME ZONE 'Asia/Kolkata' "
-    "AND s.observed_at < $3 AND s.last_price IS NOT NULL) q "
-    "ORDER BY k.i, q.observed_at"};
+    "AND s.observed_at < $3 AND s.last_price IS NOT NULL "
+    "ORDER BY s.observed_at) q"};
 
 }  // namespace
 
@@ -93,6 +98,13 @@ QuoteBatchRepository::PricesOfSymbolDays(const std::vector<SymbolDay>& keys,
     current->push_back(domain::PricePoint{result->Time(row, 1),
                                           result->Double(row, 2),
                                           result->OptionalDouble(row, 3)});
+  }
+  for (auto& [key, points] : found) {
+    auto earlier = [](const domain::PricePoint& a,
+                      const domain::PricePoint& b) { return a.time < b.time; };
+    if (!std::is_sorted(points.begin(), points.end(), earlier)) {
+      std::stable_sort(points.begin(), points.end(), earlier);
+    }
   }
   return found;
 }
