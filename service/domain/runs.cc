@@ -42,6 +42,12 @@ std::vector<std::string> NormalizeTags(
     const google::protobuf::RepeatedPtrField<std::string>& tags,
     absl::string_view field, FieldErrors& errors) {
   std::vector<std::string> result;
+  // Far too many to be duplicates of ten: one message, not one per tag.
+  if (tags.size() > 10 * kMaxTags) {
+    errors.Add(field, absl::StrCat("at most ", kMaxTags, " distinct tags; got ",
+                                   tags.size(), " entries"));
+    return result;
+  }
   bool bad = false;
   for (int i = 0; i < tags.size(); ++i) {
     absl::string_view tag = absl::StripAsciiWhitespace(tags[i]);

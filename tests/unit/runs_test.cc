@@ -80,6 +80,13 @@ TEST(NormalizeTags, AtMostTenDistinct) {
   EXPECT_EQ(Fields(errors), "tags: at most 10 distinct tags; got 11");
 }
 
+TEST(NormalizeTags, AHugeListIsOneViolation) {
+  FieldErrors errors;
+  NormalizeTags(Tags(std::vector<std::string>(5000, "bad tag")), "tags",
+                errors);
+  EXPECT_EQ(Fields(errors), "tags: at most 10 distinct tags; got 5000 entries");
+}
+
 TEST(NormalizeTag, Filter) {
   EXPECT_EQ(*NormalizeTag("  swing "), "swing");
   EXPECT_FALSE(NormalizeTag("a b").ok());
