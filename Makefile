@@ -3,7 +3,7 @@
 #   make run      build and run PostgreSQL, mdc-server and mdc-gateway
 #   make test     build and run every test (what CI runs)
 #   make build    build only (into $(MDC_BUILD_DIR), default build/)
-#   make format   clang-format the C++ code, gofmt the Go code
+#   make format   clang-format the C++ code (.clang-format), gofmt the Go code
 #   make pg-stop  stop the private PostgreSQL that `make run` started
 #   make clean    remove the build folder (keeps .mdc/, the local database)
 
@@ -25,8 +25,7 @@ build:
 	bash scripts/build.sh
 
 format:
-	find service storage tests -type f \( -name '*.cc' -o -name '*.h' -o -name '*.cpp' -o -name '*.hpp' \) \
-	  -print0 | xargs -0 -r clang-format -i --style=file
+	git ls-files -z -- '*.cc' '*.h' '*.cpp' '*.hpp' | xargs -0 -r clang-format -i --style=file
 	gofmt -l -w gateway tests/e2e
 
 pg-stop:

@@ -12,6 +12,11 @@ if [ -d /usr/local/go/bin ]; then
   esac
 fi
 export PATH
+# Go keeps its caches under $HOME; CI environments may not set it.
+if [ -z "${HOME:-}" ]; then
+  HOME=$(getent passwd "$(id -u)" | cut -d: -f6)
+  export HOME
+fi
 
 # log MESSAGE...: one line on stderr, prefixed with the script's name.
 log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }

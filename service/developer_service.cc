@@ -25,7 +25,7 @@ namespace {
 // Rows read per round trip when a read scans a whole range (candles,
 // persistence), so memory stays bounded whatever the range.
 constexpr int kCandleScanPage = 20000;
-constexpr int kSnapshotScanPage = 500;
+constexpr int kSnapshotScanPage = 100;
 
 // `symbol=NIFTY` (any case) asks for the NIFTY 50 index.
 constexpr absl::string_view kNiftySymbol = "NIFTY";

@@ -169,9 +169,10 @@ int Load(const std::map<std::string, std::string>& flags) {
   for (auto& worker : workers) worker.join();
   const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
   const double quotes = static_cast<double>(jobs.size()) * symbols;
-  std::printf("loaded %zu days, %.0f quotes in %.1f s (%.0f quotes/s), %d failed "
-              "requests\n",
-              days.size(), quotes, seconds, quotes / seconds, failures.load());
+  std::printf(
+      "loaded %zu days, %.0f quotes in %.1f s (%.0f quotes/s), %d failed "
+      "requests\n",
+      days.size(), quotes, seconds, quotes / seconds, failures.load());
   return failures.load() == 0 ? 0 : 1;
 }
 
@@ -235,7 +236,8 @@ int Measure(const std::map<std::string, std::string>& flags) {
       AddAuth(context, token);
       mdc::v1::QuoteTimeline timeline;
       const absl::Time t0 = absl::Now();
-      grpc::Status status = stub->GetQuoteTimeline(&context, request, &timeline);
+      grpc::Status status =
+          stub->GetQuoteTimeline(&context, request, &timeline);
       timeline_ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - t0));
       if (!status.ok() || timeline.quotes_size() != kMinutesPerDay) ++bad;
     }

@@ -39,9 +39,12 @@ absl::StatusOr<TimeRange> TimeRangeFor(absl::string_view start_datetime,
                     ? range.asked_end + absl::Microseconds(1)
                     : range.asked_end;
   }
+  range.end = clock.CutEnd(range.end);
   if (start_datetime.empty()) {
-    range.asked_start =
-        std::min(SessionOpen(TradingDay(range.asked_end)), range.asked_end);
+    // The session open of the trading day the window ends on, after the
+    // backtest clock cut it.
+    const absl::Time last = std::min(range.asked_end, range.end);
+    range.asked_start = std::min(SessionOpen(TradingDay(last)), last);
   } else {
     range.asked_start = zone->At(*start_civil).pre;
     if (auto allowed = clock.CheckBefore(range.asked_start, "start_datetime");
@@ -57,7 +60,6 @@ absl::StatusOr<TimeRange> TimeRangeFor(absl::string_view start_datetime,
                        FormatInstant(range.asked_end)));
     }
   }
-  range.end = clock.CutEnd(range.end);
   range.start = std::min(range.asked_start, range.end);
   return range;
 }

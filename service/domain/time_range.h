@@ -27,10 +27,11 @@ enum class EndIs { kExclusive, kInclusive };
 
 // Parses `start_datetime` / `end_datetime` (query parameters) in `timezone`.
 // end defaults to now (the backtest clock when set, else `wall_now`); start
-// defaults to the session open (09:15 IST) of end's trading day, or end when
-// that is later. Returns INVALID_ARGUMENT naming the parameter when one is
-// malformed or start is after end, and PERMISSION_DENIED naming both instants
-// when start is at or after the backtest clock. The window is cut at the
+// defaults to the session open (09:15 IST) of the trading day of end, once
+// the backtest clock has cut end, or to end when that is earlier. Returns
+// INVALID_ARGUMENT naming the parameter when one is malformed or start is
+// after end, and PERMISSION_DENIED naming both instants when start is at or
+// after the backtest clock. The window is cut at the
 // backtest clock so nothing stamped at or after it is inside.
 absl::StatusOr<TimeRange> TimeRangeFor(absl::string_view start_datetime,
                                        absl::string_view end_datetime,

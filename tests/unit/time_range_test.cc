@@ -97,6 +97,16 @@ TEST(TimeRangeFor, BacktestClockIsNowWhenEndIsAbsent) {
   EXPECT_EQ(range->end, Ist("2025-02-27T10:00:00"));
 }
 
+TEST(TimeRangeFor, DefaultStartFollowsTheEndTheClockCut) {
+  // The clock is Tuesday noon; the window asked for ends on Wednesday.
+  const BacktestClock clock(Ist("2025-03-04T12:00:00"));
+  auto range = TimeRangeFor("", "2025-03-05T15:30:00", "", clock, kWallNow,
+                            EndIs::kExclusive);
+  ASSERT_TRUE(range.ok()) << range.status();
+  EXPECT_EQ(range->start, Ist("2025-03-04T09:15:00"));
+  EXPECT_EQ(range->end, Ist("2025-03-04T12:00:00"));
+}
+
 TEST(TimeRangeFor, StartAtOrAfterTheClockIsDenied) {
   const BacktestClock clock(Ist("2025-03-03T10:00:00"));
   for (const char* start : {"2025-03-03T10:00:00", "2025-03-03T11:00:00"}) {
