@@ -95,7 +95,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
       config.broker_token_url, absl::Seconds(config.broker_timeout_seconds));
   s->developer_ = std::make_unique<DeveloperService>(*s->calls_, *s->repos_,
                                                      *s->broker_tokens_);
-  s->dashboard_ = std::make_unique<DashboardService>(*s->calls_, *s->repos_);
+  s->dashboard_ = std::make_unique<DashboardService>(*s->calls_, *s->auth_,
+                                                     *s->repos_);
   s->admin_ = std::make_unique<AdminService>(*s->calls_, *s->repos_,
                                              std::move(secret_box));
   s->health_ = std::make_unique<HealthService>(*s->calls_, *s->pool_);

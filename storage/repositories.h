@@ -11,8 +11,11 @@
 #include "storage/market_data_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/pool.h"
+#include "storage/quote_batch_repository.h"
 #include "storage/quote_repository.h"
+#include "storage/run_repository.h"
 #include "storage/shortlist_repository.h"
+#include "storage/sign_in_repository.h"
 
 namespace mdc::storage {
 
@@ -27,7 +30,10 @@ struct Repositories {
         holidays(pool),
         broker_tokens(pool),
         maintenance(pool),
-        broker_credentials(pool) {}
+        broker_credentials(pool),
+        runs(pool),
+        quote_batches(pool),
+        sign_ins(pool) {}
 
   ConnectionPool &pool;
   DeveloperRepository developers;
@@ -39,6 +45,9 @@ struct Repositories {
   BrokerTokenRepository broker_tokens;
   MaintenanceRepository maintenance;
   BrokerCredentialsRepository broker_credentials;
+  RunRepository runs;
+  QuoteBatchRepository quote_batches;
+  SignInRepository sign_ins;
 };
 
 } // namespace mdc::storage

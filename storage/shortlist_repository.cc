@@ -24,6 +24,24 @@ constexpr Statement kFindLatest{
     "AND observed_at >= $3 AND observed_at <= $4 "
     "ORDER BY observed_at DESC LIMIT 1"};
 
+// $1 = '' means every type.
+constexpr Statement kListDaySnapshots{
+    "shortlists_list_day",
+    "SELECT observed_at, entries, shortlist_type FROM shortlist_snapshots "
+    "WHERE trading_day = $3 AND ($1 = '' OR shortlist_type = $1) "
+    "AND scope = $2 AND observed_at <= $4 ORDER BY observed_at, "
+    "shortlist_type"};
+
+constexpr Statement kListDays{
+    "shortlists_list_days",
+    "SELECT trading_day, count(DISTINCT observed_at) FROM shortlist_snapshots "
+    "WHERE observed_at <= $1 GROUP BY trading_day ORDER BY trading_day"};
+
+constexpr Statement kListDayInstants{
+    "shortlists_list_day_instants",
+    "SELECT DISTINCT observed_at FROM shortlist_snapshots "
+    "WHERE trading_day = $1 AND observed_at <= $2 ORDER BY observed_at"};
+
 // Keyset pages: $5 is the last instant of the previous page (or just before
 // $3 on the first page).
 constexpr Statement kListRange{
@@ -106,6 +124,69 @@ absl::StatusOr<std::vector<v1::Shortlist>> ShortlistRepository::ListRange(
     snapshots.push_back(*std::move(shortlist));
   }
   return snapshots;
+}
+
+absl::StatusOr<std::vector<v1::Shortlist>>
+ShortlistRepository::ListDaySnapshots(v1::ShortlistType type, v1::Scope scope,
+                                      absl::CivilDay day,
+                                      absl::Time not_after) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  const std::string type_name = type == v1::SHORTLIST_TYPE_UNSPECIFIED
+                                    ? std::string()
+                                    : domain::ShortlistTypeName(type);
+  auto result =
+      (*conn)->Exec(kListDaySnapshots, Params()
+                                           .Text(type_name)
+                                           .Text(domain::ScopeName(scope))
+                                           .Date(day)
+                                           .Time(not_after));
+  if (!result.ok()) return result.status();
+  std::vector<v1::Shortlist> snapshots(result->rows());
+  for (int i = 0; i < result->rows(); ++i) {
+    v1::Shortlist& shortlist = snapshots[i];
+    const absl::string_view bytes = result->Bytes(i, 1);
+    if (!shortlist.ParseFromArray(bytes.data(),
+                                  static_cast<int>(bytes.size()))) {
+      return absl::DataLossError("stored shortlist entries are unreadable");
+    }
+    domain::SetTimestamp(result->Time(i, 0), shortlist.mutable_timestamp());
+    v1::ShortlistType stored_type = v1::SHORTLIST_TYPE_UNSPECIFIED;
+    v1::ShortlistType_Parse(result->String(i, 2), &stored_type);
+    shortlist.set_shortlist_type(stored_type);
+    shortlist.set_scope(scope);
+  }
+  return snapshots;
+}
+
+absl::StatusOr<std::vector<ShortlistRepository::DayInstants>>
+ShortlistRepository::ListDays(absl::Time not_after) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result = (*conn)->Exec(kListDays, Params().Time(not_after));
+  if (!result.ok()) return result.status();
+  std::vector<DayInstants> days;
+  days.reserve(result->rows());
+  for (int i = 0; i < result->rows(); ++i) {
+    days.push_back(
+        DayInstants{result->Date(i, 0), static_cast<int>(result->Int64(i, 1))});
+  }
+  return days;
+}
+
+absl::StatusOr<std::vector<absl::Time>> ShortlistRepository::ListDayInstants(
+    absl::CivilDay day, absl::Time not_after) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result =
+      (*conn)->Exec(kListDayInstants, Params().Date(day).Time(not_after));
+  if (!result.ok()) return result.status();
+  std::vector<absl::Time> instants;
+  instants.reserve(result->rows());
+  for (int i = 0; i < result->rows(); ++i) {
+    instants.push_back(result->Time(i, 0));
+  }
+  return instants;
 }
 
 }  // namespace mdc::storage
