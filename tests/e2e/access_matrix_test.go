@@ -6,8 +6,8 @@ package e2e
 // the proto files themselves, so a new route cannot be left out.
 
 import (
+	"encoding/hex"
 	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -30,13 +30,10 @@ func (r route) String() string { return r.method + " " + r.template }
 // calls that pass the access check change nothing.
 var samplePathValues = map[string]string{"id": "999999", "runId": "999999", "date": "2031-01-01"}
 
-func routesFromOpenAPI(t *testing.T, s *adminStack) []route {
+func routesFromOpenAPI(t *testing.T, s *Stack) []route {
 	t.Helper()
-	resp, err := http.Get(s.base + "/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	r := s.Do(t, "GET", "/openapi.json", "", nil)
+	expectStatus(t, r, 200)
 	var doc struct {
 		Paths map[string]map[string]struct {
 			Tags       []string          `json:"tags"`
@@ -47,7 +44,7 @@ func routesFromOpenAPI(t *testing.T, s *adminStack) []route {
 			} `json:"parameters"`
 		} `json:"paths"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil {
+	if err := json.Unmarshal(r.Body, &doc); err != nil {
 		t.Fatalf("/openapi.json: %v", err)
 	}
 	var routes []route
@@ -83,6 +80,16 @@ func routesFromOpenAPI(t *testing.T, s *adminStack) []route {
 	return routes
 }
 
+// repoRoot is the repository's top folder (the tests run in tests/e2e).
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
 // protoBindings counts the HTTP bindings written in proto/mdc/v1/*.proto.
 func protoBindings(t *testing.T) map[string]bool {
 	t.Helper()
@@ -112,8 +119,9 @@ func protoBindings(t *testing.T) map[string]bool {
 	return found
 }
 
+// A private stack: the calls with the admin token reach every admin route.
 func TestAccessMatrixCoversEveryRoute(t *testing.T) {
-	s := startAdminStack(t, adminStackOptions{})
+	s := StartStack(t)
 	routes := routesFromOpenAPI(t, s)
 	want := protoBindings(t)
 	got := map[string]bool{}
@@ -134,18 +142,19 @@ func TestAccessMatrixCoversEveryRoute(t *testing.T) {
 		t.Fatalf("only %d routes found", len(routes))
 	}
 
-	_, devToken := s.newDeveloper("matrix-dev", "developer")
-	refreshedID, refreshedAway := s.newDeveloper("matrix-refreshed", "developer")
-	adminExpectStatus(t, "refresh", s.admin("PATCH", "/v1/admin/developers/"+refreshedID+"/refresh-key", nil), 200)
-	deletedID, deletedToken := s.newDeveloper("matrix-deleted", "admin")
-	adminExpectStatus(t, "delete", s.admin("DELETE", "/v1/admin/developers/"+deletedID, nil), 200)
+	_, devToken := s.NewDeveloper(t, "developer")
+	refreshedID, refreshedAway := s.NewDeveloper(t, "developer")
+	checkStatus(t, "refresh", s.Do(t, "PATCH", "/v1/admin/developers/"+refreshedID+"/refresh-key", s.AdminToken(), nil), 200)
+	deletedID, deletedToken := s.NewDeveloper(t, "admin")
+	checkStatus(t, "delete", s.Do(t, "DELETE", "/v1/admin/developers/"+deletedID, s.AdminToken(), nil), 200)
 
-	call := func(r route, authorization string) reply {
+	call := func(t *testing.T, r route, authorization string) *Response {
+		t.Helper()
 		var body any
 		if r.hasBody {
 			body = "{}"
 		}
-		return s.call(r.method, r.path, authorization, body)
+		return s.DoWithAuthorization(t, r.method, r.path, authorization, body)
 	}
 	refused := []struct {
 		name, header string
@@ -154,7 +163,7 @@ func TestAccessMatrixCoversEveryRoute(t *testing.T) {
 		{"malformed header (no scheme)", devToken},
 		{"malformed header (Basic)", "Basic " + devToken},
 		{"malformed header (Bearer only)", "Bearer"},
-		{"unknown token", "Bearer mdc_" + adminRandomHex(32)},
+		{"unknown token", "Bearer mdc_" + mustRandomHex(t, 32)},
 		{"refreshed-away token", "Bearer " + refreshedAway},
 		{"deleted developer's token", "Bearer " + deletedToken},
 	}
@@ -166,18 +175,18 @@ func TestAccessMatrixCoversEveryRoute(t *testing.T) {
 				return
 			}
 			for _, c := range refused {
-				if got := call(r, c.header); got.status != 401 {
+				if got := call(t, r, c.header); got.Status != 401 {
 					t.Errorf("%s: want 401, got %v", c.name, got)
 				}
 			}
-			dev := call(r, "Bearer "+devToken)
-			if r.admin && dev.status != 403 {
+			dev := call(t, r, "Bearer "+devToken)
+			if r.admin && dev.Status != 403 {
 				t.Errorf("developer token on an admin route: want 403, got %v", dev)
 			}
-			if !r.admin && (dev.status == 401 || dev.status == 403) {
+			if !r.admin && (dev.Status == 401 || dev.Status == 403) {
 				t.Errorf("developer token on a developer route: refused with %v", dev)
 			}
-			if admin := call(r, "Bearer "+s.adminToken); admin.status == 401 || admin.status == 403 {
+			if admin := call(t, r, "Bearer "+s.AdminToken()); admin.Status == 401 || admin.Status == 403 {
 				t.Errorf("admin token: refused with %v", admin)
 			}
 		})
@@ -185,62 +194,55 @@ func TestAccessMatrixCoversEveryRoute(t *testing.T) {
 }
 
 // Public routes answer without any header.
-func checkPublicRoute(t *testing.T, s *adminStack, r route, devToken string) {
+func checkPublicRoute(t *testing.T, s *Stack, r route, devToken string) {
 	t.Helper()
 	switch {
 	case strings.HasSuffix(r.template, "/health"):
-		adminExpectStatus(t, "health without a token", s.call(r.method, r.path, "", nil), 200)
+		checkStatus(t, "health without a token", s.Do(t, r.method, r.path, "", nil), 200)
 	case r.template == "/v1/dashboard/auth/sign-in":
-		adminExpectStatus(t, "sign-in without a header", s.call(r.method, r.path, "",
+		checkStatus(t, "sign-in without a header", s.Do(t, r.method, r.path, "",
 			map[string]any{"developerToken": devToken}), 200)
 	default:
 		t.Errorf("public route %s is not one of API.md's: /health, /v1/health, sign-in", r)
 	}
 }
 
+// Dumps every table: a private stack, with a key to store broker
+// credentials.
 func TestAccessNoTokenOrSecretIsStoredInClearText(t *testing.T) {
-	s := startAdminStack(t, adminStackOptions{secretKey: adminRandomHex(32)})
-	secrets := []string{s.adminToken}
+	s := StartStackWith(t, StackOptions{Env: []string{"MDC_SECRET_KEY=" + mustRandomHex(t, 32)}})
+	secrets := []string{s.AdminToken()}
 	for _, name := range []string{"clear-a", "clear-b"} {
-		id, token := s.newDeveloper(name, "developer")
+		id, token := s.NewNamedDeveloper(t, name, "developer")
 		secrets = append(secrets, token)
-		r := s.admin("PATCH", "/v1/admin/developers/"+id+"/refresh-key", nil)
-		secrets = append(secrets, r.body["token"].(string))
+		r := s.Do(t, "PATCH", "/v1/admin/developers/"+id+"/refresh-key", s.AdminToken(), nil)
+		secrets = append(secrets, r.JSON["token"].(string))
 	}
-	apiKey, apiSecret := "brokerkey"+adminRandomHex(8), "brokersecret"+adminRandomHex(8)
-	adminExpectStatus(t, "store broker credentials", s.admin("PUT", "/v1/admin/broker",
+	apiKey, apiSecret := "brokerkey"+mustRandomHex(t, 8), "brokersecret"+mustRandomHex(t, 8)
+	checkStatus(t, "store broker credentials", s.Do(t, "PUT", "/v1/admin/broker", s.AdminToken(),
 		map[string]any{"apiKey": apiKey, "apiSecret": apiSecret}), 200)
 	secrets = append(secrets, apiKey, apiSecret)
 
-	tables := strings.Fields(s.sql("SELECT tablename FROM pg_tables WHERE schemaname = 'public'"))
+	tables := strings.Fields(s.SQL(t, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"))
 	if len(tables) < 5 {
 		t.Fatalf("tables: %v", tables)
 	}
 	var dump strings.Builder
 	for _, table := range tables {
 		// Row text shows bytea as hex, searched for below as well.
-		dump.WriteString(s.sql("SELECT coalesce(string_agg(t::text, E'\\n'), '') FROM " + table + " t"))
+		dump.WriteString(s.SQL(t, "SELECT coalesce(string_agg(t::text, E'\\n'), '') FROM "+table+" t"))
 	}
 	// The bytea columns also as raw bytes (escaped), so plain text is found.
-	dump.WriteString(s.sql("SELECT coalesce(string_agg(encode(token_hash, 'escape'), ''), '') FROM developers"))
-	dump.WriteString(s.sql("SELECT coalesce(string_agg(encode(api_key_sealed, 'escape') || " +
+	dump.WriteString(s.SQL(t, "SELECT coalesce(string_agg(encode(token_hash, 'escape'), ''), '') FROM developers"))
+	dump.WriteString(s.SQL(t, "SELECT coalesce(string_agg(encode(api_key_sealed, 'escape') || "+
 		"encode(api_secret_sealed, 'escape'), ''), '') FROM broker_credentials"))
 	text := strings.ToLower(dump.String())
 	if !strings.Contains(text, "clear-a") {
 		t.Fatal("the dump does not hold the developers table")
 	}
 	for _, secret := range secrets {
-		if strings.Contains(text, strings.ToLower(secret)) || strings.Contains(text, hexOf(secret)) {
+		if strings.Contains(text, strings.ToLower(secret)) || strings.Contains(text, hex.EncodeToString([]byte(secret))) {
 			t.Errorf("a token or secret is stored in clear text (%s...)", secret[:6])
 		}
 	}
-}
-
-func hexOf(s string) string {
-	const digits = "0123456789abcdef"
-	out := make([]byte, 0, 2*len(s))
-	for i := 0; i < len(s); i++ {
-		out = append(out, digits[s[i]>>4], digits[s[i]&15])
-	}
-	return string(out)
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 type stoppableCluster struct {
 	t    *testing.T
 	dir  string
-	port int
+	addr string // 127.0.0.1:port
 }
 
 func asPostgres(t *testing.T, args ...string) {
@@ -41,24 +42,31 @@ func startStoppableCluster(t *testing.T) *stoppableCluster {
 	if out, err := exec.Command("chown", "postgres", dir).CombinedOutput(); err != nil {
 		t.Fatalf("chown: %v\n%s", err, out)
 	}
-	c := &stoppableCluster{t: t, dir: dir, port: freePort(t)}
+	addr, err := freeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &stoppableCluster{t: t, dir: dir, addr: addr}
 	asPostgres(t, "initdb", "-D", filepath.Join(dir, "data"), "-A", "trust", "-U", "mdc", "--no-sync")
 	c.start()
 	t.Cleanup(func() {
 		exec.Command("runuser", "-u", "postgres", "--", "pg_ctl", "-D", filepath.Join(dir, "data"),
 			"stop", "-m", "immediate").Run()
 	})
-	adminPsql(t, c.url("postgres"), "CREATE DATABASE mdc")
+	if _, err := psql(c.url("postgres"), "CREATE DATABASE mdc"); err != nil {
+		t.Fatal(err)
+	}
 	return c
 }
 
 func (c *stoppableCluster) url(db string) string {
-	return fmt.Sprintf("postgres://mdc@127.0.0.1:%d/%s", c.port, db)
+	return fmt.Sprintf("postgres://mdc@%s/%s", c.addr, db)
 }
 
 func (c *stoppableCluster) start() {
+	_, port, _ := net.SplitHostPort(c.addr)
 	asPostgres(c.t, "pg_ctl", "-D", filepath.Join(c.dir, "data"), "-w", "-l", filepath.Join(c.dir, "log"),
-		"-o", fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off", c.port, c.dir), "start")
+		"-o", fmt.Sprintf("-p %s -k %s -c listen_addresses=127.0.0.1 -c fsync=off", port, c.dir), "start")
 }
 
 func (c *stoppableCluster) stop() {
@@ -83,8 +91,8 @@ func eventually(t *testing.T, what string, check func() string) {
 
 func TestAdminHealthFollowsTheDatabase(t *testing.T) {
 	cluster := startStoppableCluster(t)
-	s := startAdminStack(t, adminStackOptions{dbURL: cluster.url("mdc")})
-	conn, err := grpc.NewClient(s.grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	s := StartStackWith(t, StackOptions{DatabaseURL: cluster.url("mdc")})
+	conn, err := grpc.NewClient(s.GRPCAddr(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,8 +114,8 @@ func TestAdminHealthFollowsTheDatabase(t *testing.T) {
 	httpHealth := func(status int, body string) func() string {
 		return func() string {
 			for _, path := range []string{"/health", "/v1/health"} {
-				r := s.call("GET", path, "", nil)
-				if r.status != status || r.body["status"] != body {
+				r := s.Do(t, "GET", path, "", nil)
+				if r.Status != status || r.JSON["status"] != body {
 					return fmt.Sprintf("%s: %v", path, r)
 				}
 			}
@@ -120,11 +128,11 @@ func TestAdminHealthFollowsTheDatabase(t *testing.T) {
 
 	cluster.stop()
 	eventually(t, "PostgreSQL stopped", httpHealth(503, "NOT_SERVING"))
-	if r := s.call("GET", "/health", "", nil); r.body["database"] != "unreachable" {
+	if r := s.Do(t, "GET", "/health", "", nil); r.JSON["database"] != "unreachable" {
 		t.Errorf("database while stopped: %v", r)
 	}
 	eventually(t, "gRPC with PostgreSQL stopped", grpcHealth(healthpb.HealthCheckResponse_NOT_SERVING))
-	if r := s.admin("GET", "/v1/admin/developers", nil); r.status != 503 {
+	if r := s.Do(t, "GET", "/v1/admin/developers", s.AdminToken(), nil); r.Status != 503 {
 		t.Errorf("a call needing the database while it is down: want 503, got %v", r)
 	}
 
@@ -133,7 +141,7 @@ func TestAdminHealthFollowsTheDatabase(t *testing.T) {
 	eventually(t, "gRPC with PostgreSQL back", grpcHealth(healthpb.HealthCheckResponse_SERVING))
 	// The pool reconnected: ordinary calls work again without a restart.
 	eventually(t, "admin call after the outage", func() string {
-		if r := s.admin("GET", "/v1/admin/developers", nil); r.status != 200 {
+		if r := s.Do(t, "GET", "/v1/admin/developers", s.AdminToken(), nil); r.Status != 200 {
 			return r.String()
 		}
 		return ""

@@ -62,44 +62,6 @@ func withoutNulls(v any) any {
 	return v
 }
 
-func mustJSON(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-func expectStatus(t *testing.T, r *Response, want int) {
-	t.Helper()
-	if r.Status != want {
-		t.Fatalf("status %d, want %d; body %s", r.Status, want, r.Text())
-	}
-}
-
-// expectFieldError checks a 4xx that names `field` in the message and, for
-// 400s from the server or gateway, in a BadRequest field violation.
-func expectFieldError(t *testing.T, r *Response, status int, field string) {
-	t.Helper()
-	expectStatus(t, r, status)
-	if !strings.Contains(fmt.Sprint(r.JSON["message"]), field) {
-		t.Fatalf("message does not name %q: %s", field, r.Text())
-	}
-	if status != http.StatusBadRequest {
-		return
-	}
-	for _, d := range asSlice(r.JSON["details"]) {
-		for _, v := range asSlice(d.(map[string]any)["fieldViolations"]) {
-			if strings.HasPrefix(fmt.Sprint(v.(map[string]any)["field"]), field) {
-				return
-			}
-		}
-	}
-	t.Fatalf("no field violation for %q: %s", field, r.Text())
-}
-
-func asSlice(v any) []any {
-	s, _ := v.([]any)
-	return s
-}
-
 func TestSeedShortlistRoundTripsInEveryUtcSpelling(t *testing.T) {
 	s := SharedStack(t)
 	_, token := s.NewDeveloper(t, "developer")
@@ -315,23 +277,19 @@ func TestCollectorAuthentication(t *testing.T) {
 	body := seedBody(t, "shortlist_top_gainers_full.json", "UTC", "2031-01-14T05:00:00")
 	const path = "/v1/developer/collector/shortlists"
 	cases := []struct {
-		name   string
-		header map[string]string
-		status int
+		name          string
+		authorization string
+		status        int
 	}{
-		{"no Authorization", nil, 401},
-		{"Basic scheme", map[string]string{"Authorization": "Basic " + developer}, 401},
-		{"Bearer without token", map[string]string{"Authorization": "Bearer "}, 401},
-		{"unknown token", map[string]string{"Authorization": "Bearer mdc_not-a-real-token"}, 401},
-		{"lower-case scheme", map[string]string{"Authorization": "bearer " + developer}, 200},
+		{"no Authorization", "", 401},
+		{"Basic scheme", "Basic " + developer, 401},
+		{"Bearer without token", "Bearer ", 401},
+		{"unknown token", "Bearer mdc_not-a-real-token", 401},
+		{"lower-case scheme", "bearer " + developer, 200},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var headers []map[string]string
-			if c.header != nil {
-				headers = append(headers, c.header)
-			}
-			r := s.Do(t, "POST", path, "", body, headers...)
+			r := s.DoWithAuthorization(t, "POST", path, c.authorization, body)
 			expectStatus(t, r, c.status)
 		})
 	}

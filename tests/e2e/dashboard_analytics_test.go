@@ -9,8 +9,8 @@ import (
 // dashCompanies reads `dashCompanies` as (symbol, count, percentage) triples.
 func dashCompanies(answer map[string]any) [][3]any {
 	var out [][3]any
-	for _, c := range dashList(answer, "companies") {
-		out = append(out, [3]any{dashObj(c)["nseSymbol"], dashObj(c)["count"], dashObj(c)["percentage"]})
+	for _, c := range asSlice(answer["companies"]) {
+		out = append(out, [3]any{asObject(c)["nseSymbol"], asObject(c)["count"], asObject(c)["percentage"]})
 	}
 	return out
 }
@@ -29,8 +29,8 @@ func TestDashboardDailyPersistentCompanies(t *testing.T) {
 		if i >= 3 {
 			symbols = append(symbols, "PC")
 		}
-		d.saveShortlist("TOP_GAINERS", "TOP_5", at, 10, symbols...)
-		d.saveShortlist("TOP_GAINERS", "FULL", at, 10, "PFULL")
+		postShortlist(t, d.s, d.token, "TOP_GAINERS", "TOP_5", at, symbols...)
+		postShortlist(t, d.s, d.token, "TOP_GAINERS", "FULL", at, "PFULL")
 	}
 	path := "/v1/dashboard/daily-persistent-companies?date=" + day + "&type=TOP_GAINERS"
 	answer := d.ok("GET", path, nil) // scope defaults to TOP_5, minPercentage to 80
@@ -52,13 +52,13 @@ func TestDashboardDailyPersistentCompanies(t *testing.T) {
 		t.Errorf("FULL: companies %v, want %v", got, want)
 	}
 	answer = d.ok("GET", "/v1/dashboard/daily-persistent-companies?date="+day+"&type=VOLUME_SHOCKERS", nil)
-	if answer["totalSnapshots"] != nil && answer["totalSnapshots"] != 0.0 || len(dashList(answer, "companies")) != 0 {
+	if answer["totalSnapshots"] != nil && answer["totalSnapshots"] != 0.0 || len(asSlice(answer["companies"])) != 0 {
 		t.Errorf("other type: %v", answer)
 	}
 
 	body := d.fails(400, "GET", "/v1/dashboard/daily-persistent-companies?date=2025-13-01&minPercentage=101", nil)
 	for _, f := range []string{"date", "type", "minPercentage"} {
-		if !dashHasField(body, f) {
+		if !hasFieldViolation(body, f) {
 			t.Errorf("want a violation of %s: %v", f, body)
 		}
 	}
@@ -81,11 +81,11 @@ func TestDashboardPersistentCountsEmptySnapshots(t *testing.T) {
 		at := fmt.Sprintf("%sT11:%02d:00", day, i)
 		switch {
 		case i < 7:
-			d.saveShortlist("TOP_GAINERS", "TOP_5", at, 10, "EA", "EB")
+			postShortlist(t, d.s, d.token, "TOP_GAINERS", "TOP_5", at, "EA", "EB")
 		case i < 8:
-			d.saveShortlist("TOP_GAINERS", "TOP_5", at, 10, "EA")
+			postShortlist(t, d.s, d.token, "TOP_GAINERS", "TOP_5", at, "EA")
 		default:
-			d.saveShortlist("TOP_GAINERS", "TOP_5", at, 10)
+			postShortlist(t, d.s, d.token, "TOP_GAINERS", "TOP_5", at)
 		}
 	}
 	answer := d.ok("GET", "/v1/dashboard/daily-persistent-companies?date="+day+"&type=top-gainers", nil)
@@ -102,16 +102,16 @@ func TestDashboardDailyUniqueCompanies(t *testing.T) {
 	d := newDash(t)
 	const day = "2025-02-06"
 	// Two snapshots at one instant, of two types: ten dashCompanies in all.
-	d.saveShortlist("TOP_GAINERS", "TOP_5", day+"T10:00:00", 10, "U0", "U1", "U2", "U3", "U4")
-	d.saveShortlist("VOLUME_SHOCKERS", "TOP_5", day+"T10:00:00", 10, "U5", "U6", "U7", "U8", "U9")
+	postShortlist(t, d.s, d.token, "TOP_GAINERS", "TOP_5", day+"T10:00:00", "U0", "U1", "U2", "U3", "U4")
+	postShortlist(t, d.s, d.token, "VOLUME_SHOCKERS", "TOP_5", day+"T10:00:00", "U5", "U6", "U7", "U8", "U9")
 	// A later snapshot repeating some of them, and a FULL one that must not
 	// count in TOP_5.
-	d.saveShortlist("TOP_GAINERS", "TOP_5", day+"T10:01:00", 10, "U0", "U5")
-	d.saveShortlist("TOP_GAINERS", "FULL", day+"T10:00:00", 10, "UFULL")
+	postShortlist(t, d.s, d.token, "TOP_GAINERS", "TOP_5", day+"T10:01:00", "U0", "U5")
+	postShortlist(t, d.s, d.token, "TOP_GAINERS", "FULL", day+"T10:00:00", "UFULL")
 
 	answer := d.ok("GET", "/v1/dashboard/daily-unique-companies?date="+day, nil)
 	wantAll := []any{"U0", "U1", "U2", "U3", "U4", "U5", "U6", "U7", "U8", "U9"}
-	if answer["uniqueCount"] != 10.0 || !reflect.DeepEqual(dashList(answer, "symbols"), wantAll) {
+	if answer["uniqueCount"] != 10.0 || !reflect.DeepEqual(asSlice(answer["symbols"]), wantAll) {
 		t.Errorf("every type: %v", answer)
 	}
 	answer = d.ok("GET", "/v1/dashboard/daily-unique-companies?date="+day+"&type=TOP_GAINERS", nil)
@@ -123,7 +123,7 @@ func TestDashboardDailyUniqueCompanies(t *testing.T) {
 		t.Errorf("FULL: %v", answer)
 	}
 	body := d.fails(400, "GET", "/v1/dashboard/daily-unique-companies?date="+day+"&type=LOSERS", nil)
-	if !dashHasField(body, "type") {
+	if !hasFieldViolation(body, "type") {
 		t.Errorf("bad type: %v", body)
 	}
 
@@ -131,10 +131,10 @@ func TestDashboardDailyUniqueCompanies(t *testing.T) {
 	// timestamps are listed only when asked for.
 	answer = d.ok("GET", "/v1/dashboard/available-datetimes", nil)
 	found := false
-	for _, e := range dashList(answer, "dates") {
-		if dashObj(e)["date"] == day {
+	for _, e := range asSlice(answer["dates"]) {
+		if asObject(e)["date"] == day {
 			found = true
-			if dashObj(e)["count"] != 2.0 || len(dashList(dashObj(e), "timestamps")) != 0 {
+			if asObject(e)["count"] != 2.0 || len(asSlice(asObject(e)["timestamps"])) != 0 {
 				t.Errorf("available %s: %v", day, e)
 			}
 		}
@@ -143,13 +143,13 @@ func TestDashboardDailyUniqueCompanies(t *testing.T) {
 		t.Errorf("%s not among the available dates: %v", day, answer)
 	}
 	answer = d.ok("GET", "/v1/dashboard/available-datetimes?date="+day, nil)
-	for _, e := range dashList(answer, "dates") {
-		if dashObj(e)["date"] == day {
+	for _, e := range asSlice(answer["dates"]) {
+		if asObject(e)["date"] == day {
 			want := []any{"2025-02-06T04:30:00Z", "2025-02-06T04:31:00Z"}
-			if got := dashList(dashObj(e), "timestamps"); !reflect.DeepEqual(got, want) {
+			if got := asSlice(asObject(e)["timestamps"]); !reflect.DeepEqual(got, want) {
 				t.Errorf("timestamps %v, want %v", got, want)
 			}
-		} else if len(dashList(dashObj(e), "timestamps")) != 0 {
+		} else if len(asSlice(asObject(e)["timestamps"])) != 0 {
 			t.Errorf("timestamps of a date not asked for: %v", e)
 		}
 	}

@@ -4,8 +4,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"fmt"
-	"net/url"
 	"testing"
 )
 
@@ -16,22 +14,11 @@ type dash struct {
 	token string
 }
 
-// newDash makes a developer with a fresh token. It is stored directly (the
-// token's SHA-256, as the server keeps it) so this suite needs nothing of the
-// admin API, which its own suite covers.
+// newDash makes a developer on the shared stack (NewDeveloper).
 func newDash(t *testing.T) *dash {
 	t.Helper()
 	s := SharedStack(t)
-	token, err := randomToken()
-	if err != nil {
-		t.Fatal(err)
-	}
-	suffix, err := randomHex(6)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.SQL(t, fmt.Sprintf("INSERT INTO developers (username, role, token_hash) "+
-		"VALUES ('e2e_dash_%s', 'developer', sha256(convert_to('%s', 'UTF8')))", suffix, token))
+	_, token := s.NewDeveloper(t, "developer")
 	return &dash{t: t, s: s, token: token}
 }
 
@@ -76,55 +63,6 @@ func (d *dash) fails(want int, method, path string, body any, headers ...string)
 	return out
 }
 
-// dashBadFields lists the `field` of each BadRequest violation of an error body.
-func dashBadFields(body map[string]any) []string {
-	var fields []string
-	details, _ := body["details"].([]any)
-	for _, d := range details {
-		detail, _ := d.(map[string]any)
-		violations, _ := detail["fieldViolations"].([]any)
-		for _, v := range violations {
-			violation, _ := v.(map[string]any)
-			if f, ok := violation["field"].(string); ok {
-				fields = append(fields, f)
-			}
-		}
-	}
-	return fields
-}
-
-func dashHasField(body map[string]any, field string) bool {
-	for _, f := range dashBadFields(body) {
-		if f == field {
-			return true
-		}
-	}
-	return false
-}
-
-// saveQuote stores one quote of `symbol` at an IST wall-clock time.
-func (d *dash) saveQuote(symbol, wallClock string, lastPrice, volume float64) {
-	d.t.Helper()
-	d.ok("POST", "/v1/developer/collector/quotes", map[string]any{"data": map[string]any{
-		"timestamp": wallClock, "timezone": "Asia/Kolkata",
-		"quotes": []any{map[string]any{"nseSymbol": symbol, "quoteData": map[string]any{
-			"status": "SUCCESS", "payload": map[string]any{"last_price": lastPrice, "volume": volume}}}},
-	}})
-}
-
-// saveShortlist stores a snapshot whose entries all have price `price`.
-func (d *dash) saveShortlist(typ, scope, wallClock string, price float64, symbols ...string) {
-	d.t.Helper()
-	entries := []any{}
-	for _, s := range symbols {
-		entries = append(entries, map[string]any{"nseSymbol": s, "name": s + " Ltd", "price": price})
-	}
-	d.ok("POST", "/v1/developer/collector/shortlists", map[string]any{"data": map[string]any{
-		"timestamp": wallClock, "timezone": "Asia/Kolkata", "shortlistType": typ, "scope": scope,
-		"entries": entries,
-	}})
-}
-
 func (d *dash) createRun(body map[string]any) map[string]any {
 	d.t.Helper()
 	if _, ok := body["start_datetime"]; !ok {
@@ -134,25 +72,4 @@ func (d *dash) createRun(body map[string]any) map[string]any {
 		body["end_datetime"] = "2025-02-03T15:30:00"
 	}
 	return d.ok("POST", "/v1/dashboard/runs", body)
-}
-
-func dashQuery(path string, params map[string]string) string {
-	v := url.Values{}
-	for k, val := range params {
-		v.Set(k, val)
-	}
-	return path + "?" + v.Encode()
-}
-
-func dashStr(v any) string { return fmt.Sprint(v) }
-
-// dashList reads key as a JSON array (absent → empty).
-func dashList(m map[string]any, key string) []any {
-	l, _ := m[key].([]any)
-	return l
-}
-
-func dashObj(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
 }

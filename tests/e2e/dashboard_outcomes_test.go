@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -21,7 +22,7 @@ func dashStoreOutcomeDay(d *dash) {
 	vol := 1000.0
 	q := func(symbol, clock string, price float64) {
 		vol += 10
-		d.saveQuote(symbol, at(clock), price, vol)
+		postQuotes(d.t, d.s, d.token, symbol, devQuote{at: at(clock), price: price, volume: vol})
 	}
 	q("OTGT", "10:01:00", 101)
 	q("OTGT", "10:02:00", 105.5)
@@ -67,20 +68,20 @@ func TestDashboardOrderOutcomes(t *testing.T) {
 	d := newDash(t)
 	dashStoreOutcomeDay(d)
 	run := d.createRun(map[string]any{"name": "outcomes"})
-	runID := dashStr(run["id"])
+	runID := fmt.Sprint(run["id"])
 	for _, symbol := range []string{"OTGT", "OSTP", "OBTH", "ONON", "ONOC"} {
 		d.ok("POST", "/v1/dashboard/runs/"+runID+"/orders", map[string]any{
 			"nseSymbol": symbol, "entryPrice": 100, "stopLossPrice": 98, "takeProfitPrice": 105,
 			"datetime": dashOutcomeDay + "T10:00:30", "timezone": "Asia/Kolkata"})
 	}
 	answer := d.ok("GET", "/v1/dashboard/runs/"+runID+"/orders", nil)
-	orders := dashList(answer, "orders")
+	orders := asSlice(answer["orders"])
 	if len(orders) != 5 {
 		t.Fatalf("orders: %v", answer)
 	}
 	bySymbol := map[string]map[string]any{}
 	for _, o := range orders {
-		bySymbol[dashStr(dashObj(o)["nseSymbol"])] = dashObj(dashObj(o)["outcome"])
+		bySymbol[fmt.Sprint(asObject(o)["nseSymbol"])] = asObject(asObject(o)["outcome"])
 	}
 	dashCheckOutcome(t, "target first", bySymbol["OTGT"], dashOutcome{
 		achieved: true, stopped: false, targetTime: "2025-02-03T04:32:00Z", minTarget: 2.0})
@@ -95,18 +96,18 @@ func TestDashboardOrderOutcomes(t *testing.T) {
 	// A target from targetGainPercentage replaces the stored take-profit:
 	// at 1% the neither-day reaches 101 at 10:01.
 	answer = d.ok("GET", "/v1/dashboard/runs/"+runID+"/orders?targetGainPercentage=1", nil)
-	for _, o := range dashList(answer, "orders") {
-		if dashStr(dashObj(o)["nseSymbol"]) != "ONON" {
+	for _, o := range asSlice(answer["orders"]) {
+		if fmt.Sprint(asObject(o)["nseSymbol"]) != "ONON" {
 			continue
 		}
-		outcome := dashObj(dashObj(o)["outcome"])
+		outcome := asObject(asObject(o)["outcome"])
 		if outcome["targetPrice"] != 101.0 || outcome["targetAchieved"] != true ||
 			outcome["minutesToTarget"] != 1.0 || outcome["maxGainPercentage"] != nil {
 			t.Errorf("targetGainPercentage=1: %v", outcome)
 		}
 	}
 	body := d.fails(400, "GET", "/v1/dashboard/runs/"+runID+"/orders?targetGainPercentage=-1", nil)
-	if !dashHasField(body, "targetGainPercentage") {
+	if !hasFieldViolation(body, "targetGainPercentage") {
 		t.Errorf("negative targetGainPercentage: %v", body)
 	}
 
@@ -114,9 +115,9 @@ func TestDashboardOrderOutcomes(t *testing.T) {
 	// day has not reached its target yet.
 	answer = d.ok("GET", "/v1/dashboard/runs/"+runID+"/orders", nil,
 		"X-Current-Timestamp", dashOutcomeDay+"T10:02:00")
-	for _, o := range dashList(answer, "orders") {
-		if dashStr(dashObj(o)["nseSymbol"]) == "OTGT" {
-			dashCheckOutcome(t, "target first before the clock", dashObj(dashObj(o)["outcome"]), dashOutcome{
+	for _, o := range asSlice(answer["orders"]) {
+		if fmt.Sprint(asObject(o)["nseSymbol"]) == "OTGT" {
+			dashCheckOutcome(t, "target first before the clock", asObject(asObject(o)["outcome"]), dashOutcome{
 				achieved: false, stopped: false, maxGain: 1.0})
 		}
 	}
@@ -125,7 +126,7 @@ func TestDashboardOrderOutcomes(t *testing.T) {
 func TestDashboardShortlistOutcomes(t *testing.T) {
 	d := newDash(t)
 	dashStoreOutcomeDay(d)
-	d.saveShortlist("VOLUME_SHOCKERS", "FULL", dashOutcomeDay+"T10:00:30", 100,
+	postShortlistPriced(t, d.s, d.token, "VOLUME_SHOCKERS", "FULL", dashOutcomeDay+"T10:00:30", 100,
 		"OTGT", "OSTP", "OBTH", "ONON", "ONOC", "ONOQ")
 	path := func(extra map[string]string) string {
 		params := map[string]string{"type": "volume-shockers", "scope": "FULL",
@@ -133,42 +134,42 @@ func TestDashboardShortlistOutcomes(t *testing.T) {
 		for k, v := range extra {
 			params[k] = v
 		}
-		return dashQuery("/v1/dashboard/shortlists", params)
+		return query("/v1/dashboard/shortlists", params)
 	}
 
 	answer := d.ok("GET", path(map[string]string{"takeProfitPercentage": "5", "stopLossPercentage": "2"}), nil)
 	if answer["timestamp"] != "2025-02-03T04:30:30Z" {
 		t.Errorf("timestamp %v", answer["timestamp"])
 	}
-	entries := dashList(answer, "entries")
+	entries := asSlice(answer["entries"])
 	if len(entries) != 6 {
 		t.Fatalf("entries: %v", answer)
 	}
 	var order []string
 	bySymbol := map[string]map[string]any{}
 	for _, e := range entries {
-		symbol := dashStr(dashObj(e)["nseSymbol"])
+		symbol := fmt.Sprint(asObject(e)["nseSymbol"])
 		order = append(order, symbol)
-		bySymbol[symbol] = dashObj(e)
+		bySymbol[symbol] = asObject(e)
 	}
 	if !reflect.DeepEqual(order, []string{"OTGT", "OSTP", "OBTH", "ONON", "ONOC", "ONOQ"}) {
 		t.Errorf("entry order %v", order)
 	}
-	dashCheckOutcome(t, "target first", dashObj(bySymbol["OTGT"]["outcome"]), dashOutcome{
+	dashCheckOutcome(t, "target first", asObject(bySymbol["OTGT"]["outcome"]), dashOutcome{
 		achieved: true, stopped: false, targetTime: "2025-02-03T04:32:00Z", minTarget: 2.0})
-	dashCheckOutcome(t, "stop first", dashObj(bySymbol["OSTP"]["outcome"]), dashOutcome{
+	dashCheckOutcome(t, "stop first", asObject(bySymbol["OSTP"]["outcome"]), dashOutcome{
 		achieved: false, stopped: true, stopTime: "2025-02-03T04:32:00Z", minStop: 2.0})
-	dashCheckOutcome(t, "both in one candle", dashObj(bySymbol["OBTH"]["outcome"]), dashOutcome{
+	dashCheckOutcome(t, "both in one candle", asObject(bySymbol["OBTH"]["outcome"]), dashOutcome{
 		achieved: false, stopped: true, stopTime: "2025-02-03T04:35:00Z", minStop: 5.0})
-	dashCheckOutcome(t, "neither", dashObj(bySymbol["ONON"]["outcome"]), dashOutcome{
+	dashCheckOutcome(t, "neither", asObject(bySymbol["ONON"]["outcome"]), dashOutcome{
 		achieved: false, stopped: false})
-	dashCheckOutcome(t, "no candles", dashObj(bySymbol["ONOC"]["outcome"]), dashOutcome{})
+	dashCheckOutcome(t, "no candles", asObject(bySymbol["ONOC"]["outcome"]), dashOutcome{})
 
 	// Quotes as of the snapshot's instant: ONON's entry-minute quote (120),
 	// ONOC's 10:00:05; ONOQ has none and keeps its entry without a quote.
-	quote := dashObj(bySymbol["ONON"]["quote"])
+	quote := asObject(bySymbol["ONON"]["quote"])
 	if quote["timestamp"] != "2025-02-03T04:30:10Z" ||
-		dashObj(dashObj(quote["quoteData"])["payload"])["last_price"] != 120.0 {
+		asObject(asObject(quote["quoteData"])["payload"])["last_price"] != 120.0 {
 		t.Errorf("ONON quote %v", quote)
 	}
 	if bySymbol["OTGT"]["quote"] != nil {
@@ -183,25 +184,25 @@ func TestDashboardShortlistOutcomes(t *testing.T) {
 
 	// Without percentages, no outcomes.
 	answer = d.ok("GET", path(nil), nil)
-	for _, e := range dashList(answer, "entries") {
-		if _, ok := dashObj(e)["outcome"]; ok {
+	for _, e := range asSlice(answer["entries"]) {
+		if _, ok := asObject(e)["outcome"]; ok {
 			t.Errorf("outcome without percentages: %v", e)
 		}
 	}
 	// One percentage alone, or out of range, is 400 naming the parameter.
 	body := d.fails(400, "GET", path(map[string]string{"takeProfitPercentage": "5"}), nil)
-	if !dashHasField(body, "stopLossPercentage") {
+	if !hasFieldViolation(body, "stopLossPercentage") {
 		t.Errorf("missing stopLossPercentage: %v", body)
 	}
 	body = d.fails(400, "GET", path(map[string]string{"stopLossPercentage": "2"}), nil)
-	if !dashHasField(body, "takeProfitPercentage") {
+	if !hasFieldViolation(body, "takeProfitPercentage") {
 		t.Errorf("missing takeProfitPercentage: %v", body)
 	}
 	body = d.fails(400, "GET", path(map[string]string{"takeProfitPercentage": "-1", "stopLossPercentage": "101"}), nil)
-	if !dashHasField(body, "takeProfitPercentage") || !dashHasField(body, "stopLossPercentage") {
+	if !hasFieldViolation(body, "takeProfitPercentage") || !hasFieldViolation(body, "stopLossPercentage") {
 		t.Errorf("out of range: %v", body)
 	}
-	d.fails(404, "GET", dashQuery("/v1/dashboard/shortlists", map[string]string{
+	d.fails(404, "GET", query("/v1/dashboard/shortlists", map[string]string{
 		"type": "VOLUME_SHOCKERS", "scope": "FULL", "datetime": dashOutcomeDay + "T10:00:00"}), nil)
 }
 
@@ -212,34 +213,34 @@ func TestDashboardCandlesAndQuoteTimeline(t *testing.T) {
 	if answer["interval"] != "1minute" {
 		t.Errorf("default interval: %v", answer["interval"])
 	}
-	candles := dashList(answer, "candles")
+	candles := asSlice(answer["candles"])
 	if len(candles) != 2 {
 		t.Fatalf("candles: %v", answer)
 	}
-	second := dashObj(candles[1])
+	second := asObject(candles[1])
 	if second["time"] != "2025-02-03T04:35:00Z" || second["open"] != 106.0 || second["high"] != 106.0 ||
 		second["low"] != 97.0 || second["close"] != 97.0 {
 		t.Errorf("both-in-one candle: %v", second)
 	}
 	answer = d.ok("GET", "/v1/dashboard/candles?symbol=OBTH&interval=5minute&date="+dashOutcomeDay, nil)
-	if len(dashList(answer, "candles")) != 2 { // 10:00-10:05 and 10:05-10:10
+	if len(asSlice(answer["candles"])) != 2 { // 10:00-10:05 and 10:05-10:10
 		t.Errorf("5minute candles: %v", answer)
 	}
 	body := d.fails(400, "GET", "/v1/dashboard/candles?symbol=OBTH&interval=7minute&date=2025-02-30", nil)
-	if !dashHasField(body, "interval") || !dashHasField(body, "date") {
+	if !hasFieldViolation(body, "interval") || !hasFieldViolation(body, "date") {
 		t.Errorf("bad interval and date: %v", body)
 	}
 
 	answer = d.ok("GET", "/v1/dashboard/quote-timelines?symbol=ONON&date="+dashOutcomeDay, nil)
-	quotes := dashList(answer, "quotes")
-	if len(quotes) != 4 || dashObj(quotes[0])["timestamp"] != "2025-02-03T04:30:10Z" ||
-		dashObj(quotes[3])["timestamp"] != "2025-02-03T04:33:00Z" {
+	quotes := asSlice(answer["quotes"])
+	if len(quotes) != 4 || asObject(quotes[0])["timestamp"] != "2025-02-03T04:30:10Z" ||
+		asObject(quotes[3])["timestamp"] != "2025-02-03T04:33:00Z" {
 		t.Errorf("timeline: %v", answer)
 	}
 	// Cut at the backtest clock.
 	answer = d.ok("GET", "/v1/dashboard/quote-timelines?symbol=ONON&date="+dashOutcomeDay, nil,
 		"X-Current-Timestamp", dashOutcomeDay+"T10:02:00")
-	if len(dashList(answer, "quotes")) != 2 {
+	if len(asSlice(answer["quotes"])) != 2 {
 		t.Errorf("timeline before the clock: %v", answer)
 	}
 	d.fails(403, "GET", "/v1/dashboard/quote-timelines?symbol=ONON&date="+dashOutcomeDay, nil,

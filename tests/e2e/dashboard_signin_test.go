@@ -25,7 +25,7 @@ func TestDashboardSignIn(t *testing.T) {
 	}
 
 	body := anonymous.fails(400, "POST", "/v1/dashboard/auth/sign-in", map[string]any{})
-	if !dashHasField(body, "developerToken") {
+	if !hasFieldViolation(body, "developerToken") {
 		t.Errorf("empty body: %v", body)
 	}
 

@@ -4,9 +4,6 @@ package e2e
 // posting quotes, NIFTY quotes and shortlists, and reading numbers back.
 
 import (
-	"encoding/json"
-	"fmt"
-	"net/url"
 	"strings"
 	"testing"
 )
@@ -54,12 +51,19 @@ func postNifty(t *testing.T, s *Stack, token string, quotes ...devQuote) {
 	}
 }
 
-// postShortlist stores one snapshot of symbols (names "<symbol> Ltd").
+// postShortlist stores one snapshot of symbols (names "<symbol> Ltd", price
+// 10) at the IST wall clock at.
 func postShortlist(t *testing.T, s *Stack, token, typ, scope, at string, symbols ...string) {
+	t.Helper()
+	postShortlistPriced(t, s, token, typ, scope, at, 10, symbols...)
+}
+
+// postShortlistPriced is postShortlist with every entry at price.
+func postShortlistPriced(t *testing.T, s *Stack, token, typ, scope, at string, price float64, symbols ...string) {
 	t.Helper()
 	entries := []any{}
 	for _, sym := range symbols {
-		entries = append(entries, map[string]any{"nseSymbol": sym, "name": sym + " Ltd", "price": 10})
+		entries = append(entries, map[string]any{"nseSymbol": sym, "name": sym + " Ltd", "price": price})
 	}
 	body := map[string]any{"data": map[string]any{
 		"timestamp": at, "timezone": "Asia/Kolkata", "shortlistType": typ, "scope": scope,
@@ -72,56 +76,5 @@ func postShortlist(t *testing.T, s *Stack, token, typ, scope, at string, symbols
 // each other's quotes.
 func uniqueSymbol(t *testing.T, prefix string) string {
 	t.Helper()
-	suffix, err := randomHex(4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.ToUpper(prefix + suffix)
-}
-
-// query builds a path with its query string.
-func query(path string, params map[string]string) string {
-	v := url.Values{}
-	for k, val := range params {
-		v.Set(k, val)
-	}
-	return path + "?" + v.Encode()
-}
-
-// num reads a JSON number (json.Number, as Do decodes them) as float64.
-func num(t *testing.T, v any) float64 {
-	t.Helper()
-	n, ok := v.(json.Number)
-	if !ok {
-		t.Fatalf("%v (%T) is not a number", v, v)
-	}
-	f, err := n.Float64()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
-// field walks a decoded JSON value: field(v, "quoteData", "payload",
-// "last_price").
-func field(v any, path ...string) any {
-	for _, p := range path {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = m[p]
-	}
-	return v
-}
-
-// expectMessageNames checks that the error message contains every part.
-func expectMessageNames(t *testing.T, r *Response, parts ...string) {
-	t.Helper()
-	msg := fmt.Sprint(r.JSON["message"])
-	for _, p := range parts {
-		if !strings.Contains(msg, p) {
-			t.Errorf("message %q does not contain %q", msg, p)
-		}
-	}
+	return strings.ToUpper(prefix + mustRandomHex(t, 4))
 }

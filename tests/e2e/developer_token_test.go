@@ -75,12 +75,12 @@ func TestBrokerTokenFromAFakeEndpoint(t *testing.T) {
 	fake := &fakeBroker{mode: "ok"}
 	endpoint := httptest.NewServer(fake)
 	t.Cleanup(endpoint.Close)
-	// The stack's server inherits the test's environment.
-	t.Setenv("MDC_BROKER_TOKEN_URL", endpoint.URL+"/session/token")
-	t.Setenv("MDC_BROKER_API_KEY", "key-1")
-	t.Setenv("MDC_BROKER_API_SECRET", "secret-\"1\"")
-	t.Setenv("MDC_BROKER_TIMEOUT_SECONDS", "1")
-	s := StartStack(t)
+	s := StartStackWith(t, StackOptions{Env: []string{
+		"MDC_BROKER_TOKEN_URL=" + endpoint.URL + "/session/token",
+		"MDC_BROKER_API_KEY=key-1",
+		"MDC_BROKER_API_SECRET=secret-\"1\"",
+		"MDC_BROKER_TIMEOUT_SECONDS=1",
+	}})
 	_, token := s.NewDeveloper(t, "developer")
 	get := func() *Response { return s.Do(t, "GET", "/v1/developer/token", token, nil) }
 

@@ -10,19 +10,22 @@ import (
 // token, and returns its id and token.
 func (s *Stack) NewDeveloper(t *testing.T, role string) (id, token string) {
 	t.Helper()
-	suffix, err := randomHex(6)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body := map[string]string{"username": "e2e_" + role + "_" + suffix, "role": role}
+	return s.NewNamedDeveloper(t, "e2e_"+role+"_"+mustRandomHex(t, 6), role)
+}
+
+// NewNamedDeveloper is NewDeveloper with the username given, for tests that
+// look for it afterwards. The name must be free in the stack's database.
+func (s *Stack) NewNamedDeveloper(t *testing.T, username, role string) (id, token string) {
+	t.Helper()
+	body := map[string]string{"username": username, "role": role}
 	r := s.Do(t, http.MethodPost, "/v1/admin/developers", s.AdminToken(), body)
 	if r.Status != http.StatusOK {
-		t.Fatalf("creating a %s: %v", role, r)
+		t.Fatalf("creating %s %q: %v", role, username, r)
 	}
 	id, _ = r.JSON["id"].(string)
 	token, _ = r.JSON["token"].(string)
 	if id == "" || token == "" {
-		t.Fatalf("creating a %s: no id or token in %v", role, r)
+		t.Fatalf("creating %s %q: no id or token in %v", role, username, r)
 	}
 	return id, token
 }

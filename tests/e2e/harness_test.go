@@ -11,7 +11,9 @@
 //	                       creates and later drops its own database from it
 //
 // Tests use the package's shared stack (SharedStack), or start a private one
-// (StartStack) when they change the stack itself, e.g. stop the server.
+// (StartStack, or StartStackWith for extra server environment or a database
+// of their own) when they change the stack itself, e.g. stop the server, or
+// count what the whole database holds.
 package e2e
 
 import (
@@ -60,7 +62,7 @@ func runMain(m *testing.M) int {
 		}
 	}
 
-	stack, err := startStack(stderrLogger{})
+	stack, err := startStack(stderrLogger{}, StackOptions{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: starting the shared stack: %v\n", err)
 		if stack != nil {

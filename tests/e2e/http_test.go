@@ -78,6 +78,17 @@ func (s *Stack) Do(t *testing.T, method, path, token string, body any, headers .
 	return r
 }
 
+// DoWithAuthorization is Do with the Authorization header exactly as given,
+// e.g. "Basic x" or "Bearer" alone; "" sends no Authorization header at all.
+// For the tests of malformed and refused credentials.
+func (s *Stack) DoWithAuthorization(t *testing.T, method, path, authorization string, body any) *Response {
+	t.Helper()
+	if authorization == "" {
+		return s.Do(t, method, path, "", body)
+	}
+	return s.Do(t, method, path, "", body, map[string]string{"Authorization": authorization})
+}
+
 // String describes the response for failure messages.
 func (r *Response) String() string {
 	return fmt.Sprintf("HTTP %d %s", r.Status, r.Body)

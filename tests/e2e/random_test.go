@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"net"
+	"testing"
 )
 
 // randomHex returns n random bytes as 2n hex digits.
@@ -14,6 +15,16 @@ func randomHex(n int) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(b), nil
+}
+
+// mustRandomHex is randomHex for a test: no randomness fails t.
+func mustRandomHex(t *testing.T, n int) string {
+	t.Helper()
+	h, err := randomHex(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }
 
 // randomToken returns a token shaped like the ones scripts/run.sh makes:

@@ -1,11 +1,13 @@
 package e2e
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,11 +45,29 @@ func (s *Stack) GRPCAddr() string { return s.grpcAddr }
 // DatabaseURL is the URL of the stack's own database.
 func (s *Stack) DatabaseURL() string { return s.dbURL }
 
+// StackOptions changes what StartStackWith starts.
+type StackOptions struct {
+	// Env is added to mdc-server's environment after the harness's own
+	// entries, so it may override them, e.g. "MDC_SECRET_KEY=<64 hex>".
+	Env []string
+	// DatabaseURL points the server at this database instead of a fresh one
+	// created from MDC_TEST_DATABASE_URL. The harness neither creates nor
+	// drops it; SQL runs there.
+	DatabaseURL string
+}
+
 // StartStack starts a private stack for t and stops it, and drops its
 // database, when t ends. When t fails, the tails of both logs are printed.
 func StartStack(t *testing.T) *Stack {
 	t.Helper()
-	s, err := startStack(t)
+	return StartStackWith(t, StackOptions{})
+}
+
+// StartStackWith is StartStack with options: extra server environment, or a
+// database of the test's own.
+func StartStackWith(t *testing.T, opts StackOptions) *Stack {
+	t.Helper()
+	s, err := startStack(t, opts)
 	if err != nil {
 		if s != nil {
 			s.logTails(t, nil)
@@ -68,10 +88,11 @@ func StartStack(t *testing.T) *Stack {
 	return s
 }
 
-// startStack creates the database, starts the server and the gateway and
-// waits until GET /health answers 200. On error it returns the partly
-// started stack (or nil) for the caller to report and shut down.
-func startStack(log logger) (*Stack, error) {
+// startStack creates the database (unless opts names one), starts the
+// server and the gateway and waits until GET /health answers 200. On error
+// it returns the partly started stack (or nil) for the caller to report and
+// shut down.
+func startStack(log logger, opts StackOptions) (*Stack, error) {
 	logDir, err := os.MkdirTemp("", "mdc-e2e-")
 	if err != nil {
 		return nil, err
@@ -91,21 +112,27 @@ func startStack(log logger) (*Stack, error) {
 	if s.httpAddr, err = freeAddr(); err != nil {
 		return s, err
 	}
-	if s.dbName, s.dbURL, err = createDatabase(); err != nil {
+	if opts.DatabaseURL != "" {
+		s.dbURL = opts.DatabaseURL
+	} else if s.dbName, s.dbURL, err = createDatabase(); err != nil {
 		return s, err
 	}
 	s.server = &process{
 		name:    "mdc-server",
 		bin:     env.serverBin,
 		logPath: filepath.Join(logDir, "server.log"),
-		env: []string{
+		env: append([]string{
 			"DATABASE_URL=" + s.dbURL,
 			"MDC_GRPC_ADDR=" + s.grpcAddr,
 			"MDC_ADMIN_TOKEN=" + s.adminToken,
 			"MDC_METRICS_ADDR=", // no metrics listener: ports stay free
 			// Several stacks share one test cluster (max_connections 100).
 			"MDC_DB_POOL_SIZE=4",
-		},
+			// Not inherited from the test's environment: a stack has no
+			// secret key and no broker unless opts.Env gives them.
+			"MDC_SECRET_KEY=",
+			"MDC_BROKER_TOKEN_URL=",
+		}, opts.Env...),
 	}
 	s.gateway = &process{
 		name:    "mdc-gateway",
@@ -179,6 +206,21 @@ func (s *Stack) StartServer(t *testing.T) {
 	if err := s.waitHealthy(); err != nil {
 		t.Fatalf("after restarting mdc-server: %v", err)
 	}
+}
+
+// RunServerCommand runs mdc-server as an operator's command line, e.g.
+// `mdc-server create-developer --username ops`, against the stack's
+// database, and returns its trimmed stdout, its stderr and how it exited.
+func (s *Stack) RunServerCommand(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, env.serverBin, args...)
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+s.dbURL)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	return strings.TrimSpace(out.String()), errOut.String(), err
 }
 
 func (s *Stack) mustBePrivate(t *testing.T) {
