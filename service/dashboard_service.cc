@@ -23,12 +23,16 @@
 #include "service/domain/sign_in.h"
 #include "service/domain/text.h"
 #include "service/domain/time.h"
+#include "service/market_reads.h"
 
 namespace mdc {
 namespace {
 
 constexpr absl::string_view kRunsPage = "runs";
 constexpr absl::string_view kOrdersPage = "orders";
+
+// Quotes read per round trip when a read scans a whole day.
+constexpr int kPricePage = 5000;
 
 // "Any stored instant", finite so it encodes as a SQL parameter.
 absl::Time FarFuture() {
@@ -243,31 +247,19 @@ grpc::Status DashboardService::GetCandles(grpc::ServerContext* context,
         const absl::Time start = domain::SessionOpen(*day);
         const absl::Time end = std::min(domain::SessionClose(*day),
                                         *limit + absl::Microseconds(1));
-        domain::CandleBuilder builder(*interval);
+        // A session never holds more than domain::kMaxCandles candles.
+        std::vector<domain::Candle> candles;
         if (start < end) {
-          std::optional<absl::Time> after;
-          constexpr int kPage = 5000;
-          while (true) {
-            auto points = repos_.quotes.PricePoints(request->symbol(), start,
-                                                    end, after, kPage);
-            if (!points.ok()) return points.status();
-            for (const auto& point : *points) builder.Add(point);
-            if (static_cast<int>(points->size()) < kPage) break;
-            after = points->back().time;
-          }
+          auto read = domain::ReadCandles(
+              *interval, kPricePage,
+              [&](std::optional<absl::Time> after, int limit) {
+                return repos_.quotes.PricePoints(request->symbol(), start, end,
+                                                 after, limit);
+              });
+          if (!read.ok()) return read.status();
+          candles = *std::move(read);
         }
-        response->set_symbol(request->symbol());
-        response->set_interval(interval->name);
-        response->set_interval_minutes(interval->minutes);
-        for (const domain::Candle& candle : std::move(builder).Finish()) {
-          v1::Candle* out = response->add_candles();
-          domain::SetTimestamp(candle.time, out->mutable_time());
-          out->set_open(candle.open);
-          out->set_high(candle.high);
-          out->set_low(candle.low);
-          out->set_close(candle.close);
-          out->set_volume(candle.volume);
-        }
+        ToProto(request->symbol(), *interval, candles, response);
         return absl::OkStatus();
       });
 }
@@ -377,21 +369,11 @@ grpc::Status DashboardService::GetShortlist(
                      "together: give both for trade outcomes, or neither");
         }
         if (!errors.empty()) return errors.ToStatus();
-        auto window = domain::AsOfWindowFor(
-            request->datetime(), request->timezone(), call.clock, absl::Now(),
-            domain::WhenAbsent::kNow);
-        if (!window.ok()) return window.status();
-        auto found = repos_.shortlists.FindLatest(
-            *type, *scope, window->not_before, window->at);
+        auto found = FindShortlistAsOf(repos_.shortlists, *type, *scope,
+                                       request->datetime(), request->timezone(),
+                                       call.clock);
         if (!found.ok()) return found.status();
-        if (!found->has_value()) {
-          return absl::NotFoundError(absl::StrCat(
-              "no ", domain::ShortlistTypeName(*type), " ",
-              domain::ScopeName(*scope), " shortlist stored on trading day ",
-              domain::FormatDate(domain::TradingDay(window->at)),
-              " at or before ", domain::FormatInstant(window->at)));
-        }
-        const v1::Shortlist& shortlist = **found;
+        const v1::Shortlist& shortlist = *found;
         // Entries, quotes and outcomes all refer to the snapshot's instant.
         const absl::Time t = domain::FromTimestamp(shortlist.timestamp());
         const absl::CivilDay day = domain::TradingDay(t);
@@ -468,15 +450,14 @@ grpc::Status DashboardService::GetQuoteTimeline(
         const absl::Time end = *limit + absl::Microseconds(1);
         response->set_nse_symbol(request->symbol());
         std::optional<absl::Time> after;
-        constexpr int kPage = 5000;
         while (true) {
           auto quotes = repos_.quotes.ListRange(request->symbol(), start, end,
-                                                after, kPage);
+                                                after, kPricePage);
           if (!quotes.ok()) return quotes.status();
           for (auto& quote : *quotes) {
             *response->add_quotes() = std::move(quote);
           }
-          if (static_cast<int>(quotes->size()) < kPage) break;
+          if (static_cast<int>(quotes->size()) < kPricePage) break;
           after = domain::FromTimestamp(
               response->quotes(response->quotes_size() - 1).timestamp());
         }
