@@ -273,10 +273,8 @@ grpc::Status DashboardService::GetDailyPersistentCompanies(
       [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
         auto day = RequiredDate(request->date(), "date", errors);
-        auto type = domain::ParseShortlistType(request->type());
-        errors.AddStatus("type", type.status());
-        auto scope = domain::ParseScope(request->scope());
-        errors.AddStatus("scope", scope.status());
+        const domain::ShortlistKind kind = domain::ParseShortlistKind(
+            request->type(), request->scope(), errors);
         auto min_percentage = domain::MinPercentageOrDefault(
             request->has_min_percentage()
                 ? std::optional<double>(request->min_percentage())
@@ -285,14 +283,14 @@ grpc::Status DashboardService::GetDailyPersistentCompanies(
         if (!errors.empty()) return errors.ToStatus();
         auto limit = DayReadLimit(*day, call.clock);
         if (!limit.ok()) return limit.status();
-        auto snapshots =
-            repos_.shortlists.ListDaySnapshots(*type, *scope, *day, *limit);
+        auto snapshots = repos_.shortlists.ListDaySnapshots(
+            kind.type, kind.scope, *day, *limit);
         if (!snapshots.ok()) return snapshots.status();
         const domain::DailyPersistence result =
             domain::PersistentCompanies(*snapshots, *min_percentage);
         response->set_date(domain::FormatDate(*day));
-        response->set_type(*type);
-        response->set_scope(*scope);
+        response->set_type(kind.type);
+        response->set_scope(kind.scope);
         response->set_total_snapshots(result.total_snapshots);
         for (const auto& company : result.companies) {
           v1::PersistentCompany* out = response->add_companies();
@@ -347,10 +345,8 @@ grpc::Status DashboardService::GetShortlist(
       context, "GetShortlist", Access::kDeveloper,
       [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
-        auto type = domain::ParseShortlistType(request->type());
-        errors.AddStatus("type", type.status());
-        auto scope = domain::ParseScope(request->scope());
-        errors.AddStatus("scope", scope.status());
+        const domain::ShortlistKind kind = domain::ParseShortlistKind(
+            request->type(), request->scope(), errors);
         std::optional<double> take_profit;
         std::optional<double> stop_loss;
         if (request->has_take_profit_percentage()) {
@@ -369,9 +365,9 @@ grpc::Status DashboardService::GetShortlist(
                      "together: give both for trade outcomes, or neither");
         }
         if (!errors.empty()) return errors.ToStatus();
-        auto found = FindShortlistAsOf(repos_.shortlists, *type, *scope,
-                                       request->datetime(), request->timezone(),
-                                       call.clock);
+        auto found =
+            FindShortlistAsOf(repos_.shortlists, kind, request->datetime(),
+                              request->timezone(), call.clock);
         if (!found.ok()) return found.status();
         const v1::Shortlist& shortlist = *found;
         // Entries, quotes and outcomes all refer to the snapshot's instant.

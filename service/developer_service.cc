@@ -76,13 +76,12 @@ grpc::Status DeveloperService::GetList(grpc::ServerContext* context,
   return calls_.Run(context, "GetList", Access::kDeveloper,
                     [&](const CallContext& call) -> absl::Status {
                       domain::FieldErrors errors;
-                      auto type = domain::ParseShortlistType(request->type());
-                      errors.AddStatus("type", type.status());
-                      auto scope = domain::ParseScope(request->scope());
-                      errors.AddStatus("scope", scope.status());
+                      const domain::ShortlistKind kind =
+                          domain::ParseShortlistKind(request->type(),
+                                                     request->scope(), errors);
                       if (!errors.empty()) return errors.ToStatus();
                       auto shortlist = FindShortlistAsOf(
-                          repos_.shortlists, *type, *scope, request->datetime(),
+                          repos_.shortlists, kind, request->datetime(),
                           request->timezone(), call.clock);
                       if (!shortlist.ok()) return shortlist.status();
                       *response = *std::move(shortlist);
@@ -238,10 +237,8 @@ grpc::Status DeveloperService::GetShortlistPersistence(
       context, "GetShortlistPersistence", Access::kDeveloper,
       [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
-        auto type = domain::ParseShortlistType(request->type());
-        errors.AddStatus("type", type.status());
-        auto scope = domain::ParseScope(request->scope());
-        errors.AddStatus("scope", scope.status());
+        const domain::ShortlistKind kind = domain::ParseShortlistKind(
+            request->type(), request->scope(), errors);
         if (!errors.empty()) return errors.ToStatus();
         // Snapshots in [start, end]: end is inclusive here (section 5.1).
         auto range = domain::TimeRangeFor(
@@ -254,7 +251,7 @@ grpc::Status DeveloperService::GetShortlistPersistence(
         std::optional<absl::Time> after;
         while (true) {
           auto snapshots =
-              repos_.shortlists.ListRange(*type, *scope, range->start,
+              repos_.shortlists.ListRange(kind.type, kind.scope, range->start,
                                           range->end, after, kSnapshotScanPage);
           if (!snapshots.ok()) return snapshots.status();
           for (const auto& snapshot : *snapshots) counter.Add(snapshot);
@@ -265,8 +262,8 @@ grpc::Status DeveloperService::GetShortlistPersistence(
         domain::SetTimestamp(range->asked_start,
                              response->mutable_start_time());
         domain::SetTimestamp(range->asked_end, response->mutable_end_time());
-        response->set_type(*type);
-        response->set_scope(*scope);
+        response->set_type(kind.type);
+        response->set_scope(kind.scope);
         response->set_total_snapshots(persistence.total_snapshots);
         for (const auto& symbol : persistence.symbols) {
           auto* out = response->add_instruments();

@@ -21,19 +21,20 @@ absl::Status NothingAsOf(absl::string_view what, absl::Time at) {
 }
 
 absl::StatusOr<v1::Shortlist> FindShortlistAsOf(
-    storage::ShortlistRepository& shortlists, v1::ShortlistType type,
-    v1::Scope scope, absl::string_view datetime, absl::string_view timezone,
+    storage::ShortlistRepository& shortlists, const domain::ShortlistKind& kind,
+    absl::string_view datetime, absl::string_view timezone,
     const domain::BacktestClock& clock) {
   auto window = domain::AsOfWindowFor(datetime, timezone, clock, absl::Now(),
                                       domain::WhenAbsent::kNow);
   if (!window.ok()) return window.status();
-  auto found =
-      shortlists.FindLatest(type, scope, window->not_before, window->at);
+  auto found = shortlists.FindLatest(kind.type, kind.scope, window->not_before,
+                                     window->at);
   if (!found.ok()) return found.status();
   if (!found->has_value()) {
-    return NothingAsOf(absl::StrCat(domain::ShortlistTypeName(type), " ",
-                                    domain::ScopeName(scope), " shortlist"),
-                       window->at);
+    return NothingAsOf(
+        absl::StrCat(domain::ShortlistTypeName(kind.type), " ",
+                     domain::ScopeName(kind.scope), " shortlist"),
+        window->at);
   }
   return **std::move(found);
 }

@@ -13,6 +13,7 @@
 #include "mdc/v1/market.pb.h"
 #include "service/domain/backtest_clock.h"
 #include "service/domain/candles.h"
+#include "service/domain/market_enums.h"
 #include "storage/shortlist_repository.h"
 
 namespace mdc {
@@ -20,13 +21,13 @@ namespace mdc {
 // NOT_FOUND: no `what` stored on `at`'s trading day at or before `at`.
 absl::Status NothingAsOf(absl::string_view what, absl::Time at);
 
-// The latest `type` `scope` shortlist stored on the trading day of
+// The latest shortlist of `kind` stored on the trading day of
 // `datetime` (query parameter in `timezone`) at or before it; without a
 // datetime, as of now (the backtest clock when set). Errors as
 // domain::AsOfWindowFor, and NOT_FOUND (NothingAsOf) when there is none.
 absl::StatusOr<v1::Shortlist> FindShortlistAsOf(
-    storage::ShortlistRepository& shortlists, v1::ShortlistType type,
-    v1::Scope scope, absl::string_view datetime, absl::string_view timezone,
+    storage::ShortlistRepository& shortlists, const domain::ShortlistKind& kind,
+    absl::string_view datetime, absl::string_view timezone,
     const domain::BacktestClock& clock);
 
 // `candles` of `symbol` at `interval`, as an answer.
