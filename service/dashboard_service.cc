@@ -23,12 +23,16 @@
 #include "service/domain/sign_in.h"
 #include "service/domain/text.h"
 #include "service/domain/time.h"
+#include "service/market_reads.h"
 
 namespace mdc {
 namespace {
 
 constexpr absl::string_view kRunsPage = "runs";
 constexpr absl::string_view kOrdersPage = "orders";
+
+// Quotes read per round trip when a read scans a whole day.
+constexpr int kPricePage = 5000;
 
 // "Any stored instant", finite so it encodes as a SQL parameter.
 absl::Time FarFuture() {
@@ -243,31 +247,19 @@ grpc::Status DashboardService::GetCandles(grpc::ServerContext* context,
         const absl::Time start = domain::SessionOpen(*day);
         const absl::Time end = std::min(domain::SessionClose(*day),
                                         *limit + absl::Microseconds(1));
-        domain::CandleBuilder builder(*interval);
+        // A session never holds more than domain::kMaxCandles candles.
+        std::vector<domain::Candle> candles;
         if (start < end) {
-          std::optional<absl::Time> after;
-          constexpr int kPage = 5000;
-          while (true) {
-            auto points = repos_.quotes.PricePoints(request->symbol(), start,
-                                                    end, after, kPage);
-            if (!points.ok()) return points.status();
-            for (const auto& point : *points) builder.Add(point);
-            if (static_cast<int>(points->size()) < kPage) break;
-            after = points->back().time;
-          }
+          auto read = domain::ReadCandles(
+              *interval, kPricePage,
+              [&](std::optional<absl::Time> after, int limit) {
+                return repos_.quotes.PricePoints(request->symbol(), start, end,
+                                                 after, limit);
+              });
+          if (!read.ok()) return read.status();
+          candles = *std::move(read);
         }
-        response->set_symbol(request->symbol());
-        response->set_interval(interval->name);
-        response->set_interval_minutes(interval->minutes);
-        for (const domain::Candle& candle : std::move(builder).Finish()) {
-          v1::Candle* out = response->add_candles();
-          domain::SetTimestamp(candle.time, out->mutable_time());
-          out->set_open(candle.open);
-          out->set_high(candle.high);
-          out->set_low(candle.low);
-          out->set_close(candle.close);
-          out->set_volume(candle.volume);
-        }
+        ToProto(request->symbol(), *interval, candles, response);
         return absl::OkStatus();
       });
 }
@@ -281,10 +273,8 @@ grpc::Status DashboardService::GetDailyPersistentCompanies(
       [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
         auto day = RequiredDate(request->date(), "date", errors);
-        auto type = domain::ParseShortlistType(request->type());
-        errors.AddStatus("type", type.status());
-        auto scope = domain::ParseScope(request->scope());
-        errors.AddStatus("scope", scope.status());
+        const domain::ShortlistKind kind = domain::ParseShortlistKind(
+            request->type(), request->scope(), errors);
         auto min_percentage = domain::MinPercentageOrDefault(
             request->has_min_percentage()
                 ? std::optional<double>(request->min_percentage())
@@ -293,14 +283,14 @@ grpc::Status DashboardService::GetDailyPersistentCompanies(
         if (!errors.empty()) return errors.ToStatus();
         auto limit = DayReadLimit(*day, call.clock);
         if (!limit.ok()) return limit.status();
-        auto snapshots =
-            repos_.shortlists.ListDaySnapshots(*type, *scope, *day, *limit);
+        auto snapshots = repos_.shortlists.ListDaySnapshots(
+            kind.type, kind.scope, *day, *limit);
         if (!snapshots.ok()) return snapshots.status();
         const domain::DailyPersistence result =
             domain::PersistentCompanies(*snapshots, *min_percentage);
         response->set_date(domain::FormatDate(*day));
-        response->set_type(*type);
-        response->set_scope(*scope);
+        response->set_type(kind.type);
+        response->set_scope(kind.scope);
         response->set_total_snapshots(result.total_snapshots);
         for (const auto& company : result.companies) {
           v1::PersistentCompany* out = response->add_companies();
@@ -355,10 +345,8 @@ grpc::Status DashboardService::GetShortlist(
       context, "GetShortlist", Access::kDeveloper,
       [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
-        auto type = domain::ParseShortlistType(request->type());
-        errors.AddStatus("type", type.status());
-        auto scope = domain::ParseScope(request->scope());
-        errors.AddStatus("scope", scope.status());
+        const domain::ShortlistKind kind = domain::ParseShortlistKind(
+            request->type(), request->scope(), errors);
         std::optional<double> take_profit;
         std::optional<double> stop_loss;
         if (request->has_take_profit_percentage()) {
@@ -377,21 +365,11 @@ grpc::Status DashboardService::GetShortlist(
                      "together: give both for trade outcomes, or neither");
         }
         if (!errors.empty()) return errors.ToStatus();
-        auto window = domain::AsOfWindowFor(
-            request->datetime(), request->timezone(), call.clock, absl::Now(),
-            domain::WhenAbsent::kNow);
-        if (!window.ok()) return window.status();
-        auto found = repos_.shortlists.FindLatest(
-            *type, *scope, window->not_before, window->at);
+        auto found =
+            FindShortlistAsOf(repos_.shortlists, kind, request->datetime(),
+                              request->timezone(), call.clock);
         if (!found.ok()) return found.status();
-        if (!found->has_value()) {
-          return absl::NotFoundError(absl::StrCat(
-              "no ", domain::ShortlistTypeName(*type), " ",
-              domain::ScopeName(*scope), " shortlist stored on trading day ",
-              domain::FormatDate(domain::TradingDay(window->at)),
-              " at or before ", domain::FormatInstant(window->at)));
-        }
-        const v1::Shortlist& shortlist = **found;
+        const v1::Shortlist& shortlist = *found;
         // Entries, quotes and outcomes all refer to the snapshot's instant.
         const absl::Time t = domain::FromTimestamp(shortlist.timestamp());
         const absl::CivilDay day = domain::TradingDay(t);
@@ -468,15 +446,14 @@ grpc::Status DashboardService::GetQuoteTimeline(
         const absl::Time end = *limit + absl::Microseconds(1);
         response->set_nse_symbol(request->symbol());
         std::optional<absl::Time> after;
-        constexpr int kPage = 5000;
         while (true) {
           auto quotes = repos_.quotes.ListRange(request->symbol(), start, end,
-                                                after, kPage);
+                                                after, kPricePage);
           if (!quotes.ok()) return quotes.status();
           for (auto& quote : *quotes) {
             *response->add_quotes() = std::move(quote);
           }
-          if (static_cast<int>(quotes->size()) < kPage) break;
+          if (static_cast<int>(quotes->size()) < kPricePage) break;
           after = domain::FromTimestamp(
               response->quotes(response->quotes_size() - 1).timestamp());
         }

@@ -18,6 +18,7 @@
 #include "service/domain/proto_time.h"
 #include "service/domain/time.h"
 #include "service/domain/time_range.h"
+#include "service/market_reads.h"
 
 namespace mdc {
 namespace {
@@ -29,13 +30,6 @@ constexpr int kSnapshotScanPage = 100;
 
 // `symbol=NIFTY` (any case) asks for the NIFTY 50 index.
 constexpr absl::string_view kNiftySymbol = "NIFTY";
-
-absl::Status NothingAsOf(absl::string_view what, absl::Time at) {
-  return absl::NotFoundError(
-      absl::StrCat("no ", what, " stored on trading day ",
-                   domain::FormatDate(domain::TradingDay(at)), " at or before ",
-                   domain::FormatInstant(at)));
-}
 
 absl::Status NothingLatest(absl::string_view what,
                            const domain::BacktestClock& clock) {
@@ -74,45 +68,25 @@ std::string TrimPage(std::vector<Quote>& rows, int page_size) {
 constexpr int kMinYear = 1900;
 constexpr int kMaxYear = 9999;
 
-void ToProto(const domain::Candle& candle, v1::Candle* out) {
-  domain::SetTimestamp(candle.time, out->mutable_time());
-  out->set_open(candle.open);
-  out->set_high(candle.high);
-  out->set_low(candle.low);
-  out->set_close(candle.close);
-  out->set_volume(candle.volume);
-}
-
 }  // namespace
 
 grpc::Status DeveloperService::GetList(grpc::ServerContext* context,
                                        const v1::GetListRequest* request,
                                        v1::Shortlist* response) {
-  return calls_.Run(
-      context, "GetList", Access::kDeveloper,
-      [&](const CallContext& call) -> absl::Status {
-        domain::FieldErrors errors;
-        auto type = domain::ParseShortlistType(request->type());
-        errors.AddStatus("type", type.status());
-        auto scope = domain::ParseScope(request->scope());
-        errors.AddStatus("scope", scope.status());
-        if (!errors.empty()) return errors.ToStatus();
-        auto window = domain::AsOfWindowFor(
-            request->datetime(), request->timezone(), call.clock, absl::Now(),
-            domain::WhenAbsent::kNow);
-        if (!window.ok()) return window.status();
-        auto found = repos_.shortlists.FindLatest(
-            *type, *scope, window->not_before, window->at);
-        if (!found.ok()) return found.status();
-        if (!found->has_value()) {
-          return NothingAsOf(
-              absl::StrCat(domain::ShortlistTypeName(*type), " ",
-                           domain::ScopeName(*scope), " shortlist"),
-              window->at);
-        }
-        *response = **std::move(found);
-        return absl::OkStatus();
-      });
+  return calls_.Run(context, "GetList", Access::kDeveloper,
+                    [&](const CallContext& call) -> absl::Status {
+                      domain::FieldErrors errors;
+                      const domain::ShortlistKind kind =
+                          domain::ParseShortlistKind(request->type(),
+                                                     request->scope(), errors);
+                      if (!errors.empty()) return errors.ToStatus();
+                      auto shortlist = FindShortlistAsOf(
+                          repos_.shortlists, kind, request->datetime(),
+                          request->timezone(), call.clock);
+                      if (!shortlist.ok()) return shortlist.status();
+                      *response = *std::move(shortlist);
+                      return absl::OkStatus();
+                    });
 }
 
 grpc::Status DeveloperService::GetQuote(grpc::ServerContext* context,
@@ -239,37 +213,18 @@ grpc::Status DeveloperService::GetHistoricalCandles(
             request->timezone(), call.clock, absl::Now(),
             domain::EndIs::kExclusive);
         if (!range.ok()) return range.status();
-
-        domain::CandleBuilder builder(*interval);
-        std::optional<absl::Time> after;
-        while (true) {
-          auto points =
-              nifty ? repos_.nifty.PricePoints(range->start, range->end, after,
-                                               kCandleScanPage)
-                    : repos_.quotes.PricePoints(request->symbol(), range->start,
-                                                range->end, after,
-                                                kCandleScanPage);
-          if (!points.ok()) return points.status();
-          for (const auto& point : *points) builder.Add(point);
-          if (builder.size() > domain::kMaxCandles) {
-            return domain::InvalidField(
-                "start_datetime",
-                absl::StrCat("the range from start_datetime to end_datetime "
-                             "holds more than ",
-                             domain::kMaxCandles, " ", interval->name,
-                             " candles; ask for a smaller range or a longer "
-                             "interval"));
-          }
-          if (static_cast<int>(points->size()) < kCandleScanPage) break;
-          after = points->back().time;
-        }
-        response->set_symbol(nifty ? std::string(kNiftySymbol)
-                                   : request->symbol());
-        response->set_interval(interval->name);
-        response->set_interval_minutes(interval->minutes);
-        for (const auto& candle : std::move(builder).Finish()) {
-          ToProto(candle, response->add_candles());
-        }
+        auto candles = domain::ReadCandles(
+            *interval, kCandleScanPage,
+            [&](std::optional<absl::Time> after, int limit) {
+              return nifty ? repos_.nifty.PricePoints(range->start, range->end,
+                                                      after, limit)
+                           : repos_.quotes.PricePoints(request->symbol(),
+                                                       range->start, range->end,
+                                                       after, limit);
+            });
+        if (!candles.ok()) return candles.status();
+        ToProto(nifty ? kNiftySymbol : request->symbol(), *interval, *candles,
+                response);
         return absl::OkStatus();
       });
 }
@@ -282,10 +237,8 @@ grpc::Status DeveloperService::GetShortlistPersistence(
       context, "GetShortlistPersistence", Access::kDeveloper,
       [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
-        auto type = domain::ParseShortlistType(request->type());
-        errors.AddStatus("type", type.status());
-        auto scope = domain::ParseScope(request->scope());
-        errors.AddStatus("scope", scope.status());
+        const domain::ShortlistKind kind = domain::ParseShortlistKind(
+            request->type(), request->scope(), errors);
         if (!errors.empty()) return errors.ToStatus();
         // Snapshots in [start, end]: end is inclusive here (section 5.1).
         auto range = domain::TimeRangeFor(
@@ -298,7 +251,7 @@ grpc::Status DeveloperService::GetShortlistPersistence(
         std::optional<absl::Time> after;
         while (true) {
           auto snapshots =
-              repos_.shortlists.ListRange(*type, *scope, range->start,
+              repos_.shortlists.ListRange(kind.type, kind.scope, range->start,
                                           range->end, after, kSnapshotScanPage);
           if (!snapshots.ok()) return snapshots.status();
           for (const auto& snapshot : *snapshots) counter.Add(snapshot);
@@ -309,8 +262,8 @@ grpc::Status DeveloperService::GetShortlistPersistence(
         domain::SetTimestamp(range->asked_start,
                              response->mutable_start_time());
         domain::SetTimestamp(range->asked_end, response->mutable_end_time());
-        response->set_type(*type);
-        response->set_scope(*scope);
+        response->set_type(kind.type);
+        response->set_scope(kind.scope);
         response->set_total_snapshots(persistence.total_snapshots);
         for (const auto& symbol : persistence.symbols) {
           auto* out = response->add_instruments();

@@ -4,6 +4,7 @@
 #include "service/domain/proto_time.h"
 #include "service/domain/time.h"
 #include "storage/quote_columns.h"
+#include "storage/rows.h"
 
 namespace mdc::storage {
 namespace {
@@ -49,6 +50,20 @@ absl::StatusOr<v1::NiftyQuote> NiftyAt(const Result& result, int row) {
   return quote;
 }
 
+// Runs `page`, a keyset page statement over the NIFTY quotes in
+// [start, end): ($1 start, $2 end, $3 after, $4 limit).
+absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
+                                absl::Time start, absl::Time end,
+                                std::optional<absl::Time> after, int limit) {
+  auto conn = pool.Acquire();
+  if (!conn.ok()) return conn.status();
+  return (*conn)->Exec(page, Params()
+                                 .Time(start)
+                                 .Time(end)
+                                 .Time(PageAfter(after, start))
+                                 .Int32(limit));
+}
+
 }  // namespace
 
 absl::Status NiftyRepository::Upsert(const domain::NiftyObservation& nifty,
@@ -73,45 +88,21 @@ absl::StatusOr<std::optional<v1::NiftyQuote>> NiftyRepository::FindLatest(
   if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(kFindLatest, Params().Time(not_before).Time(at));
   if (!result.ok()) return result.status();
-  if (result->rows() == 0) return std::optional<v1::NiftyQuote>();
-  auto quote = NiftyAt(*result, 0);
-  if (!quote.ok()) return quote.status();
-  return std::optional<v1::NiftyQuote>(*std::move(quote));
+  return ReadFirstRow<v1::NiftyQuote>(*result, NiftyAt);
 }
 
 absl::StatusOr<std::vector<v1::NiftyQuote>> NiftyRepository::ListRange(
     absl::Time start, absl::Time end, std::optional<absl::Time> after,
     int limit) {
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(
-      kListRange, Params()
-                      .Time(start)
-                      .Time(end)
-                      .Time(after.value_or(start - absl::Microseconds(1)))
-                      .Int32(limit));
+  auto result = ExecPage(pool_, kListRange, start, end, after, limit);
   if (!result.ok()) return result.status();
-  std::vector<v1::NiftyQuote> quotes;
-  quotes.reserve(result->rows());
-  for (int row = 0; row < result->rows(); ++row) {
-    auto quote = NiftyAt(*result, row);
-    if (!quote.ok()) return quote.status();
-    quotes.push_back(*std::move(quote));
-  }
-  return quotes;
+  return ReadRows<v1::NiftyQuote>(*result, NiftyAt);
 }
 
 absl::StatusOr<std::vector<domain::PricePoint>> NiftyRepository::PricePoints(
     absl::Time start, absl::Time end, std::optional<absl::Time> after,
     int limit) {
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(
-      kPricePoints, Params()
-                        .Time(start)
-                        .Time(end)
-                        .Time(after.value_or(start - absl::Microseconds(1)))
-                        .Int32(limit));
+  auto result = ExecPage(pool_, kPricePoints, start, end, after, limit);
   if (!result.ok()) return result.status();
   return ReadPricePoints(*result);
 }

@@ -8,6 +8,7 @@
 #include "service/domain/proto_time.h"
 #include "service/domain/time.h"
 #include "storage/quote_columns.h"
+#include "storage/rows.h"
 
 namespace mdc::storage {
 namespace {
@@ -57,6 +58,22 @@ absl::StatusOr<v1::StockQuote> QuoteAt(const Result& result, int row,
   return quote;
 }
 
+// Runs `page`, a keyset page statement over the quotes of `symbol` in
+// [start, end): ($1 symbol, $2 start, $3 end, $4 after, $5 limit).
+absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
+                                const std::string& symbol, absl::Time start,
+                                absl::Time end, std::optional<absl::Time> after,
+                                int limit) {
+  auto conn = pool.Acquire();
+  if (!conn.ok()) return conn.status();
+  return (*conn)->Exec(page, Params()
+                                 .Text(symbol)
+                                 .Time(start)
+                                 .Time(end)
+                                 .Time(PageAfter(after, start))
+                                 .Int32(limit));
+}
+
 }  // namespace
 
 absl::Status QuoteRepository::UpsertBatch(const domain::QuoteBatch& batch,
@@ -96,47 +113,21 @@ absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
   auto result = (*conn)->Exec(kFindLatest,
                               Params().Text(symbol).Time(not_before).Time(at));
   if (!result.ok()) return result.status();
-  if (result->rows() == 0) return std::optional<v1::StockQuote>();
-  auto quote = QuoteAt(*result, 0, symbol);
-  if (!quote.ok()) return quote.status();
-  return std::optional<v1::StockQuote>(*std::move(quote));
+  return ReadFirstRow<v1::StockQuote>(*result, QuoteAt, symbol);
 }
 
 absl::StatusOr<std::vector<v1::StockQuote>> QuoteRepository::ListRange(
     const std::string& symbol, absl::Time start, absl::Time end,
     std::optional<absl::Time> after, int limit) {
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(
-      kListRange, Params()
-                      .Text(symbol)
-                      .Time(start)
-                      .Time(end)
-                      .Time(after.value_or(start - absl::Microseconds(1)))
-                      .Int32(limit));
+  auto result = ExecPage(pool_, kListRange, symbol, start, end, after, limit);
   if (!result.ok()) return result.status();
-  std::vector<v1::StockQuote> quotes;
-  quotes.reserve(result->rows());
-  for (int row = 0; row < result->rows(); ++row) {
-    auto quote = QuoteAt(*result, row, symbol);
-    if (!quote.ok()) return quote.status();
-    quotes.push_back(*std::move(quote));
-  }
-  return quotes;
+  return ReadRows<v1::StockQuote>(*result, QuoteAt, symbol);
 }
 
 absl::StatusOr<std::vector<domain::PricePoint>> QuoteRepository::PricePoints(
     const std::string& symbol, absl::Time start, absl::Time end,
     std::optional<absl::Time> after, int limit) {
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(
-      kPricePoints, Params()
-                        .Text(symbol)
-                        .Time(start)
-                        .Time(end)
-                        .Time(after.value_or(start - absl::Microseconds(1)))
-                        .Int32(limit));
+  auto result = ExecPage(pool_, kPricePoints, symbol, start, end, after, limit);
   if (!result.ok()) return result.status();
   return ReadPricePoints(*result);
 }

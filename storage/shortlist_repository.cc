@@ -4,6 +4,7 @@
 #include "service/domain/market_enums.h"
 #include "service/domain/proto_time.h"
 #include "service/domain/time.h"
+#include "storage/rows.h"
 
 namespace mdc::storage {
 namespace {
@@ -96,10 +97,7 @@ absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(
                                      .Time(not_before)
                                      .Time(at));
   if (!result.ok()) return result.status();
-  if (result->rows() == 0) return std::optional<v1::Shortlist>();
-  auto shortlist = ShortlistAt(*result, 0, type, scope);
-  if (!shortlist.ok()) return shortlist.status();
-  return std::optional<v1::Shortlist>(*std::move(shortlist));
+  return ReadFirstRow<v1::Shortlist>(*result, ShortlistAt, type, scope);
 }
 
 absl::StatusOr<std::vector<v1::Shortlist>> ShortlistRepository::ListRange(
@@ -107,23 +105,16 @@ absl::StatusOr<std::vector<v1::Shortlist>> ShortlistRepository::ListRange(
     std::optional<absl::Time> after, int limit) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(
-      kListRange, Params()
-                      .Text(domain::ShortlistTypeName(type))
-                      .Text(domain::ScopeName(scope))
-                      .Time(start)
-                      .Time(end)
-                      .Time(after.value_or(start - absl::Microseconds(1)))
-                      .Int32(limit));
+  auto result =
+      (*conn)->Exec(kListRange, Params()
+                                    .Text(domain::ShortlistTypeName(type))
+                                    .Text(domain::ScopeName(scope))
+                                    .Time(start)
+                                    .Time(end)
+                                    .Time(PageAfter(after, start))
+                                    .Int32(limit));
   if (!result.ok()) return result.status();
-  std::vector<v1::Shortlist> snapshots;
-  snapshots.reserve(result->rows());
-  for (int row = 0; row < result->rows(); ++row) {
-    auto shortlist = ShortlistAt(*result, row, type, scope);
-    if (!shortlist.ok()) return shortlist.status();
-    snapshots.push_back(*std::move(shortlist));
-  }
-  return snapshots;
+  return ReadRows<v1::Shortlist>(*result, ShortlistAt, type, scope);
 }
 
 absl::StatusOr<std::vector<v1::Shortlist>>
@@ -142,21 +133,12 @@ ShortlistRepository::ListDaySnapshots(v1::ShortlistType type, v1::Scope scope,
                                            .Date(day)
                                            .Time(not_after));
   if (!result.ok()) return result.status();
-  std::vector<v1::Shortlist> snapshots(result->rows());
-  for (int i = 0; i < result->rows(); ++i) {
-    v1::Shortlist& shortlist = snapshots[i];
-    const absl::string_view bytes = result->Bytes(i, 1);
-    if (!shortlist.ParseFromArray(bytes.data(),
-                                  static_cast<int>(bytes.size()))) {
-      return absl::DataLossError("stored shortlist entries are unreadable");
-    }
-    domain::SetTimestamp(result->Time(i, 0), shortlist.mutable_timestamp());
+  // Each row names its own type (column 2).
+  return ReadRows<v1::Shortlist>(*result, [scope](const Result& rows, int row) {
     v1::ShortlistType stored_type = v1::SHORTLIST_TYPE_UNSPECIFIED;
-    v1::ShortlistType_Parse(result->String(i, 2), &stored_type);
-    shortlist.set_shortlist_type(stored_type);
-    shortlist.set_scope(scope);
-  }
-  return snapshots;
+    v1::ShortlistType_Parse(rows.String(row, 2), &stored_type);
+    return ShortlistAt(rows, row, stored_type, scope);
+  });
 }
 
 absl::StatusOr<std::vector<ShortlistRepository::DayInstants>>

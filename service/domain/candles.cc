@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "service/domain/field_errors.h"
 #include "service/domain/text.h"
 #include "service/domain/time.h"
 
@@ -103,6 +104,31 @@ std::vector<Candle> BuildCandles(const CandleInterval& interval,
                                  const std::vector<PricePoint>& points) {
   CandleBuilder builder(interval);
   for (const PricePoint& point : points) builder.Add(point);
+  return std::move(builder).Finish();
+}
+
+absl::StatusOr<std::vector<Candle>> ReadCandles(
+    const CandleInterval& interval, int page_size,
+    const PricePageReader& read_page) {
+  CandleBuilder builder(interval);
+  std::optional<absl::Time> after;
+  while (true) {
+    absl::StatusOr<std::vector<PricePoint>> points =
+        read_page(after, page_size);
+    if (!points.ok()) return points.status();
+    for (const PricePoint& point : *points) builder.Add(point);
+    if (builder.size() > kMaxCandles) {
+      return InvalidField(
+          "start_datetime",
+          absl::StrCat("the range from start_datetime to end_datetime "
+                       "holds more than ",
+                       kMaxCandles, " ", interval.name,
+                       " candles; ask for a smaller range or a longer "
+                       "interval"));
+    }
+    if (static_cast<int>(points->size()) < page_size) break;
+    after = points->back().time;
+  }
   return std::move(builder).Finish();
 }
 

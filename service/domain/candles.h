@@ -22,6 +22,7 @@
 #ifndef MDC_SERVICE_DOMAIN_CANDLES_H_
 #define MDC_SERVICE_DOMAIN_CANDLES_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -96,6 +97,20 @@ class CandleBuilder {
 // CandleBuilder over a whole ascending series.
 std::vector<Candle> BuildCandles(const CandleInterval& interval,
                                  const std::vector<PricePoint>& points);
+
+// Reads one page of a keyset read of price points, ascending: up to `limit`
+// points stamped after `after` (from the start of the range when nullopt).
+using PricePageReader = std::function<absl::StatusOr<std::vector<PricePoint>>(
+    std::optional<absl::Time> after, int limit)>;
+
+// CandleBuilder over every point `read_page` yields, read `page_size` points
+// at a time so a long range never sits in memory whole. Fails with the first
+// failed read, or, as soon as there are more than kMaxCandles candles, with
+// INVALID_ARGUMENT on `start_datetime` asking for a smaller range or a longer
+// interval.
+absl::StatusOr<std::vector<Candle>> ReadCandles(
+    const CandleInterval& interval, int page_size,
+    const PricePageReader& read_page);
 
 }  // namespace mdc::domain
 

@@ -25,7 +25,8 @@ absl::StatusOr<v1::ShortlistType> ParseShortlistType(absl::string_view text) {
     return type;
   }
   return absl::InvalidArgumentError(absl::StrCat(
-      text.empty() ? "is required" : absl::StrCat(QuoteForMessage(text), " is unknown"),
+      text.empty() ? "is required"
+                   : absl::StrCat(QuoteForMessage(text), " is unknown"),
       "; use TOP_GAINERS or VOLUME_SHOCKERS (or top-gainers, "
       "volume-shockers)"));
 }
@@ -37,8 +38,8 @@ absl::StatusOr<v1::Scope> ParseScope(absl::string_view text) {
       scope != v1::SCOPE_UNSPECIFIED) {
     return scope;
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      QuoteForMessage(text), " is unknown; use TOP_5 or FULL"));
+  return absl::InvalidArgumentError(
+      absl::StrCat(QuoteForMessage(text), " is unknown; use TOP_5 or FULL"));
 }
 
 v1::Scope EffectiveScope(v1::Scope scope) {
@@ -51,6 +52,18 @@ std::string ShortlistTypeName(v1::ShortlistType type) {
 
 std::string ScopeName(v1::Scope scope) {
   return v1::Scope_Name(EffectiveScope(scope));
+}
+
+ShortlistKind ParseShortlistKind(absl::string_view type,
+                                 absl::string_view scope, FieldErrors& errors) {
+  ShortlistKind kind;
+  auto parsed_type = ParseShortlistType(type);
+  errors.AddStatus("type", parsed_type.status());
+  if (parsed_type.ok()) kind.type = *parsed_type;
+  auto parsed_scope = ParseScope(scope);
+  errors.AddStatus("scope", parsed_scope.status());
+  if (parsed_scope.ok()) kind.scope = *parsed_scope;
+  return kind;
 }
 
 }  // namespace mdc::domain

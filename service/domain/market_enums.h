@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "mdc/v1/market.pb.h"
+#include "service/domain/field_errors.h"
 
 namespace mdc::domain {
 
@@ -18,6 +19,17 @@ absl::StatusOr<v1::ShortlistType> ParseShortlistType(absl::string_view text);
 
 // "TOP_5" / "top-5" / "FULL" (any case); empty → TOP_5.
 absl::StatusOr<v1::Scope> ParseScope(absl::string_view text);
+
+// The `type` and `scope` parameters of a shortlist read, parsed as above.
+struct ShortlistKind {
+  v1::ShortlistType type = v1::SHORTLIST_TYPE_UNSPECIFIED;
+  v1::Scope scope = v1::SCOPE_UNSPECIFIED;
+};
+
+// Parses both parameters, recording what is wrong under "type" and "scope".
+// The result is meaningful only when nothing was recorded.
+ShortlistKind ParseShortlistKind(absl::string_view type,
+                                 absl::string_view scope, FieldErrors& errors);
 
 // A scope as written, with SCOPE_UNSPECIFIED meaning the default TOP_5.
 v1::Scope EffectiveScope(v1::Scope scope);

@@ -7,35 +7,17 @@
 #include "service/domain/time.h"
 #include "service/domain/tokens.h"
 #include "storage/repositories.h"
-#include "tests/support/test_database.h"
+#include "tests/support/repository_test.h"
 
 namespace mdc::storage {
 namespace {
 
-class DashboardRepositoriesTest : public ::testing::Test {
+class DashboardRepositoriesTest : public testing::RepositoryTest {
  protected:
-  static void SetUpTestSuite() { db_ = new testing::TestDatabase(); }
-  static void TearDownTestSuite() {
-    delete db_;
-    db_ = nullptr;
-  }
-
   void SetUp() override {
-    repos_ = std::make_unique<Repositories>(db_->pool());
-    owner_ = NewDeveloper();
-    other_ = NewDeveloper();
-  }
-
-  int64_t NewDeveloper() {
-    auto created = repos_->developers.Create(
-        "dash" + std::to_string(++counter_), "developer",
-        domain::HashToken(domain::GenerateToken()));
-    EXPECT_TRUE(created.ok()) << created.status();
-    return created.ok() ? created->id : 0;
-  }
-
-  static absl::Time At(const char* wall_clock) {
-    return *domain::ParseInstant(wall_clock, "Asia/Kolkata");
+    RepositoryTest::SetUp();
+    owner_ = NewDeveloper("dash");
+    other_ = NewDeveloper("dash");
   }
 
   RunRecord Run(int64_t developer, std::vector<std::string> tags = {}) {
@@ -53,15 +35,9 @@ class DashboardRepositoriesTest : public ::testing::Test {
     return NewOrder{"INFY", 100, 98, 105, At(wall_clock)};
   }
 
-  static testing::TestDatabase* db_;
-  static int counter_;
-  std::unique_ptr<Repositories> repos_;
   int64_t owner_ = 0;
   int64_t other_ = 0;
 };
-
-testing::TestDatabase* DashboardRepositoriesTest::db_ = nullptr;
-int DashboardRepositoriesTest::counter_ = 0;
 
 TEST_F(DashboardRepositoriesTest, RunsAreVisibleOnlyToTheirOwner) {
   const RunRecord run = Run(owner_, {"a", "b"});

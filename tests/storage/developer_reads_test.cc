@@ -14,30 +14,17 @@
 #include "service/domain/time.h"
 #include "service/domain/tokens.h"
 #include "storage/repositories.h"
-#include "tests/support/test_database.h"
+#include "tests/support/repository_test.h"
 
 namespace mdc::storage {
 namespace {
 
-class DeveloperReadsTest : public ::testing::Test {
+class DeveloperReadsTest : public testing::RepositoryTest {
  protected:
-  static void SetUpTestSuite() { db_ = new testing::TestDatabase(); }
-  static void TearDownTestSuite() {
-    delete db_;
-    db_ = nullptr;
-  }
-
   void SetUp() override {
-    repos_ = std::make_unique<Repositories>(db_->pool());
-    auto writer = repos_->developers.Create(
-        "reader" + std::to_string(++counter_), "developer",
-        domain::HashToken(domain::GenerateToken()));
-    ASSERT_TRUE(writer.ok()) << writer.status();
-    writer_id_ = writer->id;
-  }
-
-  static absl::Time At(const char* wall_clock) {
-    return *domain::ParseInstant(wall_clock, "Asia/Kolkata");
+    RepositoryTest::SetUp();
+    writer_id_ = NewDeveloper("reader");
+    ASSERT_FALSE(HasFailure());  // no writer, nothing to test
   }
 
   void SaveQuote(const std::string& symbol, absl::Time at,
@@ -52,14 +39,8 @@ class DeveloperReadsTest : public ::testing::Test {
     ASSERT_TRUE(repos_->quotes.UpsertBatch(batch, writer_id_).ok());
   }
 
-  static testing::TestDatabase* db_;
-  static int counter_;
-  std::unique_ptr<Repositories> repos_;
   int64_t writer_id_ = 0;
 };
-
-testing::TestDatabase* DeveloperReadsTest::db_ = nullptr;
-int DeveloperReadsTest::counter_ = 0;
 
 TEST_F(DeveloperReadsTest, QuoteAsOfEdges) {
   SaveQuote("EDGE", At("2025-03-03T15:00:00"), 90, 1);  // previous day

@@ -1,36 +1,24 @@
 // Repositories against a real PostgreSQL: migrations, idempotent upserts,
 // all-or-nothing batches, exact round trips.
+#include "storage/repositories.h"
+
 #include <gtest/gtest.h>
 
 #include "service/domain/observations.h"
 #include "service/domain/time.h"
 #include "service/domain/tokens.h"
 #include "storage/migrations.h"
-#include "storage/repositories.h"
-#include "tests/support/test_database.h"
+#include "tests/support/repository_test.h"
 
 namespace mdc::storage {
 namespace {
 
-class RepositoriesTest : public ::testing::Test {
+class RepositoriesTest : public testing::RepositoryTest {
  protected:
-  static void SetUpTestSuite() { db_ = new testing::TestDatabase(); }
-  static void TearDownTestSuite() {
-    delete db_;
-    db_ = nullptr;
-  }
-
   void SetUp() override {
-    repos_ = std::make_unique<Repositories>(db_->pool());
-    auto writer = repos_->developers.Create(
-        "writer" + std::to_string(++counter_), "developer",
-        domain::HashToken(domain::GenerateToken()));
-    ASSERT_TRUE(writer.ok()) << writer.status();
-    writer_id_ = writer->id;
-  }
-
-  static absl::Time At(const char* wall_clock) {
-    return *domain::ParseInstant(wall_clock, "Asia/Kolkata");
+    RepositoryTest::SetUp();
+    writer_id_ = NewDeveloper("writer");
+    ASSERT_FALSE(HasFailure());  // no writer, nothing to test
   }
 
   static domain::ShortlistSnapshot Snapshot(absl::Time at,
@@ -48,14 +36,8 @@ class RepositoriesTest : public ::testing::Test {
     return s;
   }
 
-  static testing::TestDatabase* db_;
-  static int counter_;
-  std::unique_ptr<Repositories> repos_;
   int64_t writer_id_ = 0;
 };
-
-testing::TestDatabase* RepositoriesTest::db_ = nullptr;
-int RepositoriesTest::counter_ = 0;
 
 TEST_F(RepositoriesTest, MigrationsAreRecordedAndRunOnce) {
   EXPECT_EQ(db_->Query("SELECT count(*) FROM schema_migrations"),
@@ -67,7 +49,8 @@ TEST_F(RepositoriesTest, MigrationsAreRecordedAndRunOnce) {
 
 TEST_F(RepositoriesTest, ShortlistUpsertIsIdempotentAndLastWriteWins) {
   const absl::Time t = At("2025-03-03T10:00:00");
-  ASSERT_TRUE(repos_->shortlists.Upsert(Snapshot(t, {"A", "B"}), writer_id_).ok());
+  ASSERT_TRUE(
+      repos_->shortlists.Upsert(Snapshot(t, {"A", "B"}), writer_id_).ok());
   ASSERT_TRUE(repos_->shortlists.Upsert(Snapshot(t, {"C"}), writer_id_).ok());
   EXPECT_EQ(db_->Query("SELECT count(*) FROM shortlist_snapshots WHERE "
                        "observed_at = '2025-03-03T04:30:00Z'"),
@@ -89,8 +72,8 @@ TEST_F(RepositoriesTest, ShortlistAsOfStaysOnTheTradingDay) {
       repos_->shortlists.Upsert(Snapshot(yesterday, {"OLD"}), writer_id_).ok());
   const absl::Time morning = At("2025-03-05T09:20:00");
   auto found = repos_->shortlists.FindLatest(
-      v1::TOP_GAINERS, v1::FULL,
-      domain::DayStart(domain::TradingDay(morning)), morning);
+      v1::TOP_GAINERS, v1::FULL, domain::DayStart(domain::TradingDay(morning)),
+      morning);
   ASSERT_TRUE(found.ok());
   EXPECT_FALSE(found->has_value());
 }
@@ -138,8 +121,8 @@ TEST_F(RepositoriesTest, QuoteBatchIsAllOrNothing) {
 
 TEST_F(RepositoriesTest, UsernamesAreUniqueAndTokensFoundByHash) {
   const std::string token = domain::GenerateToken();
-  auto created =
-      repos_->developers.Create("unique-name", "developer", domain::HashToken(token));
+  auto created = repos_->developers.Create("unique-name", "developer",
+                                           domain::HashToken(token));
   ASSERT_TRUE(created.ok()) << created.status();
   auto again = repos_->developers.Create("unique-name", "developer",
                                          domain::HashToken("other"));
@@ -148,7 +131,8 @@ TEST_F(RepositoriesTest, UsernamesAreUniqueAndTokensFoundByHash) {
   ASSERT_TRUE(found.ok() && found->has_value());
   EXPECT_EQ((*found)->username, "unique-name");
   EXPECT_EQ(db_->Query("SELECT count(*) FROM developers WHERE token_hash = "
-                       "convert_to('" + token + "', 'UTF8')"),
+                       "convert_to('" +
+                       token + "', 'UTF8')"),
             "0");
 }
 

@@ -5,9 +5,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "service/domain/time.h"
 
 namespace mdc::domain {
@@ -179,6 +181,89 @@ TEST(BuildCandles, EmptyInputGivesNoCandles) {
   EXPECT_TRUE(BuildCandles(Interval("1minute"),
                            {Point("2025-03-03T09:15:00", std::nullopt, 100)})
                   .empty());
+}
+
+// Serves `points` (ascending) as a keyset read does, counting the reads.
+struct PagedPrices {
+  std::vector<PricePoint> points;
+  int reads = 0;
+
+  absl::StatusOr<std::vector<PricePoint>> operator()(
+      std::optional<absl::Time> after, int limit) {
+    ++reads;
+    std::vector<PricePoint> page;
+    for (const PricePoint& point : points) {
+      if (after.has_value() && point.time <= *after) continue;
+      if (static_cast<int>(page.size()) == limit) break;
+      page.push_back(point);
+    }
+    return page;
+  }
+};
+
+TEST(ReadCandles, AnyPageSizeGivesTheCandlesOfTheWholeSeries) {
+  const std::vector<PricePoint> day = SyntheticDay();
+  for (const char* name : {"1minute", "5minute", "1hour"}) {
+    const std::vector<Candle> whole = BuildCandles(Interval(name), day);
+    for (int page_size : {1, 2, 3, 10, 11, 100}) {
+      SCOPED_TRACE(absl::StrCat(name, " in pages of ", page_size));
+      PagedPrices prices{day};
+      auto candles = ReadCandles(Interval(name), page_size, std::ref(prices));
+      ASSERT_TRUE(candles.ok()) << candles.status();
+      ASSERT_EQ(candles->size(), whole.size());
+      for (size_t i = 0; i < whole.size(); ++i) {
+        EXPECT_EQ((*candles)[i].time, whole[i].time);
+        EXPECT_DOUBLE_EQ((*candles)[i].open, whole[i].open);
+        EXPECT_DOUBLE_EQ((*candles)[i].high, whole[i].high);
+        EXPECT_DOUBLE_EQ((*candles)[i].low, whole[i].low);
+        EXPECT_DOUBLE_EQ((*candles)[i].close, whole[i].close);
+        EXPECT_DOUBLE_EQ((*candles)[i].volume, whole[i].volume);
+      }
+      // Full pages, then the short (possibly empty) last one.
+      EXPECT_EQ(prices.reads, static_cast<int>(day.size()) / page_size + 1);
+    }
+  }
+}
+
+TEST(ReadCandles, AFailedReadFailsTheWhole) {
+  auto candles =
+      ReadCandles(Interval("1minute"), 10,
+                  [](std::optional<absl::Time>,
+                     int) -> absl::StatusOr<std::vector<PricePoint>> {
+                    return absl::UnavailableError("database down");
+                  });
+  ASSERT_FALSE(candles.ok());
+  EXPECT_EQ(candles.status(), absl::UnavailableError("database down"));
+}
+
+// One priced point a minute from 09:15 IST: one 1-minute candle each.
+std::vector<PricePoint> MinutePoints(int count) {
+  std::vector<PricePoint> points;
+  const absl::Time start = Ist("2025-03-03T09:15:00");
+  for (int i = 0; i < count; ++i) {
+    points.push_back({start + absl::Minutes(i), 100.0 + i % 7, 1000.0 + i});
+  }
+  return points;
+}
+
+TEST(ReadCandles, HoldsAtMostMaxCandles) {
+  PagedPrices exactly{MinutePoints(kMaxCandles)};
+  auto candles = ReadCandles(Interval("1minute"), 1000, std::ref(exactly));
+  ASSERT_TRUE(candles.ok()) << candles.status();
+  EXPECT_EQ(candles->size(), static_cast<size_t>(kMaxCandles));
+}
+
+TEST(ReadCandles, StopsReadingOnceThereAreTooManyCandles) {
+  PagedPrices prices{MinutePoints(kMaxCandles + 10000)};
+  auto candles = ReadCandles(Interval("1minute"), 1000, std::ref(prices));
+  ASSERT_FALSE(candles.ok());
+  EXPECT_EQ(candles.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(candles.status().message()),
+              ::testing::HasSubstr("start_datetime: the range from "
+                                   "start_datetime to end_datetime holds more "
+                                   "than 50000 1minute candles"));
+  // The 51st page of 1000 is the first past the limit.
+  EXPECT_EQ(prices.reads, 51);
 }
 
 TEST(ParseInterval, AcceptsTheTwelveNames) {
