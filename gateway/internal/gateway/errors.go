@@ -68,6 +68,8 @@ func handleError(_ context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w 
 		// The decoder rejected the body: answer with its field violations.
 		if bodySt, ok := bodyErrorStatus(st.Message()); ok {
 			st = bodySt
+		} else if querySt, ok := queryErrorStatus(st.Message()); ok {
+			st = querySt
 		}
 	}
 	writeStatus(w, m, httpStatusFromCode(st.Code()), st)
