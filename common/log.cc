@@ -43,11 +43,21 @@ void AppendJsonString(absl::string_view text, std::string& out) {
   out += '"';
   for (unsigned char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           absl::StrAppendFormat(&out, "\\u%04x", c);
@@ -61,9 +71,15 @@ void AppendJsonString(absl::string_view text, std::string& out) {
 
 void Value::AppendJson(std::string& out) const {
   switch (kind_) {
-    case kText: AppendJsonString(text_, out); break;
-    case kInt: absl::StrAppend(&out, int_); break;
-    case kDouble: absl::StrAppendFormat(&out, "%.3f", double_); break;
+    case kText:
+      AppendJsonString(text_, out);
+      break;
+    case kInt:
+      absl::StrAppend(&out, int_);
+      break;
+    case kDouble:
+      absl::StrAppendFormat(&out, "%.3f", double_);
+      break;
   }
 }
 

@@ -21,7 +21,7 @@ namespace mdc::log {
 // A field value: text, integer or floating point.
 class Value {
  public:
-  Value(absl::string_view text) : kind_(kText), text_(text) {}  // NOLINT
+  Value(absl::string_view text) : kind_(kText), text_(text) {}   // NOLINT
   Value(const std::string& text) : kind_(kText), text_(text) {}  // NOLINT
   Value(const char* text) : kind_(kText), text_(text) {}         // NOLINT
   Value(int64_t number) : kind_(kInt), int_(number) {}           // NOLINT

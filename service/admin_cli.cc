@@ -24,9 +24,9 @@ constexpr char kUsage[] =
     " is absent.\n";
 
 // "--name value" / "--name=value" pairs; only `allowed` names.
-absl::StatusOr<std::map<std::string, std::string>>
-ParseFlags(const std::vector<std::string> &args,
-           const std::vector<std::string> &allowed) {
+absl::StatusOr<std::map<std::string, std::string>> ParseFlags(
+    const std::vector<std::string> &args,
+    const std::vector<std::string> &allowed) {
   std::map<std::string, std::string> flags;
   for (size_t i = 1; i < args.size(); ++i) {
     absl::string_view arg = args[i];
@@ -46,8 +46,7 @@ ParseFlags(const std::vector<std::string> &args,
           absl::StrCat("--", name, " needs a value"));
     }
     bool known = false;
-    for (const auto &a : allowed)
-      known = known || a == name;
+    for (const auto &a : allowed) known = known || a == name;
     if (!known) {
       return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name));
     }
@@ -56,7 +55,7 @@ ParseFlags(const std::vector<std::string> &args,
   return flags;
 }
 
-} // namespace
+}  // namespace
 
 const char *AdminCommandUsage() { return kUsage; }
 
@@ -69,8 +68,7 @@ int RunAdminCommand(const std::vector<std::string> &args,
                     std::FILE *out, std::FILE *err) {
   const bool create = args.at(0) == "create-developer";
   std::vector<std::string> allowed = {"username", "database-url"};
-  if (create)
-    allowed.push_back("role");
+  if (create) allowed.push_back("role");
   auto flags = ParseFlags(args, allowed);
   if (!flags.ok()) {
     std::fprintf(err, "%s\n%s", std::string(flags.status().message()).c_str(),
@@ -123,4 +121,4 @@ int RunAdminCommand(const std::vector<std::string> &args,
   return 0;
 }
 
-} // namespace mdc
+}  // namespace mdc

@@ -32,6 +32,6 @@ int RunAdminCommand(const std::vector<std::string> &args,
                     const std::function<const char *(const char *)> &getenv,
                     std::FILE *out, std::FILE *err);
 
-} // namespace mdc
+}  // namespace mdc
 
-#endif // MDC_SERVICE_ADMIN_CLI_H_
+#endif  // MDC_SERVICE_ADMIN_CLI_H_

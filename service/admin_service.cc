@@ -41,12 +41,11 @@ absl::Status NameId(absl::Status status, int64_t id) {
   return absl::IsNotFound(status) ? UnknownDeveloper(id) : status;
 }
 
-} // namespace
+}  // namespace
 
-grpc::Status
-AdminService::ListDevelopers(grpc::ServerContext *context,
-                             const v1::ListDevelopersRequest *request,
-                             v1::ListDevelopersResponse *response) {
+grpc::Status AdminService::ListDevelopers(
+    grpc::ServerContext *context, const v1::ListDevelopersRequest *request,
+    v1::ListDevelopersResponse *response) {
   return calls_.Run(
       context, "ListDevelopers", Access::kAdmin,
       [&](const CallContext &) -> absl::Status {
@@ -55,11 +54,9 @@ AdminService::ListDevelopers(grpc::ServerContext *context,
         errors.AddStatus("pageSize", size.status());
         auto after = domain::DecodeDeveloperPageToken(request->page_token());
         errors.AddStatus("pageToken", after.status());
-        if (!errors.empty())
-          return errors.ToStatus();
+        if (!errors.empty()) return errors.ToStatus();
         auto page = repos_.developers.List(*after, *size);
-        if (!page.ok())
-          return page.status();
+        if (!page.ok()) return page.status();
         for (const auto &developer : page->developers) {
           ToProto(developer, response->add_developers());
         }
@@ -78,22 +75,18 @@ grpc::Status AdminService::GetDeveloper(grpc::ServerContext *context,
   return calls_.Run(context, "GetDeveloper", Access::kAdmin,
                     [&](const CallContext &) -> absl::Status {
                       auto id = DeveloperId(request->id());
-                      if (!id.ok())
-                        return id.status();
+                      if (!id.ok()) return id.status();
                       auto found = repos_.developers.Find(*id);
-                      if (!found.ok())
-                        return found.status();
-                      if (!found->has_value())
-                        return UnknownDeveloper(*id);
+                      if (!found.ok()) return found.status();
+                      if (!found->has_value()) return UnknownDeveloper(*id);
                       ToProto(**found, response);
                       return absl::OkStatus();
                     });
 }
 
-grpc::Status
-AdminService::CreateDeveloper(grpc::ServerContext *context,
-                              const v1::CreateDeveloperRequest *request,
-                              v1::Developer *response) {
+grpc::Status AdminService::CreateDeveloper(
+    grpc::ServerContext *context, const v1::CreateDeveloperRequest *request,
+    v1::Developer *response) {
   return calls_.Run(
       context, "CreateDeveloper", Access::kAdmin,
       [&](const CallContext &) -> absl::Status {
@@ -104,28 +97,24 @@ AdminService::CreateDeveloper(grpc::ServerContext *context,
         if (!request->role().empty() && !ParseRole(request->role(), &role)) {
           errors.Add("role", "must be developer or admin");
         }
-        if (!errors.empty())
-          return errors.ToStatus();
+        if (!errors.empty()) return errors.ToStatus();
         const std::string token = domain::GenerateToken();
         auto created = repos_.developers.Create(
             request->username(), RoleName(role), domain::HashToken(token));
-        if (!created.ok())
-          return created.status();
+        if (!created.ok()) return created.status();
         ToProto(*created, response);
         response->set_token(token);
         return absl::OkStatus();
       });
 }
 
-grpc::Status
-AdminService::RefreshDeveloperKey(grpc::ServerContext *context,
-                                  const v1::RefreshDeveloperKeyRequest *request,
-                                  v1::Developer *response) {
+grpc::Status AdminService::RefreshDeveloperKey(
+    grpc::ServerContext *context, const v1::RefreshDeveloperKeyRequest *request,
+    v1::Developer *response) {
   return calls_.Run(context, "RefreshDeveloperKey", Access::kAdmin,
                     [&](const CallContext &) -> absl::Status {
                       auto id = DeveloperId(request->id());
-                      if (!id.ok())
-                        return id.status();
+                      if (!id.ok()) return id.status();
                       // Every replica looks tokens up in the database on every
                       // call (no cache), so the old token is refused as soon as
                       // this commits.
@@ -140,15 +129,13 @@ AdminService::RefreshDeveloperKey(grpc::ServerContext *context,
                     });
 }
 
-grpc::Status
-AdminService::DeleteDeveloper(grpc::ServerContext *context,
-                              const v1::DeleteDeveloperRequest *request,
-                              google::protobuf::Empty *) {
+grpc::Status AdminService::DeleteDeveloper(
+    grpc::ServerContext *context, const v1::DeleteDeveloperRequest *request,
+    google::protobuf::Empty *) {
   return calls_.Run(context, "DeleteDeveloper", Access::kAdmin,
                     [&](const CallContext &) -> absl::Status {
                       auto id = DeveloperId(request->id());
-                      if (!id.ok())
-                        return id.status();
+                      if (!id.ok()) return id.status();
                       return NameId(repos_.developers.Delete(*id), *id);
                     });
 }
@@ -160,11 +147,9 @@ grpc::Status AdminService::ListHolidays(grpc::ServerContext *context,
                     [&](const CallContext &) -> absl::Status {
                       auto year =
                           domain::ResolveYear(request->year(), absl::Now());
-                      if (!year.ok())
-                        return year.status();
+                      if (!year.ok()) return year.status();
                       auto entries = repos_.holidays.ListYear(*year);
-                      if (!entries.ok())
-                        return entries.status();
+                      if (!entries.ok()) return entries.status();
                       for (const auto &entry : *entries) {
                         domain::ToProto(entry, response->add_holidays());
                       }
@@ -172,17 +157,15 @@ grpc::Status AdminService::ListHolidays(grpc::ServerContext *context,
                     });
 }
 
-grpc::Status
-AdminService::CreateHolidays(grpc::ServerContext *context,
-                             const v1::CreateHolidaysRequest *request,
-                             v1::ListHolidaysResponse *response) {
+grpc::Status AdminService::CreateHolidays(
+    grpc::ServerContext *context, const v1::CreateHolidaysRequest *request,
+    v1::ListHolidaysResponse *response) {
   return calls_.Run(
       context, "CreateHolidays", Access::kAdmin,
       [&](const CallContext &) -> absl::Status {
         auto entries = domain::ValidateCalendarEntries(request->holidays(),
                                                        request->dates());
-        if (!entries.ok())
-          return entries.status();
+        if (!entries.ok()) return entries.status();
         if (auto created = repos_.holidays.CreateAll(*entries); !created.ok()) {
           return created;
         }
@@ -195,12 +178,11 @@ AdminService::CreateHolidays(grpc::ServerContext *context,
       });
 }
 
-absl::Status
-AdminService::DeleteHolidayDays(const std::vector<absl::CivilDay> &days,
-                                v1::DeleteHolidaysResponse *response) {
+absl::Status AdminService::DeleteHolidayDays(
+    const std::vector<absl::CivilDay> &days,
+    v1::DeleteHolidaysResponse *response) {
   auto deleted = repos_.holidays.Delete(days);
-  if (!deleted.ok())
-    return deleted.status();
+  if (!deleted.ok()) return deleted.status();
   if (deleted->empty()) {
     return absl::NotFoundError(days.size() == 1
                                    ? "this date is not in the holiday calendar"
@@ -213,23 +195,20 @@ AdminService::DeleteHolidayDays(const std::vector<absl::CivilDay> &days,
   return absl::OkStatus();
 }
 
-grpc::Status
-AdminService::DeleteHolidays(grpc::ServerContext *context,
-                             const v1::DeleteHolidaysRequest *request,
-                             v1::DeleteHolidaysResponse *response) {
+grpc::Status AdminService::DeleteHolidays(
+    grpc::ServerContext *context, const v1::DeleteHolidaysRequest *request,
+    v1::DeleteHolidaysResponse *response) {
   return calls_.Run(context, "DeleteHolidays", Access::kAdmin,
                     [&](const CallContext &) -> absl::Status {
                       auto days = domain::ValidateDateList(request->dates());
-                      if (!days.ok())
-                        return days.status();
+                      if (!days.ok()) return days.status();
                       return DeleteHolidayDays(*days, response);
                     });
 }
 
-grpc::Status
-AdminService::DeleteHoliday(grpc::ServerContext *context,
-                            const v1::DeleteHolidayRequest *request,
-                            v1::DeleteHolidaysResponse *response) {
+grpc::Status AdminService::DeleteHoliday(
+    grpc::ServerContext *context, const v1::DeleteHolidayRequest *request,
+    v1::DeleteHolidaysResponse *response) {
   return calls_.Run(context, "DeleteHoliday", Access::kAdmin,
                     [&](const CallContext &) -> absl::Status {
                       auto day = domain::ParseDate(request->date());
@@ -247,8 +226,7 @@ grpc::Status AdminService::ListDataDates(grpc::ServerContext *context,
   return calls_.Run(context, "ListDataDates", Access::kAdmin,
                     [&](const CallContext &) -> absl::Status {
                       auto dates = repos_.market_data.ListDates();
-                      if (!dates.ok())
-                        return dates.status();
+                      if (!dates.ok()) return dates.status();
                       for (const auto &counts : *dates) {
                         auto *date = response->add_dates();
                         date->set_date(domain::FormatDate(counts.day));
@@ -260,24 +238,21 @@ grpc::Status AdminService::ListDataDates(grpc::ServerContext *context,
                     });
 }
 
-grpc::Status
-AdminService::DeleteDataDates(grpc::ServerContext *context,
-                              const v1::DeleteDataDatesRequest *request,
-                              v1::DeleteDataDatesResponse *response) {
-  return calls_.Run(context, "DeleteDataDates", Access::kAdmin,
-                    [&](const CallContext &) -> absl::Status {
-                      auto days = domain::ValidateDateList(request->dates());
-                      if (!days.ok())
-                        return days.status();
-                      auto deleted = repos_.market_data.DeleteDays(*days);
-                      if (!deleted.ok())
-                        return deleted.status();
-                      response->set_shortlists(Clamp32(deleted->shortlists));
-                      response->set_quotes(Clamp32(deleted->quotes));
-                      response->set_nifty_quotes(
-                          Clamp32(deleted->nifty_quotes));
-                      return absl::OkStatus();
-                    });
+grpc::Status AdminService::DeleteDataDates(
+    grpc::ServerContext *context, const v1::DeleteDataDatesRequest *request,
+    v1::DeleteDataDatesResponse *response) {
+  return calls_.Run(
+      context, "DeleteDataDates", Access::kAdmin,
+      [&](const CallContext &) -> absl::Status {
+        auto days = domain::ValidateDateList(request->dates());
+        if (!days.ok()) return days.status();
+        auto deleted = repos_.market_data.DeleteDays(*days);
+        if (!deleted.ok()) return deleted.status();
+        response->set_shortlists(Clamp32(deleted->shortlists));
+        response->set_quotes(Clamp32(deleted->quotes));
+        response->set_nifty_quotes(Clamp32(deleted->nifty_quotes));
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status AdminService::RunDbScript(grpc::ServerContext *context,
@@ -290,50 +265,48 @@ grpc::Status AdminService::RunDbScript(grpc::ServerContext *context,
                                                       request->args().end());
         auto plan =
             domain::PlanDbScript(request->script(), request->dry_run(), args);
-        if (!plan.ok())
-          return plan.status();
+        if (!plan.ok()) return plan.status();
         absl::StatusOr<storage::MaintenanceReport> report;
         switch (plan->script) {
-        case domain::DbScript::kAnalyze:
-          report = repos_.maintenance.Analyze(plan->dry_run);
-          break;
-        case domain::DbScript::kVacuum:
-          report = repos_.maintenance.Vacuum(plan->dry_run);
-          break;
-        case domain::DbScript::kDedupeCheck:
-          report = repos_.maintenance.DedupeCheck();
-          if (report.ok() && plan->dry_run) {
-            report->log.push_back("dedupe-check only reads; dryRun changes "
-                                  "nothing");
+          case domain::DbScript::kAnalyze:
+            report = repos_.maintenance.Analyze(plan->dry_run);
+            break;
+          case domain::DbScript::kVacuum:
+            report = repos_.maintenance.Vacuum(plan->dry_run);
+            break;
+          case domain::DbScript::kDedupeCheck:
+            report = repos_.maintenance.DedupeCheck();
+            if (report.ok() && plan->dry_run) {
+              report->log.push_back(
+                  "dedupe-check only reads; dryRun changes "
+                  "nothing");
+            }
+            break;
+          case domain::DbScript::kPurgeBefore: {
+            auto counts =
+                repos_.market_data.PurgeBefore(plan->before, plan->dry_run);
+            if (!counts.ok()) return counts.status();
+            const std::string verb =
+                plan->dry_run ? "would delete " : "deleted ";
+            const std::string when = absl::StrCat(
+                " of trading days before ", domain::FormatDate(plan->before));
+            storage::MaintenanceReport purge;
+            purge.affected = counts->total();
+            purge.log = {
+                absl::StrCat(verb, counts->shortlists, " shortlist snapshots",
+                             when),
+                absl::StrCat(verb, counts->quotes, " stock quotes", when),
+                absl::StrCat(verb, counts->nifty_quotes, " NIFTY quotes", when),
+            };
+            report = std::move(purge);
+            break;
           }
-          break;
-        case domain::DbScript::kPurgeBefore: {
-          auto counts =
-              repos_.market_data.PurgeBefore(plan->before, plan->dry_run);
-          if (!counts.ok())
-            return counts.status();
-          const std::string verb = plan->dry_run ? "would delete " : "deleted ";
-          const std::string when = absl::StrCat(
-              " of trading days before ", domain::FormatDate(plan->before));
-          storage::MaintenanceReport purge;
-          purge.affected = counts->total();
-          purge.log = {
-              absl::StrCat(verb, counts->shortlists, " shortlist snapshots",
-                           when),
-              absl::StrCat(verb, counts->quotes, " stock quotes", when),
-              absl::StrCat(verb, counts->nifty_quotes, " NIFTY quotes", when),
-          };
-          report = std::move(purge);
-          break;
         }
-        }
-        if (!report.ok())
-          return report.status();
+        if (!report.ok()) return report.status();
         response->set_script(plan->name);
         response->set_dry_run(plan->dry_run);
         response->set_affected_rows(Clamp32(report->affected));
-        for (auto &line : report->log)
-          response->add_log(std::move(line));
+        for (auto &line : report->log) response->add_log(std::move(line));
         return absl::OkStatus();
       });
 }
@@ -350,8 +323,7 @@ grpc::Status AdminService::SetBrokerCredentials(
                          domain::CheckBrokerCredential(request->api_key()));
         errors.AddStatus("apiSecret",
                          domain::CheckBrokerCredential(request->api_secret()));
-        if (!errors.empty())
-          return errors.ToStatus();
+        if (!errors.empty()) return errors.ToStatus();
         if (!secret_box_.has_value()) {
           return absl::FailedPreconditionError(
               "broker credentials are stored encrypted and this server has "
@@ -361,23 +333,20 @@ grpc::Status AdminService::SetBrokerCredentials(
         auto stored = repos_.broker_credentials.Put(
             secret_box_->Seal(request->api_key(), kBrokerApiKeyContext),
             secret_box_->Seal(request->api_secret(), kBrokerApiSecretContext));
-        if (!stored.ok())
-          return stored.status();
+        if (!stored.ok()) return stored.status();
         response->set_configured(true);
         domain::SetTimestamp(*stored, response->mutable_updated_time());
         return absl::OkStatus();
       });
 }
 
-grpc::Status
-AdminService::GetBrokerCredentials(grpc::ServerContext *context,
-                                   const v1::GetBrokerCredentialsRequest *,
-                                   v1::BrokerCredentialsStatus *response) {
+grpc::Status AdminService::GetBrokerCredentials(
+    grpc::ServerContext *context, const v1::GetBrokerCredentialsRequest *,
+    v1::BrokerCredentialsStatus *response) {
   return calls_.Run(context, "GetBrokerCredentials", Access::kAdmin,
                     [&](const CallContext &) -> absl::Status {
                       auto stored = repos_.broker_credentials.Get();
-                      if (!stored.ok())
-                        return stored.status();
+                      if (!stored.ok()) return stored.status();
                       response->set_configured(stored->has_value());
                       if (stored->has_value()) {
                         domain::SetTimestamp((*stored)->updated_at,
@@ -387,4 +356,4 @@ AdminService::GetBrokerCredentials(grpc::ServerContext *context,
                     });
 }
 
-} // namespace mdc
+}  // namespace mdc

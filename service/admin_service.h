@@ -15,7 +15,7 @@
 namespace mdc {
 
 class AdminService final : public v1::AdminService::Service {
-public:
+ public:
   // `secret_box` seals broker credentials; empty when MDC_SECRET_KEY is not
   // set, and then SetBrokerCredentials is FAILED_PRECONDITION.
   AdminService(CallRunner &calls, storage::Repositories &repos,
@@ -31,10 +31,10 @@ public:
   grpc::Status CreateDeveloper(grpc::ServerContext *context,
                                const v1::CreateDeveloperRequest *request,
                                v1::Developer *response) override;
-  grpc::Status
-  RefreshDeveloperKey(grpc::ServerContext *context,
-                      const v1::RefreshDeveloperKeyRequest *request,
-                      v1::Developer *response) override;
+  grpc::Status RefreshDeveloperKey(
+      grpc::ServerContext *context,
+      const v1::RefreshDeveloperKeyRequest *request,
+      v1::Developer *response) override;
   grpc::Status DeleteDeveloper(grpc::ServerContext *context,
                                const v1::DeleteDeveloperRequest *request,
                                google::protobuf::Empty *response) override;
@@ -59,16 +59,16 @@ public:
   grpc::Status RunDbScript(grpc::ServerContext *context,
                            const v1::RunDbScriptRequest *request,
                            v1::RunDbScriptResponse *response) override;
-  grpc::Status
-  SetBrokerCredentials(grpc::ServerContext *context,
-                       const v1::SetBrokerCredentialsRequest *request,
-                       v1::BrokerCredentialsStatus *response) override;
-  grpc::Status
-  GetBrokerCredentials(grpc::ServerContext *context,
-                       const v1::GetBrokerCredentialsRequest *request,
-                       v1::BrokerCredentialsStatus *response) override;
+  grpc::Status SetBrokerCredentials(
+      grpc::ServerContext *context,
+      const v1::SetBrokerCredentialsRequest *request,
+      v1::BrokerCredentialsStatus *response) override;
+  grpc::Status GetBrokerCredentials(
+      grpc::ServerContext *context,
+      const v1::GetBrokerCredentialsRequest *request,
+      v1::BrokerCredentialsStatus *response) override;
 
-private:
+ private:
   // Deletes the holidays of `days`, answering their dates; NOT_FOUND when
   // none was a holiday.
   absl::Status DeleteHolidayDays(const std::vector<absl::CivilDay> &days,
@@ -79,6 +79,6 @@ private:
   const std::optional<domain::SecretBox> secret_box_;
 };
 
-} // namespace mdc
+}  // namespace mdc
 
-#endif // MDC_SERVICE_ADMIN_SERVICE_H_
+#endif  // MDC_SERVICE_ADMIN_SERVICE_H_

@@ -13,7 +13,7 @@ namespace {
 
 constexpr absl::string_view kBearer = "bearer ";
 
-} // namespace
+}  // namespace
 
 bool ParseRole(absl::string_view text, Role *role) {
   if (text == "developer") {
@@ -37,8 +37,7 @@ absl::StatusOr<Caller> Authenticator::Identify(absl::string_view token) {
   }
   const std::string hash = domain::HashToken(token);
   auto found = developers_.FindByTokenHash(hash);
-  if (!found.ok())
-    return found.status();
+  if (!found.ok()) return found.status();
   // The lookup is by hash (an attacker cannot steer it); the comparison of
   // the stored hash is constant-time all the same.
   if (!found->has_value() ||
@@ -63,10 +62,9 @@ absl::StatusOr<Caller> Authenticator::Identify(absl::string_view token) {
   return caller;
 }
 
-absl::StatusOr<Caller>
-Authenticator::Authenticate(absl::string_view authorization, Access access) {
-  if (access == Access::kPublic)
-    return Caller{};
+absl::StatusOr<Caller> Authenticator::Authenticate(
+    absl::string_view authorization, Access access) {
+  if (access == Access::kPublic) return Caller{};
   if (authorization.empty()) {
     return absl::UnauthenticatedError(
         "missing Authorization header; send 'Authorization: Bearer <token>'");
@@ -78,12 +76,11 @@ Authenticator::Authenticate(absl::string_view authorization, Access access) {
   }
   auto caller = Identify(
       absl::StripAsciiWhitespace(authorization.substr(kBearer.size())));
-  if (!caller.ok())
-    return caller.status();
+  if (!caller.ok()) return caller.status();
   if (access == Access::kAdmin && caller->role != Role::kAdmin) {
     return absl::PermissionDeniedError("this route needs an admin token");
   }
   return caller;
 }
 
-} // namespace mdc
+}  // namespace mdc

@@ -54,8 +54,7 @@ grpc::Status CallRunner::Run(
   CallContext call;
   absl::Status status = Prepare(*context, auth_, access, call);
   if (status.ok()) status = body(call);
-  const double latency_ms =
-      absl::ToDoubleMilliseconds(absl::Now() - start);
+  const double latency_ms = absl::ToDoubleMilliseconds(absl::Now() - start);
   metrics_.RecordCall(method, status.code(), latency_ms / 1000.0);
   log::Info("request", {{"method", method},
                         {"code", absl::StatusCodeToString(status.code())},

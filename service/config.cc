@@ -80,26 +80,26 @@ const std::vector<Option> &Options() {
        }},
       {"broker-token-url", "MDC_BROKER_TOKEN_URL",
        "http(s) URL of the broker's token endpoint; empty: no broker",
-       [](Config& c, const std::string& v) {
+       [](Config &c, const std::string &v) {
          c.broker_token_url = v;
          return v.empty() || absl::StartsWith(v, "http://") ||
                 absl::StartsWith(v, "https://");
        }},
       {"broker-api-key", "MDC_BROKER_API_KEY",
        "broker API key sent to the token endpoint",
-       [](Config& c, const std::string& v) {
+       [](Config &c, const std::string &v) {
          c.broker_api_key = v;
          return true;
        }},
       {"broker-api-secret", "MDC_BROKER_API_SECRET",
        "broker API secret sent to the token endpoint",
-       [](Config& c, const std::string& v) {
+       [](Config &c, const std::string &v) {
          c.broker_api_secret = v;
          return true;
        }},
       {"broker-timeout-seconds", "MDC_BROKER_TIMEOUT_SECONDS",
        "how long a call to the token endpoint may take (1-120)",
-       [](Config& c, const std::string& v) {
+       [](Config &c, const std::string &v) {
          return SetInt(&c.broker_timeout_seconds, v, 1, 120);
        }},
   };
@@ -108,24 +108,22 @@ const std::vector<Option> &Options() {
 
 const Option *FindOption(absl::string_view flag) {
   for (const Option &option : Options()) {
-    if (flag == option.flag)
-      return &option;
+    if (flag == option.flag) return &option;
   }
   return nullptr;
 }
 
 // How a bad value appears in an error: quoted, or for a secret only the rule.
 std::string Shown(const Option &option, const std::string &value) {
-  if (option.secret)
-    return absl::StrCat("(value not shown) ", option.help);
+  if (option.secret) return absl::StrCat("(value not shown) ", option.help);
   return absl::StrCat("\"", value, "\"");
 }
 
-} // namespace
+}  // namespace
 
-absl::StatusOr<Config>
-LoadConfig(const std::vector<std::string> &args,
-           const std::function<const char *(const char *)> &getenv) {
+absl::StatusOr<Config> LoadConfig(
+    const std::vector<std::string> &args,
+    const std::function<const char *(const char *)> &getenv) {
   Config config;
   for (const Option &option : Options()) {
     const char *value = getenv(option.env);
@@ -178,4 +176,4 @@ std::string ConfigUsage() {
   return usage;
 }
 
-} // namespace mdc
+}  // namespace mdc

@@ -4,11 +4,9 @@ namespace mdc {
 
 absl::StatusOr<std::optional<BrokerCredentials>> DbBrokerCredentials::Get() {
   auto stored = repository_.Get();
-  if (!stored.ok())
-    return stored.status();
+  if (!stored.ok()) return stored.status();
   if (!stored->has_value()) {
-    if (fallback_ != nullptr)
-      return fallback_->Get();
+    if (fallback_ != nullptr) return fallback_->Get();
     return std::optional<BrokerCredentials>();
   }
   if (!box_.has_value()) {
@@ -17,14 +15,12 @@ absl::StatusOr<std::optional<BrokerCredentials>> DbBrokerCredentials::Get() {
         "set on this server");
   }
   auto api_key = box_->Open((*stored)->api_key_sealed, kBrokerApiKeyContext);
-  if (!api_key.ok())
-    return api_key.status();
+  if (!api_key.ok()) return api_key.status();
   auto api_secret =
       box_->Open((*stored)->api_secret_sealed, kBrokerApiSecretContext);
-  if (!api_secret.ok())
-    return api_secret.status();
+  if (!api_secret.ok()) return api_secret.status();
   return std::optional<BrokerCredentials>(
       BrokerCredentials{*std::move(api_key), *std::move(api_secret)});
 }
 
-} // namespace mdc
+}  // namespace mdc

@@ -20,7 +20,7 @@ inline constexpr char kBrokerApiSecretContext[] =
     "mdc broker_credentials.api_secret";
 
 class DbBrokerCredentials final : public BrokerCredentialsSource {
-public:
+ public:
   // `box` is empty when MDC_SECRET_KEY is not set; `fallback` may be null.
   DbBrokerCredentials(storage::BrokerCredentialsRepository &repository,
                       std::optional<domain::SecretBox> box,
@@ -32,12 +32,12 @@ public:
   // another key than they were sealed with).
   absl::StatusOr<std::optional<BrokerCredentials>> Get() override;
 
-private:
+ private:
   storage::BrokerCredentialsRepository &repository_;
   const std::optional<domain::SecretBox> box_;
   BrokerCredentialsSource *const fallback_;
 };
 
-} // namespace mdc
+}  // namespace mdc
 
-#endif // MDC_SERVICE_DB_BROKER_CREDENTIALS_H_
+#endif  // MDC_SERVICE_DB_BROKER_CREDENTIALS_H_

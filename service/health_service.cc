@@ -7,16 +7,16 @@ namespace mdc {
 grpc::Status HealthService::Check(grpc::ServerContext* context,
                                   const v1::HealthCheckRequest*,
                                   v1::HealthCheckResponse* response) {
-  return calls_.Run(context, "HealthCheck", Access::kPublic,
-                    [&](const CallContext&) -> absl::Status {
-                      const bool up = pool_.Ping().ok();
-                      response->set_status(
-                          up ? v1::HealthCheckResponse::SERVING
-                             : v1::HealthCheckResponse::NOT_SERVING);
-                      response->set_database(up ? "ok" : "unreachable");
-                      response->set_version(MDC_VERSION);
-                      return absl::OkStatus();
-                    });
+  return calls_.Run(
+      context, "HealthCheck", Access::kPublic,
+      [&](const CallContext&) -> absl::Status {
+        const bool up = pool_.Ping().ok();
+        response->set_status(up ? v1::HealthCheckResponse::SERVING
+                                : v1::HealthCheckResponse::NOT_SERVING);
+        response->set_database(up ? "ok" : "unreachable");
+        response->set_version(MDC_VERSION);
+        return absl::OkStatus();
+      });
 }
 
 HealthMonitor::HealthMonitor(storage::ConnectionPool& pool,

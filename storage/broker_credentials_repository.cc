@@ -17,33 +17,27 @@ constexpr Statement kGet{"broker_credentials_get",
                          "SELECT api_key_sealed, api_secret_sealed, updated_at "
                          "FROM broker_credentials"};
 
-} // namespace
+}  // namespace
 
-absl::StatusOr<absl::Time>
-BrokerCredentialsRepository::Put(const std::string &api_key_sealed,
-                                 const std::string &api_secret_sealed) {
+absl::StatusOr<absl::Time> BrokerCredentialsRepository::Put(
+    const std::string &api_key_sealed, const std::string &api_secret_sealed) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(
       kPut, Params().Bytes(api_key_sealed).Bytes(api_secret_sealed));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   return result->Time(0, 0);
 }
 
 absl::StatusOr<std::optional<SealedBrokerCredentials>>
 BrokerCredentialsRepository::Get() {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(kGet);
-  if (!result.ok())
-    return result.status();
-  if (result->rows() == 0)
-    return std::optional<SealedBrokerCredentials>();
+  if (!result.ok()) return result.status();
+  if (result->rows() == 0) return std::optional<SealedBrokerCredentials>();
   return std::optional<SealedBrokerCredentials>(SealedBrokerCredentials{
       result->String(0, 0), result->String(0, 1), result->Time(0, 2)});
 }
 
-} // namespace mdc::storage
+}  // namespace mdc::storage

@@ -22,7 +22,7 @@ struct SealedBrokerCredentials {
 };
 
 class BrokerCredentialsRepository {
-public:
+ public:
   explicit BrokerCredentialsRepository(ConnectionPool &pool) : pool_(pool) {}
 
   // Stores (or replaces) the credentials; returns the time they were stored.
@@ -32,10 +32,10 @@ public:
   // The stored credentials, if any.
   absl::StatusOr<std::optional<SealedBrokerCredentials>> Get();
 
-private:
+ private:
   ConnectionPool &pool_;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_BROKER_CREDENTIALS_REPOSITORY_H_
+#endif  // MDC_STORAGE_BROKER_CREDENTIALS_REPOSITORY_H_

@@ -18,21 +18,21 @@ namespace mdc::storage {
 struct DeveloperRecord {
   int64_t id = 0;
   std::string username;
-  std::string role; // "developer" or "admin"
+  std::string role;  // "developer" or "admin"
   absl::Time created_at;
   std::optional<absl::Time> last_seen_at;
-  std::string token_hash; // SHA-256; never leaves the server
+  std::string token_hash;  // SHA-256; never leaves the server
 };
 
 // One page of developers by ascending id, and how many there are in all.
 struct DeveloperPage {
   std::vector<DeveloperRecord> developers;
   int64_t total = 0;
-  bool more = false; // developers with a larger id exist
+  bool more = false;  // developers with a larger id exist
 };
 
 class DeveloperRepository {
-public:
+ public:
   explicit DeveloperRepository(ConnectionPool &pool) : pool_(pool) {}
 
   // Inserts a developer. Returns ALREADY_EXISTS when the username is taken.
@@ -41,8 +41,8 @@ public:
                                          const std::string &token_hash);
 
   // The developer holding the token whose hash is given, if any.
-  absl::StatusOr<std::optional<DeveloperRecord>>
-  FindByTokenHash(const std::string &token_hash);
+  absl::StatusOr<std::optional<DeveloperRecord>> FindByTokenHash(
+      const std::string &token_hash);
 
   // The developer with this id, if any.
   absl::StatusOr<std::optional<DeveloperRecord>> Find(int64_t id);
@@ -52,13 +52,12 @@ public:
 
   // Replaces the developer's token hash: the old token stops matching at
   // once. Returns NOT_FOUND for an unknown id.
-  absl::StatusOr<DeveloperRecord>
-  ReplaceTokenHash(int64_t id, const std::string &token_hash);
+  absl::StatusOr<DeveloperRecord> ReplaceTokenHash(
+      int64_t id, const std::string &token_hash);
 
   // Same, by username (the admin command line's recovery path).
-  absl::StatusOr<DeveloperRecord>
-  ReplaceTokenHashByUsername(const std::string &username,
-                             const std::string &token_hash);
+  absl::StatusOr<DeveloperRecord> ReplaceTokenHashByUsername(
+      const std::string &username, const std::string &token_hash);
 
   // Deletes a developer; the database cascades to its runs and orders and
   // clears `written_by` on the market data it wrote. Returns NOT_FOUND for an
@@ -76,10 +75,10 @@ public:
   absl::StatusOr<DeveloperRecord> UpsertAdmin(const std::string &username,
                                               const std::string &token_hash);
 
-private:
+ private:
   ConnectionPool &pool_;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_DEVELOPER_REPOSITORY_H_
+#endif  // MDC_STORAGE_DEVELOPER_REPOSITORY_H_

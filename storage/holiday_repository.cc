@@ -47,10 +47,10 @@ absl::StatusOr<std::vector<domain::CalendarEntry>> HolidayRepository::ListYear(
     int year) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kListYear,
-                              Params()
-                                  .Date(absl::CivilDay(year, 1, 1))
-                                  .Date(absl::CivilDay(year + 1, 1, 1)));
+  auto result =
+      (*conn)->Exec(kListYear, Params()
+                                   .Date(absl::CivilDay(year, 1, 1))
+                                   .Date(absl::CivilDay(year + 1, 1, 1)));
   if (!result.ok()) return result.status();
   std::vector<domain::CalendarEntry> entries;
   for (int row = 0; row < result->rows(); ++row) {
@@ -96,10 +96,9 @@ absl::Status HolidayRepository::CreateAll(
       auto inserted = conn.Exec(kInsert, params);
       if (!inserted.ok()) {
         if (inserted.status().code() == absl::StatusCode::kAlreadyExists) {
-          return absl::AlreadyExistsError(
-              absl::StrCat("already in the calendar: ",
-                           domain::FormatDate(e.date),
-                           "; nothing was created"));
+          return absl::AlreadyExistsError(absl::StrCat(
+              "already in the calendar: ", domain::FormatDate(e.date),
+              "; nothing was created"));
         }
         return inserted.status();
       }

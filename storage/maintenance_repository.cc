@@ -67,12 +67,11 @@ constexpr DedupeCheckSpec kDedupeChecks[] = {
       "GROUP BY lower(username) HAVING count(*) > 1 ORDER BY 1 LIMIT 101"}},
 };
 
-} // namespace
+}  // namespace
 
 absl::StatusOr<MaintenanceReport> MaintenanceRepository::Analyze(bool dry_run) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   MaintenanceReport report;
   for (const Table &table : kTables) {
     if (!dry_run) {
@@ -89,13 +88,11 @@ absl::StatusOr<MaintenanceReport> MaintenanceRepository::Analyze(bool dry_run) {
 
 absl::StatusOr<MaintenanceReport> MaintenanceRepository::Vacuum(bool dry_run) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   MaintenanceReport report;
   for (const Table &table : kTables) {
     auto dead = (*conn)->Exec(kDeadRows, Params().Text(table.name));
-    if (!dead.ok())
-      return dead.status();
+    if (!dead.ok()) return dead.status();
     const int64_t dead_rows = dead->Int64(0, 0);
     if (!dry_run) {
       // The pool never lends a connection inside a transaction, so this
@@ -114,13 +111,11 @@ absl::StatusOr<MaintenanceReport> MaintenanceRepository::Vacuum(bool dry_run) {
 
 absl::StatusOr<MaintenanceReport> MaintenanceRepository::DedupeCheck() {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   MaintenanceReport report;
   for (const DedupeCheckSpec &check : kDedupeChecks) {
     auto found = (*conn)->Exec(check.statement);
-    if (!found.ok())
-      return found.status();
+    if (!found.ok()) return found.status();
     if (found->rows() == 0) {
       report.log.push_back(absl::StrCat(check.what, ": no duplicates"));
       continue;
@@ -141,4 +136,4 @@ absl::StatusOr<MaintenanceReport> MaintenanceRepository::DedupeCheck() {
   return report;
 }
 
-} // namespace mdc::storage
+}  // namespace mdc::storage

@@ -22,7 +22,7 @@ struct MaintenanceReport {
 };
 
 class MaintenanceRepository {
-public:
+ public:
   explicit MaintenanceRepository(ConnectionPool &pool) : pool_(pool) {}
 
   // ANALYZE of each mdc table; `affected` counts tables. A dry run lists
@@ -40,10 +40,10 @@ public:
   // surrounding blanks. Read-only.
   absl::StatusOr<MaintenanceReport> DedupeCheck();
 
-private:
+ private:
   ConnectionPool &pool_;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_MAINTENANCE_REPOSITORY_H_
+#endif  // MDC_STORAGE_MAINTENANCE_REPOSITORY_H_

@@ -56,21 +56,19 @@ absl::StatusOr<DataCounts> DeleteEachKind(ConnectionPool &pool,
          {Step{shortlists, &counts.shortlists}, Step{quotes, &counts.quotes},
           Step{nifty, &counts.nifty_quotes}}) {
       auto deleted = conn.Exec(step.statement, params);
-      if (!deleted.ok())
-        return deleted.status();
+      if (!deleted.ok()) return deleted.status();
       *step.count = deleted->affected_rows();
     }
     return absl::OkStatus();
   });
-  if (!status.ok())
-    return status;
+  if (!status.ok()) return status;
   return counts;
 }
 
-} // namespace
+}  // namespace
 
-absl::StatusOr<DataCounts>
-MarketDataRepository::DeleteDays(const std::vector<absl::CivilDay> &days) {
+absl::StatusOr<DataCounts> MarketDataRepository::DeleteDays(
+    const std::vector<absl::CivilDay> &days) {
   return DeleteEachKind(pool_, kDeleteShortlistDays, kDeleteQuoteDays,
                         kDeleteNiftyDays, Params().DateArray(days));
 }
@@ -82,11 +80,9 @@ absl::StatusOr<DataCounts> MarketDataRepository::PurgeBefore(absl::CivilDay day,
                           Params().Date(day));
   }
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto counted = (*conn)->Exec(kCountBefore, Params().Date(day));
-  if (!counted.ok())
-    return counted.status();
+  if (!counted.ok()) return counted.status();
   DataCounts counts;
   counts.shortlists = counted->Int64(0, 0);
   counts.quotes = counted->Int64(0, 1);
@@ -96,11 +92,9 @@ absl::StatusOr<DataCounts> MarketDataRepository::PurgeBefore(absl::CivilDay day,
 
 absl::StatusOr<std::vector<DataDateCounts>> MarketDataRepository::ListDates() {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(kListDates);
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   std::vector<DataDateCounts> dates;
   dates.reserve(result->rows());
   for (int row = 0; row < result->rows(); ++row) {
@@ -110,4 +104,4 @@ absl::StatusOr<std::vector<DataDateCounts>> MarketDataRepository::ListDates() {
   return dates;
 }
 
-} // namespace mdc::storage
+}  // namespace mdc::storage

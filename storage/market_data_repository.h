@@ -28,7 +28,7 @@ struct DataCounts {
 };
 
 class MarketDataRepository {
-public:
+ public:
   explicit MarketDataRepository(ConnectionPool &pool) : pool_(pool) {}
 
   // Every trading day holding any market data, ascending, with row counts.
@@ -37,17 +37,17 @@ public:
   // Deletes every shortlist snapshot, stock quote and NIFTY quote of the
   // given trading days, in one transaction. Developers, holidays, runs and
   // orders are not touched.
-  absl::StatusOr<DataCounts>
-  DeleteDays(const std::vector<absl::CivilDay> &days);
+  absl::StatusOr<DataCounts> DeleteDays(
+      const std::vector<absl::CivilDay> &days);
 
   // Deletes (or, with `dry_run`, only counts) all market data of trading
   // days before `day`, in one transaction.
   absl::StatusOr<DataCounts> PurgeBefore(absl::CivilDay day, bool dry_run);
 
-private:
+ private:
   ConnectionPool &pool_;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_MARKET_DATA_REPOSITORY_H_
+#endif  // MDC_STORAGE_MARKET_DATA_REPOSITORY_H_

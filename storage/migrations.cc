@@ -15,8 +15,8 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 );
 )sql";
 
-constexpr Statement kAppliedMigrations{
-    "migrations_applied", "SELECT name FROM schema_migrations"};
+constexpr Statement kAppliedMigrations{"migrations_applied",
+                                       "SELECT name FROM schema_migrations"};
 constexpr Statement kRecordMigration{
     "migrations_record", "INSERT INTO schema_migrations (name) VALUES ($1)"};
 
@@ -25,31 +25,33 @@ constexpr Statement kRecordMigration{
 absl::StatusOr<std::vector<std::string>> ApplyMigrations(
     ConnectionPool& pool, const std::vector<Migration>& migrations) {
   std::vector<std::string> applied_now;
-  absl::Status status = pool.InTransaction([&](Connection& conn) -> absl::Status {
-    if (auto prepared = conn.ExecScript(kLockAndPrepare); !prepared.ok()) {
-      return prepared.status();
-    }
-    auto applied = conn.Exec(kAppliedMigrations);
-    if (!applied.ok()) return applied.status();
-    absl::flat_hash_set<std::string> done;
-    for (int row = 0; row < applied->rows(); ++row) {
-      done.insert(applied->String(row, 0));
-    }
-    for (const Migration& migration : migrations) {
-      if (done.contains(migration.name)) continue;
-      if (auto ran = conn.ExecScript(migration.sql); !ran.ok()) {
-        return absl::Status(ran.status().code(),
-                            absl::StrCat("migration ", migration.name, ": ",
-                                         ran.status().message()));
-      }
-      if (auto recorded = conn.Exec(kRecordMigration, Params().Text(migration.name));
-          !recorded.ok()) {
-        return recorded.status();
-      }
-      applied_now.push_back(migration.name);
-    }
-    return absl::OkStatus();
-  });
+  absl::Status status =
+      pool.InTransaction([&](Connection& conn) -> absl::Status {
+        if (auto prepared = conn.ExecScript(kLockAndPrepare); !prepared.ok()) {
+          return prepared.status();
+        }
+        auto applied = conn.Exec(kAppliedMigrations);
+        if (!applied.ok()) return applied.status();
+        absl::flat_hash_set<std::string> done;
+        for (int row = 0; row < applied->rows(); ++row) {
+          done.insert(applied->String(row, 0));
+        }
+        for (const Migration& migration : migrations) {
+          if (done.contains(migration.name)) continue;
+          if (auto ran = conn.ExecScript(migration.sql); !ran.ok()) {
+            return absl::Status(ran.status().code(),
+                                absl::StrCat("migration ", migration.name, ": ",
+                                             ran.status().message()));
+          }
+          if (auto recorded =
+                  conn.Exec(kRecordMigration, Params().Text(migration.name));
+              !recorded.ok()) {
+            return recorded.status();
+          }
+          applied_now.push_back(migration.name);
+        }
+        return absl::OkStatus();
+      });
   if (!status.ok()) return status;
   return applied_now;
 }

@@ -3,8 +3,8 @@
 #ifndef MDC_STORAGE_REPOSITORIES_H_
 #define MDC_STORAGE_REPOSITORIES_H_
 
-#include "storage/broker_token_repository.h"
 #include "storage/broker_credentials_repository.h"
+#include "storage/broker_token_repository.h"
 #include "storage/developer_repository.h"
 #include "storage/holiday_repository.h"
 #include "storage/maintenance_repository.h"
@@ -35,7 +35,7 @@ struct Repositories {
         quote_batches(pool),
         sign_ins(pool) {}
 
-  ConnectionPool &pool;
+  ConnectionPool& pool;
   DeveloperRepository developers;
   ShortlistRepository shortlists;
   NiftyRepository nifty;
@@ -50,6 +50,6 @@ struct Repositories {
   SignInRepository sign_ins;
 };
 
-} // namespace mdc::storage
+}  // namespace mdc::storage
 
-#endif // MDC_STORAGE_REPOSITORIES_H_
+#endif  // MDC_STORAGE_REPOSITORIES_H_

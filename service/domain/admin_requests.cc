@@ -8,8 +8,7 @@
 namespace mdc::domain {
 
 absl::StatusOr<int> ResolveYear(int64_t year, absl::Time now) {
-  if (year == 0)
-    return static_cast<int>(TradingDay(now).year());
+  if (year == 0) return static_cast<int>(TradingDay(now).year());
   if (year < 1900 || year > 2200) {
     return InvalidField("year", "must be a year between 1900 and 2200");
   }
@@ -17,8 +16,7 @@ absl::StatusOr<int> ResolveYear(int64_t year, absl::Time now) {
 }
 
 absl::Status CheckBrokerCredential(absl::string_view value) {
-  if (value.empty())
-    return absl::InvalidArgumentError("is required");
+  if (value.empty()) return absl::InvalidArgumentError("is required");
   if (value.size() > 4096) {
     return absl::InvalidArgumentError("must be at most 4096 characters");
   }
@@ -31,4 +29,4 @@ absl::Status CheckBrokerCredential(absl::string_view value) {
   return absl::OkStatus();
 }
 
-} // namespace mdc::domain
+}  // namespace mdc::domain

@@ -21,6 +21,6 @@ absl::StatusOr<int> ResolveYear(int64_t year, absl::Time now);
 // with no blanks (they are sent verbatim to the broker).
 absl::Status CheckBrokerCredential(absl::string_view value);
 
-} // namespace mdc::domain
+}  // namespace mdc::domain
 
-#endif // MDC_SERVICE_DOMAIN_ADMIN_REQUESTS_H_
+#endif  // MDC_SERVICE_DOMAIN_ADMIN_REQUESTS_H_

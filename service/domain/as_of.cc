@@ -27,8 +27,7 @@ absl::StatusOr<AsOfWindow> AsOfWindowFor(absl::string_view datetime,
     if (when_absent == WhenAbsent::kLatestStored) {
       // Collectors' clocks may run ahead: "latest" includes anything stored,
       // bounded only by the backtest clock.
-      return AsOfWindow{kEarliestStored,
-                        clock.LatestVisible(kLatestStored)};
+      return AsOfWindow{kEarliestStored, clock.LatestVisible(kLatestStored)};
     }
     at = clock.LatestVisible(clock.Now(wall_now));
   } else {

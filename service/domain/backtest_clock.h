@@ -21,8 +21,8 @@ class BacktestClock {
 
   // From the header values; an empty timestamp means no clock. Returns
   // INVALID_ARGUMENT naming the header when either is malformed.
-  static absl::StatusOr<BacktestClock> FromHeaders(
-      absl::string_view timestamp, absl::string_view timezone);
+  static absl::StatusOr<BacktestClock> FromHeaders(absl::string_view timestamp,
+                                                   absl::string_view timezone);
 
   bool active() const { return now_.has_value(); }
 

@@ -107,7 +107,8 @@ absl::StatusOr<std::vector<CalendarEntry>> ValidateCalendarEntries(
     const std::string path = absl::StrCat("dates[", i, "]");
     auto date = ParseDate(dates[i]);
     errors.AddStatus(path, date.status());
-    if (date.ok()) AddUnique(CalendarEntry{*date, "", {}, {}}, path, seen, entries, errors);
+    if (date.ok())
+      AddUnique(CalendarEntry{*date, "", {}, {}}, path, seen, entries, errors);
   }
   if (!errors.empty()) return errors.ToStatus();
   return entries;

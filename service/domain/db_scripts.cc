@@ -12,7 +12,7 @@ namespace {
 struct ScriptSpec {
   DbScript script;
   const char *name;
-  std::vector<const char *> args; // required arguments
+  std::vector<const char *> args;  // required arguments
 };
 
 const std::vector<ScriptSpec> &Specs() {
@@ -25,23 +25,21 @@ const std::vector<ScriptSpec> &Specs() {
   return *specs;
 }
 
-} // namespace
+}  // namespace
 
 std::string DbScriptNames() {
   std::vector<std::string> names;
-  for (const ScriptSpec &spec : Specs())
-    names.emplace_back(spec.name);
+  for (const ScriptSpec &spec : Specs()) names.emplace_back(spec.name);
   return absl::StrJoin(names, ", ");
 }
 
-absl::StatusOr<DbScriptPlan>
-PlanDbScript(absl::string_view script, bool dry_run,
-             const std::map<std::string, std::string> &args) {
+absl::StatusOr<DbScriptPlan> PlanDbScript(
+    absl::string_view script, bool dry_run,
+    const std::map<std::string, std::string> &args) {
   FieldErrors errors;
   const ScriptSpec *spec = nullptr;
   for (const ScriptSpec &candidate : Specs()) {
-    if (script == candidate.name)
-      spec = &candidate;
+    if (script == candidate.name) spec = &candidate;
   }
   if (spec == nullptr) {
     errors.Add("script", absl::StrCat(script.empty() ? "is required"
@@ -60,14 +58,12 @@ PlanDbScript(absl::string_view script, bool dry_run,
                          " takes: ", absl::StrJoin(spec->args, ", "));
   for (const auto &[name, value] : args) {
     bool known = false;
-    for (const char *arg : spec->args)
-      known = known || name == arg;
+    for (const char *arg : spec->args) known = known || name == arg;
     if (!known) {
       // The name is client text: keep it printable and short in the field.
       std::string shown = name.substr(0, 64);
       for (char &c : shown) {
-        if (!absl::ascii_isprint(static_cast<unsigned char>(c)))
-          c = '?';
+        if (!absl::ascii_isprint(static_cast<unsigned char>(c))) c = '?';
       }
       errors.Add(absl::StrCat("args.", shown),
                  absl::StrCat("is not an argument of this script; ", takes));
@@ -85,9 +81,8 @@ PlanDbScript(absl::string_view script, bool dry_run,
       plan.before = *day;
     }
   }
-  if (!errors.empty())
-    return errors.ToStatus();
+  if (!errors.empty()) return errors.ToStatus();
   return plan;
 }
 
-} // namespace mdc::domain
+}  // namespace mdc::domain

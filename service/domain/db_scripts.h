@@ -16,18 +16,18 @@
 namespace mdc::domain {
 
 enum class DbScript {
-  kAnalyze,     // ANALYZE every mdc table (refresh planner statistics)
-  kVacuum,      // VACUUM (ANALYZE) every mdc table
-  kPurgeBefore, // delete market data of trading days before args.before
-  kDedupeCheck, // report natural keys stored more than once (read-only)
+  kAnalyze,      // ANALYZE every mdc table (refresh planner statistics)
+  kVacuum,       // VACUUM (ANALYZE) every mdc table
+  kPurgeBefore,  // delete market data of trading days before args.before
+  kDedupeCheck,  // report natural keys stored more than once (read-only)
 };
 
 // A validated request.
 struct DbScriptPlan {
   DbScript script = DbScript::kAnalyze;
-  std::string name; // as the API spells it, e.g. "purge-before"
+  std::string name;  // as the API spells it, e.g. "purge-before"
   bool dry_run = false;
-  absl::CivilDay before; // kPurgeBefore only
+  absl::CivilDay before;  // kPurgeBefore only
 };
 
 // The script names, in the order documented: "analyze, vacuum,
@@ -37,10 +37,10 @@ std::string DbScriptNames();
 // Checks `script` (field "script") and `args` (fields "args.<name>"):
 // unknown scripts and unknown or missing arguments are INVALID_ARGUMENT
 // with a google.rpc.BadRequest naming each field and what is valid.
-absl::StatusOr<DbScriptPlan>
-PlanDbScript(absl::string_view script, bool dry_run,
-             const std::map<std::string, std::string> &args);
+absl::StatusOr<DbScriptPlan> PlanDbScript(
+    absl::string_view script, bool dry_run,
+    const std::map<std::string, std::string> &args);
 
-} // namespace mdc::domain
+}  // namespace mdc::domain
 
-#endif // MDC_SERVICE_DOMAIN_DB_SCRIPTS_H_
+#endif  // MDC_SERVICE_DOMAIN_DB_SCRIPTS_H_

@@ -42,6 +42,6 @@ inline constexpr absl::Duration kLastSeenResolution = absl::Minutes(1);
 // is left alone until `now` catches up.
 bool LastSeenDue(std::optional<absl::Time> last_seen, absl::Time now);
 
-} // namespace mdc::domain
+}  // namespace mdc::domain
 
-#endif // MDC_SERVICE_DOMAIN_DEVELOPERS_H_
+#endif  // MDC_SERVICE_DOMAIN_DEVELOPERS_H_

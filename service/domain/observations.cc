@@ -32,8 +32,7 @@ void CheckFiniteNumbers(const Message& message, const std::string& path,
   std::vector<const FieldDescriptor*> fields;
   reflection->ListFields(message, &fields);
   for (const FieldDescriptor* field : fields) {
-    const std::string field_path =
-        absl::StrCat(path, ".", field->json_name());
+    const std::string field_path = absl::StrCat(path, ".", field->json_name());
     if (field->cpp_type() == FieldDescriptor::CPPTYPE_DOUBLE) {
       if (field->is_repeated()) continue;  // QuotePayload has none.
       if (!std::isfinite(reflection->GetDouble(message, field))) {
@@ -118,8 +117,8 @@ absl::StatusOr<ShortlistSnapshot> ValidateShortlist(
   snapshot.scope = EffectiveScope(data.scope());
   if (data.entries_size() > kMaxShortlistEntries) {
     errors.Add("data.entries",
-               absl::StrCat("has ", data.entries_size(),
-                            " entries; at most ", kMaxShortlistEntries));
+               absl::StrCat("has ", data.entries_size(), " entries; at most ",
+                            kMaxShortlistEntries));
   }
   for (int i = 0; i < data.entries_size() && i < kMaxShortlistEntries; ++i) {
     const v1::ShortlistEntry& entry = data.entries(i);
@@ -171,9 +170,9 @@ absl::StatusOr<QuoteBatch> ValidateQuotes(const v1::QuotesData& data) {
   if (data.quotes_size() == 0) {
     errors.Add("data.quotes", "must hold 1 to 1000 quotes");
   } else if (data.quotes_size() > kMaxQuotesPerRequest) {
-    errors.Add("data.quotes", absl::StrCat("has ", data.quotes_size(),
-                                           " quotes; at most ",
-                                           kMaxQuotesPerRequest));
+    errors.Add("data.quotes",
+               absl::StrCat("has ", data.quotes_size(), " quotes; at most ",
+                            kMaxQuotesPerRequest));
   }
   absl::flat_hash_set<absl::string_view> seen;
   for (int i = 0; i < data.quotes_size() && i < kMaxQuotesPerRequest; ++i) {
@@ -182,8 +181,7 @@ absl::StatusOr<QuoteBatch> ValidateQuotes(const v1::QuotesData& data) {
     const absl::Status symbol_ok = CheckSymbol(item.nse_symbol());
     errors.AddStatus(path + ".nseSymbol", symbol_ok);
     if (symbol_ok.ok() && !seen.insert(item.nse_symbol()).second) {
-      errors.Add(path + ".nseSymbol",
-                 "appears more than once in this request");
+      errors.Add(path + ".nseSymbol", "appears more than once in this request");
     }
     if (!item.has_quote_data()) {
       errors.Add(path + ".quoteData", "is required: {status, payload}");

@@ -29,13 +29,12 @@ const unsigned char *Bytes(absl::string_view s) {
 
 bool IsHex(absl::string_view text) {
   for (char c : text) {
-    if (!absl::ascii_isxdigit(static_cast<unsigned char>(c)))
-      return false;
+    if (!absl::ascii_isxdigit(static_cast<unsigned char>(c))) return false;
   }
   return true;
 }
 
-} // namespace
+}  // namespace
 
 absl::StatusOr<SecretBox> SecretBox::FromKeyText(absl::string_view text) {
   text = absl::StripAsciiWhitespace(text);
@@ -113,4 +112,4 @@ absl::StatusOr<std::string> SecretBox::Open(absl::string_view sealed,
   return plain;
 }
 
-} // namespace mdc::domain
+}  // namespace mdc::domain

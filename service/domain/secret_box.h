@@ -21,7 +21,7 @@
 namespace mdc::domain {
 
 class SecretBox {
-public:
+ public:
   static constexpr int kKeyBytes = 32;
 
   // Parses a key in either format above. INVALID_ARGUMENT otherwise; the
@@ -38,11 +38,11 @@ public:
   absl::StatusOr<std::string> Open(absl::string_view sealed,
                                    absl::string_view context) const;
 
-private:
+ private:
   explicit SecretBox(std::string key) : key_(std::move(key)) {}
   std::string key_;
 };
 
-} // namespace mdc::domain
+}  // namespace mdc::domain
 
-#endif // MDC_SERVICE_DOMAIN_SECRET_BOX_H_
+#endif  // MDC_SERVICE_DOMAIN_SECRET_BOX_H_

@@ -51,8 +51,7 @@ bool ParseFixedOffset(absl::string_view text, int* seconds) {
   int hours = 0;
   int minutes = 0;
   if (!ParseDigits(text.substr(1, 2), &hours) ||
-      !ParseDigits(text.substr(4, 2), &minutes) || hours > 14 ||
-      minutes > 59) {
+      !ParseDigits(text.substr(4, 2), &minutes) || hours > 14 || minutes > 59) {
     return false;
   }
   *seconds = (hours * 3600 + minutes * 60) * (text[0] == '-' ? -1 : 1);
@@ -136,8 +135,8 @@ absl::StatusOr<absl::CivilDay> ParseDate(absl::string_view text) {
       !ParseDigits(text.substr(0, 4), &year) ||
       !ParseDigits(text.substr(5, 2), &month) ||
       !ParseDigits(text.substr(8, 2), &day)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "must be a date YYYY-MM-DD, got ", QuoteForMessage(text)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("must be a date YYYY-MM-DD, got ", QuoteForMessage(text)));
   }
   const absl::CivilDay civil(year, month, day);
   // abseil normalises out-of-range fields (Feb 30 → Mar 2); the API refuses.

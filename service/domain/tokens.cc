@@ -30,7 +30,8 @@ std::string HashToken(absl::string_view token) {
 }
 
 bool ConstantTimeEquals(absl::string_view a, absl::string_view b) {
-  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+  return a.size() == b.size() &&
+         CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 }  // namespace mdc::domain

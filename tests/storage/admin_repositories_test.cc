@@ -17,7 +17,7 @@ namespace mdc::storage {
 namespace {
 
 class AdminStorageTest : public ::testing::Test {
-protected:
+ protected:
   // A fresh database per test: these tests count rows and admins.
   void SetUp() override {
     db_ = std::make_unique<testing::TestDatabase>();
@@ -82,7 +82,7 @@ TEST_F(AdminStorageTest, ListPagesByIdWithTotal) {
   ASSERT_EQ(last->developers.size(), 1u);
   EXPECT_EQ(last->developers[0].username, "dev4");
   auto exact = repos_->developers.List(ids[2], 2);
-  EXPECT_FALSE(exact->more); // exactly two left: no empty page after
+  EXPECT_FALSE(exact->more);  // exactly two left: no empty page after
   EXPECT_EQ(exact->developers.size(), 2u);
 }
 
@@ -140,7 +140,7 @@ TEST_F(AdminStorageTest, LastAdminCannotBeDeleted) {
   absl::Status refused = repos_->developers.Delete(first);
   EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_NE(refused.message().find("last admin"), std::string::npos);
-  EXPECT_TRUE(repos_->developers.Delete(dev).ok()); // developers: no rule
+  EXPECT_TRUE(repos_->developers.Delete(dev).ok());  // developers: no rule
   const int64_t second = NewDeveloper("root2", "admin");
   EXPECT_TRUE(repos_->developers.Delete(first).ok());
   EXPECT_EQ(repos_->developers.Delete(second).code(),
@@ -245,7 +245,7 @@ TEST_F(AdminStorageTest, MaintenanceScriptsRun) {
   ASSERT_TRUE(analyzed.ok()) << analyzed.status();
   EXPECT_GE(analyzed->affected, 9);
   EXPECT_EQ(analyzed->log.front(), "analyzed developers");
-  auto vacuumed = repos_->maintenance.Vacuum(false); // not in a transaction
+  auto vacuumed = repos_->maintenance.Vacuum(false);  // not in a transaction
   ASSERT_TRUE(vacuumed.ok()) << vacuumed.status();
   EXPECT_EQ(vacuumed->affected, analyzed->affected);
   auto dry = repos_->maintenance.Vacuum(true);
@@ -260,9 +260,10 @@ TEST_F(AdminStorageTest, DedupeCheckFindsSymbolsSplitByCase) {
   auto clean = repos_->maintenance.DedupeCheck();
   ASSERT_TRUE(clean.ok()) << clean.status();
   EXPECT_EQ(clean->affected, 0);
-  db_->Query("INSERT INTO stock_quotes (nse_symbol, observed_at, trading_day, "
-             "quote_data) VALUES (' infy', '2025-03-03 10:00:00+05:30', "
-             "'2025-03-03', '\\x')");
+  db_->Query(
+      "INSERT INTO stock_quotes (nse_symbol, observed_at, trading_day, "
+      "quote_data) VALUES (' infy', '2025-03-03 10:00:00+05:30', "
+      "'2025-03-03', '\\x')");
   auto found = repos_->maintenance.DedupeCheck();
   ASSERT_TRUE(found.ok()) << found.status();
   EXPECT_EQ(found->affected, 1);
@@ -315,5 +316,5 @@ TEST_F(AdminStorageTest, BrokerCredentialsAreStoredSealedAndReadBack) {
             absl::StatusCode::kFailedPrecondition);
 }
 
-} // namespace
-} // namespace mdc::storage
+}  // namespace
+}  // namespace mdc::storage

@@ -30,8 +30,9 @@ TEST_F(HolidayRepositoryTest, ListFindAndDeleteRoundTrip) {
   domain::CalendarEntry muhurat = Entry(2025, 10, 21, "Muhurat");
   muhurat.session_open = absl::CivilMinute(1970, 1, 1, 13, 45);
   muhurat.session_close = absl::CivilMinute(1970, 1, 1, 14, 45);
-  ASSERT_TRUE(holidays_.CreateAll({Entry(2025, 1, 26, "Republic Day"), muhurat,
-                                   Entry(2026, 1, 26, "Republic Day")})
+  ASSERT_TRUE(holidays_
+                  .CreateAll({Entry(2025, 1, 26, "Republic Day"), muhurat,
+                              Entry(2026, 1, 26, "Republic Day")})
                   .ok());
   auto year = holidays_.ListYear(2025);
   ASSERT_TRUE(year.ok()) << year.status();
@@ -42,12 +43,13 @@ TEST_F(HolidayRepositoryTest, ListFindAndDeleteRoundTrip) {
   ASSERT_TRUE(found.ok() && found->has_value());
   EXPECT_EQ((*found)->name, "Republic Day");
   EXPECT_FALSE((*found)->special_session());
-  auto deleted = holidays_.Delete(
-      {absl::CivilDay(2026, 1, 26), absl::CivilDay(2025, 1, 26),
-       absl::CivilDay(2030, 1, 1)});
+  auto deleted = holidays_.Delete({absl::CivilDay(2026, 1, 26),
+                                   absl::CivilDay(2025, 1, 26),
+                                   absl::CivilDay(2030, 1, 1)});
   ASSERT_TRUE(deleted.ok());
-  EXPECT_EQ(*deleted, (std::vector<absl::CivilDay>{absl::CivilDay(2025, 1, 26),
-                                                   absl::CivilDay(2026, 1, 26)}));
+  EXPECT_EQ(*deleted,
+            (std::vector<absl::CivilDay>{absl::CivilDay(2025, 1, 26),
+                                         absl::CivilDay(2026, 1, 26)}));
   EXPECT_EQ(db_.Query("SELECT count(*) FROM holidays"), "1");
 }
 

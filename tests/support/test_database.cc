@@ -17,7 +17,8 @@ namespace {
 
 void ExecOrFail(const std::string& url, const std::string& sql) {
   auto conn = storage::Connection::Open(url);
-  if (!conn.ok()) Fail(absl::StrCat("cannot connect: ", conn.status().ToString()));
+  if (!conn.ok())
+    Fail(absl::StrCat("cannot connect: ", conn.status().ToString()));
   auto result = (*conn)->ExecScript(sql);
   if (!result.ok()) Fail(absl::StrCat(sql, ": ", result.status().ToString()));
 }
@@ -27,7 +28,8 @@ void ExecOrFail(const std::string& url, const std::string& sql) {
 std::string WithDatabase(const std::string& url, const std::string& name) {
   // postgres://user:pass@host:port/db?params → replace db.
   const size_t scheme = url.find("://");
-  const size_t slash = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
+  const size_t slash =
+      url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
   const size_t query = url.find('?', slash == std::string::npos ? 0 : slash);
   std::string base = slash == std::string::npos ? url : url.substr(0, slash);
   std::string params = query == std::string::npos ? "" : url.substr(query);
@@ -45,14 +47,16 @@ TestDatabase::TestDatabase() {
   ExecOrFail(admin_url_, absl::StrCat("CREATE DATABASE ", name_));
   url_ = WithDatabase(admin_url_, name_);
   pool_ = std::make_unique<storage::ConnectionPool>(url_, 4);
-  auto applied = storage::ApplyMigrations(*pool_, storage::EmbeddedMigrations());
-  if (!applied.ok()) Fail(absl::StrCat("migrations: ", applied.status().ToString()));
+  auto applied =
+      storage::ApplyMigrations(*pool_, storage::EmbeddedMigrations());
+  if (!applied.ok())
+    Fail(absl::StrCat("migrations: ", applied.status().ToString()));
 }
 
 TestDatabase::~TestDatabase() {
   pool_.reset();
-  ExecOrFail(admin_url_, absl::StrCat("DROP DATABASE IF EXISTS ", name_,
-                                      " WITH (FORCE)"));
+  ExecOrFail(admin_url_,
+             absl::StrCat("DROP DATABASE IF EXISTS ", name_, " WITH (FORCE)"));
 }
 
 std::string TestDatabase::Query(const std::string& sql) {

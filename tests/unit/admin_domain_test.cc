@@ -20,12 +20,10 @@ namespace {
 std::vector<std::string> BadFields(const absl::Status &status) {
   std::vector<std::string> fields;
   auto payload = status.GetPayload(kBadRequestTypeUrl);
-  if (!payload.has_value())
-    return fields;
+  if (!payload.has_value()) return fields;
   google::rpc::BadRequest bad;
   bad.ParseFromString(std::string(*payload));
-  for (const auto &v : bad.field_violations())
-    fields.push_back(v.field());
+  for (const auto &v : bad.field_violations()) fields.push_back(v.field());
   return fields;
 }
 
@@ -51,7 +49,7 @@ TEST(ResolvePageSize, DefaultMaxAndOutOfRange) {
 TEST(DeveloperPageToken, RoundTripsAndRefusesForgeries) {
   EXPECT_EQ(*DecodeDeveloperPageToken(""), 0);
   EXPECT_EQ(*DecodeDeveloperPageToken(EncodeDeveloperPageToken(42)), 42);
-  EXPECT_NE(EncodeDeveloperPageToken(42), "42"); // opaque
+  EXPECT_NE(EncodeDeveloperPageToken(42), "42");  // opaque
   for (const char *bad : {"42", "!!!", "ZGV2ZWxvcGVycy1hZnRlcjp4"}) {
     EXPECT_EQ(DecodeDeveloperPageToken(bad).status().code(),
               absl::StatusCode::kInvalidArgument)
@@ -65,7 +63,7 @@ TEST(LastSeenDue, AtMostOncePerMinute) {
   EXPECT_FALSE(LastSeenDue(now, now));
   EXPECT_FALSE(LastSeenDue(now - absl::Seconds(59), now));
   EXPECT_TRUE(LastSeenDue(now - absl::Seconds(60), now));
-  EXPECT_FALSE(LastSeenDue(now + absl::Seconds(30), now)); // skewed clock
+  EXPECT_FALSE(LastSeenDue(now + absl::Seconds(30), now));  // skewed clock
 }
 
 TEST(PlanDbScript, KnownScripts) {
@@ -199,5 +197,5 @@ TEST(Config, SecretKeyIsValidatedAndNeverEchoed) {
   EXPECT_EQ(flag.status().message().find("hunter2"), std::string::npos);
 }
 
-} // namespace
-} // namespace mdc::domain
+}  // namespace
+}  // namespace mdc::domain

@@ -6,14 +6,17 @@ namespace mdc::domain {
 namespace {
 
 TEST(ClassifyDay, WeekdaysTradeWeekendsDoNot) {
-  EXPECT_TRUE(ClassifyDay(absl::CivilDay(2025, 11, 24), std::nullopt).is_trading_day);
-  const DayStatus saturday = ClassifyDay(absl::CivilDay(2025, 11, 22), std::nullopt);
+  EXPECT_TRUE(
+      ClassifyDay(absl::CivilDay(2025, 11, 24), std::nullopt).is_trading_day);
+  const DayStatus saturday =
+      ClassifyDay(absl::CivilDay(2025, 11, 22), std::nullopt);
   EXPECT_FALSE(saturday.is_trading_day);
   EXPECT_FALSE(saturday.is_holiday);
 }
 
 TEST(ClassifyDay, HolidayClosesAWeekday) {
-  const CalendarEntry republic{absl::CivilDay(2025, 1, 26), "Republic Day", {}, {}};
+  const CalendarEntry republic{
+      absl::CivilDay(2025, 1, 26), "Republic Day", {}, {}};
   const DayStatus status = ClassifyDay(republic.date, republic);
   EXPECT_TRUE(status.is_holiday);
   EXPECT_FALSE(status.is_trading_day);

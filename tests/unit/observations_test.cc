@@ -21,7 +21,8 @@ std::vector<std::string> ViolatedFields(const absl::Status& status) {
   if (!payload.has_value()) return fields;
   google::rpc::BadRequest bad_request;
   bad_request.ParseFromString(std::string(*payload));
-  for (const auto& v : bad_request.field_violations()) fields.push_back(v.field());
+  for (const auto& v : bad_request.field_violations())
+    fields.push_back(v.field());
   return fields;
 }
 
@@ -72,10 +73,9 @@ TEST(ValidateShortlist, ReportsEveryBadFieldAtOnce) {
   auto snapshot = ValidateShortlist(data);
   ASSERT_EQ(snapshot.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(ViolatedFields(snapshot.status()),
-            (std::vector<std::string>{"data.timezone", "data.timestamp",
-                                      "data.shortlistType",
-                                      "data.entries[0].nseSymbol",
-                                      "data.entries[1].price"}));
+            (std::vector<std::string>{
+                "data.timezone", "data.timestamp", "data.shortlistType",
+                "data.entries[0].nseSymbol", "data.entries[1].price"}));
 }
 
 TEST(ValidateShortlist, ImpossibleTimestampIsNamed) {
@@ -87,7 +87,8 @@ TEST(ValidateShortlist, ImpossibleTimestampIsNamed) {
 }
 
 TEST(ValidateShortlist, PriceRules) {
-  for (double price : {-1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+  for (double price :
+       {-1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
     v1::ShortlistData data = GoodShortlist();
     data.mutable_entries(0)->set_price(price);
     EXPECT_EQ(ViolatedFields(ValidateShortlist(data).status()),
@@ -128,7 +129,8 @@ TEST(ValidateShortlist, UnknownEnumNumbersFromGrpcAreRefused) {
 }
 
 TEST(CheckSymbol, Rules) {
-  for (const char* good : {"RELIANCE", "M&M", "BAJAJ-AUTO", "L_T", "NIFTY.50", "A"}) {
+  for (const char* good :
+       {"RELIANCE", "M&M", "BAJAJ-AUTO", "L_T", "NIFTY.50", "A"}) {
     EXPECT_TRUE(CheckSymbol(good).ok()) << good;
   }
   for (const char* bad : {"", "HAS SPACE", "SEMI;COLON", "QUOTE'", "ÄBC",
@@ -143,7 +145,8 @@ v1::NiftyData GoodNifty() {
   data.set_timezone("etc/UTC");
   data.mutable_quote_data()->set_status(v1::SUCCESS);
   data.mutable_quote_data()->mutable_payload()->set_last_price(26146.55);
-  data.mutable_quote_data()->mutable_payload()->set_last_trade_time(1767152700000);
+  data.mutable_quote_data()->mutable_payload()->set_last_trade_time(
+      1767152700000);
   data.set_day_change_perc(-0.12);
   return data;
 }

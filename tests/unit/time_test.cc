@@ -76,9 +76,9 @@ TEST_P(BadZones, AreInvalidArgument) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, BadZones,
-                         ::testing::Values("Mars/Olympus", "Asia/", "/etc/passwd",
-                                           "../../etc/passwd", "+5:30",
-                                           "+05:60", "+15:00", "05:30",
+                         ::testing::Values("Mars/Olympus", "Asia/",
+                                           "/etc/passwd", "../../etc/passwd",
+                                           "+5:30", "+05:60", "+15:00", "05:30",
                                            "Asia Kolkata", "zoneinfo.zi"));
 
 class BadWallClocks : public ::testing::TestWithParam<std::string> {};
