@@ -50,31 +50,47 @@ absl::StatusOr<CandleInterval> ParseInterval(absl::string_view text) {
                    QuoteForMessage(text)));
 }
 
-absl::Time BucketStart(const CandleInterval& interval, absl::Time t) {
-  const absl::CivilDay day = TradingDay(t);
+DayGrid GridFor(const CandleInterval& interval, absl::Time t) {
+  DayGrid grid;
+  grid.day = TradingDay(t);
+  grid.begin = DayStart(grid.day);
+  grid.end = DayStart(grid.day + 1);
+  grid.session_open = SessionOpen(grid.day);
   switch (interval.unit) {
-    case CandleUnit::kMinutes: {
-      const absl::Time open = SessionOpen(day);
-      const absl::Time start =
-          open + absl::Floor(t - open, absl::Minutes(interval.minutes));
-      // Buckets belong to one trading day: the grid is cut at 00:00 IST.
-      return std::max(start, DayStart(day));
-    }
+    case CandleUnit::kMinutes:
     case CandleUnit::kDay:
-      return DayStart(day);
+      grid.calendar_bucket = grid.begin;
+      break;
     case CandleUnit::kWeek:
-      return DayStart(absl::PrevWeekday(day + 1, absl::Weekday::monday));
+      grid.calendar_bucket =
+          DayStart(absl::PrevWeekday(grid.day + 1, absl::Weekday::monday));
+      break;
     case CandleUnit::kMonth:
-      return DayStart(absl::CivilDay(absl::CivilMonth(day)));
+      grid.calendar_bucket =
+          DayStart(absl::CivilDay(absl::CivilMonth(grid.day)));
+      break;
   }
-  return DayStart(day);
+  return grid;
+}
+
+absl::Time BucketStart(const CandleInterval& interval, const DayGrid& grid,
+                       absl::Time t) {
+  if (interval.unit != CandleUnit::kMinutes) return grid.calendar_bucket;
+  const absl::Time start =
+      grid.session_open +
+      absl::Floor(t - grid.session_open, absl::Minutes(interval.minutes));
+  // Buckets belong to one trading day: the grid is cut at 00:00 IST.
+  return std::max(start, grid.begin);
+}
+
+absl::Time BucketStart(const CandleInterval& interval, absl::Time t) {
+  return BucketStart(interval, GridFor(interval, t), t);
 }
 
 void CandleBuilder::Add(const PricePoint& point) {
   if (!point.last_price.has_value()) return;
-  const absl::CivilDay day = TradingDay(point.time);
-  if (day_ != day) {
-    day_ = day;
+  if (!grid_.has_value() || !grid_->Contains(point.time)) {
+    grid_ = GridFor(interval_, point.time);
     previous_volume_.reset();
   }
   double volume = 0;
@@ -88,7 +104,7 @@ void CandleBuilder::Add(const PricePoint& point) {
     previous_volume_ = cumulative;
   }
   const double price = *point.last_price;
-  const absl::Time start = BucketStart(interval_, point.time);
+  const absl::Time start = BucketStart(interval_, *grid_, point.time);
   if (candles_.empty() || candles_.back().time != start) {
     candles_.push_back(Candle{start, price, price, price, price, volume});
     return;

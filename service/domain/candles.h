@@ -68,6 +68,27 @@ struct Candle {
   double volume = 0;
 };
 
+// What bucketing needs to know about one trading day. Zone conversions are
+// the expensive part of building candles, so they happen once per day here,
+// not once per point.
+struct DayGrid {
+  absl::CivilDay day;
+  absl::Time begin;  // 00:00 IST of `day`
+  absl::Time end;    // 00:00 IST of the next day
+  absl::Time session_open;
+  // The one bucket of the whole day for 1day/1week/1month intervals.
+  absl::Time calendar_bucket;
+
+  bool Contains(absl::Time t) const { return begin <= t && t < end; }
+};
+
+// The grid of the trading day `t` falls on.
+DayGrid GridFor(const CandleInterval& interval, absl::Time t);
+
+// The start of the bucket `t` falls in; `grid` must contain `t`.
+absl::Time BucketStart(const CandleInterval& interval, const DayGrid& grid,
+                       absl::Time t);
+
 // The start of the bucket `t` falls in.
 absl::Time BucketStart(const CandleInterval& interval, absl::Time t);
 
@@ -90,7 +111,7 @@ class CandleBuilder {
  private:
   CandleInterval interval_;
   std::vector<Candle> candles_;
-  std::optional<absl::CivilDay> day_;      // trading day of the last point
+  std::optional<DayGrid> grid_;            // trading day of the last point
   std::optional<double> previous_volume_;  // last cumulative volume that day
 };
 
