@@ -4,10 +4,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
 #include "service/auth.h"
 #include "service/domain/developers.h"
 #include "service/domain/tokens.h"
+#include "service/flags.h"
 #include "storage/developer_repository.h"
 #include "storage/migrations.h"
 #include "storage/pool.h"
@@ -23,34 +23,22 @@ constexpr char kUsage[] =
     "Prints the new token on stdout. DATABASE_URL is used when --database-url"
     " is absent.\n";
 
-// "--name value" / "--name=value" pairs; only `allowed` names.
-absl::StatusOr<std::map<std::string, std::string>> ParseFlags(
+// The flags of `args` (after the command name), each name in `allowed`.
+absl::StatusOr<std::map<std::string, std::string>> ParseCommandFlags(
     const std::vector<std::string> &args,
     const std::vector<std::string> &allowed) {
+  auto parsed =
+      ParseFlags(std::vector<std::string>(args.begin() + 1, args.end()));
+  if (!parsed.ok()) return parsed.status();
   std::map<std::string, std::string> flags;
-  for (size_t i = 1; i < args.size(); ++i) {
-    absl::string_view arg = args[i];
-    if (!absl::ConsumePrefix(&arg, "--")) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unexpected argument ", args[i]));
-    }
-    std::string name(arg);
-    std::string value;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    } else if (i + 1 < args.size()) {
-      value = args[++i];
-    } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--", name, " needs a value"));
-    }
+  for (const Flag &flag : *parsed) {
     bool known = false;
-    for (const auto &a : allowed) known = known || a == name;
+    for (const auto &a : allowed) known = known || a == flag.name;
     if (!known) {
-      return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name));
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown flag --", flag.name));
     }
-    flags[name] = value;
+    flags[flag.name] = flag.value;
   }
   return flags;
 }
@@ -69,7 +57,7 @@ int RunAdminCommand(const std::vector<std::string> &args,
   const bool create = args.at(0) == "create-developer";
   std::vector<std::string> allowed = {"username", "database-url"};
   if (create) allowed.push_back("role");
-  auto flags = ParseFlags(args, allowed);
+  auto flags = ParseCommandFlags(args, allowed);
   if (!flags.ok()) {
     std::fprintf(err, "%s\n%s", std::string(flags.status().message()).c_str(),
                  kUsage);

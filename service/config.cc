@@ -4,6 +4,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "service/domain/secret_box.h"
+#include "service/flags.h"
 
 namespace mdc {
 namespace {
@@ -132,30 +133,17 @@ absl::StatusOr<Config> LoadConfig(
           "bad value for ", option.env, ": ", Shown(option, value)));
     }
   }
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &arg = args[i];
-    if (!absl::StartsWith(arg, "--")) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unexpected argument ", arg));
-    }
-    std::string name = arg.substr(2);
-    std::string value;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    } else if (i + 1 < args.size()) {
-      value = args[++i];
-    } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--", name, " needs a value"));
-    }
-    const Option *option = FindOption(name);
+  auto flags = ParseFlags(args);
+  if (!flags.ok()) return flags.status();
+  for (const Flag &flag : *flags) {
+    const Option *option = FindOption(flag.name);
     if (option == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name));
-    }
-    if (!option->set(config, value)) {
       return absl::InvalidArgumentError(
-          absl::StrCat("bad value for --", name, ": ", Shown(*option, value)));
+          absl::StrCat("unknown flag --", flag.name));
+    }
+    if (!option->set(config, flag.value)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "bad value for --", flag.name, ": ", Shown(*option, flag.value)));
     }
   }
   if (config.database_url.empty()) {
