@@ -32,8 +32,9 @@
 #   MDC_BENCH_PG_PORT / MDC_BENCH_GRPC_PORT / MDC_BENCH_HTTP_PORT
 #                          ports (55480 / 55481 / 55482), all on 127.0.0.1
 #   MDC_BENCH_KEEP         1: keep the scratch folder (logs, cluster)
-#   MDC_BENCH_PERF         1: record `perf record -g` of mdc-server during the
-#                          64-connection gateway Save Shortlist test
+#   MDC_BENCH_PERF         OP/PATH/CONNS, e.g. shortlist/gateway/64: record a
+#                          machine-wide `perf record -a` during that test into
+#                          bench/results/perf-OP-PATH-CONNS.data
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -216,8 +217,9 @@ run_test() {
   before_gateway=$(cpu_ticks "$gateway_pid")
   before_machine=$(machine_ticks)
   local perf_pid=
-  if [ "${MDC_BENCH_PERF:-0}" = 1 ] && [ "$op/$path/$conns" = shortlist/gateway/64 ]; then
-    perf record -g -F 499 -p "$server_pid" -o "$root/bench/results/server.perf.data" \
+  if [ -n "${MDC_BENCH_PERF:-}" ] && [ "$op/$path/$conns" = "$MDC_BENCH_PERF" ]; then
+    mkdir -p "$root/bench/results"
+    perf record -a -F 499 -o "$root/bench/results/perf-$op-$path-$conns.data" \
       -- sleep "$duration" >/dev/null 2>&1 &
     perf_pid=$!
   fi

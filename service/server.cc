@@ -6,6 +6,7 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 
@@ -45,8 +46,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
   std::unique_ptr<Server> s(new Server(config));
   s->pool_ = std::make_unique<storage::ConnectionPool>(config.database_url,
                                                        config.db_pool_size);
-  if (auto ready = WaitForDatabase(*s->pool_,
-                                   absl::Seconds(config.db_wait_seconds));
+  if (auto ready =
+          WaitForDatabase(*s->pool_, absl::Seconds(config.db_wait_seconds));
       !ready.ok()) {
     return ready;
   }
@@ -87,10 +88,22 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
   builder.RegisterService(s->admin_.get());
   builder.RegisterService(s->health_.get());
   // Handlers block on libpq; bound the threads so overload queues instead of
-  // exhausting memory.
+  // exhausting memory. An RPC arriving while every thread is busy would be
+  // refused with RESOURCE_EXHAUSTED, so each connection may carry at most
+  // half as many concurrent calls as there are threads (the other half
+  // covers pollers and threads between calls): a client (the gateway)
+  // queues the rest. Idle threads stay polling: with gRPC's default of at most
+  // two pollers, the sync server would start and end a thread for most requests
+  // under load.
   grpc::ResourceQuota quota("mdc-server");
   quota.SetMaxThreads(config.max_threads);
   builder.SetResourceQuota(quota);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
+                             std::max(1, config.max_threads / 2));
+  builder.SetSyncServerOption(
+      grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 2);
+  builder.SetSyncServerOption(
+      grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, config.max_threads);
   builder.SetMaxReceiveMessageSize(kMaxReceiveBytes);
   builder.SetMaxSendMessageSize(kMaxSendBytes);
   s->grpc_server_ = builder.BuildAndStart();
