@@ -53,9 +53,9 @@ absl::StatusOr<DeveloperRecord> DeveloperRepository::Create(
 
 absl::StatusOr<std::optional<DeveloperRecord>>
 DeveloperRepository::FindByTokenHash(const std::string& token_hash) {
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFindByTokenHash, Params().Bytes(token_hash));
+  // Every authenticated request looks its token up: concurrent lookups share
+  // one round trip.
+  auto result = pool_.ExecRead(kFindByTokenHash, Params().Bytes(token_hash));
   if (!result.ok()) return result.status();
   if (result->rows() == 0) return std::optional<DeveloperRecord>();
   return std::optional<DeveloperRecord>(ReadDeveloper(*result, 0));
