@@ -20,6 +20,7 @@
 #   MDC_BENCH_DURATION     measured seconds per test (20)
 #   MDC_BENCH_WARMUP       warm-up seconds before each test (5)
 #   MDC_BENCH_CONNS        connection counts ("8 64")
+#   MDC_BENCH_RUNS         runs of the whole set; the table shows medians (1)
 #   MDC_BENCH_QUOTE_CONNS  connection count of the 300-quote test (8)
 #   MDC_BENCH_OPS          which tests ("shortlist nifty quotes")
 #   MDC_BENCH_PATHS        which paths ("pgbench gateway grpc")
@@ -46,6 +47,7 @@ ops=${MDC_BENCH_OPS:-"shortlist nifty quotes"}
 paths=${MDC_BENCH_PATHS:-"pgbench gateway grpc"}
 wrk_threads=${MDC_BENCH_WRK_THREADS:-2}
 grpc_channels=${MDC_BENCH_GRPC_CHANNELS:-1}
+runs=${MDC_BENCH_RUNS:-1}
 build_dir=${MDC_BENCH_BUILD_DIR:-$root/build}
 pg_port=${MDC_BENCH_PG_PORT:-55480}
 grpc_port=${MDC_BENCH_GRPC_PORT:-55481}
@@ -55,8 +57,9 @@ pg_bin=${PG_BIN:-/usr/lib/postgresql/15/bin}
 log() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-for tool in wrk curl jq go "$pg_bin/pgbench" "$pg_bin/initdb"; do
-  command -v "$tool" >/dev/null 2>&1 || die "$tool not found (apt-get install wrk postgresql-15 curl jq)"
+[ -d /usr/local/go/bin ] && PATH=/usr/local/go/bin:$PATH
+for tool in wrk curl jq go "$pg_bin/pgbench" /usr/bin/time; do
+  command -v "$tool" >/dev/null 2>&1 || die "$tool not found (apt-get install wrk postgresql-15 curl jq time)"
 done
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -64,9 +67,7 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 # --- Build ---------------------------------------------------------------------
 if [ "${MDC_BENCH_SKIP_BUILD:-0}" != 1 ]; then
   log "building mdc-server and mdc-gateway in $build_dir"
-  [ -f "$build_dir/build.ninja" ] || [ -f "$build_dir/Makefile" ] ||
-    cmake -S "$root" -B "$build_dir" -G Ninja >&2
-  cmake --build "$build_dir" --target mdc-server mdc-gateway >&2
+  MDC_BUILD_DIR=$build_dir "$root/scripts/build.sh" mdc-server mdc-gateway >&2
 fi
 log "building bench/grpcload"
 (cd "$root/bench/grpcload" && go build -o "$build_dir/grpcload" .) >&2
@@ -80,42 +81,26 @@ work=$(mktemp -d /tmp/mdc-bench.XXXXXX)
 chmod 755 "$work"
 server_pid=
 gateway_pid=
-as_pg() {
-  if [ "$(id -u)" -eq 0 ]; then (cd / && runuser -u postgres -- "$@"); else (cd / && "$@"); fi
-}
 cleanup() {
   set +e
   [ -n "$gateway_pid" ] && kill "$gateway_pid" 2>/dev/null && wait "$gateway_pid" 2>/dev/null
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  [ -f "$work/pg/PG_VERSION" ] && as_pg "$pg_bin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1
+  [ -d "$work/data" ] && "$root/scripts/pg.sh" stop >/dev/null 2>&1
   if [ "${MDC_BENCH_KEEP:-0}" = 1 ]; then log "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # --- PostgreSQL -------------------------------------------------------------------
-# A fresh cluster per run: defaults, durability untouched (fsync and
-# synchronous_commit on), 127.0.0.1 only; room for pgbench's 64 clients; WAL
-# sized and a CHECKPOINT before each test so no checkpoint lands mid-run.
-log "starting PostgreSQL on 127.0.0.1:$pg_port"
-mkdir "$work/pg"
-[ "$(id -u)" -eq 0 ] && chown postgres: "$work/pg"
-as_pg "$pg_bin/initdb" -D "$work/pg" -U mdc --auth=trust -E UTF8 --no-locale >/dev/null
-cat >>"$work/pg/postgresql.conf" <<EOF
-listen_addresses = '127.0.0.1'
-port = $pg_port
-unix_socket_directories = ''
-max_connections = 200
-max_wal_size = 4GB
-checkpoint_timeout = 30min
-synchronous_commit = on
-fsync = on
-EOF
-as_pg "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg/postgres.log" -w start >/dev/null
-db_url="postgres://mdc@127.0.0.1:$pg_port/mdc"
-psql_() { "$pg_bin/psql" -X -q -t -A -h 127.0.0.1 -p "$pg_port" -U mdc "$@"; }
-psql_ -d postgres -c "CREATE DATABASE mdc" >/dev/null
-pg_pid=$(head -1 "$work/pg/postmaster.pid")
+# The project's own private cluster (scripts/pg.sh: its settings, fsync and
+# synchronous_commit on), fresh in the scratch folder, on 127.0.0.1 only. A
+# CHECKPOINT before each test keeps checkpoints out of the measured runs.
+log "starting PostgreSQL on 127.0.0.1:$pg_port (scripts/pg.sh)"
+export MDC_DATA_DIR=$work/data MDC_PG_PORT=$pg_port
+"$root/scripts/pg.sh" start >&2
+db_url=$("$root/scripts/pg.sh" url)
+psql_() { "$pg_bin/psql" -X -q -t -A "$db_url" "$@"; }
+pg_pid=$(head -1 "$work/data/pg/data/postmaster.pid")
 
 # --- mdc-server and mdc-gateway -----------------------------------------------------
 admin_token=bench-admin-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
@@ -142,8 +127,8 @@ developer=$(curl -fsS -X POST "$base_url/v1/admin/developers" \
   -d '{"username":"bench","role":"developer"}')
 token=$(jq -r .token <<<"$developer")
 [ -n "$token" ] && [ "$token" != null ] || die "could not create the developer: $developer"
-dev_id=$(psql_ -d mdc -c "SELECT id FROM developers WHERE username = 'bench'")
-token_hash=$(psql_ -d mdc -c "SELECT encode(token_hash, 'hex') FROM developers WHERE username = 'bench'")
+dev_id=$(psql_ -c "SELECT id FROM developers WHERE username = 'bench'")
+token_hash=$(psql_ -c "SELECT encode(token_hash, 'hex') FROM developers WHERE username = 'bench'")
 
 # --- Measuring helpers ------------------------------------------------------------------
 # cpu_ticks PID...: user+system clock ticks of the processes (0 when gone).
@@ -187,7 +172,6 @@ for op in shortlist nifty quotes; do
 done
 
 next_base=1000000000   # 2001-09-09; each test writes its own 10^8-second range
-rows_md=
 results_json=$work/results.jsonl
 
 # run_test OP PATH CONNS: one measured test; appends a row to the table.
@@ -198,7 +182,7 @@ run_test() {
   local warm_base=$next_base
   next_base=$((next_base + 100000000))
   local out
-  psql_ -d mdc -c "CHECKPOINT" >/dev/null
+  psql_ -c "CHECKPOINT" >/dev/null
   # Warm-up, not measured (its rows land in their own range).
   case $path in
     gateway)
@@ -206,9 +190,9 @@ run_test() {
         MDC_BENCH_BASE=$warm_base wrk -t"$wrk_threads" -c"$conns" -d"${warmup}s" \
         -s "$root/bench/wrk/post.lua" "$base_url" >/dev/null ;;
     pgbench)
-      "$pg_bin/pgbench" -n -h 127.0.0.1 -p "$pg_port" -U mdc -M prepared -c "$conns" -j 2 \
+      "$pg_bin/pgbench" -n -M prepared -c "$conns" -j 2 \
         -T "$warmup" -f "$root/bench/pgbench/$op.sql" -D "token_hash=\\x$token_hash" \
-        -D "payload=\\x$(cat "$work/$op.hex")" -D "dev=$dev_id" -D "base=$warm_base" mdc >/dev/null 2>&1 ;;
+        -D "payload=\\x$(cat "$work/$op.hex")" -D "dev=$dev_id" -D "base=$warm_base" "$db_url" >/dev/null 2>&1 ;;
   esac
   # grpcload warms up inside its own run.
   local before_pg before_server before_gateway before_machine
@@ -236,10 +220,10 @@ run_test() {
         -duration "${duration}s" -base "$base" -warmup-base "$warm_base" | grep '^RESULT') ;;
     pgbench)
       local pgout
-      pgout=$(timed "$work/loadgen.cpu" "$pg_bin/pgbench" -n -h 127.0.0.1 -p "$pg_port" -U mdc -M prepared -c "$conns" -j 2 \
+      pgout=$(timed "$work/loadgen.cpu" "$pg_bin/pgbench" -n -M prepared -c "$conns" -j 2 \
         -T "$duration" -f "$root/bench/pgbench/$op.sql" -D "token_hash=\\x$token_hash" \
         -D "payload=\\x$(cat "$work/$op.hex")" -D "dev=$dev_id" -D "base=$base" \
-        --log --log-prefix="$work/pgbench_${op}_$conns" mdc 2>&1) || die "pgbench failed: $pgout"
+        --log --log-prefix="$work/pgbench_${op}_$conns" "$db_url" 2>&1) || die "pgbench failed: $pgout"
       out=$(awk '
         /number of transactions actually processed/ {split($0, a, ": "); split(a[2], b, "/"); n=b[1]}
         /number of failed transactions/ {split($0, a, ": "); split(a[2], b, " "); f=b[1]}
@@ -264,12 +248,14 @@ run_test() {
   elapsed=$(awk -v a="$start_ns" -v b="$end_ns" 'BEGIN{print (b-a)/1e9}')
   # Processes' CPU over the measured phase (grpcload's includes its warm-up
   # window, so its elapsed time is warm-up + duration).
-  local cores loadgen
+  local cores cpu_json loadgen
   loadgen=$(awk '{print $1 + $2}' "$work/loadgen.cpu")
-  cores=$(awk -v l="$loadgen" -v s="$server_ticks" -v g="$gateway_ticks" -v p="$pg_after" -v hz="$hz" -v e="$elapsed" \
+  cpu_json=$(awk -v l="$loadgen" -v s="$server_ticks" -v g="$gateway_ticks" -v p="$pg_after" -v hz="$hz" -v e="$elapsed" \
     -v mb="$before_machine" -v ma="$after_machine" -v n="$(nproc)" 'BEGIN{
       split(mb, b, " "); split(ma, a, " ");
-      printf "%.2f / %.2f / %.2f / %.2f / %.2f", l/e, g/hz/e, s/hz/e, p/hz/e, (a[1]-b[1])/(a[2]-b[2])*n}')
+      printf "\"cpu_load\":%.2f,\"cpu_gateway\":%.2f,\"cpu_server\":%.2f,\"cpu_pg\":%.2f,\"cpu_machine\":%.2f",
+        l/e, g/hz/e, s/hz/e, p/hz/e, (a[1]-b[1])/(a[2]-b[2])*n}')
+  cores=$(jq -r '"\(.cpu_load) / \(.cpu_gateway) / \(.cpu_server) / \(.cpu_pg) / \(.cpu_machine)"' <<<"{$cpu_json}")
 
   local requests non2xx rps p50 p90 p99 rows rows_per_s ratio stored
   requests=$(field requests "$out")
@@ -277,35 +263,38 @@ run_test() {
   [ -n "$non2xx" ] || non2xx=$(field errors "$out")
   local sock
   sock=$(field socket_errors "$out")
-  [ -n "$sock" ] && [ "$sock" != 0 ] && non2xx="$non2xx (+$sock socket)"
+  [ -n "$sock" ] || sock=0
   rps=$(field rps "$out")
   p50=$(ms "$(field p50_us "$out")")
   p90=$(ms "$(field p90_us "$out")")
   p99=$(ms "$(field p99_us "$out")")
-  stored=$(psql_ -d mdc -c "SELECT count(*) FROM ${table[$op]} WHERE observed_at >= to_timestamp($base) AND observed_at < to_timestamp($base + 100000000)")
+  stored=$(psql_ -c "SELECT count(*) FROM ${table[$op]} WHERE observed_at >= to_timestamp($base) AND observed_at < to_timestamp($base + 100000000)")
   rows_per_s=$(awk -v r="$rps" -v n="${rows_per_request[$op]}" 'BEGIN{printf "%.0f", r*n}')
   if [ "$path" = pgbench ]; then
     baseline[$op/$conns]=$rows_per_s
-    ratio="1.00"
+    ratio=1
   elif [ -n "${baseline[$op/$conns]:-}" ]; then
-    ratio=$(awk -v a="$rows_per_s" -v b="${baseline[$op/$conns]}" 'BEGIN{printf "%.2f", a/b}')
+    ratio=$(awk -v a="$rows_per_s" -v b="${baseline[$op/$conns]}" 'BEGIN{printf "%.3f", a/b}')
   else
-    ratio="-"
+    ratio=null
   fi
   local rps_fmt
   rps_fmt=$(awk -v r="$rps" 'BEGIN{printf "%.0f", r}')
-  log "$op $path c=$conns: $rps_fmt req/s p50 $p50 p90 $p90 p99 $p99 ms, non-2xx $non2xx, stored $stored, cpu $cores"
-  rows_md+="| ${label[$op]} | $path | $conns | $rps_fmt | $rows_per_s | $p50 | $p90 | $p99 | $non2xx | $stored | $ratio | $cores |"$'\n'
-  printf '{"op":"%s","path":"%s","conns":%s,"rps":%s,"rows_per_s":%s,"p50_ms":%s,"p90_ms":%s,"p99_ms":%s,"non2xx":"%s","stored":%s,"ratio":"%s","cpu":"%s"}\n' \
-    "$op" "$path" "$conns" "$rps_fmt" "$rows_per_s" "$p50" "$p90" "$p99" "$non2xx" "$stored" "$ratio" "$cores" >>"$results_json"
+  log "run $run: $op $path c=$conns: $rps_fmt req/s p50 $p50 p90 $p90 p99 $p99 ms, non-2xx $non2xx (+$sock socket errors), stored $stored, x pgbench $ratio, cpu $cores"
+  printf '{"run":%s,"op":"%s","label":"%s","path":"%s","conns":%s,"rps":%s,"rows_per_s":%s,"p50_ms":%s,"p90_ms":%s,"p99_ms":%s,"non2xx":%s,"socket_errors":%s,"stored":%s,"ratio":%s,%s}\n' \
+    "$run" "$op" "${label[$op]}" "$path" "$conns" "$rps_fmt" "$rows_per_s" "$p50" "$p90" "$p99" "$non2xx" "$sock" "$stored" "$ratio" "$cpu_json" >>"$results_json"
 }
 
 # --- The tests -------------------------------------------------------------------------
-for op in $ops; do
-  if [ "$op" = quotes ]; then list=$quote_conns; else list=$conns_list; fi
-  for conns in $list; do
-    for path in $paths; do
-      run_test "$op" "$path" "$conns"
+# Each run goes through every test in turn; with several runs the table shows
+# medians, each ratio taken against the pgbench figure of its own run.
+for run in $(seq 1 "$runs"); do
+  for op in $ops; do
+    if [ "$op" = quotes ]; then list=$quote_conns; else list=$conns_list; fi
+    for conns in $list; do
+      for path in $paths; do
+        run_test "$op" "$path" "$conns"
+      done
     done
   done
 done
@@ -327,9 +316,19 @@ dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | gre
   echo "${duration}s measured after ${warmup}s warm-up per test; wrk -t$wrk_threads; grpcload over $grpc_channels gRPC connection(s)."
   echo "Server flags: ${MDC_BENCH_SERVER_ARGS:-(defaults)}; gateway environment: ${MDC_BENCH_GATEWAY_ENV:-(defaults)}."
   echo
-  echo "| Test | Path | Conns | req/s | rows/s | p50 ms | p90 ms | p99 ms | non-2xx | rows stored | x pgbench | CPU cores: load generator / gateway / server / postgres / machine |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-  printf '%s' "$rows_md"
+  if [ "$runs" -gt 1 ]; then
+    echo "Medians of $runs runs (non-2xx and socket errors: totals over the runs; rows stored: median per run)."
+    echo
+  fi
+  jq -rs -f "$root/bench/report.jq" "$results_json"
+  if [ "$runs" -gt 1 ]; then
+    for r in $(seq 1 "$runs"); do
+      echo
+      echo "Run $r:"
+      echo
+      jq -rs --argjson r "$r" 'map(select(.run == $r))' "$results_json" | jq -r -f "$root/bench/report.jq"
+    done
+  fi
   echo
   echo "Peak RSS (VmHWM) over the whole run: mdc-server $server_hwm MB, mdc-gateway $gateway_hwm MB."
   echo

@@ -3,6 +3,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/time/clock.h"
+#include "common/log.h"
+#include "service/domain/developers.h"
 #include "service/domain/tokens.h"
 
 namespace mdc {
@@ -10,9 +13,9 @@ namespace {
 
 constexpr absl::string_view kBearer = "bearer ";
 
-}  // namespace
+} // namespace
 
-bool ParseRole(absl::string_view text, Role* role) {
+bool ParseRole(absl::string_view text, Role *role) {
   if (text == "developer") {
     *role = Role::kDeveloper;
     return true;
@@ -24,7 +27,7 @@ bool ParseRole(absl::string_view text, Role* role) {
   return false;
 }
 
-const char* RoleName(Role role) {
+const char *RoleName(Role role) {
   return role == Role::kAdmin ? "admin" : "developer";
 }
 
@@ -34,12 +37,22 @@ absl::StatusOr<Caller> Authenticator::Identify(absl::string_view token) {
   }
   const std::string hash = domain::HashToken(token);
   auto found = developers_.FindByTokenHash(hash);
-  if (!found.ok()) return found.status();
+  if (!found.ok())
+    return found.status();
   // The lookup is by hash (an attacker cannot steer it); the comparison of
   // the stored hash is constant-time all the same.
   if (!found->has_value() ||
       !domain::ConstantTimeEquals((*found)->token_hash, hash)) {
     return absl::UnauthenticatedError("unknown or revoked token");
+  }
+  // Last-seen is written at most once a minute per developer: skipped
+  // while the stored stamp is recent, and guarded in SQL against replicas
+  // racing. A failure to stamp never fails the request.
+  if (domain::LastSeenDue((*found)->last_seen_at, absl::Now())) {
+    if (auto touched = developers_.TouchLastSeen((*found)->id); !touched.ok()) {
+      log::Warning("last-seen update failed",
+                   {{"developer", (*found)->id}, {"error", touched.message()}});
+    }
   }
   Caller caller;
   caller.developer_id = (*found)->id;
@@ -50,9 +63,10 @@ absl::StatusOr<Caller> Authenticator::Identify(absl::string_view token) {
   return caller;
 }
 
-absl::StatusOr<Caller> Authenticator::Authenticate(
-    absl::string_view authorization, Access access) {
-  if (access == Access::kPublic) return Caller{};
+absl::StatusOr<Caller>
+Authenticator::Authenticate(absl::string_view authorization, Access access) {
+  if (access == Access::kPublic)
+    return Caller{};
   if (authorization.empty()) {
     return absl::UnauthenticatedError(
         "missing Authorization header; send 'Authorization: Bearer <token>'");
@@ -64,11 +78,12 @@ absl::StatusOr<Caller> Authenticator::Authenticate(
   }
   auto caller = Identify(
       absl::StripAsciiWhitespace(authorization.substr(kBearer.size())));
-  if (!caller.ok()) return caller.status();
+  if (!caller.ok())
+    return caller.status();
   if (access == Access::kAdmin && caller->role != Role::kAdmin) {
     return absl::PermissionDeniedError("this route needs an admin token");
   }
   return caller;
 }
 
-}  // namespace mdc
+} // namespace mdc

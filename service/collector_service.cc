@@ -1,7 +1,9 @@
 #include "service/collector_service.h"
 
+#include "service/domain/calendar.h"
 #include "service/domain/field_errors.h"
 #include "service/domain/observations.h"
+#include "service/domain/time.h"
 
 namespace mdc {
 namespace {
@@ -30,26 +32,51 @@ grpc::Status CollectorService::SaveShortlist(
 grpc::Status CollectorService::SaveNifty(grpc::ServerContext* context,
                                          const v1::SaveNiftyRequest* request,
                                          google::protobuf::Empty*) {
-  return calls_.Run(
-      context, "SaveNifty", Access::kDeveloper,
-      [&](const CallContext& call) -> absl::Status {
-        if (auto s = RequireData(request->has_data()); !s.ok()) return s;
-        auto nifty = domain::ValidateNifty(request->data());
-        if (!nifty.ok()) return nifty.status();
-        return repos_.nifty.Upsert(*nifty, call.caller.developer_id);
-      });
+  return calls_.Run(context, "SaveNifty", Access::kDeveloper,
+                    [&](const CallContext& call) -> absl::Status {
+                      if (auto s = RequireData(request->has_data()); !s.ok())
+                        return s;
+                      auto nifty = domain::ValidateNifty(request->data());
+                      if (!nifty.ok()) return nifty.status();
+                      return repos_.nifty.Upsert(*nifty,
+                                                 call.caller.developer_id);
+                    });
 }
 
 grpc::Status CollectorService::SaveQuotes(grpc::ServerContext* context,
                                           const v1::SaveQuotesRequest* request,
                                           google::protobuf::Empty*) {
+  return calls_.Run(context, "SaveQuotes", Access::kDeveloper,
+                    [&](const CallContext& call) -> absl::Status {
+                      if (auto s = RequireData(request->has_data()); !s.ok())
+                        return s;
+                      auto batch = domain::ValidateQuotes(request->data());
+                      if (!batch.ok()) return batch.status();
+                      return repos_.quotes.UpsertBatch(
+                          *batch, call.caller.developer_id);
+                    });
+}
+
+grpc::Status CollectorService::CheckHoliday(
+    grpc::ServerContext* context, const v1::CheckHolidayRequest* request,
+    v1::CheckHolidayResponse* response) {
   return calls_.Run(
-      context, "SaveQuotes", Access::kDeveloper,
-      [&](const CallContext& call) -> absl::Status {
-        if (auto s = RequireData(request->has_data()); !s.ok()) return s;
-        auto batch = domain::ValidateQuotes(request->data());
-        if (!batch.ok()) return batch.status();
-        return repos_.quotes.UpsertBatch(*batch, call.caller.developer_id);
+      context, "CheckHoliday", Access::kDeveloper,
+      [&](const CallContext&) -> absl::Status {
+        if (request->date().empty()) {
+          return domain::InvalidField("date", "is required (YYYY-MM-DD)");
+        }
+        auto day = domain::ParseDate(request->date());
+        if (!day.ok())
+          return domain::InvalidField("date", day.status().message());
+        auto entry = repos_.holidays.Find(*day);
+        if (!entry.ok()) return entry.status();
+        const domain::DayStatus status = domain::ClassifyDay(*day, *entry);
+        response->set_date(domain::FormatDate(*day));
+        response->set_is_holiday(status.is_holiday);
+        response->set_name(status.name);
+        response->set_is_trading_day(status.is_trading_day);
+        return absl::OkStatus();
       });
 }
 

@@ -23,6 +23,9 @@ class CollectorService final : public v1::CollectorService::Service {
   grpc::Status SaveQuotes(grpc::ServerContext* context,
                           const v1::SaveQuotesRequest* request,
                           google::protobuf::Empty* response) override;
+  grpc::Status CheckHoliday(grpc::ServerContext* context,
+                            const v1::CheckHolidayRequest* request,
+                            v1::CheckHolidayResponse* response) override;
 
  private:
   CallRunner& calls_;

@@ -8,10 +8,17 @@
 #include <vector>
 
 #include "common/log.h"
+#include "service/admin_cli.h"
 #include "service/config.h"
 #include "service/server.h"
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && mdc::IsAdminCommand(args[0])) {
+    return mdc::RunAdminCommand(
+        args, [](const char *name) { return std::getenv(name); }, stdout,
+        stderr);
+  }
   // Block SIGTERM/SIGINT before gRPC starts threads, so only sigwait below
   // sees them and shutdown runs on this thread, in order.
   sigset_t signals;
@@ -20,14 +27,14 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
     std::fputs(mdc::ConfigUsage().c_str(), stdout);
+    std::fputs("\n", stdout);
+    std::fputs(mdc::AdminCommandUsage(), stdout);
     return 0;
   }
-  auto config = mdc::LoadConfig(args, [](const char* name) {
-    return std::getenv(name);
-  });
+  auto config =
+      mdc::LoadConfig(args, [](const char *name) { return std::getenv(name); });
   if (!config.ok()) {
     mdc::log::Error("bad configuration",
                     {{"error", config.status().message()}});

@@ -14,6 +14,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "common/log.h"
+#include "service/db_broker_credentials.h"
+#include "service/domain/secret_box.h"
 #include "service/domain/tokens.h"
 #include "storage/migrations.h"
 
@@ -23,12 +25,13 @@ namespace {
 constexpr int kMaxReceiveBytes = 16 << 20;
 constexpr int kMaxSendBytes = 64 << 20;
 
-absl::Status WaitForDatabase(storage::ConnectionPool& pool,
+absl::Status WaitForDatabase(storage::ConnectionPool &pool,
                              absl::Duration patience) {
   const absl::Time deadline = absl::Now() + patience;
   while (true) {
     absl::Status status = pool.Ping();
-    if (status.ok()) return status;
+    if (status.ok())
+      return status;
     if (absl::Now() >= deadline) {
       return absl::UnavailableError(
           "database unreachable; check DATABASE_URL and that PostgreSQL runs");
@@ -38,11 +41,11 @@ absl::Status WaitForDatabase(storage::ConnectionPool& pool,
   }
 }
 
-}  // namespace
+} // namespace
 
-Server::Server(const Config& config) : config_(config) {}
+Server::Server(const Config &config) : config_(config) {}
 
-absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
+absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   std::unique_ptr<Server> s(new Server(config));
   s->pool_ = std::make_unique<storage::ConnectionPool>(config.database_url,
                                                        config.db_pool_size);
@@ -53,7 +56,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
   }
   auto applied =
       storage::ApplyMigrations(*s->pool_, storage::EmbeddedMigrations());
-  if (!applied.ok()) return applied.status();
+  if (!applied.ok())
+    return applied.status();
   if (!applied->empty()) {
     log::Info("migrations applied", {{"names", absl::StrJoin(*applied, ",")}});
   }
@@ -61,7 +65,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
   if (!config.admin_token.empty()) {
     auto admin = s->repos_->developers.UpsertAdmin(
         "admin", domain::HashToken(config.admin_token));
-    if (!admin.ok()) return admin.status();
+    if (!admin.ok())
+      return admin.status();
     log::Info("bootstrap admin ready", {{"username", admin->username}});
   }
 
@@ -72,14 +77,37 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
   s->auth_ = std::make_unique<Authenticator>(s->repos_->developers);
   s->calls_ = std::make_unique<CallRunner>(*s->auth_, *s->metrics_);
   s->collector_ = std::make_unique<CollectorService>(*s->calls_, *s->repos_);
-  s->developer_ = std::make_unique<DeveloperService>(*s->calls_, *s->repos_);
-  s->dashboard_ = std::make_unique<DashboardService>(*s->calls_, *s->repos_);
-  s->admin_ = std::make_unique<AdminService>(*s->calls_, *s->repos_);
+  std::optional<domain::SecretBox> secret_box;
+  if (!config.secret_key.empty()) {
+    auto box = domain::SecretBox::FromKeyText(config.secret_key);
+    if (!box.ok()) return box.status();
+    secret_box = *std::move(box);
+  }
+  s->http_ = std::make_unique<CurlHttpClient>();
+  // Credentials an admin stored (PUT /v1/admin/broker) win over the
+  // environment's.
+  s->env_broker_credentials_ = std::make_unique<EnvBrokerCredentials>(
+      config.broker_api_key, config.broker_api_secret);
+  s->broker_credentials_ = std::make_unique<DbBrokerCredentials>(
+      s->repos_->broker_credentials, secret_box,
+      s->env_broker_credentials_.get());
+  s->broker_tokens_ = std::make_unique<BrokerTokens>(
+      s->repos_->broker_tokens, *s->broker_credentials_, *s->http_,
+      config.broker_token_url, absl::Seconds(config.broker_timeout_seconds));
+  s->developer_ = std::make_unique<DeveloperService>(*s->calls_, *s->repos_,
+                                                     *s->broker_tokens_);
+  s->dashboard_ = std::make_unique<DashboardService>(*s->calls_, *s->auth_,
+                                                     *s->repos_);
+  s->admin_ = std::make_unique<AdminService>(*s->calls_, *s->repos_,
+                                             std::move(secret_box));
   s->health_ = std::make_unique<HealthService>(*s->calls_, *s->pool_);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  // gRPC sets SO_REUSEPORT by default: a second server on a taken port
+  // would silently share it instead of failing to start.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.AddListeningPort(config.grpc_addr, grpc::InsecureServerCredentials(),
                            &s->port_);
   builder.RegisterService(s->collector_.get());
@@ -131,4 +159,4 @@ void Server::Shutdown() {
   log::Info("stopped");
 }
 
-}  // namespace mdc
+} // namespace mdc

@@ -11,12 +11,15 @@
 #include "absl/status/statusor.h"
 #include "service/admin_service.h"
 #include "service/auth.h"
+#include "service/broker_credentials.h"
+#include "service/broker_tokens.h"
 #include "service/call.h"
 #include "service/collector_service.h"
 #include "service/config.h"
 #include "service/dashboard_service.h"
 #include "service/developer_service.h"
 #include "service/health_service.h"
+#include "service/http_client.h"
 #include "service/metrics.h"
 #include "storage/pool.h"
 #include "storage/repositories.h"
@@ -46,6 +49,10 @@ class Server {
   std::unique_ptr<Metrics> metrics_;
   std::unique_ptr<Authenticator> auth_;
   std::unique_ptr<CallRunner> calls_;
+  std::unique_ptr<HttpClient> http_;
+  std::unique_ptr<BrokerCredentialsSource> env_broker_credentials_;
+  std::unique_ptr<BrokerCredentialsSource> broker_credentials_;
+  std::unique_ptr<BrokerTokens> broker_tokens_;
   std::unique_ptr<CollectorService> collector_;
   std::unique_ptr<DeveloperService> developer_;
   std::unique_ptr<DashboardService> dashboard_;

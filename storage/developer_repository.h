@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -17,34 +18,68 @@ namespace mdc::storage {
 struct DeveloperRecord {
   int64_t id = 0;
   std::string username;
-  std::string role;  // "developer" or "admin"
+  std::string role; // "developer" or "admin"
   absl::Time created_at;
   std::optional<absl::Time> last_seen_at;
-  std::string token_hash;  // SHA-256; never leaves the server
+  std::string token_hash; // SHA-256; never leaves the server
+};
+
+// One page of developers by ascending id, and how many there are in all.
+struct DeveloperPage {
+  std::vector<DeveloperRecord> developers;
+  int64_t total = 0;
+  bool more = false; // developers with a larger id exist
 };
 
 class DeveloperRepository {
- public:
-  explicit DeveloperRepository(ConnectionPool& pool) : pool_(pool) {}
+public:
+  explicit DeveloperRepository(ConnectionPool &pool) : pool_(pool) {}
 
   // Inserts a developer. Returns ALREADY_EXISTS when the username is taken.
-  absl::StatusOr<DeveloperRecord> Create(const std::string& username,
-                                         const std::string& role,
-                                         const std::string& token_hash);
+  absl::StatusOr<DeveloperRecord> Create(const std::string &username,
+                                         const std::string &role,
+                                         const std::string &token_hash);
 
   // The developer holding the token whose hash is given, if any.
-  absl::StatusOr<std::optional<DeveloperRecord>> FindByTokenHash(
-      const std::string& token_hash);
+  absl::StatusOr<std::optional<DeveloperRecord>>
+  FindByTokenHash(const std::string &token_hash);
+
+  // The developer with this id, if any.
+  absl::StatusOr<std::optional<DeveloperRecord>> Find(int64_t id);
+
+  // Up to `limit` developers with an id greater than `after_id`, ascending.
+  absl::StatusOr<DeveloperPage> List(int64_t after_id, int limit);
+
+  // Replaces the developer's token hash: the old token stops matching at
+  // once. Returns NOT_FOUND for an unknown id.
+  absl::StatusOr<DeveloperRecord>
+  ReplaceTokenHash(int64_t id, const std::string &token_hash);
+
+  // Same, by username (the admin command line's recovery path).
+  absl::StatusOr<DeveloperRecord>
+  ReplaceTokenHashByUsername(const std::string &username,
+                             const std::string &token_hash);
+
+  // Deletes a developer; the database cascades to its runs and orders and
+  // clears `written_by` on the market data it wrote. Returns NOT_FOUND for an
+  // unknown id and FAILED_PRECONDITION when it is the last admin. Safe under
+  // concurrent deletes: the admins are locked (in id order) first, so two
+  // admins deleting each other cannot both succeed.
+  absl::Status Delete(int64_t id);
+
+  // Stamps last_seen_at = now() unless it was stamped less than a minute
+  // ago (the guard is in the statement, so replicas racing write once).
+  absl::Status TouchLastSeen(int64_t id);
 
   // Makes `username` an admin whose token hash is `token_hash`, creating or
   // updating it: the start-up bootstrap from MDC_ADMIN_TOKEN.
-  absl::StatusOr<DeveloperRecord> UpsertAdmin(const std::string& username,
-                                              const std::string& token_hash);
+  absl::StatusOr<DeveloperRecord> UpsertAdmin(const std::string &username,
+                                              const std::string &token_hash);
 
- private:
-  ConnectionPool& pool_;
+private:
+  ConnectionPool &pool_;
 };
 
-}  // namespace mdc::storage
+} // namespace mdc::storage
 
-#endif  // MDC_STORAGE_DEVELOPER_REPOSITORY_H_
+#endif // MDC_STORAGE_DEVELOPER_REPOSITORY_H_

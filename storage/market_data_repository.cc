@@ -15,13 +15,92 @@ constexpr Statement kListDates{
     "         GROUP BY trading_day"
     ") AS per_kind GROUP BY day ORDER BY day"};
 
-}  // namespace
+constexpr Statement kDeleteShortlistDays{
+    "market_data_delete_shortlist_days",
+    "DELETE FROM shortlist_snapshots WHERE trading_day = ANY($1)"};
+constexpr Statement kDeleteQuoteDays{
+    "market_data_delete_quote_days",
+    "DELETE FROM stock_quotes WHERE trading_day = ANY($1)"};
+constexpr Statement kDeleteNiftyDays{
+    "market_data_delete_nifty_days",
+    "DELETE FROM nifty_quotes WHERE trading_day = ANY($1)"};
+
+constexpr Statement kPurgeShortlists{
+    "market_data_purge_shortlists",
+    "DELETE FROM shortlist_snapshots WHERE trading_day < $1"};
+constexpr Statement kPurgeQuotes{
+    "market_data_purge_quotes",
+    "DELETE FROM stock_quotes WHERE trading_day < $1"};
+constexpr Statement kPurgeNifty{
+    "market_data_purge_nifty",
+    "DELETE FROM nifty_quotes WHERE trading_day < $1"};
+constexpr Statement kCountBefore{
+    "market_data_count_before",
+    "SELECT (SELECT count(*) FROM shortlist_snapshots WHERE trading_day < $1),"
+    "       (SELECT count(*) FROM stock_quotes WHERE trading_day < $1),"
+    "       (SELECT count(*) FROM nifty_quotes WHERE trading_day < $1)"};
+
+// Runs the three per-kind deletes in one transaction.
+absl::StatusOr<DataCounts> DeleteEachKind(ConnectionPool &pool,
+                                          const Statement &shortlists,
+                                          const Statement &quotes,
+                                          const Statement &nifty,
+                                          const Params &params) {
+  DataCounts counts;
+  absl::Status status = pool.InTransaction([&](Connection &conn) {
+    struct Step {
+      const Statement &statement;
+      int64_t *count;
+    };
+    for (const Step &step :
+         {Step{shortlists, &counts.shortlists}, Step{quotes, &counts.quotes},
+          Step{nifty, &counts.nifty_quotes}}) {
+      auto deleted = conn.Exec(step.statement, params);
+      if (!deleted.ok())
+        return deleted.status();
+      *step.count = deleted->affected_rows();
+    }
+    return absl::OkStatus();
+  });
+  if (!status.ok())
+    return status;
+  return counts;
+}
+
+} // namespace
+
+absl::StatusOr<DataCounts>
+MarketDataRepository::DeleteDays(const std::vector<absl::CivilDay> &days) {
+  return DeleteEachKind(pool_, kDeleteShortlistDays, kDeleteQuoteDays,
+                        kDeleteNiftyDays, Params().DateArray(days));
+}
+
+absl::StatusOr<DataCounts> MarketDataRepository::PurgeBefore(absl::CivilDay day,
+                                                             bool dry_run) {
+  if (!dry_run) {
+    return DeleteEachKind(pool_, kPurgeShortlists, kPurgeQuotes, kPurgeNifty,
+                          Params().Date(day));
+  }
+  auto conn = pool_.Acquire();
+  if (!conn.ok())
+    return conn.status();
+  auto counted = (*conn)->Exec(kCountBefore, Params().Date(day));
+  if (!counted.ok())
+    return counted.status();
+  DataCounts counts;
+  counts.shortlists = counted->Int64(0, 0);
+  counts.quotes = counted->Int64(0, 1);
+  counts.nifty_quotes = counted->Int64(0, 2);
+  return counts;
+}
 
 absl::StatusOr<std::vector<DataDateCounts>> MarketDataRepository::ListDates() {
   auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
+  if (!conn.ok())
+    return conn.status();
   auto result = (*conn)->Exec(kListDates);
-  if (!result.ok()) return result.status();
+  if (!result.ok())
+    return result.status();
   std::vector<DataDateCounts> dates;
   dates.reserve(result->rows());
   for (int row = 0; row < result->rows(); ++row) {
@@ -31,4 +110,4 @@ absl::StatusOr<std::vector<DataDateCounts>> MarketDataRepository::ListDates() {
   return dates;
 }
 
-}  // namespace mdc::storage
+} // namespace mdc::storage

@@ -19,17 +19,35 @@ struct DataDateCounts {
   int64_t nifty_quotes = 0;
 };
 
+// Rows deleted (or, for a dry run, that would be) per kind.
+struct DataCounts {
+  int64_t shortlists = 0;
+  int64_t quotes = 0;
+  int64_t nifty_quotes = 0;
+  int64_t total() const { return shortlists + quotes + nifty_quotes; }
+};
+
 class MarketDataRepository {
- public:
-  explicit MarketDataRepository(ConnectionPool& pool) : pool_(pool) {}
+public:
+  explicit MarketDataRepository(ConnectionPool &pool) : pool_(pool) {}
 
   // Every trading day holding any market data, ascending, with row counts.
   absl::StatusOr<std::vector<DataDateCounts>> ListDates();
 
- private:
-  ConnectionPool& pool_;
+  // Deletes every shortlist snapshot, stock quote and NIFTY quote of the
+  // given trading days, in one transaction. Developers, holidays, runs and
+  // orders are not touched.
+  absl::StatusOr<DataCounts>
+  DeleteDays(const std::vector<absl::CivilDay> &days);
+
+  // Deletes (or, with `dry_run`, only counts) all market data of trading
+  // days before `day`, in one transaction.
+  absl::StatusOr<DataCounts> PurgeBefore(absl::CivilDay day, bool dry_run);
+
+private:
+  ConnectionPool &pool_;
 };
 
-}  // namespace mdc::storage
+} // namespace mdc::storage
 
-#endif  // MDC_STORAGE_MARKET_DATA_REPOSITORY_H_
+#endif // MDC_STORAGE_MARKET_DATA_REPOSITORY_H_

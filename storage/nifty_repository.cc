@@ -25,6 +25,30 @@ constexpr Statement kFindLatest{
     "WHERE observed_at >= $1 AND observed_at <= $2 "
     "ORDER BY observed_at DESC LIMIT 1"};
 
+// Keyset pages: $3 is the last instant of the previous page (or just before
+// $1 on the first page).
+constexpr Statement kListRange{
+    "nifty_list_range",
+    "SELECT observed_at, day_change_perc, quote_data FROM nifty_quotes "
+    "WHERE observed_at >= $1 AND observed_at < $2 AND observed_at > $3 "
+    "ORDER BY observed_at LIMIT $4"};
+
+constexpr Statement kPricePoints{
+    "nifty_price_points",
+    "SELECT observed_at, last_price, volume FROM nifty_quotes "
+    "WHERE observed_at >= $1 AND observed_at < $2 AND observed_at > $3 "
+    "AND last_price IS NOT NULL ORDER BY observed_at LIMIT $4"};
+
+absl::StatusOr<v1::NiftyQuote> NiftyAt(const Result& result, int row) {
+  v1::NiftyQuote quote;
+  domain::SetTimestamp(result.Time(row, 0), quote.mutable_timestamp());
+  quote.set_day_change_perc(result.Double(row, 1));
+  if (!ParseQuoteData(result.Bytes(row, 2), quote.mutable_quote_data())) {
+    return absl::DataLossError("stored NIFTY quote is unreadable");
+  }
+  return quote;
+}
+
 }  // namespace
 
 absl::Status NiftyRepository::Upsert(const domain::NiftyObservation& nifty,
@@ -45,17 +69,49 @@ absl::StatusOr<std::optional<v1::NiftyQuote>> NiftyRepository::FindLatest(
     absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result =
-      (*conn)->Exec(kFindLatest, Params().Time(not_before).Time(at));
+  auto result = (*conn)->Exec(kFindLatest, Params().Time(not_before).Time(at));
   if (!result.ok()) return result.status();
   if (result->rows() == 0) return std::optional<v1::NiftyQuote>();
-  v1::NiftyQuote quote;
-  domain::SetTimestamp(result->Time(0, 0), quote.mutable_timestamp());
-  quote.set_day_change_perc(result->Double(0, 1));
-  if (!ParseQuoteData(result->Bytes(0, 2), quote.mutable_quote_data())) {
-    return absl::DataLossError("stored NIFTY quote is unreadable");
+  auto quote = NiftyAt(*result, 0);
+  if (!quote.ok()) return quote.status();
+  return std::optional<v1::NiftyQuote>(*std::move(quote));
+}
+
+absl::StatusOr<std::vector<v1::NiftyQuote>> NiftyRepository::ListRange(
+    absl::Time start, absl::Time end, std::optional<absl::Time> after,
+    int limit) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result = (*conn)->Exec(
+      kListRange, Params()
+                      .Time(start)
+                      .Time(end)
+                      .Time(after.value_or(start - absl::Microseconds(1)))
+                      .Int32(limit));
+  if (!result.ok()) return result.status();
+  std::vector<v1::NiftyQuote> quotes;
+  quotes.reserve(result->rows());
+  for (int row = 0; row < result->rows(); ++row) {
+    auto quote = NiftyAt(*result, row);
+    if (!quote.ok()) return quote.status();
+    quotes.push_back(*std::move(quote));
   }
-  return std::optional<v1::NiftyQuote>(std::move(quote));
+  return quotes;
+}
+
+absl::StatusOr<std::vector<domain::PricePoint>> NiftyRepository::PricePoints(
+    absl::Time start, absl::Time end, std::optional<absl::Time> after,
+    int limit) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result = (*conn)->Exec(
+      kPricePoints, Params()
+                        .Time(start)
+                        .Time(end)
+                        .Time(after.value_or(start - absl::Microseconds(1)))
+                        .Int32(limit));
+  if (!result.ok()) return result.status();
+  return ReadPricePoints(*result);
 }
 
 }  // namespace mdc::storage

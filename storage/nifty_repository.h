@@ -6,10 +6,12 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "mdc/v1/market.pb.h"
+#include "service/domain/candles.h"
 #include "service/domain/observations.h"
 #include "storage/pool.h"
 
@@ -25,6 +27,17 @@ class NiftyRepository {
   // The latest quote stamped in [not_before, at].
   absl::StatusOr<std::optional<v1::NiftyQuote>> FindLatest(
       absl::Time not_before, absl::Time at);
+
+  // Up to `limit` quotes stamped in [start, end) and after `after` when
+  // given, ascending: one page of a keyset read.
+  absl::StatusOr<std::vector<v1::NiftyQuote>> ListRange(
+      absl::Time start, absl::Time end, std::optional<absl::Time> after,
+      int limit);
+
+  // As ListRange, only the priced quotes and only what candles need.
+  absl::StatusOr<std::vector<domain::PricePoint>> PricePoints(
+      absl::Time start, absl::Time end, std::optional<absl::Time> after,
+      int limit);
 
  private:
   ConnectionPool& pool_;

@@ -5,9 +5,12 @@
 #define MDC_STORAGE_QUOTE_COLUMNS_H_
 
 #include <optional>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "mdc/v1/market.pb.h"
+#include "service/domain/candles.h"
+#include "storage/pg.h"
 
 namespace mdc::storage {
 
@@ -23,6 +26,17 @@ inline std::optional<double> Volume(const v1::QuoteData& quote) {
 
 inline bool ParseQuoteData(absl::string_view bytes, v1::QuoteData* out) {
   return out->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+}
+
+// Rows of (observed_at, last_price, volume) as candle inputs.
+inline std::vector<domain::PricePoint> ReadPricePoints(const Result& result) {
+  std::vector<domain::PricePoint> points;
+  points.reserve(result.rows());
+  for (int row = 0; row < result.rows(); ++row) {
+    points.push_back({result.Time(row, 0), result.OptionalDouble(row, 1),
+                      result.OptionalDouble(row, 2)});
+  }
+  return points;
 }
 
 }  // namespace mdc::storage

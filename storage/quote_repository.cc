@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "service/domain/proto_time.h"
 #include "service/domain/time.h"
 #include "storage/quote_columns.h"
 
@@ -22,6 +24,38 @@ constexpr Statement kUpsertBatch{
     "last_price = EXCLUDED.last_price, volume = EXCLUDED.volume, "
     "quote_data = EXCLUDED.quote_data, written_by = EXCLUDED.written_by, "
     "written_at = now()"};
+
+constexpr Statement kFindLatest{
+    "quotes_find_latest",
+    "SELECT observed_at, quote_data FROM stock_quotes "
+    "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at <= $3 "
+    "ORDER BY observed_at DESC LIMIT 1"};
+
+// Keyset pages: $4 is the last instant of the previous page (or just before
+// $2 on the first page).
+constexpr Statement kListRange{
+    "quotes_list_range",
+    "SELECT observed_at, quote_data FROM stock_quotes "
+    "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at < $3 "
+    "AND observed_at > $4 ORDER BY observed_at LIMIT $5"};
+
+constexpr Statement kPricePoints{
+    "quotes_price_points",
+    "SELECT observed_at, last_price, volume FROM stock_quotes "
+    "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at < $3 "
+    "AND observed_at > $4 AND last_price IS NOT NULL "
+    "ORDER BY observed_at LIMIT $5"};
+
+absl::StatusOr<v1::StockQuote> QuoteAt(const Result& result, int row,
+                                       const std::string& symbol) {
+  v1::StockQuote quote;
+  domain::SetTimestamp(result.Time(row, 0), quote.mutable_timestamp());
+  quote.set_nse_symbol(symbol);
+  if (!ParseQuoteData(result.Bytes(row, 1), quote.mutable_quote_data())) {
+    return absl::DataLossError("stored quote is unreadable");
+  }
+  return quote;
+}
 
 }  // namespace
 
@@ -51,6 +85,58 @@ absl::Status QuoteRepository::UpsertBatch(const domain::QuoteBatch& batch,
                                    .BytesArray(payloads)
                                    .Int64(writer_id))
       .status();
+}
+
+absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
+    const std::string& symbol, absl::Time not_before, absl::Time at) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result = (*conn)->Exec(kFindLatest,
+                              Params().Text(symbol).Time(not_before).Time(at));
+  if (!result.ok()) return result.status();
+  if (result->rows() == 0) return std::optional<v1::StockQuote>();
+  auto quote = QuoteAt(*result, 0, symbol);
+  if (!quote.ok()) return quote.status();
+  return std::optional<v1::StockQuote>(*std::move(quote));
+}
+
+absl::StatusOr<std::vector<v1::StockQuote>> QuoteRepository::ListRange(
+    const std::string& symbol, absl::Time start, absl::Time end,
+    std::optional<absl::Time> after, int limit) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result = (*conn)->Exec(
+      kListRange, Params()
+                      .Text(symbol)
+                      .Time(start)
+                      .Time(end)
+                      .Time(after.value_or(start - absl::Microseconds(1)))
+                      .Int32(limit));
+  if (!result.ok()) return result.status();
+  std::vector<v1::StockQuote> quotes;
+  quotes.reserve(result->rows());
+  for (int row = 0; row < result->rows(); ++row) {
+    auto quote = QuoteAt(*result, row, symbol);
+    if (!quote.ok()) return quote.status();
+    quotes.push_back(*std::move(quote));
+  }
+  return quotes;
+}
+
+absl::StatusOr<std::vector<domain::PricePoint>> QuoteRepository::PricePoints(
+    const std::string& symbol, absl::Time start, absl::Time end,
+    std::optional<absl::Time> after, int limit) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result = (*conn)->Exec(
+      kPricePoints, Params()
+                        .Text(symbol)
+                        .Time(start)
+                        .Time(end)
+                        .Time(after.value_or(start - absl::Microseconds(1)))
+                        .Int32(limit));
+  if (!result.ok()) return result.status();
+  return ReadPricePoints(*result);
 }
 
 }  // namespace mdc::storage

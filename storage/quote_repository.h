@@ -5,8 +5,15 @@
 #define MDC_STORAGE_QUOTE_REPOSITORY_H_
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "mdc/v1/market.pb.h"
+#include "service/domain/candles.h"
 #include "service/domain/observations.h"
 #include "storage/pool.h"
 
@@ -20,6 +27,21 @@ class QuoteRepository {
   // (symbol, instant), in one statement: all or none. Symbols in a batch
   // must be distinct (domain::ValidateQuotes ensures it).
   absl::Status UpsertBatch(const domain::QuoteBatch& batch, int64_t writer_id);
+
+  // The latest quote of `symbol` stamped in [not_before, at].
+  absl::StatusOr<std::optional<v1::StockQuote>> FindLatest(
+      const std::string& symbol, absl::Time not_before, absl::Time at);
+
+  // Up to `limit` quotes of `symbol` stamped in [start, end) and after
+  // `after` when given, ascending: one page of a keyset read.
+  absl::StatusOr<std::vector<v1::StockQuote>> ListRange(
+      const std::string& symbol, absl::Time start, absl::Time end,
+      std::optional<absl::Time> after, int limit);
+
+  // As ListRange, only the priced quotes and only what candles need.
+  absl::StatusOr<std::vector<domain::PricePoint>> PricePoints(
+      const std::string& symbol, absl::Time start, absl::Time end,
+      std::optional<absl::Time> after, int limit);
 
  private:
   ConnectionPool& pool_;

@@ -3,13 +3,19 @@
 #ifndef MDC_STORAGE_REPOSITORIES_H_
 #define MDC_STORAGE_REPOSITORIES_H_
 
+#include "storage/broker_token_repository.h"
+#include "storage/broker_credentials_repository.h"
 #include "storage/developer_repository.h"
 #include "storage/holiday_repository.h"
+#include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/pool.h"
+#include "storage/quote_batch_repository.h"
 #include "storage/quote_repository.h"
+#include "storage/run_repository.h"
 #include "storage/shortlist_repository.h"
+#include "storage/sign_in_repository.h"
 
 namespace mdc::storage {
 
@@ -21,17 +27,29 @@ struct Repositories {
         nifty(pool),
         quotes(pool),
         market_data(pool),
-        holidays(pool) {}
+        holidays(pool),
+        broker_tokens(pool),
+        maintenance(pool),
+        broker_credentials(pool),
+        runs(pool),
+        quote_batches(pool),
+        sign_ins(pool) {}
 
-  ConnectionPool& pool;
+  ConnectionPool &pool;
   DeveloperRepository developers;
   ShortlistRepository shortlists;
   NiftyRepository nifty;
   QuoteRepository quotes;
   MarketDataRepository market_data;
   HolidayRepository holidays;
+  BrokerTokenRepository broker_tokens;
+  MaintenanceRepository maintenance;
+  BrokerCredentialsRepository broker_credentials;
+  RunRepository runs;
+  QuoteBatchRepository quote_batches;
+  SignInRepository sign_ins;
 };
 
-}  // namespace mdc::storage
+} // namespace mdc::storage
 
-#endif  // MDC_STORAGE_REPOSITORIES_H_
+#endif // MDC_STORAGE_REPOSITORIES_H_

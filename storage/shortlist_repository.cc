@@ -2,8 +2,8 @@
 
 #include "absl/status/status.h"
 #include "service/domain/market_enums.h"
-#include "service/domain/time.h"
 #include "service/domain/proto_time.h"
+#include "service/domain/time.h"
 
 namespace mdc::storage {
 namespace {
@@ -23,6 +23,48 @@ constexpr Statement kFindLatest{
     "WHERE shortlist_type = $1 AND scope = $2 "
     "AND observed_at >= $3 AND observed_at <= $4 "
     "ORDER BY observed_at DESC LIMIT 1"};
+
+// $1 = '' means every type.
+constexpr Statement kListDaySnapshots{
+    "shortlists_list_day",
+    "SELECT observed_at, entries, shortlist_type FROM shortlist_snapshots "
+    "WHERE trading_day = $3 AND ($1 = '' OR shortlist_type = $1) "
+    "AND scope = $2 AND observed_at <= $4 ORDER BY observed_at, "
+    "shortlist_type"};
+
+constexpr Statement kListDays{
+    "shortlists_list_days",
+    "SELECT trading_day, count(DISTINCT observed_at) FROM shortlist_snapshots "
+    "WHERE observed_at <= $1 GROUP BY trading_day ORDER BY trading_day"};
+
+constexpr Statement kListDayInstants{
+    "shortlists_list_day_instants",
+    "SELECT DISTINCT observed_at FROM shortlist_snapshots "
+    "WHERE trading_day = $1 AND observed_at <= $2 ORDER BY observed_at"};
+
+// Keyset pages: $5 is the last instant of the previous page (or just before
+// $3 on the first page).
+constexpr Statement kListRange{
+    "shortlists_list_range",
+    "SELECT observed_at, entries FROM shortlist_snapshots "
+    "WHERE shortlist_type = $1 AND scope = $2 "
+    "AND observed_at >= $3 AND observed_at < $4 AND observed_at > $5 "
+    "ORDER BY observed_at LIMIT $6"};
+
+absl::StatusOr<v1::Shortlist> ShortlistAt(const Result& result, int row,
+                                          v1::ShortlistType type,
+                                          v1::Scope scope) {
+  v1::Shortlist shortlist;
+  const absl::string_view entries = result.Bytes(row, 1);
+  if (!shortlist.ParseFromArray(entries.data(),
+                                static_cast<int>(entries.size()))) {
+    return absl::DataLossError("stored shortlist entries are unreadable");
+  }
+  domain::SetTimestamp(result.Time(row, 0), shortlist.mutable_timestamp());
+  shortlist.set_shortlist_type(type);
+  shortlist.set_scope(scope);
+  return shortlist;
+}
 
 }  // namespace
 
@@ -45,23 +87,104 @@ absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(
     absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFindLatest,
-                              Params()
-                                  .Text(domain::ShortlistTypeName(type))
-                                  .Text(domain::ScopeName(scope))
-                                  .Time(not_before)
-                                  .Time(at));
+  auto result =
+      (*conn)->Exec(kFindLatest, Params()
+                                     .Text(domain::ShortlistTypeName(type))
+                                     .Text(domain::ScopeName(scope))
+                                     .Time(not_before)
+                                     .Time(at));
   if (!result.ok()) return result.status();
   if (result->rows() == 0) return std::optional<v1::Shortlist>();
-  v1::Shortlist shortlist;
-  if (!shortlist.ParseFromArray(result->Bytes(0, 1).data(),
-                                static_cast<int>(result->Bytes(0, 1).size()))) {
-    return absl::DataLossError("stored shortlist entries are unreadable");
+  auto shortlist = ShortlistAt(*result, 0, type, scope);
+  if (!shortlist.ok()) return shortlist.status();
+  return std::optional<v1::Shortlist>(*std::move(shortlist));
+}
+
+absl::StatusOr<std::vector<v1::Shortlist>> ShortlistRepository::ListRange(
+    v1::ShortlistType type, v1::Scope scope, absl::Time start, absl::Time end,
+    std::optional<absl::Time> after, int limit) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result = (*conn)->Exec(
+      kListRange, Params()
+                      .Text(domain::ShortlistTypeName(type))
+                      .Text(domain::ScopeName(scope))
+                      .Time(start)
+                      .Time(end)
+                      .Time(after.value_or(start - absl::Microseconds(1)))
+                      .Int32(limit));
+  if (!result.ok()) return result.status();
+  std::vector<v1::Shortlist> snapshots;
+  snapshots.reserve(result->rows());
+  for (int row = 0; row < result->rows(); ++row) {
+    auto shortlist = ShortlistAt(*result, row, type, scope);
+    if (!shortlist.ok()) return shortlist.status();
+    snapshots.push_back(*std::move(shortlist));
   }
-  domain::SetTimestamp(result->Time(0, 0), shortlist.mutable_timestamp());
-  shortlist.set_shortlist_type(type);
-  shortlist.set_scope(scope);
-  return std::optional<v1::Shortlist>(std::move(shortlist));
+  return snapshots;
+}
+
+absl::StatusOr<std::vector<v1::Shortlist>>
+ShortlistRepository::ListDaySnapshots(v1::ShortlistType type, v1::Scope scope,
+                                      absl::CivilDay day,
+                                      absl::Time not_after) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  const std::string type_name = type == v1::SHORTLIST_TYPE_UNSPECIFIED
+                                    ? std::string()
+                                    : domain::ShortlistTypeName(type);
+  auto result =
+      (*conn)->Exec(kListDaySnapshots, Params()
+                                           .Text(type_name)
+                                           .Text(domain::ScopeName(scope))
+                                           .Date(day)
+                                           .Time(not_after));
+  if (!result.ok()) return result.status();
+  std::vector<v1::Shortlist> snapshots(result->rows());
+  for (int i = 0; i < result->rows(); ++i) {
+    v1::Shortlist& shortlist = snapshots[i];
+    const absl::string_view bytes = result->Bytes(i, 1);
+    if (!shortlist.ParseFromArray(bytes.data(),
+                                  static_cast<int>(bytes.size()))) {
+      return absl::DataLossError("stored shortlist entries are unreadable");
+    }
+    domain::SetTimestamp(result->Time(i, 0), shortlist.mutable_timestamp());
+    v1::ShortlistType stored_type = v1::SHORTLIST_TYPE_UNSPECIFIED;
+    v1::ShortlistType_Parse(result->String(i, 2), &stored_type);
+    shortlist.set_shortlist_type(stored_type);
+    shortlist.set_scope(scope);
+  }
+  return snapshots;
+}
+
+absl::StatusOr<std::vector<ShortlistRepository::DayInstants>>
+ShortlistRepository::ListDays(absl::Time not_after) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result = (*conn)->Exec(kListDays, Params().Time(not_after));
+  if (!result.ok()) return result.status();
+  std::vector<DayInstants> days;
+  days.reserve(result->rows());
+  for (int i = 0; i < result->rows(); ++i) {
+    days.push_back(
+        DayInstants{result->Date(i, 0), static_cast<int>(result->Int64(i, 1))});
+  }
+  return days;
+}
+
+absl::StatusOr<std::vector<absl::Time>> ShortlistRepository::ListDayInstants(
+    absl::CivilDay day, absl::Time not_after) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result =
+      (*conn)->Exec(kListDayInstants, Params().Date(day).Time(not_after));
+  if (!result.ok()) return result.status();
+  std::vector<absl::Time> instants;
+  instants.reserve(result->rows());
+  for (int i = 0; i < result->rows(); ++i) {
+    instants.push_back(result->Time(i, 0));
+  }
+  return instants;
 }
 
 }  // namespace mdc::storage

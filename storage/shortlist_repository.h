@@ -6,8 +6,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "mdc/v1/market.pb.h"
 #include "service/domain/observations.h"
@@ -28,6 +30,34 @@ class ShortlistRepository {
   absl::StatusOr<std::optional<v1::Shortlist>> FindLatest(
       v1::ShortlistType type, v1::Scope scope, absl::Time not_before,
       absl::Time at);
+
+  // --- Dashboard reads (daily analytics, available datetimes). ---
+
+  // Every snapshot of trading day `day` stamped at or before `not_after`, of
+  // `scope` and of `type` (SHORTLIST_TYPE_UNSPECIFIED: every type),
+  // ascending by instant; each with `timestamp`, `shortlist_type`, `scope`
+  // and `entries` set. Empty snapshots are included.
+  absl::StatusOr<std::vector<v1::Shortlist>> ListDaySnapshots(
+      v1::ShortlistType type, v1::Scope scope, absl::CivilDay day,
+      absl::Time not_after);
+
+  struct DayInstants {
+    absl::CivilDay day;
+    int instants = 0;  // distinct snapshot instants, all types and scopes
+  };
+  // Trading days with snapshots stamped at or before `not_after`, ascending.
+  absl::StatusOr<std::vector<DayInstants>> ListDays(absl::Time not_after);
+
+  // The distinct instants of `day`'s snapshots (all types and scopes)
+  // stamped at or before `not_after`, ascending.
+  absl::StatusOr<std::vector<absl::Time>> ListDayInstants(absl::CivilDay day,
+                                                          absl::Time not_after);
+  // Up to `limit` snapshots of (type, scope) stamped in [start, end) and
+  // after `after` when given, ascending, each as FindLatest returns it: one
+  // page of a keyset read.
+  absl::StatusOr<std::vector<v1::Shortlist>> ListRange(
+      v1::ShortlistType type, v1::Scope scope, absl::Time start, absl::Time end,
+      std::optional<absl::Time> after, int limit);
 
  private:
   ConnectionPool& pool_;

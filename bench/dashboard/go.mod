@@ -1,0 +1,3 @@
+module mdc/bench/dashboard
+
+go 1.24

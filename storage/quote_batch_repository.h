@@ -1,0 +1,51 @@
+// Reads of many symbols' quotes in one statement each, for the dashboard's
+// shortlists and order outcomes: the as-of quote of every entry of a
+// shortlist, and the prices of every (symbol, trading day) a page of orders
+// needs, so outcomes never cost a query per order or per candle.
+//
+// Thread-safe (each call checks out its own connection).
+#ifndef MDC_STORAGE_QUOTE_BATCH_REPOSITORY_H_
+#define MDC_STORAGE_QUOTE_BATCH_REPOSITORY_H_
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/time/civil_time.h"
+#include "absl/time/time.h"
+#include "mdc/v1/market.pb.h"
+#include "service/domain/candles.h"
+#include "storage/pool.h"
+
+namespace mdc::storage {
+
+// A (symbol, trading day) pair.
+using SymbolDay = std::pair<std::string, absl::CivilDay>;
+
+class QuoteBatchRepository {
+ public:
+  explicit QuoteBatchRepository(ConnectionPool& pool) : pool_(pool) {}
+
+  // For each of `symbols`, its latest quote stamped in [not_before, at], as
+  // a StockQuote; symbols without one are absent from the map.
+  absl::StatusOr<absl::flat_hash_map<std::string, v1::StockQuote>>
+  FindLatestOfSymbols(const std::vector<std::string>& symbols,
+                      absl::Time not_before, absl::Time at);
+
+  // For each (symbol, trading day) of `keys` (distinct), the quotes with a
+  // last price stamped that day before `before`, ascending; keys without
+  // any are absent from the map. One statement for all keys.
+  absl::StatusOr<
+      absl::flat_hash_map<SymbolDay, std::vector<domain::PricePoint>>>
+  PricesOfSymbolDays(const std::vector<SymbolDay>& keys, absl::Time before);
+
+ private:
+  ConnectionPool& pool_;
+};
+
+}  // namespace mdc::storage
+
+#endif  // MDC_STORAGE_QUOTE_BATCH_REPOSITORY_H_

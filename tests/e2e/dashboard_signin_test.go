@@ -1,0 +1,55 @@
+package e2e
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// All sign-in checks run in one test, in order: the failure limit it ends
+// with applies to the test machine's address for the rest of the minute.
+func TestDashboardSignIn(t *testing.T) {
+	d := newDash(t)
+	anonymous := d.anonymous()
+
+	// Clear any failures from this address left by an earlier run.
+	d.s.SQL(t, "DELETE FROM sign_in_failures")
+
+	me := anonymous.ok("POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": d.token})
+	if me["id"] == nil || me["role"] != "developer" || me["username"] == nil {
+		t.Errorf("sign-in answer %v", me)
+	}
+	if _, ok := me["token"]; ok {
+		t.Errorf("sign-in must not echo a token: %v", me)
+	}
+
+	body := anonymous.fails(400, "POST", "/v1/dashboard/auth/sign-in", map[string]any{})
+	if !dashHasField(body, "developerToken") {
+		t.Errorf("empty body: %v", body)
+	}
+
+	// The count is per clock minute: start early in one.
+	if second, err := strconv.ParseFloat(d.s.SQL(t, "SELECT extract(second FROM clock_timestamp())"), 64); err == nil && second > 50 {
+		time.Sleep(time.Duration((61 - second) * float64(time.Second)))
+	}
+
+	// Ten failures are answered 401; the eleventh attempt (even with a good
+	// token) 429 until the minute is over.
+	for i := 0; i < 10; i++ {
+		anonymous.fails(401, "POST", "/v1/dashboard/auth/sign-in",
+			map[string]any{"developerToken": "mdc_wrong" + strings.Repeat("x", i)})
+	}
+	anonymous.fails(429, "POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": "mdc_wrong"})
+	anonymous.fails(429, "POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": d.token})
+	// A client-written X-Forwarded-For does not dodge the limit.
+	anonymous.fails(429, "POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": d.token},
+		"X-Forwarded-For", "203.0.113.77")
+
+	// Other routes are not limited: the token itself still works.
+	d.ok("GET", "/v1/dashboard/runs", nil)
+
+	// The minute passes (simulated by ageing the counters): sign-in works again.
+	d.s.SQL(t, "UPDATE sign_in_failures SET minute = minute - interval '1 minute'")
+	anonymous.ok("POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": d.token})
+}

@@ -1,0 +1,99 @@
+package e2e
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// process is one child binary of a stack, its output appended to a log file.
+type process struct {
+	name    string
+	bin     string
+	env     []string // added to the test binary's environment
+	logPath string
+
+	cmd  *exec.Cmd
+	done chan struct{} // closed when the process has exited
+	err  error         // its exit status, valid once done is closed
+}
+
+// start launches the process; its stdout and stderr go to logPath.
+func (p *process) start() error {
+	if p.running() {
+		return fmt.Errorf("%s is already running", p.name)
+	}
+	logFile, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(logFile, "==== %s e2e: starting %s\n", time.Now().UTC().Format(time.RFC3339), p.bin)
+	cmd := exec.Command(p.bin)
+	// Later entries win, so these override the inherited environment.
+	cmd.Env = append(os.Environ(), p.env...)
+	cmd.Stdout = logFile
+	cmd.Stderr = logFile
+	cmd.SysProcAttr = childProcAttr()
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		return fmt.Errorf("starting %s: %w", p.name, err)
+	}
+	p.cmd = cmd
+	p.done = make(chan struct{})
+	go func(done chan struct{}) {
+		p.err = cmd.Wait()
+		logFile.Close()
+		close(done)
+	}(p.done)
+	return nil
+}
+
+// running reports whether the process was started and has not exited.
+func (p *process) running() bool {
+	if p.done == nil {
+		return false
+	}
+	select {
+	case <-p.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// exited returns a description of how the process ended, or "" while it
+// runs.
+func (p *process) exited() string {
+	if p.done == nil || p.running() {
+		return ""
+	}
+	if p.err == nil {
+		return fmt.Sprintf("%s exited with status 0", p.name)
+	}
+	return fmt.Sprintf("%s exited: %v", p.name, p.err)
+}
+
+// stop sends SIGTERM, waits up to grace for the process to exit (the server
+// drains calls in flight) and kills it after that. It reports a kill or an
+// exit status other than 0, which after SIGTERM means an unclean shutdown.
+func (p *process) stop(grace time.Duration) error {
+	if !p.running() {
+		return nil
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(grace):
+		_ = p.cmd.Process.Kill()
+		<-p.done
+		return fmt.Errorf("%s did not exit within %v of SIGTERM and was killed", p.name, grace)
+	}
+	var exitErr *exec.ExitError
+	if errors.As(p.err, &exitErr) {
+		return fmt.Errorf("%s exited after SIGTERM: %v", p.name, p.err)
+	}
+	return p.err
+}

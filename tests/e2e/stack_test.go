@@ -1,0 +1,259 @@
+package e2e
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const (
+	healthTimeout = 30 * time.Second
+	stopGrace     = 20 * time.Second
+)
+
+// Stack is one running mdc: its own database, an mdc-server and an
+// mdc-gateway on free loopback ports, with their logs in a temporary folder.
+type Stack struct {
+	adminToken string
+	dbName     string
+	dbURL      string // URL of the stack's own database
+	grpcAddr   string
+	httpAddr   string
+	logDir     string
+	server     *process
+	gateway    *process
+	client     *http.Client
+}
+
+// AdminToken is the token of the bootstrap admin (MDC_ADMIN_TOKEN).
+func (s *Stack) AdminToken() string { return s.adminToken }
+
+// BaseURL is the gateway's address, e.g. http://127.0.0.1:41234.
+func (s *Stack) BaseURL() string { return "http://" + s.httpAddr }
+
+// GRPCAddr is the server's gRPC address, e.g. 127.0.0.1:41235.
+func (s *Stack) GRPCAddr() string { return s.grpcAddr }
+
+// DatabaseURL is the URL of the stack's own database.
+func (s *Stack) DatabaseURL() string { return s.dbURL }
+
+// StartStack starts a private stack for t and stops it, and drops its
+// database, when t ends. When t fails, the tails of both logs are printed.
+func StartStack(t *testing.T) *Stack {
+	t.Helper()
+	s, err := startStack(t)
+	if err != nil {
+		if s != nil {
+			s.logTails(t, nil)
+			s.shutdown(t)
+		}
+		t.Fatalf("starting a stack: %v", err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			s.logTails(t, nil)
+			t.Logf("logs kept in %s", s.logDir)
+		}
+		s.shutdown(t)
+		if !t.Failed() {
+			os.RemoveAll(s.logDir)
+		}
+	})
+	return s
+}
+
+// startStack creates the database, starts the server and the gateway and
+// waits until GET /health answers 200. On error it returns the partly
+// started stack (or nil) for the caller to report and shut down.
+func startStack(log logger) (*Stack, error) {
+	logDir, err := os.MkdirTemp("", "mdc-e2e-")
+	if err != nil {
+		return nil, err
+	}
+	token, err := randomToken()
+	if err != nil {
+		return nil, err
+	}
+	s := &Stack{
+		adminToken: token,
+		logDir:     logDir,
+		client:     &http.Client{Timeout: 30 * time.Second},
+	}
+	if s.grpcAddr, err = freeAddr(); err != nil {
+		return s, err
+	}
+	if s.httpAddr, err = freeAddr(); err != nil {
+		return s, err
+	}
+	if s.dbName, s.dbURL, err = createDatabase(); err != nil {
+		return s, err
+	}
+	s.server = &process{
+		name:    "mdc-server",
+		bin:     env.serverBin,
+		logPath: filepath.Join(logDir, "server.log"),
+		env: []string{
+			"DATABASE_URL=" + s.dbURL,
+			"MDC_GRPC_ADDR=" + s.grpcAddr,
+			"MDC_ADMIN_TOKEN=" + s.adminToken,
+			"MDC_METRICS_ADDR=", // no metrics listener: ports stay free
+			// Several stacks share one test cluster (max_connections 100).
+			"MDC_DB_POOL_SIZE=4",
+		},
+	}
+	s.gateway = &process{
+		name:    "mdc-gateway",
+		bin:     env.gatewayBin,
+		logPath: filepath.Join(logDir, "gateway.log"),
+		env: []string{
+			"MDC_HTTP_ADDR=" + s.httpAddr,
+			"MDC_GRPC_ADDR=" + s.grpcAddr,
+		},
+	}
+	if err := s.server.start(); err != nil {
+		return s, err
+	}
+	if err := s.gateway.start(); err != nil {
+		return s, err
+	}
+	if err := s.waitHealthy(); err != nil {
+		return s, err
+	}
+	log.Logf("stack up: http %s, grpc %s, database %s, logs %s", s.httpAddr, s.grpcAddr, s.dbName, logDir)
+	return s, nil
+}
+
+// waitHealthy polls GET /health until it answers 200, a process exits, or
+// healthTimeout passes.
+func (s *Stack) waitHealthy() error {
+	deadline := time.Now().Add(healthTimeout)
+	client := &http.Client{Timeout: 2 * time.Second}
+	last := "no answer yet"
+	for {
+		for _, p := range []*process{s.server, s.gateway} {
+			if msg := p.exited(); msg != "" {
+				return errors.New(msg)
+			}
+		}
+		resp, err := client.Get(s.BaseURL() + "/health")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+			last = "status " + resp.Status
+		} else {
+			last = err.Error()
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("GET %s/health did not answer 200 within %v (last: %s)", s.BaseURL(), healthTimeout, last)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// StopServer stops mdc-server (SIGTERM, it drains) and leaves the gateway
+// running, e.g. to see the gateway answer 503. Only for private stacks.
+func (s *Stack) StopServer(t *testing.T) {
+	t.Helper()
+	s.mustBePrivate(t)
+	if err := s.server.stop(stopGrace); err != nil {
+		t.Errorf("stopping mdc-server: %v", err)
+	}
+}
+
+// StartServer starts mdc-server again on the same address and database and
+// waits until GET /health answers 200 through the gateway.
+func (s *Stack) StartServer(t *testing.T) {
+	t.Helper()
+	s.mustBePrivate(t)
+	if err := s.server.start(); err != nil {
+		t.Fatalf("starting mdc-server: %v", err)
+	}
+	if err := s.waitHealthy(); err != nil {
+		t.Fatalf("after restarting mdc-server: %v", err)
+	}
+}
+
+func (s *Stack) mustBePrivate(t *testing.T) {
+	t.Helper()
+	if s == env.sharedStack {
+		t.Fatal("the shared stack must not be stopped or restarted: use StartStack(t)")
+	}
+}
+
+// shutdown stops the gateway, then the server, then drops the database.
+// Problems are reported through log; an unclean server exit is one.
+func (s *Stack) shutdown(log logger) {
+	for _, p := range []*process{s.gateway, s.server} {
+		if p == nil {
+			continue
+		}
+		if err := p.stop(stopGrace); err != nil {
+			log.Logf("shutdown: %v", err)
+		}
+	}
+	if s.dbName != "" {
+		if err := dropDatabase(s.dbName); err != nil {
+			log.Logf("shutdown: dropping database %s: %v", s.dbName, err)
+		}
+		s.dbName = ""
+	}
+}
+
+// Logs --------------------------------------------------------------------
+
+const tailLines = 60
+
+// logMarks records how long each log is now, so a failing test can show
+// only what was written during it.
+func (s *Stack) logMarks() map[string]int64 {
+	marks := map[string]int64{}
+	for _, p := range []*process{s.server, s.gateway} {
+		if fi, err := os.Stat(p.logPath); err == nil {
+			marks[p.logPath] = fi.Size()
+		}
+	}
+	return marks
+}
+
+// logTails logs, through t, the last lines of both logs written after
+// marks (the whole logs when marks is nil).
+func (s *Stack) logTails(t *testing.T, marks map[string]int64) {
+	t.Helper()
+	var b strings.Builder
+	s.writeLogTails(&b, marks)
+	t.Log("\n" + b.String())
+}
+
+func (s *Stack) writeLogTails(w io.Writer, marks map[string]int64) {
+	for _, p := range []*process{s.server, s.gateway} {
+		if p == nil {
+			continue
+		}
+		data, err := os.ReadFile(p.logPath)
+		if err != nil {
+			fmt.Fprintf(w, "---- %s: %v\n", p.name, err)
+			continue
+		}
+		if off := marks[p.logPath]; off > 0 && off <= int64(len(data)) {
+			data = data[off:]
+		}
+		text := strings.TrimRight(string(data), "\n")
+		if text == "" {
+			fmt.Fprintf(w, "---- %s wrote nothing (%s)\n", p.name, p.logPath)
+			continue
+		}
+		lines := strings.Split(text, "\n")
+		if len(lines) > tailLines {
+			lines = lines[len(lines)-tailLines:]
+		}
+		fmt.Fprintf(w, "---- last %d lines of %s (%s)\n%s\n", len(lines), p.name, p.logPath, strings.Join(lines, "\n"))
+	}
+}
