@@ -122,6 +122,23 @@ TEST_F(BatcherTest, BatchedReadsEachGetTheirOwnRows) {
   }
 }
 
+TEST_F(BatcherTest, IdenticalReadsInABatchEachGetTheRows) {
+  ASSERT_EQ(db_->Query("INSERT INTO batcher_test VALUES (40000, 'shared') "
+                       "RETURNING k"),
+            "40000");
+  Batcher reads(db_->pool(), Batcher::Mode::kRead, 256, 1);
+  std::vector<std::string> got(16);
+  // Half read key 40000, half a key that does not exist.
+  RunTogether(reads, 16, [&](int i) {
+    auto result = reads.Run(kFind, Params().Int32(i % 2 == 0 ? 40000 : 40001));
+    ASSERT_TRUE(result.ok()) << result.status();
+    got[i] = result->rows() == 1 ? result->String(0, 0) : "<none>";
+  });
+  for (int i = 0; i < 16; ++i) {
+    EXPECT_EQ(got[i], i % 2 == 0 ? "shared" : "<none>") << i;
+  }
+}
+
 TEST_F(BatcherTest, AFailingReadDoesNotSinkTheOthers) {
   constexpr Statement kDivide{"batcher_test_divide", "SELECT (100 / $1)::text"};
   Batcher reads(db_->pool(), Batcher::Mode::kRead, 256, 1);
