@@ -311,7 +311,7 @@ dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | gre
 {
   echo "# mdc ingest benchmark, $stamp"
   echo
-  echo "Commit $commit$dirty. Machine: $(nproc) cores ($(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)), $(awk '/MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo), load average at start: $load_before."
+  echo "Commit $commit$dirty. Machine: $(nproc) cores ($(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)), $(awk '/MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo), load average at start: $load_before, at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') (fresh cluster, fsync and synchronous_commit on)."
   echo "${duration}s measured after ${warmup}s warm-up per test; wrk -t$wrk_threads; grpcload over $grpc_channels gRPC connection(s)."
   echo "Server flags: ${MDC_BENCH_SERVER_ARGS:-(defaults)}; gateway environment: ${MDC_BENCH_GATEWAY_ENV:-(defaults)}."
