@@ -60,6 +60,13 @@ class ConnectionPool {
   absl::StatusOr<Result> ExecWrite(const Statement& statement,
                                    const Params& params);
 
+  // ExecWrite for a statement that writes hundreds of rows (a quote batch):
+  // such statements keep a PostgreSQL backend busy for milliseconds, so
+  // several of their batches run at once (each on its own connection) and
+  // PostgreSQL can use more than one core for them.
+  absl::StatusOr<Result> ExecBulkWrite(const Statement& statement,
+                                       const Params& params);
+
   // Runs one read statement, pipelined with the reads other threads submit
   // at the same time (one round trip for all of them).
   absl::StatusOr<Result> ExecRead(const Statement& statement,
@@ -80,6 +87,7 @@ class ConnectionPool {
   std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
   int open_ ABSL_GUARDED_BY(mu_) = 0;  // idle + checked out
   std::unique_ptr<Batcher> writes_;
+  std::unique_ptr<Batcher> bulk_writes_;
   std::unique_ptr<Batcher> reads_;
 };
 

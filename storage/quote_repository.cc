@@ -76,14 +76,15 @@ absl::Status QuoteRepository::UpsertBatch(const domain::QuoteBatch& batch,
     payloads.push_back(quote.quote.SerializeAsString());
   }
   return pool_
-      .ExecWrite(kUpsertBatch, Params()
-                                   .TextArray(symbols)
-                                   .Time(batch.observed_at)
-                                   .Date(domain::TradingDay(batch.observed_at))
-                                   .DoubleArray(last_prices)
-                                   .DoubleArray(volumes)
-                                   .BytesArray(payloads)
-                                   .Int64(writer_id))
+      .ExecBulkWrite(kUpsertBatch,
+                     Params()
+                         .TextArray(symbols)
+                         .Time(batch.observed_at)
+                         .Date(domain::TradingDay(batch.observed_at))
+                         .DoubleArray(last_prices)
+                         .DoubleArray(volumes)
+                         .BytesArray(payloads)
+                         .Int64(writer_id))
       .status();
 }
 
