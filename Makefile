@@ -4,6 +4,7 @@
 #   make test     build and run every test (what CI runs)
 #   make build    build only (into $(MDC_BUILD_DIR), default build/)
 #   make format   clang-format the C++ code (.clang-format), gofmt the Go code
+#   make bench    the ingest benchmark (bench/run.sh, docs/performance.md)
 #   make pg-stop  stop the private PostgreSQL that `make run` started
 #   make clean    remove the build folder (keeps .mdc/, the local database)
 
@@ -12,7 +13,7 @@ SHELL := /bin/bash
 BUILD_DIR := $(or $(MDC_BUILD_DIR),build)
 export PATH := /usr/local/go/bin:$(PATH)
 
-.PHONY: run test build format pg-stop clean
+.PHONY: run test build bench format pg-stop clean
 
 run:
 	bash scripts/run.sh
@@ -23,6 +24,9 @@ test:
 build:
 	bash scripts/install-deps.sh
 	bash scripts/build.sh
+
+bench:
+	bash bench/run.sh
 
 format:
 	git ls-files -z -- '*.cc' '*.h' '*.cpp' '*.hpp' | xargs -0 -r clang-format -i --style=file

@@ -9,8 +9,9 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       build-essential cmake ninja-build pkg-config git python3 python3-pip \
       ca-certificates protobuf-compiler protobuf-compiler-grpc libprotobuf-dev \
-      libgrpc++-dev libabsl-dev libpq-dev libssl-dev libsodium-dev \
+      libgrpc++-dev libabsl-dev libpq-dev libssl-dev libcurl4-openssl-dev \
       prometheus-cpp-dev googletest libgtest-dev libgmock-dev tzdata \
+      libtcmalloc-minimal4 \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The whole source tree (less what .dockerignore leaves out): CMakeLists.txt
@@ -26,8 +27,9 @@ RUN cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGO_PROGRAM=/bin/tr
 FROM debian:12-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libgrpc++1.51 libprotobuf32 libabsl20220623 libpq5 libssl3 libsodium23 \
-      libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 tzdata ca-certificates \
+      libgrpc++1.51 libprotobuf32 libabsl20220623 libpq5 libssl3 libcurl4 \
+      libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libtcmalloc-minimal4 \
+      tzdata ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin mdc
 COPY --from=build /src/build/mdc-server /usr/local/bin/mdc-server

@@ -12,7 +12,7 @@ packages=(
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
   libabsl-dev libpq-dev libssl-dev libcurl4-openssl-dev prometheus-cpp-dev
   googletest libgtest-dev libgmock-dev postgresql postgresql-contrib tzdata
-  clang-format wrk curl ca-certificates
+  clang-format wrk curl ca-certificates libtcmalloc-minimal4
 )
 
 export DEBIAN_FRONTEND=noninteractive

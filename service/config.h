@@ -20,7 +20,7 @@ struct Config {
   // PUT /v1/admin/broker is refused.
   std::string secret_key;
   int db_pool_size = 8;      // --db-pool-size, MDC_DB_POOL_SIZE
-  int max_threads = 64;      // --max-threads, MDC_MAX_THREADS
+  int max_threads = 128;     // --max-threads, MDC_MAX_THREADS
   std::string metrics_addr;  // --metrics-addr, MDC_METRICS_ADDR ("" = off)
   int db_wait_seconds = 60;  // --db-wait-seconds, MDC_DB_WAIT_SECONDS
   int drain_seconds = 10;    // --drain-seconds, MDC_DRAIN_SECONDS

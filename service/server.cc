@@ -6,6 +6,7 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 
@@ -29,8 +30,7 @@ absl::Status WaitForDatabase(storage::ConnectionPool &pool,
   const absl::Time deadline = absl::Now() + patience;
   while (true) {
     absl::Status status = pool.Ping();
-    if (status.ok())
-      return status;
+    if (status.ok()) return status;
     if (absl::Now() >= deadline) {
       return absl::UnavailableError(
           "database unreachable; check DATABASE_URL and that PostgreSQL runs");
@@ -40,7 +40,7 @@ absl::Status WaitForDatabase(storage::ConnectionPool &pool,
   }
 }
 
-} // namespace
+}  // namespace
 
 Server::Server(const Config &config) : config_(config) {}
 
@@ -55,8 +55,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   }
   auto applied =
       storage::ApplyMigrations(*s->pool_, storage::EmbeddedMigrations());
-  if (!applied.ok())
-    return applied.status();
+  if (!applied.ok()) return applied.status();
   if (!applied->empty()) {
     log::Info("migrations applied", {{"names", absl::StrJoin(*applied, ",")}});
   }
@@ -64,8 +63,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   if (!config.admin_token.empty()) {
     auto admin = s->repos_->developers.UpsertAdmin(
         "admin", domain::HashToken(config.admin_token));
-    if (!admin.ok())
-      return admin.status();
+    if (!admin.ok()) return admin.status();
     log::Info("bootstrap admin ready", {{"username", admin->username}});
   }
 
@@ -95,8 +93,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
       config.broker_token_url, absl::Seconds(config.broker_timeout_seconds));
   s->developer_ = std::make_unique<DeveloperService>(*s->calls_, *s->repos_,
                                                      *s->broker_tokens_);
-  s->dashboard_ = std::make_unique<DashboardService>(*s->calls_, *s->auth_,
-                                                     *s->repos_);
+  s->dashboard_ =
+      std::make_unique<DashboardService>(*s->calls_, *s->auth_, *s->repos_);
   s->admin_ = std::make_unique<AdminService>(*s->calls_, *s->repos_,
                                              std::move(secret_box));
   s->health_ = std::make_unique<HealthService>(*s->calls_, *s->pool_);
@@ -115,10 +113,22 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   builder.RegisterService(s->admin_.get());
   builder.RegisterService(s->health_.get());
   // Handlers block on libpq; bound the threads so overload queues instead of
-  // exhausting memory.
+  // exhausting memory. An RPC arriving while every thread is busy would be
+  // refused with RESOURCE_EXHAUSTED, so each connection may carry at most
+  // half as many concurrent calls as there are threads (the other half
+  // covers pollers and threads between calls): a client (the gateway)
+  // queues the rest. Idle threads stay polling: with gRPC's default of at most
+  // two pollers, the sync server would start and end a thread for most requests
+  // under load.
   grpc::ResourceQuota quota("mdc-server");
   quota.SetMaxThreads(config.max_threads);
   builder.SetResourceQuota(quota);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
+                             std::max(1, config.max_threads / 2));
+  builder.SetSyncServerOption(
+      grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 2);
+  builder.SetSyncServerOption(
+      grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, config.max_threads);
   builder.SetMaxReceiveMessageSize(kMaxReceiveBytes);
   builder.SetMaxSendMessageSize(kMaxSendBytes);
   s->grpc_server_ = builder.BuildAndStart();
@@ -146,4 +156,4 @@ void Server::Shutdown() {
   log::Info("stopped");
 }
 
-} // namespace mdc
+}  // namespace mdc

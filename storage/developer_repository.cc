@@ -59,21 +59,18 @@ DeveloperRecord ReadDeveloper(const Result &r, int row) {
   d.username = r.String(row, 1);
   d.role = r.String(row, 2);
   d.created_at = r.Time(row, 3);
-  if (!r.IsNull(row, 4))
-    d.last_seen_at = r.Time(row, 4);
+  if (!r.IsNull(row, 4)) d.last_seen_at = r.Time(row, 4);
   d.token_hash = r.String(row, 5);
   return d;
 }
 
-} // namespace
+}  // namespace
 
-absl::StatusOr<DeveloperRecord>
-DeveloperRepository::Create(const std::string &username,
-                            const std::string &role,
-                            const std::string &token_hash) {
+absl::StatusOr<DeveloperRecord> DeveloperRepository::Create(
+    const std::string &username, const std::string &role,
+    const std::string &token_hash) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(
       kCreate, Params().Text(username).Text(role).Bytes(token_hash));
   if (!result.ok()) {
@@ -87,42 +84,33 @@ DeveloperRepository::Create(const std::string &username,
 
 absl::StatusOr<std::optional<DeveloperRecord>>
 DeveloperRepository::FindByTokenHash(const std::string &token_hash) {
-  auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
-  auto result = (*conn)->Exec(kFindByTokenHash, Params().Bytes(token_hash));
-  if (!result.ok())
-    return result.status();
-  if (result->rows() == 0)
-    return std::optional<DeveloperRecord>();
+  // Every authenticated request looks its token up: concurrent lookups share
+  // one round trip.
+  auto result = pool_.ExecRead(kFindByTokenHash, Params().Bytes(token_hash));
+  if (!result.ok()) return result.status();
+  if (result->rows() == 0) return std::optional<DeveloperRecord>();
   return std::optional<DeveloperRecord>(ReadDeveloper(*result, 0));
 }
 
-absl::StatusOr<std::optional<DeveloperRecord>>
-DeveloperRepository::Find(int64_t id) {
+absl::StatusOr<std::optional<DeveloperRecord>> DeveloperRepository::Find(
+    int64_t id) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(kFind, Params().Int64(id));
-  if (!result.ok())
-    return result.status();
-  if (result->rows() == 0)
-    return std::optional<DeveloperRecord>();
+  if (!result.ok()) return result.status();
+  if (result->rows() == 0) return std::optional<DeveloperRecord>();
   return std::optional<DeveloperRecord>(ReadDeveloper(*result, 0));
 }
 
 absl::StatusOr<DeveloperPage> DeveloperRepository::List(int64_t after_id,
                                                         int limit) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   // One more than asked tells whether another page follows.
   auto rows = (*conn)->Exec(kList, Params().Int64(after_id).Int64(limit + 1));
-  if (!rows.ok())
-    return rows.status();
+  if (!rows.ok()) return rows.status();
   auto count = (*conn)->Exec(kCount);
-  if (!count.ok())
-    return count.status();
+  if (!count.ok()) return count.status();
   DeveloperPage page;
   page.total = count->Int64(0, 0);
   page.more = rows->rows() > limit;
@@ -134,31 +122,25 @@ absl::StatusOr<DeveloperPage> DeveloperRepository::List(int64_t after_id,
   return page;
 }
 
-absl::StatusOr<DeveloperRecord>
-DeveloperRepository::ReplaceTokenHash(int64_t id,
-                                      const std::string &token_hash) {
+absl::StatusOr<DeveloperRecord> DeveloperRepository::ReplaceTokenHash(
+    int64_t id, const std::string &token_hash) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result =
       (*conn)->Exec(kReplaceTokenHash, Params().Int64(id).Bytes(token_hash));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   if (result->rows() == 0)
     return absl::NotFoundError("no developer with this id");
   return ReadDeveloper(*result, 0);
 }
 
-absl::StatusOr<DeveloperRecord>
-DeveloperRepository::ReplaceTokenHashByUsername(const std::string &username,
-                                                const std::string &token_hash) {
+absl::StatusOr<DeveloperRecord> DeveloperRepository::ReplaceTokenHashByUsername(
+    const std::string &username, const std::string &token_hash) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(kReplaceTokenHashByUsername,
                               Params().Text(username).Bytes(token_hash));
-  if (!result.ok())
-    return result.status();
+  if (!result.ok()) return result.status();
   if (result->rows() == 0) {
     return absl::NotFoundError("no developer with this username");
   }
@@ -168,8 +150,7 @@ DeveloperRepository::ReplaceTokenHashByUsername(const std::string &username,
 absl::Status DeveloperRepository::Delete(int64_t id) {
   return pool_.InTransaction([&](Connection &conn) -> absl::Status {
     auto locked = conn.Exec(kLockForDelete, Params().Int64(id));
-    if (!locked.ok())
-      return locked.status();
+    if (!locked.ok()) return locked.status();
     bool found = false;
     bool target_is_admin = false;
     int admins = 0;
@@ -181,8 +162,7 @@ absl::Status DeveloperRepository::Delete(int64_t id) {
         target_is_admin = admin;
       }
     }
-    if (!found)
-      return absl::NotFoundError("no developer with this id");
+    if (!found) return absl::NotFoundError("no developer with this id");
     if (target_is_admin && admins <= 1) {
       return absl::FailedPreconditionError(
           "this is the last admin: deleting it would leave nobody able to "
@@ -194,17 +174,14 @@ absl::Status DeveloperRepository::Delete(int64_t id) {
 
 absl::Status DeveloperRepository::TouchLastSeen(int64_t id) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   return (*conn)->Exec(kTouchLastSeen, Params().Int64(id)).status();
 }
 
-absl::StatusOr<DeveloperRecord>
-DeveloperRepository::UpsertAdmin(const std::string &username,
-                                 const std::string &token_hash) {
+absl::StatusOr<DeveloperRecord> DeveloperRepository::UpsertAdmin(
+    const std::string &username, const std::string &token_hash) {
   auto conn = pool_.Acquire();
-  if (!conn.ok())
-    return conn.status();
+  if (!conn.ok()) return conn.status();
   auto result =
       (*conn)->Exec(kUpsertAdmin, Params().Text(username).Bytes(token_hash));
   if (!result.ok()) {
@@ -217,4 +194,4 @@ DeveloperRepository::UpsertAdmin(const std::string &username,
   return ReadDeveloper(*result, 0);
 }
 
-} // namespace mdc::storage
+}  // namespace mdc::storage

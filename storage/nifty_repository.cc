@@ -68,17 +68,15 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
 
 absl::Status NiftyRepository::Upsert(const domain::NiftyObservation& nifty,
                                      int64_t writer_id) {
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  return (*conn)
-      ->Exec(kUpsert, Params()
-                          .Time(nifty.observed_at)
-                          .Date(domain::TradingDay(nifty.observed_at))
-                          .OptionalDouble(LastPrice(nifty.quote))
-                          .OptionalDouble(Volume(nifty.quote))
-                          .Double(nifty.day_change_perc)
-                          .Bytes(nifty.quote.SerializeAsString())
-                          .Int64(writer_id))
+  return pool_
+      .ExecWrite(kUpsert, Params()
+                              .Time(nifty.observed_at)
+                              .Date(domain::TradingDay(nifty.observed_at))
+                              .OptionalDouble(LastPrice(nifty.quote))
+                              .OptionalDouble(Volume(nifty.quote))
+                              .Double(nifty.day_change_perc)
+                              .Bytes(nifty.quote.SerializeAsString())
+                              .Int64(writer_id))
       .status();
 }
 

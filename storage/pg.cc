@@ -59,8 +59,8 @@ int32_t DaysSincePgEpoch(absl::CivilDay day) {
 
 // One-dimensional array in binary format; `elements` hold already-encoded
 // values, nullopt for NULL.
-std::string EncodeArray(Oid element_oid,
-                        const std::vector<std::optional<std::string>>& elements) {
+std::string EncodeArray(
+    Oid element_oid, const std::vector<std::optional<std::string>>& elements) {
   bool has_null = false;
   for (const auto& e : elements) has_null = has_null || !e.has_value();
   std::string out;
@@ -131,8 +131,8 @@ Params& Params::Bool(bool value) {
 Params& Params::Time(absl::Time value) {
   std::string out;
   AppendBigEndian(
-      out, static_cast<uint64_t>(absl::ToUnixMicros(value) - kPgEpochUnixMicros),
-      8);
+      out,
+      static_cast<uint64_t>(absl::ToUnixMicros(value) - kPgEpochUnixMicros), 8);
   return Add(kTimestamptzOid, std::move(out));
 }
 
@@ -221,17 +221,22 @@ std::string Result::String(int row, int col) const {
 int64_t Result::Int64(int row, int col) const {
   const int length = PQgetlength(result_.get(), row, col);
   assert(length == 2 || length == 4 || length == 8);
-  const uint64_t raw = ReadBigEndian(PQgetvalue(result_.get(), row, col), length);
+  const uint64_t raw =
+      ReadBigEndian(PQgetvalue(result_.get(), row, col), length);
   switch (length) {
-    case 2: return static_cast<int16_t>(raw);
-    case 4: return static_cast<int32_t>(raw);
-    default: return static_cast<int64_t>(raw);
+    case 2:
+      return static_cast<int16_t>(raw);
+    case 4:
+      return static_cast<int32_t>(raw);
+    default:
+      return static_cast<int64_t>(raw);
   }
 }
 
 double Result::Double(int row, int col) const {
   const int length = PQgetlength(result_.get(), row, col);
-  const uint64_t raw = ReadBigEndian(PQgetvalue(result_.get(), row, col), length);
+  const uint64_t raw =
+      ReadBigEndian(PQgetvalue(result_.get(), row, col), length);
   if (length == 4) {
     float f;
     const uint32_t bits = static_cast<uint32_t>(raw);
@@ -315,7 +320,9 @@ absl::StatusOr<std::unique_ptr<Connection>> Connection::Open(
 
 Connection::~Connection() { PQfinish(conn_); }
 
-bool Connection::healthy() const { return PQstatus(conn_) == CONNECTION_OK; }
+bool Connection::healthy() const {
+  return !broken_ && PQstatus(conn_) == CONNECTION_OK;
+}
 
 absl::StatusOr<Result> Connection::Check(PGresult* raw, const char* what) {
   Result result(raw);
@@ -330,10 +337,9 @@ absl::StatusOr<Result> Connection::Check(PGresult* raw, const char* what) {
   const char* constraint = PQresultErrorField(raw, PG_DIAG_CONSTRAINT_NAME);
   const absl::string_view state = sqlstate ? sqlstate : "";
   if (state == kUniqueViolation || state == kForeignKeyViolation) {
-    return WithSqlState(
-        absl::AlreadyExistsError(
-            absl::StrCat("constraint ", constraint ? constraint : "")),
-        sqlstate);
+    return WithSqlState(absl::AlreadyExistsError(absl::StrCat(
+                            "constraint ", constraint ? constraint : "")),
+                        sqlstate);
   }
   // Anything else is a bug or an outage: log it in full, tell the client
   // nothing internal.
@@ -352,32 +358,122 @@ absl::StatusOr<Result> Connection::Check(PGresult* raw, const char* what) {
   return WithSqlState(absl::InternalError("internal error"), sqlstate);
 }
 
+absl::Status Connection::Prepare(const Statement& statement,
+                                 const Params& params) {
+  if (prepared_.contains(statement.name)) return absl::OkStatus();
+  PGresult* prepared = PQprepare(conn_, statement.name, statement.sql,
+                                 params.size(), params.types().data());
+  auto checked = Check(prepared, statement.name);
+  if (!checked.ok()) return checked.status();
+  prepared_.insert(statement.name);
+  return absl::OkStatus();
+}
+
+namespace {
+
+// The libpq arguments of a statement's parameters: binary values.
+struct BoundParams {
+  explicit BoundParams(const std::vector<std::string>& values,
+                       const std::vector<bool>& nulls)
+      : values(values.size()),
+        lengths(values.size()),
+        formats(values.size(), 1) {
+    for (size_t i = 0; i < values.size(); ++i) {
+      this->values[i] = nulls[i] ? nullptr : values[i].data();
+      lengths[i] = static_cast<int>(values[i].size());
+    }
+  }
+  std::vector<const char*> values;
+  std::vector<int> lengths;
+  std::vector<int> formats;
+};
+
+constexpr absl::string_view kSkippedPayload = "mdc.pipeline_skipped";
+
+}  // namespace
+
 absl::StatusOr<Result> Connection::Exec(const Statement& statement,
                                         const Params& params) {
-  if (!prepared_.contains(statement.name)) {
-    PGresult* prepared =
-        PQprepare(conn_, statement.name, statement.sql, params.size(),
-                  params.types().data());
-    auto checked = Check(prepared, statement.name);
-    if (!checked.ok()) return checked.status();
-    prepared_.insert(statement.name);
+  if (auto prepared = Prepare(statement, params); !prepared.ok()) {
+    return prepared;
   }
-  const int n = params.size();
-  std::vector<const char*> values(n);
-  std::vector<int> lengths(n);
-  std::vector<int> formats(n, 1);
-  for (int i = 0; i < n; ++i) {
-    values[i] = params.nulls_[i] ? nullptr : params.values_[i].data();
-    lengths[i] = static_cast<int>(params.values_[i].size());
-  }
-  PGresult* result =
-      PQexecPrepared(conn_, statement.name, n, values.data(), lengths.data(),
-                     formats.data(), /*resultFormat=*/1);
+  const BoundParams bound(params.values_, params.nulls_);
+  PGresult* result = PQexecPrepared(conn_, statement.name, params.size(),
+                                    bound.values.data(), bound.lengths.data(),
+                                    bound.formats.data(), /*resultFormat=*/1);
   return Check(result, statement.name);
+}
+
+std::vector<absl::StatusOr<Result>> Connection::ExecPipeline(
+    const std::vector<Query>& queries) {
+  std::vector<absl::StatusOr<Result>> results;
+  results.reserve(queries.size());
+  auto fail_rest = [&](const absl::Status& status) {
+    while (results.size() < queries.size()) results.push_back(status);
+    return std::move(results);
+  };
+  // Statements are prepared (once per connection) before the pipeline.
+  for (const Query& q : queries) {
+    if (auto prepared = Prepare(*q.statement, *q.params); !prepared.ok()) {
+      return fail_rest(prepared);
+    }
+  }
+  const absl::Status lost = absl::UnavailableError("database unavailable");
+  if (PQenterPipelineMode(conn_) != 1) {
+    log::Warning("database pipeline refused",
+                 {{"error", PQerrorMessage(conn_)}});
+    return fail_rest(lost);
+  }
+  bool sent = true;
+  for (const Query& q : queries) {
+    const BoundParams bound(q.params->values_, q.params->nulls_);
+    if (PQsendQueryPrepared(conn_, q.statement->name, q.params->size(),
+                            bound.values.data(), bound.lengths.data(),
+                            bound.formats.data(), /*resultFormat=*/1) != 1) {
+      sent = false;
+      break;
+    }
+  }
+  if (!sent || PQpipelineSync(conn_) != 1) {
+    log::Warning("database connection lost",
+                 {{"statement", "pipeline"}, {"error", PQerrorMessage(conn_)}});
+    broken_ = true;  // in an unknown protocol state: the pool drops it
+    return fail_rest(lost);
+  }
+  for (const Query& q : queries) {
+    PGresult* raw = PQgetResult(conn_);
+    if (raw == nullptr) {
+      broken_ = true;
+      return fail_rest(lost);
+    }
+    if (PQresultStatus(raw) == PGRES_PIPELINE_ABORTED) {
+      PQclear(raw);
+      absl::Status skipped = absl::AbortedError(
+          "not run: an earlier statement of the same batch failed");
+      skipped.SetPayload(kSkippedPayload, absl::Cord("1"));
+      results.push_back(std::move(skipped));
+    } else {
+      results.push_back(Check(raw, q.statement->name));
+    }
+    // Each query's results end with a null result.
+    while (PGresult* extra = PQgetResult(conn_)) PQclear(extra);
+  }
+  // The Sync's own result, then back to normal mode.
+  if (PGresult* sync = PQgetResult(conn_)) PQclear(sync);
+  if (PQexitPipelineMode(conn_) != 1) {
+    log::Warning("database pipeline did not end",
+                 {{"error", PQerrorMessage(conn_)}});
+    broken_ = true;
+  }
+  return results;
 }
 
 absl::StatusOr<Result> Connection::ExecScript(const std::string& sql) {
   return Check(PQexec(conn_, sql.c_str()), "script");
+}
+
+bool IsSkippedInPipeline(const absl::Status& status) {
+  return status.GetPayload(kSkippedPayload).has_value();
 }
 
 std::optional<std::string> SqlState(const absl::Status& status) {

@@ -82,8 +82,8 @@ class Result {
   double Double(int row, int col) const;  // float4 or float8
   std::optional<double> OptionalDouble(int row, int col) const;
   bool Bool(int row, int col) const;
-  absl::Time Time(int row, int col) const;         // timestamptz
-  absl::CivilDay Date(int row, int col) const;     // date
+  absl::Time Time(int row, int col) const;              // timestamptz
+  absl::CivilDay Date(int row, int col) const;          // date
   absl::CivilMinute TimeOfDay(int row, int col) const;  // time (minutes)
   std::vector<std::string> TextArray(int row, int col) const;
 
@@ -110,14 +110,30 @@ class Connection {
   // several statements (migrations, BEGIN/COMMIT, maintenance commands).
   absl::StatusOr<Result> ExecScript(const std::string& sql);
 
+  // One statement of a pipeline.
+  struct Query {
+    const Statement* statement;
+    const Params* params;
+  };
+  // Sends every query at once in libpq's pipeline mode and then reads the
+  // results: one round trip for all of them, run in order as one implicit
+  // transaction (or inside the caller's BEGIN ... COMMIT when those are
+  // among the queries). Returns one result per query. After the first
+  // failure the server skips the rest: those answer ABORTED with
+  // IsSkippedInPipeline() true.
+  std::vector<absl::StatusOr<Result>> ExecPipeline(
+      const std::vector<Query>& queries);
+
   // False once the connection to the server is lost; the pool replaces it.
   bool healthy() const;
 
  private:
   explicit Connection(PGconn* conn) : conn_(conn) {}
   absl::StatusOr<Result> Check(PGresult* result, const char* what);
+  absl::Status Prepare(const Statement& statement, const Params& params);
 
   PGconn* conn_;
+  bool broken_ = false;  // left mid-protocol by a failed pipeline
   absl::flat_hash_set<const char*> prepared_;
 };
 
@@ -125,6 +141,9 @@ class Connection {
 // storage layer returns, so repositories can tell a unique violation from
 // other failures without parsing messages.
 std::optional<std::string> SqlState(const absl::Status& status);
+// True for the status of a pipelined query the server skipped because an
+// earlier query of the same pipeline failed.
+bool IsSkippedInPipeline(const absl::Status& status);
 inline constexpr absl::string_view kUniqueViolation = "23505";
 inline constexpr absl::string_view kForeignKeyViolation = "23503";
 

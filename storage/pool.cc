@@ -8,8 +8,48 @@ PooledConnection::~PooledConnection() {
   if (conn_ != nullptr) pool_->Release(std::move(conn_));
 }
 
+namespace {
+
+// Statements per batch: enough to cover every thread of a busy server.
+constexpr int kMaxBatch = 256;
+// Write batches under way at once. One: while a batch commits, the next
+// gathers (two made batches smaller and PostgreSQL's CPU per request
+// higher).
+constexpr int kWriteBatchesInFlight = 1;
+// Bulk writes are PostgreSQL CPU, not commit latency: one batch at a time
+// would hold PostgreSQL to one core. Two = the cores of the machine this is
+// tuned on (docs/performance.md).
+constexpr int kBulkWriteBatchesInFlight = 2;
+constexpr int kReadBatchesInFlight = 1;
+
+}  // namespace
+
 ConnectionPool::ConnectionPool(std::string url, int size)
-    : url_(std::move(url)), size_(size < 1 ? 1 : size) {}
+    : url_(std::move(url)),
+      size_(size < 1 ? 1 : size),
+      writes_(std::make_unique<Batcher>(*this, Batcher::Mode::kWrite, kMaxBatch,
+                                        kWriteBatchesInFlight)),
+      bulk_writes_(std::make_unique<Batcher>(
+          *this, Batcher::Mode::kWrite, kMaxBatch, kBulkWriteBatchesInFlight)),
+      reads_(std::make_unique<Batcher>(*this, Batcher::Mode::kRead, kMaxBatch,
+                                       kReadBatchesInFlight)) {}
+
+ConnectionPool::~ConnectionPool() = default;
+
+absl::StatusOr<Result> ConnectionPool::ExecWrite(const Statement& statement,
+                                                 const Params& params) {
+  return writes_->Run(statement, params);
+}
+
+absl::StatusOr<Result> ConnectionPool::ExecBulkWrite(const Statement& statement,
+                                                     const Params& params) {
+  return bulk_writes_->Run(statement, params);
+}
+
+absl::StatusOr<Result> ConnectionPool::ExecRead(const Statement& statement,
+                                                const Params& params) {
+  return reads_->Run(statement, params);
+}
 
 absl::StatusOr<PooledConnection> ConnectionPool::Acquire(absl::Duration wait) {
   std::unique_ptr<Connection> conn;

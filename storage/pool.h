@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "storage/batcher.h"
 #include "storage/pg.h"
 
 namespace mdc::storage {
@@ -42,15 +43,35 @@ class PooledConnection {
 class ConnectionPool {
  public:
   ConnectionPool(std::string url, int size);
+  ~ConnectionPool();
 
   // Waits up to `wait` for a free connection, opening one if the pool is not
   // full. Returns UNAVAILABLE when the database cannot be reached and
   // RESOURCE_EXHAUSTED when every connection stayed busy for `wait`.
-  absl::StatusOr<PooledConnection> Acquire(absl::Duration wait = absl::Seconds(10));
+  absl::StatusOr<PooledConnection> Acquire(
+      absl::Duration wait = absl::Seconds(10));
 
   // Runs `body` between BEGIN and COMMIT on one connection; rolls back when
   // `body` or the commit fails. The first error is returned.
   absl::Status InTransaction(absl::FunctionRef<absl::Status(Connection&)> body);
+
+  // Runs one write statement, committed together with the writes other
+  // threads submit at the same time (group commit, see batcher.h). Returns
+  // once it is committed; a statement that fails fails alone.
+  absl::StatusOr<Result> ExecWrite(const Statement& statement,
+                                   const Params& params);
+
+  // ExecWrite for a statement that writes hundreds of rows (a quote batch):
+  // such statements keep a PostgreSQL backend busy for milliseconds, so
+  // several of their batches run at once (each on its own connection) and
+  // PostgreSQL can use more than one core for them.
+  absl::StatusOr<Result> ExecBulkWrite(const Statement& statement,
+                                       const Params& params);
+
+  // Runs one read statement, pipelined with the reads other threads submit
+  // at the same time (one round trip for all of them).
+  absl::StatusOr<Result> ExecRead(const Statement& statement,
+                                  const Params& params);
 
   // Round trip to the database (SELECT 1), for health checks.
   absl::Status Ping();
@@ -66,6 +87,9 @@ class ConnectionPool {
   absl::Mutex mu_;
   std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
   int open_ ABSL_GUARDED_BY(mu_) = 0;  // idle + checked out
+  std::unique_ptr<Batcher> writes_;
+  std::unique_ptr<Batcher> bulk_writes_;
+  std::unique_ptr<Batcher> reads_;
 };
 
 }  // namespace mdc::storage

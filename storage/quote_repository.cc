@@ -92,17 +92,16 @@ absl::Status QuoteRepository::UpsertBatch(const domain::QuoteBatch& batch,
     volumes.push_back(Volume(quote.quote));
     payloads.push_back(quote.quote.SerializeAsString());
   }
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  return (*conn)
-      ->Exec(kUpsertBatch, Params()
-                               .TextArray(symbols)
-                               .Time(batch.observed_at)
-                               .Date(domain::TradingDay(batch.observed_at))
-                               .DoubleArray(last_prices)
-                               .DoubleArray(volumes)
-                               .BytesArray(payloads)
-                               .Int64(writer_id))
+  return pool_
+      .ExecBulkWrite(kUpsertBatch,
+                     Params()
+                         .TextArray(symbols)
+                         .Time(batch.observed_at)
+                         .Date(domain::TradingDay(batch.observed_at))
+                         .DoubleArray(last_prices)
+                         .DoubleArray(volumes)
+                         .BytesArray(payloads)
+                         .Int64(writer_id))
       .status();
 }
 

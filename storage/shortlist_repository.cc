@@ -71,17 +71,15 @@ absl::StatusOr<v1::Shortlist> ShortlistAt(const Result& result, int row,
 
 absl::Status ShortlistRepository::Upsert(
     const domain::ShortlistSnapshot& snapshot, int64_t writer_id) {
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  return (*conn)
-      ->Exec(kUpsert, Params()
-                          .Text(domain::ShortlistTypeName(snapshot.type))
-                          .Text(domain::ScopeName(snapshot.scope))
-                          .Time(snapshot.observed_at)
-                          .Date(domain::TradingDay(snapshot.observed_at))
-                          .Int32(snapshot.entries.entries_size())
-                          .Bytes(snapshot.entries.SerializeAsString())
-                          .Int64(writer_id))
+  return pool_
+      .ExecWrite(kUpsert, Params()
+                              .Text(domain::ShortlistTypeName(snapshot.type))
+                              .Text(domain::ScopeName(snapshot.scope))
+                              .Time(snapshot.observed_at)
+                              .Date(domain::TradingDay(snapshot.observed_at))
+                              .Int32(snapshot.entries.entries_size())
+                              .Bytes(snapshot.entries.SerializeAsString())
+                              .Int64(writer_id))
       .status();
 }
 

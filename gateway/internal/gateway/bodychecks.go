@@ -98,6 +98,7 @@ type checkNode struct {
 }
 
 type checkField struct {
+	fd                  protoreflect.FieldDescriptor
 	jsonName, protoName string // protojson accepts either spelling
 	list                bool
 	required            bool                        // must be present, not null
@@ -140,7 +141,7 @@ func (b *checkBuilder) node(md protoreflect.MessageDescriptor) *checkNode {
 		if fd.IsMap() {
 			continue
 		}
-		f := checkField{jsonName: fd.JSONName(), protoName: string(fd.Name()), list: fd.IsList()}
+		f := checkField{fd: fd, jsonName: fd.JSONName(), protoName: string(fd.Name()), list: fd.IsList()}
 		b.mark(fd, &f)
 		if sub := fd.Message(); sub != nil && !strings.HasPrefix(string(sub.FullName()), "google.protobuf.") {
 			f.child = b.node(sub)
@@ -166,6 +167,51 @@ func (s checkSet) check(name protoreflect.FullName, data []byte) []violation {
 	var vs []violation
 	n.check(data, "", &vs)
 	return vs
+}
+
+// checkDecoded is check for a body protojson decoded into msg without error.
+// The JSON is only parsed again when msg cannot settle the rules: a required
+// list that holds elements was present and not null, so a body whose
+// required lists all have elements (the common case) costs no second parse.
+func (s checkSet) checkDecoded(msg protoreflect.Message, data []byte) []violation {
+	n := s[msg.Descriptor().FullName()]
+	if n == nil || n.settledBy(msg) {
+		return nil
+	}
+	return s.check(msg.Descriptor().FullName(), data)
+}
+
+// settledBy reports whether the decoded message m proves the JSON it came
+// from passes every check of n: each required list under n holds elements.
+// An empty required list (present as [], or absent or null: only the JSON
+// tells) or an enum check (the names are only in the JSON) settles nothing.
+func (n *checkNode) settledBy(m protoreflect.Message) bool {
+	for i := range n.fields {
+		f := &n.fields[i]
+		if f.enum != nil {
+			return false
+		}
+		if f.list {
+			l := m.Get(f.fd).List()
+			if f.required && l.Len() == 0 {
+				return false
+			}
+			if f.child != nil {
+				for j := 0; j < l.Len(); j++ {
+					if !f.child.settledBy(l.Get(j).Message()) {
+						return false
+					}
+				}
+			}
+			continue
+		}
+		// An unset message was absent or null in the JSON: nothing under it
+		// is checked there either.
+		if f.child != nil && m.Has(f.fd) && !f.child.settledBy(m.Get(f.fd).Message()) {
+			return false
+		}
+	}
+	return true
 }
 
 func (n *checkNode) check(raw json.RawMessage, path string, vs *[]violation) {

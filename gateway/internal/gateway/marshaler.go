@@ -84,7 +84,7 @@ func (m *jsonMarshaler) decode(data []byte, msg proto.Message) *status.Status {
 			return violationsStatus(vs)
 		}
 	}
-	if vs := m.checks.required.check(name, data); len(vs) > 0 {
+	if vs := m.checks.required.checkDecoded(msg.ProtoReflect(), data); len(vs) > 0 {
 		return violationsStatus(vs)
 	}
 	return nil

@@ -1,0 +1,73 @@
+// Runs statements that many request threads submit at the same time as one
+// batch on one connection: one round trip for all of them (libpq pipeline
+// mode) and, for writes, one transaction with one commit (group commit), so
+// the WAL flush a commit waits for is shared by every write of the batch.
+//
+// There is no batching thread and no timer: the first thread to submit while
+// no batch is running sends its own statement and every other waiting one;
+// statements submitted meanwhile wait and go together in the next batch. A
+// lone request therefore runs at once, exactly as without batching, and
+// batches grow only as large as the load makes them.
+//
+// Guarantees: Run returns only after its statement ran (and, for writes,
+// committed); a write that fails fails alone: when one statement of a write
+// batch fails, the batch rolls back and every statement of it runs again on
+// its own, so the others still commit and the failing one reports its own
+// error.
+//
+// Thread-safe.
+#ifndef MDC_STORAGE_BATCHER_H_
+#define MDC_STORAGE_BATCHER_H_
+
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "storage/pg.h"
+
+namespace mdc::storage {
+
+class ConnectionPool;
+
+class Batcher {
+ public:
+  enum class Mode {
+    kRead,   // one implicit transaction per batch, nothing to commit
+    kWrite,  // BEGIN, the statements, COMMIT
+  };
+
+  // At most `max_batch` statements per batch, at most `max_in_flight`
+  // batches at once (each on its own pooled connection).
+  Batcher(ConnectionPool& pool, Mode mode, int max_batch, int max_in_flight);
+
+  // Runs `statement` with `params`, batched with concurrent submissions.
+  absl::StatusOr<Result> Run(const Statement& statement, const Params& params);
+
+ private:
+  struct Job {
+    const Statement* statement;
+    const Params* params;
+    bool taken = false;  // part of a running batch
+    bool done = false;
+    std::optional<absl::StatusOr<Result>> result;
+  };
+
+  // Runs `batch` and fills in every job's result.
+  void Execute(const std::vector<Job*>& batch);
+  // Runs each job alone (autocommit), after a failed batch.
+  void ExecuteOneByOne(Connection& conn, const std::vector<Job*>& batch);
+
+  ConnectionPool& pool_;
+  const Mode mode_;
+  const int max_batch_;
+  const int max_in_flight_;
+  absl::Mutex mu_;
+  std::deque<Job*> waiting_ ABSL_GUARDED_BY(mu_);
+  int in_flight_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+}  // namespace mdc::storage
+
+#endif  // MDC_STORAGE_BATCHER_H_
