@@ -6,6 +6,7 @@
 #define MDC_SERVICE_AUTH_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -46,6 +47,19 @@ class Authenticator {
 
   // The developer holding `token`, or UNAUTHENTICATED.
   absl::StatusOr<Caller> Identify(absl::string_view token);
+
+  // The SHA-256 of the bearer token in an `authorization` value, checked
+  // for shape only (no database access): UNAUTHENTICATED for a missing or
+  // malformed header or an impossible token. For writes that look their
+  // writer up themselves (storage::WriterOf).
+  absl::StatusOr<std::string> TokenHash(absl::string_view authorization);
+
+  // The caller for what a lookup by `token_hash` found: UNAUTHENTICATED when
+  // nothing, PERMISSION_DENIED for an account without a valid role.
+  // Stamps the developer's last-seen time when due.
+  absl::StatusOr<Caller> Admit(
+      const std::optional<storage::DeveloperRecord>& found,
+      const std::string& token_hash);
 
  private:
   storage::DeveloperRepository& developers_;

@@ -30,18 +30,57 @@ std::string ClientAddress(const grpc::ServerContext& context) {
   return context.peer();
 }
 
-absl::Status Prepare(grpc::ServerContext& context, Authenticator& auth,
-                     Access access, CallContext& call) {
+absl::StatusOr<domain::BacktestClock> ClockOf(
+    const grpc::ServerContext& context) {
+  return domain::BacktestClock::FromHeaders(
+      Metadata(context, "x-current-timestamp"),
+      Metadata(context, "x-current-timezone"));
+}
+
+CallContext Describe(const grpc::ServerContext& context) {
+  CallContext call;
   call.run_id = std::string(Metadata(context, "x-run-id").substr(0, 128));
   call.client_address = ClientAddress(context);
+  return call;
+}
+
+absl::Status Prepare(grpc::ServerContext& context, Authenticator& auth,
+                     Access access, CallContext& call) {
   auto caller = auth.Authenticate(Metadata(context, "authorization"), access);
   if (!caller.ok()) return caller.status();
   call.caller = *std::move(caller);
-  auto clock = domain::BacktestClock::FromHeaders(
-      Metadata(context, "x-current-timestamp"),
-      Metadata(context, "x-current-timezone"));
+  auto clock = ClockOf(context);
   if (!clock.ok()) return clock.status();
   call.clock = *clock;
+  return absl::OkStatus();
+}
+
+// RunWrite's steps, in the order that keeps Run's answers: a bad header
+// (401) before bad X-Current-* headers before a bad body (400), and an
+// unknown token 401 whatever else is wrong.
+absl::Status WriteAsCaller(grpc::ServerContext& context, Authenticator& auth,
+                           absl::FunctionRef<absl::Status()> validate,
+                           CallRunner::WriteFunction write, CallContext& call) {
+  const absl::string_view authorization = Metadata(context, "authorization");
+  auto token_hash = auth.TokenHash(authorization);
+  if (!token_hash.ok()) return token_hash.status();
+  auto clock = ClockOf(context);
+  const absl::Status invalid = clock.ok() ? validate() : clock.status();
+  if (!invalid.ok()) {
+    // Nothing to write, so the token is looked up on its own.
+    auto caller = auth.Authenticate(authorization, Access::kDeveloper);
+    if (!caller.ok()) return caller.status();
+    call.caller = *std::move(caller);
+    return invalid;
+  }
+  call.clock = *clock;
+  auto writer = write(*token_hash);
+  if (!writer.ok()) return writer.status();
+  // No writer: nothing was written. (Admit's role check cannot fail after a
+  // write: the database only holds valid roles.)
+  auto caller = auth.Admit(*writer, *token_hash);
+  if (!caller.ok()) return caller.status();
+  call.caller = *std::move(caller);
   return absl::OkStatus();
 }
 
@@ -51,9 +90,26 @@ grpc::Status CallRunner::Run(
     grpc::ServerContext* context, absl::string_view method, Access access,
     absl::FunctionRef<absl::Status(const CallContext&)> body) {
   const absl::Time start = absl::Now();
-  CallContext call;
+  CallContext call = Describe(*context);
   absl::Status status = Prepare(*context, auth_, access, call);
   if (status.ok()) status = body(call);
+  return Finish(method, start, call, status);
+}
+
+grpc::Status CallRunner::RunWrite(grpc::ServerContext* context,
+                                  absl::string_view method,
+                                  absl::FunctionRef<absl::Status()> validate,
+                                  WriteFunction write) {
+  const absl::Time start = absl::Now();
+  CallContext call = Describe(*context);
+  const absl::Status status =
+      WriteAsCaller(*context, auth_, validate, write, call);
+  return Finish(method, start, call, status);
+}
+
+grpc::Status CallRunner::Finish(absl::string_view method, absl::Time start,
+                                const CallContext& call,
+                                const absl::Status& status) {
   const double latency_ms = absl::ToDoubleMilliseconds(absl::Now() - start);
   metrics_.RecordCall(method, status.code(), latency_ms / 1000.0);
   log::Info("request", {{"method", method},

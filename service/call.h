@@ -9,14 +9,18 @@
 
 #include <grpcpp/server_context.h>
 
+#include <optional>
 #include <string>
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "service/auth.h"
 #include "service/domain/backtest_clock.h"
 #include "service/metrics.h"
+#include "storage/developer_repository.h"
 
 namespace mdc {
 
@@ -37,7 +41,27 @@ class CallRunner {
                    Access access,
                    absl::FunctionRef<absl::Status(const CallContext&)> body);
 
+  // Stores a request as its caller and returns the developer holding
+  // `token_hash`, or none (having written nothing) when nobody does: one
+  // statement that authenticates and writes (storage::WriterOf).
+  using WriteFunction =
+      absl::FunctionRef<absl::StatusOr<std::optional<storage::DeveloperRecord>>(
+          const std::string& token_hash)>;
+
+  // Run for a developer write that authenticates itself: `validate` checks
+  // the request without the database, then `write` stores it. One database
+  // statement per request instead of a token lookup and a write; the
+  // answers are Run's (401 for a bad token comes before 400 for a bad
+  // body: an invalid request has its token looked up on its own).
+  grpc::Status RunWrite(grpc::ServerContext* context, absl::string_view method,
+                        absl::FunctionRef<absl::Status()> validate,
+                        WriteFunction write);
+
  private:
+  // Logs, counts and converts the outcome of a call.
+  grpc::Status Finish(absl::string_view method, absl::Time start,
+                      const CallContext& call, const absl::Status& status);
+
   Authenticator& auth_;
   Metrics& metrics_;
 };

@@ -16,45 +16,55 @@ absl::Status RequireData(bool has_data) {
 
 }  // namespace
 
+// The writes authenticate in their own statement (CallRunner::RunWrite):
+// the validated request waits in a local for `write`.
+
 grpc::Status CollectorService::SaveShortlist(
     grpc::ServerContext* context, const v1::SaveShortlistRequest* request,
     google::protobuf::Empty*) {
-  return calls_.Run(
-      context, "SaveShortlist", Access::kDeveloper,
-      [&](const CallContext& call) -> absl::Status {
+  absl::StatusOr<domain::ShortlistSnapshot> snapshot;
+  return calls_.RunWrite(
+      context, "SaveShortlist",
+      [&]() -> absl::Status {
         if (auto s = RequireData(request->has_data()); !s.ok()) return s;
-        auto snapshot = domain::ValidateShortlist(request->data());
-        if (!snapshot.ok()) return snapshot.status();
-        return repos_.shortlists.Upsert(*snapshot, call.caller.developer_id);
+        snapshot = domain::ValidateShortlist(request->data());
+        return snapshot.status();
+      },
+      [&](const std::string& token_hash) {
+        return repos_.shortlists.Upsert(*snapshot, token_hash);
       });
 }
 
 grpc::Status CollectorService::SaveNifty(grpc::ServerContext* context,
                                          const v1::SaveNiftyRequest* request,
                                          google::protobuf::Empty*) {
-  return calls_.Run(context, "SaveNifty", Access::kDeveloper,
-                    [&](const CallContext& call) -> absl::Status {
-                      if (auto s = RequireData(request->has_data()); !s.ok())
-                        return s;
-                      auto nifty = domain::ValidateNifty(request->data());
-                      if (!nifty.ok()) return nifty.status();
-                      return repos_.nifty.Upsert(*nifty,
-                                                 call.caller.developer_id);
-                    });
+  absl::StatusOr<domain::NiftyObservation> nifty;
+  return calls_.RunWrite(
+      context, "SaveNifty",
+      [&]() -> absl::Status {
+        if (auto s = RequireData(request->has_data()); !s.ok()) return s;
+        nifty = domain::ValidateNifty(request->data());
+        return nifty.status();
+      },
+      [&](const std::string& token_hash) {
+        return repos_.nifty.Upsert(*nifty, token_hash);
+      });
 }
 
 grpc::Status CollectorService::SaveQuotes(grpc::ServerContext* context,
                                           const v1::SaveQuotesRequest* request,
                                           google::protobuf::Empty*) {
-  return calls_.Run(context, "SaveQuotes", Access::kDeveloper,
-                    [&](const CallContext& call) -> absl::Status {
-                      if (auto s = RequireData(request->has_data()); !s.ok())
-                        return s;
-                      auto batch = domain::ValidateQuotes(request->data());
-                      if (!batch.ok()) return batch.status();
-                      return repos_.quotes.UpsertBatch(
-                          *batch, call.caller.developer_id);
-                    });
+  absl::StatusOr<domain::QuoteBatch> batch;
+  return calls_.RunWrite(
+      context, "SaveQuotes",
+      [&]() -> absl::Status {
+        if (auto s = RequireData(request->has_data()); !s.ok()) return s;
+        batch = domain::ValidateQuotes(request->data());
+        return batch.status();
+      },
+      [&](const std::string& token_hash) {
+        return repos_.quotes.UpsertBatch(*batch, token_hash);
+      });
 }
 
 grpc::Status CollectorService::CheckHoliday(

@@ -53,6 +53,8 @@ constexpr Statement kTouchLastSeen{
     "UPDATE developers SET last_seen_at = now() WHERE id = $1 AND "
     "(last_seen_at IS NULL OR last_seen_at < now() - interval '1 minute')"};
 
+}  // namespace
+
 DeveloperRecord ReadDeveloper(const Result &r, int row) {
   DeveloperRecord d;
   d.id = r.Int64(row, 0);
@@ -64,7 +66,12 @@ DeveloperRecord ReadDeveloper(const Result &r, int row) {
   return d;
 }
 
-}  // namespace
+absl::StatusOr<std::optional<DeveloperRecord>> WriterOf(
+    const absl::StatusOr<Result> &result) {
+  if (!result.ok()) return result.status();
+  if (result->rows() == 0) return std::optional<DeveloperRecord>();
+  return std::optional<DeveloperRecord>(ReadDeveloper(*result, 0));
+}
 
 absl::StatusOr<DeveloperRecord> DeveloperRepository::Create(
     const std::string &username, const std::string &role,

@@ -24,6 +24,26 @@ struct DeveloperRecord {
   std::string token_hash;  // SHA-256; never leaves the server
 };
 
+// A developer from a row whose columns are MDC_DEVELOPER_COLUMNS.
+DeveloperRecord ReadDeveloper(const Result &result, int row);
+
+// The columns ReadDeveloper reads, for statements that return a developer.
+#define MDC_DEVELOPER_COLUMNS \
+  "id, username, role, created_at, last_seen_at, token_hash"
+
+// A collector write authenticates itself: its statement looks the writer up
+// by token hash, writes only if a developer holds the token, and returns
+// that developer (MDC_WRITER_CTE). This reads the answer: the writer, or none
+// when the token is unknown and nothing was written.
+absl::StatusOr<std::optional<DeveloperRecord>> WriterOf(
+    const absl::StatusOr<Result> &result);
+
+// The common table expression `writer` such statements start with; the
+// token hash is the parameter named by `param` (e.g. "$7").
+#define MDC_WRITER_CTE(param)                     \
+  "WITH writer AS (SELECT " MDC_DEVELOPER_COLUMNS \
+  " FROM developers WHERE token_hash = " param ") "
+
 // One page of developers by ascending id, and how many there are in all.
 struct DeveloperPage {
   std::vector<DeveloperRecord> developers;

@@ -9,16 +9,19 @@
 namespace mdc::storage {
 namespace {
 
+// Writes only when a developer holds the token hash $7 (see WriterOf).
 constexpr Statement kUpsert{
     "nifty_upsert",
-    "INSERT INTO nifty_quotes (observed_at, trading_day, last_price, volume, "
-    "day_change_perc, quote_data, written_by) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7) "
+    MDC_WRITER_CTE("$7")
+    ", stored AS (INSERT INTO nifty_quotes (observed_at, trading_day, "
+    "last_price, volume, day_change_perc, quote_data, written_by) "
+    "SELECT $1, $2, $3, $4, $5, $6, writer.id FROM writer "
     "ON CONFLICT (observed_at) DO UPDATE SET "
     "last_price = EXCLUDED.last_price, volume = EXCLUDED.volume, "
     "day_change_perc = EXCLUDED.day_change_perc, "
     "quote_data = EXCLUDED.quote_data, written_by = EXCLUDED.written_by, "
-    "written_at = now()"};
+    "written_at = now()) "
+    "SELECT " MDC_DEVELOPER_COLUMNS " FROM writer"};
 
 constexpr Statement kFindLatest{
     "nifty_find_latest",
@@ -66,18 +69,17 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
 
 }  // namespace
 
-absl::Status NiftyRepository::Upsert(const domain::NiftyObservation& nifty,
-                                     int64_t writer_id) {
-  return pool_
-      .ExecWrite(kUpsert, Params()
-                              .Time(nifty.observed_at)
-                              .Date(domain::TradingDay(nifty.observed_at))
-                              .OptionalDouble(LastPrice(nifty.quote))
-                              .OptionalDouble(Volume(nifty.quote))
-                              .Double(nifty.day_change_perc)
-                              .Bytes(nifty.quote.SerializeAsString())
-                              .Int64(writer_id))
-      .status();
+absl::StatusOr<std::optional<DeveloperRecord>> NiftyRepository::Upsert(
+    const domain::NiftyObservation& nifty, const std::string& token_hash) {
+  return WriterOf(
+      pool_.ExecWrite(kUpsert, Params()
+                                   .Time(nifty.observed_at)
+                                   .Date(domain::TradingDay(nifty.observed_at))
+                                   .OptionalDouble(LastPrice(nifty.quote))
+                                   .OptionalDouble(Volume(nifty.quote))
+                                   .Double(nifty.day_change_perc)
+                                   .Bytes(nifty.quote.SerializeAsString())
+                                   .Bytes(token_hash)));
 }
 
 absl::StatusOr<std::optional<v1::NiftyQuote>> NiftyRepository::FindLatest(

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -13,6 +14,7 @@
 #include "mdc/v1/market.pb.h"
 #include "service/domain/candles.h"
 #include "service/domain/observations.h"
+#include "storage/developer_repository.h"
 #include "storage/pool.h"
 
 namespace mdc::storage {
@@ -22,7 +24,10 @@ class NiftyRepository {
   explicit NiftyRepository(ConnectionPool& pool) : pool_(pool) {}
 
   // Inserts the quote or replaces the one at the same instant.
-  absl::Status Upsert(const domain::NiftyObservation& nifty, int64_t writer_id);
+  // Written by the developer holding the token whose hash is given: returns
+  // that developer, or none (and writes nothing) when no developer holds it.
+  absl::StatusOr<std::optional<DeveloperRecord>> Upsert(
+      const domain::NiftyObservation& nifty, const std::string& token_hash);
 
   // The latest quote stamped in [not_before, at].
   absl::StatusOr<std::optional<v1::NiftyQuote>> FindLatest(

@@ -14,17 +14,21 @@ namespace mdc::storage {
 namespace {
 
 // One statement for any batch size: the rows travel as parallel arrays.
+// Writes only when a developer holds the token hash $7 (see WriterOf).
 constexpr Statement kUpsertBatch{
     "quotes_upsert_batch",
-    "INSERT INTO stock_quotes (nse_symbol, observed_at, trading_day, "
-    "last_price, volume, quote_data, written_by) "
-    "SELECT q.nse_symbol, $2, $3, q.last_price, q.volume, q.quote_data, $7 "
-    "FROM unnest($1::text[], $4::float8[], $5::float8[], $6::bytea[]) "
+    MDC_WRITER_CTE("$7")
+    ", stored AS (INSERT INTO stock_quotes (nse_symbol, observed_at, "
+    "trading_day, last_price, volume, quote_data, written_by) "
+    "SELECT q.nse_symbol, $2, $3, q.last_price, q.volume, q.quote_data, "
+    "writer.id FROM writer, "
+    "unnest($1::text[], $4::float8[], $5::float8[], $6::bytea[]) "
     "AS q(nse_symbol, last_price, volume, quote_data) "
     "ON CONFLICT (nse_symbol, observed_at) DO UPDATE SET "
     "last_price = EXCLUDED.last_price, volume = EXCLUDED.volume, "
     "quote_data = EXCLUDED.quote_data, written_by = EXCLUDED.written_by, "
-    "written_at = now()"};
+    "written_at = now()) "
+    "SELECT " MDC_DEVELOPER_COLUMNS " FROM writer"};
 
 constexpr Statement kFindLatest{
     "quotes_find_latest",
@@ -76,8 +80,8 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
 
 }  // namespace
 
-absl::Status QuoteRepository::UpsertBatch(const domain::QuoteBatch& batch,
-                                          int64_t writer_id) {
+absl::StatusOr<std::optional<DeveloperRecord>> QuoteRepository::UpsertBatch(
+    const domain::QuoteBatch& batch, const std::string& token_hash) {
   std::vector<std::string> symbols;
   std::vector<std::optional<double>> last_prices;
   std::vector<std::optional<double>> volumes;
@@ -92,17 +96,15 @@ absl::Status QuoteRepository::UpsertBatch(const domain::QuoteBatch& batch,
     volumes.push_back(Volume(quote.quote));
     payloads.push_back(quote.quote.SerializeAsString());
   }
-  return pool_
-      .ExecBulkWrite(kUpsertBatch,
-                     Params()
-                         .TextArray(symbols)
-                         .Time(batch.observed_at)
-                         .Date(domain::TradingDay(batch.observed_at))
-                         .DoubleArray(last_prices)
-                         .DoubleArray(volumes)
-                         .BytesArray(payloads)
-                         .Int64(writer_id))
-      .status();
+  return WriterOf(pool_.ExecBulkWrite(
+      kUpsertBatch, Params()
+                        .TextArray(symbols)
+                        .Time(batch.observed_at)
+                        .Date(domain::TradingDay(batch.observed_at))
+                        .DoubleArray(last_prices)
+                        .DoubleArray(volumes)
+                        .BytesArray(payloads)
+                        .Bytes(token_hash)));
 }
 
 absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(

@@ -15,6 +15,7 @@
 #include "mdc/v1/market.pb.h"
 #include "service/domain/candles.h"
 #include "service/domain/observations.h"
+#include "storage/developer_repository.h"
 #include "storage/pool.h"
 
 namespace mdc::storage {
@@ -26,7 +27,10 @@ class QuoteRepository {
   // Inserts every quote of the batch, replacing any stored at the same
   // (symbol, instant), in one statement: all or none. Symbols in a batch
   // must be distinct (domain::ValidateQuotes ensures it).
-  absl::Status UpsertBatch(const domain::QuoteBatch& batch, int64_t writer_id);
+  // Written by the developer holding the token whose hash is given: returns
+  // that developer, or none (and writes nothing) when no developer holds it.
+  absl::StatusOr<std::optional<DeveloperRecord>> UpsertBatch(
+      const domain::QuoteBatch& batch, const std::string& token_hash);
 
   // The latest quote of `symbol` stamped in [not_before, at].
   absl::StatusOr<std::optional<v1::StockQuote>> FindLatest(

@@ -9,14 +9,17 @@
 namespace mdc::storage {
 namespace {
 
+// Writes only when a developer holds the token hash $7 (see WriterOf).
 constexpr Statement kUpsert{
     "shortlists_upsert",
-    "INSERT INTO shortlist_snapshots (shortlist_type, scope, observed_at, "
-    "trading_day, entry_count, entries, written_by) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7) "
+    MDC_WRITER_CTE("$7")
+    ", stored AS (INSERT INTO shortlist_snapshots (shortlist_type, scope, "
+    "observed_at, trading_day, entry_count, entries, written_by) "
+    "SELECT $1, $2, $3, $4, $5, $6, writer.id FROM writer "
     "ON CONFLICT (shortlist_type, scope, observed_at) DO UPDATE SET "
     "entry_count = EXCLUDED.entry_count, entries = EXCLUDED.entries, "
-    "written_by = EXCLUDED.written_by, written_at = now()"};
+    "written_by = EXCLUDED.written_by, written_at = now()) "
+    "SELECT " MDC_DEVELOPER_COLUMNS " FROM writer"};
 
 constexpr Statement kFindLatest{
     "shortlists_find_latest",
@@ -69,18 +72,17 @@ absl::StatusOr<v1::Shortlist> ShortlistAt(const Result& result, int row,
 
 }  // namespace
 
-absl::Status ShortlistRepository::Upsert(
-    const domain::ShortlistSnapshot& snapshot, int64_t writer_id) {
-  return pool_
-      .ExecWrite(kUpsert, Params()
-                              .Text(domain::ShortlistTypeName(snapshot.type))
-                              .Text(domain::ScopeName(snapshot.scope))
-                              .Time(snapshot.observed_at)
-                              .Date(domain::TradingDay(snapshot.observed_at))
-                              .Int32(snapshot.entries.entries_size())
-                              .Bytes(snapshot.entries.SerializeAsString())
-                              .Int64(writer_id))
-      .status();
+absl::StatusOr<std::optional<DeveloperRecord>> ShortlistRepository::Upsert(
+    const domain::ShortlistSnapshot& snapshot, const std::string& token_hash) {
+  return WriterOf(pool_.ExecWrite(
+      kUpsert, Params()
+                   .Text(domain::ShortlistTypeName(snapshot.type))
+                   .Text(domain::ScopeName(snapshot.scope))
+                   .Time(snapshot.observed_at)
+                   .Date(domain::TradingDay(snapshot.observed_at))
+                   .Int32(snapshot.entries.entries_size())
+                   .Bytes(snapshot.entries.SerializeAsString())
+                   .Bytes(token_hash)));
 }
 
 absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -13,6 +14,7 @@
 #include "absl/time/time.h"
 #include "mdc/v1/market.pb.h"
 #include "service/domain/observations.h"
+#include "storage/developer_repository.h"
 #include "storage/pool.h"
 
 namespace mdc::storage {
@@ -21,9 +23,11 @@ class ShortlistRepository {
  public:
   explicit ShortlistRepository(ConnectionPool& pool) : pool_(pool) {}
 
-  // Inserts the snapshot or replaces the one with the same key.
-  absl::Status Upsert(const domain::ShortlistSnapshot& snapshot,
-                      int64_t writer_id);
+  // Inserts the snapshot or replaces the one with the same key, written by
+  // the developer holding the token whose hash is given: returns that
+  // developer, or none (and writes nothing) when no developer holds it.
+  absl::StatusOr<std::optional<DeveloperRecord>> Upsert(
+      const domain::ShortlistSnapshot& snapshot, const std::string& token_hash);
 
   // The latest snapshot of (type, scope) stamped in [not_before, at], with
   // `timestamp`, `shortlist_type`, `scope` and `entries` set.

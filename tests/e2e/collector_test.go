@@ -171,6 +171,54 @@ func TestWriterIsRecorded(t *testing.T) {
 	}
 }
 
+// The collector writes look their writer up in the write statement itself
+// (one statement per request); the answers must stay those of a separate
+// token check: 401 before anything else, nothing stored, last-seen stamped.
+func TestCollectorWritesAuthenticateThemselves(t *testing.T) {
+	s := SharedStack(t)
+	admin := s.AdminToken()
+	routes := []struct {
+		path, file, table, stored string
+	}{
+		{"/v1/developer/collector/shortlists", "shortlist_top_gainers_full.json", "shortlist_snapshots", "2031-01-15T05:00:00Z"},
+		{"/v1/developer/collector/nifty", "nifty_short.json", "nifty_quotes", "2031-01-15T05:00:00Z"},
+		{"/v1/developer/collector/quotes", "quotes_batch.json", "stock_quotes", "2031-01-15T05:00:00Z"},
+	}
+	storedCount := func(table, at string) string {
+		return s.SQL(t, "SELECT count(*) FROM "+table+" WHERE observed_at = '"+at+"'")
+	}
+	goneID, gone := s.NewDeveloper(t, "developer")
+	expectStatus(t, s.Do(t, "DELETE", "/v1/admin/developers/"+goneID, admin, nil), 200)
+	for _, route := range routes {
+		valid := seedBody(t, route.file, "UTC", "2031-01-15T05:00:00")
+		invalid := seedBody(t, route.file, "UTC", "2031-01-15T05:00:00")
+		invalid["data"].(map[string]any)["timezone"] = "Mars/Olympus"
+		t.Run(route.path, func(t *testing.T) {
+			for _, token := range []string{"mdc_not-a-real-token", gone} {
+				expectStatus(t, s.Do(t, "POST", route.path, token, valid), 401)
+				expectStatus(t, s.Do(t, "POST", route.path, token, invalid), 401)
+			}
+			if n := storedCount(route.table, route.stored); n != "0" {
+				t.Fatalf("%s rows stored by unknown tokens", n)
+			}
+			id, token := s.NewDeveloper(t, "developer")
+			expectFieldError(t, s.Do(t, "POST", route.path, token, invalid), 400, "data.timezone")
+			expectStatus(t, s.Do(t, "POST", route.path, token, valid), 200)
+			if w := s.SQL(t, "SELECT DISTINCT written_by FROM "+route.table+" WHERE observed_at = '"+route.stored+"'"); w != id {
+				t.Fatalf("written_by %q, want %q", w, id)
+			}
+			if seen := s.SQL(t, "SELECT last_seen_at IS NOT NULL FROM developers WHERE id = "+id); seen != "t" {
+				t.Fatalf("last_seen_at not stamped by a collector write")
+			}
+			// An admin token may write too, and is recorded as the writer.
+			expectStatus(t, s.Do(t, "POST", route.path, admin, valid), 200)
+			if w := s.SQL(t, "SELECT DISTINCT written_by FROM "+route.table+" WHERE observed_at = '"+route.stored+"'"); w == id {
+				t.Fatalf("the admin's write did not replace the writer")
+			}
+		})
+	}
+}
+
 func TestSaveQuotesStoresTheBatchAtomically(t *testing.T) {
 	s := SharedStack(t)
 	_, token := s.NewDeveloper(t, "developer")

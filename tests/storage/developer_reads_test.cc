@@ -23,7 +23,7 @@ class DeveloperReadsTest : public testing::RepositoryTest {
  protected:
   void SetUp() override {
     RepositoryTest::SetUp();
-    writer_id_ = NewDeveloper("reader");
+    writer_id_ = NewDeveloper("reader", &writer_hash_);
     ASSERT_FALSE(HasFailure());  // no writer, nothing to test
   }
 
@@ -36,10 +36,12 @@ class DeveloperReadsTest : public testing::RepositoryTest {
     if (price.has_value()) quote.mutable_payload()->set_last_price(*price);
     if (volume.has_value()) quote.mutable_payload()->set_volume(*volume);
     batch.quotes.push_back({symbol, quote});
-    ASSERT_TRUE(repos_->quotes.UpsertBatch(batch, writer_id_).ok());
+    ASSERT_TRUE(
+        WrittenBy(repos_->quotes.UpsertBatch(batch, writer_hash_), writer_id_));
   }
 
   int64_t writer_id_ = 0;
+  std::string writer_hash_;
 };
 
 TEST_F(DeveloperReadsTest, QuoteAsOfEdges) {
@@ -112,7 +114,8 @@ TEST_F(DeveloperReadsTest, NiftyRangeAndPoints) {
     nifty.day_change_perc = i;
     nifty.quote.mutable_payload()->set_last_price(22000 + i);
     nifty.quote.mutable_payload()->set_volume(1000 * (i + 1));
-    ASSERT_TRUE(repos_->nifty.Upsert(nifty, writer_id_).ok());
+    ASSERT_TRUE(
+        WrittenBy(repos_->nifty.Upsert(nifty, writer_hash_), writer_id_));
   }
   auto rows = repos_->nifty.ListRange(
       At("2025-03-06T09:15:00"), At("2025-03-06T09:17:00"), std::nullopt, 10);
@@ -135,7 +138,8 @@ TEST_F(DeveloperReadsTest, ShortlistRangeIsAscendingAndKeepsEmptySnapshots) {
     s.observed_at = At("2025-03-07T10:00:00") + absl::Minutes(i);
     if (i != 1)
       s.entries.add_entries()->set_nse_symbol("S" + std::to_string(i));
-    ASSERT_TRUE(repos_->shortlists.Upsert(s, writer_id_).ok());
+    ASSERT_TRUE(
+        WrittenBy(repos_->shortlists.Upsert(s, writer_hash_), writer_id_));
   }
   auto rows = repos_->shortlists.ListRange(
       v1::VOLUME_SHOCKERS, v1::TOP_5, At("2025-03-07T10:00:00"),

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "service/domain/observations.h"
 #include "service/domain/time.h"
 #include "service/domain/tokens.h"
@@ -17,7 +18,7 @@ class RepositoriesTest : public testing::RepositoryTest {
  protected:
   void SetUp() override {
     RepositoryTest::SetUp();
-    writer_id_ = NewDeveloper("writer");
+    writer_id_ = NewDeveloper("writer", &writer_hash_);
     ASSERT_FALSE(HasFailure());  // no writer, nothing to test
   }
 
@@ -37,6 +38,7 @@ class RepositoriesTest : public testing::RepositoryTest {
   }
 
   int64_t writer_id_ = 0;
+  std::string writer_hash_;
 };
 
 TEST_F(RepositoriesTest, MigrationsAreRecordedAndRunOnce) {
@@ -49,9 +51,11 @@ TEST_F(RepositoriesTest, MigrationsAreRecordedAndRunOnce) {
 
 TEST_F(RepositoriesTest, ShortlistUpsertIsIdempotentAndLastWriteWins) {
   const absl::Time t = At("2025-03-03T10:00:00");
-  ASSERT_TRUE(
-      repos_->shortlists.Upsert(Snapshot(t, {"A", "B"}), writer_id_).ok());
-  ASSERT_TRUE(repos_->shortlists.Upsert(Snapshot(t, {"C"}), writer_id_).ok());
+  ASSERT_TRUE(WrittenBy(
+      repos_->shortlists.Upsert(Snapshot(t, {"A", "B"}), writer_hash_),
+      writer_id_));
+  ASSERT_TRUE(WrittenBy(
+      repos_->shortlists.Upsert(Snapshot(t, {"C"}), writer_hash_), writer_id_));
   EXPECT_EQ(db_->Query("SELECT count(*) FROM shortlist_snapshots WHERE "
                        "observed_at = '2025-03-03T04:30:00Z'"),
             "1");
@@ -68,8 +72,9 @@ TEST_F(RepositoriesTest, ShortlistUpsertIsIdempotentAndLastWriteWins) {
 
 TEST_F(RepositoriesTest, ShortlistAsOfStaysOnTheTradingDay) {
   const absl::Time yesterday = At("2025-03-04T15:00:00");
-  ASSERT_TRUE(
-      repos_->shortlists.Upsert(Snapshot(yesterday, {"OLD"}), writer_id_).ok());
+  ASSERT_TRUE(WrittenBy(
+      repos_->shortlists.Upsert(Snapshot(yesterday, {"OLD"}), writer_hash_),
+      writer_id_));
   const absl::Time morning = At("2025-03-05T09:20:00");
   auto found = repos_->shortlists.FindLatest(
       v1::TOP_GAINERS, v1::FULL, domain::DayStart(domain::TradingDay(morning)),
@@ -85,7 +90,7 @@ TEST_F(RepositoriesTest, NiftyRoundTripIsExact) {
   nifty.quote.set_status(v1::SUCCESS);
   nifty.quote.mutable_payload()->set_last_price(22123.45);
   nifty.quote.mutable_payload()->set_last_trade_time(1741239000123);
-  ASSERT_TRUE(repos_->nifty.Upsert(nifty, writer_id_).ok());
+  ASSERT_TRUE(WrittenBy(repos_->nifty.Upsert(nifty, writer_hash_), writer_id_));
   auto found = repos_->nifty.FindLatest(
       domain::DayStart(absl::CivilDay(2025, 3, 6)), nifty.observed_at);
   ASSERT_TRUE(found.ok() && found->has_value());
@@ -104,19 +109,67 @@ TEST_F(RepositoriesTest, QuoteBatchIsAllOrNothing) {
     quote.mutable_payload()->set_last_price(10);
     batch.quotes.push_back({symbol, quote});
   }
-  EXPECT_FALSE(repos_->quotes.UpsertBatch(batch, writer_id_).ok());
+  EXPECT_FALSE(repos_->quotes.UpsertBatch(batch, writer_hash_).ok());
   EXPECT_EQ(db_->Query("SELECT count(*) FROM stock_quotes WHERE observed_at = "
                        "'2025-03-07T04:30:00Z'"),
             "0");
   batch.quotes.pop_back();
-  ASSERT_TRUE(repos_->quotes.UpsertBatch(batch, writer_id_).ok());
-  ASSERT_TRUE(repos_->quotes.UpsertBatch(batch, writer_id_).ok());
+  ASSERT_TRUE(
+      WrittenBy(repos_->quotes.UpsertBatch(batch, writer_hash_), writer_id_));
+  ASSERT_TRUE(
+      WrittenBy(repos_->quotes.UpsertBatch(batch, writer_hash_), writer_id_));
   EXPECT_EQ(db_->Query("SELECT count(*) FROM stock_quotes WHERE observed_at = "
                        "'2025-03-07T04:30:00Z'"),
             "2");
   EXPECT_EQ(db_->Query("SELECT trading_day FROM stock_quotes WHERE "
                        "nse_symbol = 'AAA'"),
             "2025-03-07");
+}
+
+// The collector writes authenticate in their own statement: a token hash no
+// developer holds writes nothing and says so.
+TEST_F(RepositoriesTest, WritesWithAnUnknownTokenStoreNothing) {
+  const std::string stranger = domain::HashToken("nobody's token");
+  const absl::Time t = At("2025-03-11T10:00:00");
+  auto count = [&](const char* table) {
+    return db_->Query(absl::StrCat("SELECT count(*) FROM ", table,
+                                   " WHERE observed_at = "
+                                   "'2025-03-11T04:30:00Z'"));
+  };
+
+  auto shortlist = repos_->shortlists.Upsert(Snapshot(t, {"A"}), stranger);
+  ASSERT_TRUE(shortlist.ok()) << shortlist.status();
+  EXPECT_FALSE(shortlist->has_value());
+  EXPECT_EQ(count("shortlist_snapshots"), "0");
+
+  domain::NiftyObservation nifty;
+  nifty.observed_at = t;
+  nifty.quote.set_status(v1::SUCCESS);
+  auto nifty_written = repos_->nifty.Upsert(nifty, stranger);
+  ASSERT_TRUE(nifty_written.ok()) << nifty_written.status();
+  EXPECT_FALSE(nifty_written->has_value());
+  EXPECT_EQ(count("nifty_quotes"), "0");
+
+  domain::QuoteBatch batch;
+  batch.observed_at = t;
+  batch.quotes.push_back({"AAA", nifty.quote});
+  auto quotes = repos_->quotes.UpsertBatch(batch, stranger);
+  ASSERT_TRUE(quotes.ok()) << quotes.status();
+  EXPECT_FALSE(quotes->has_value());
+  EXPECT_EQ(count("stock_quotes"), "0");
+
+  // The same writes with the writer's token store and name it.
+  ASSERT_TRUE(WrittenBy(
+      repos_->shortlists.Upsert(Snapshot(t, {"A"}), writer_hash_), writer_id_));
+  ASSERT_TRUE(WrittenBy(repos_->nifty.Upsert(nifty, writer_hash_), writer_id_));
+  ASSERT_TRUE(
+      WrittenBy(repos_->quotes.UpsertBatch(batch, writer_hash_), writer_id_));
+  EXPECT_EQ(count("shortlist_snapshots"), "1");
+  EXPECT_EQ(count("nifty_quotes"), "1");
+  EXPECT_EQ(count("stock_quotes"), "1");
+  EXPECT_EQ(db_->Query("SELECT written_by FROM stock_quotes WHERE "
+                       "observed_at = '2025-03-11T04:30:00Z'"),
+            std::to_string(writer_id_));
 }
 
 TEST_F(RepositoriesTest, UsernamesAreUniqueAndTokensFoundByHash) {
@@ -138,7 +191,8 @@ TEST_F(RepositoriesTest, UsernamesAreUniqueAndTokensFoundByHash) {
 
 TEST_F(RepositoriesTest, DataDatesCountEveryKind) {
   const absl::Time t = At("2025-03-10T10:00:00");
-  ASSERT_TRUE(repos_->shortlists.Upsert(Snapshot(t, {"X"}), writer_id_).ok());
+  ASSERT_TRUE(WrittenBy(
+      repos_->shortlists.Upsert(Snapshot(t, {"X"}), writer_hash_), writer_id_));
   auto dates = repos_->market_data.ListDates();
   ASSERT_TRUE(dates.ok()) << dates.status();
   bool seen = false;

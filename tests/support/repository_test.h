@@ -8,8 +8,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "service/domain/time.h"
 #include "service/domain/tokens.h"
@@ -32,12 +34,34 @@ class RepositoryTest : public ::testing::Test {
 
   // A new developer named `prefix` and a number unique in the program, with
   // a fresh token; its id (0, with a test failure, when it cannot be made).
-  int64_t NewDeveloper(const std::string& prefix) {
+  // `token_hash`, when given, receives its token's hash (what the collector
+  // writes take to name their writer).
+  int64_t NewDeveloper(const std::string& prefix,
+                       std::string* token_hash = nullptr) {
+    const std::string hash = domain::HashToken(domain::GenerateToken());
     auto created = repos_->developers.Create(
-        prefix + std::to_string(++counter_), "developer",
-        domain::HashToken(domain::GenerateToken()));
+        prefix + std::to_string(++counter_), "developer", hash);
     EXPECT_TRUE(created.ok()) << created.status();
+    if (token_hash != nullptr) *token_hash = hash;
     return created.ok() ? created->id : 0;
+  }
+
+  // Success for a collector write that stored its data as the developer
+  // `writer_id`.
+  static ::testing::AssertionResult WrittenBy(
+      const absl::StatusOr<std::optional<storage::DeveloperRecord>>& written,
+      int64_t writer_id) {
+    if (!written.ok()) {
+      return ::testing::AssertionFailure() << written.status();
+    }
+    if (!written->has_value()) {
+      return ::testing::AssertionFailure() << "no writer: nothing written";
+    }
+    if ((*written)->id != writer_id) {
+      return ::testing::AssertionFailure()
+             << "written by " << (*written)->id << ", not " << writer_id;
+    }
+    return ::testing::AssertionSuccess();
   }
 
   // The instant of an Asia/Kolkata wall-clock time YYYY-MM-DDTHH:MM:SS.
