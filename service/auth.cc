@@ -78,6 +78,17 @@ absl::StatusOr<Caller> Authenticator::Admit(
   return caller;
 }
 
+void Authenticator::IdentifyAsync(const std::string &token_hash,
+                                  CallerCallback done) {
+  developers_.FindByTokenHash(
+      token_hash, [this, token_hash, done = std::move(done)](
+                      absl::StatusOr<std::optional<storage::DeveloperRecord>>
+                          found) mutable {
+        if (!found.ok()) return std::move(done)(found.status());
+        std::move(done)(Admit(*found, token_hash));
+      });
+}
+
 absl::StatusOr<std::string> Authenticator::TokenHash(
     absl::string_view authorization) {
   if (authorization.empty()) {

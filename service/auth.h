@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "storage/developer_repository.h"
@@ -60,6 +61,11 @@ class Authenticator {
   absl::StatusOr<Caller> Admit(
       const std::optional<storage::DeveloperRecord>& found,
       const std::string& token_hash);
+
+  // Looks `token_hash` up and admits what it finds, without blocking:
+  // `done` gets the caller (or UNAUTHENTICATED) on a storage thread.
+  using CallerCallback = absl::AnyInvocable<void(absl::StatusOr<Caller>) &&>;
+  void IdentifyAsync(const std::string& token_hash, CallerCallback done);
 
  private:
   storage::DeveloperRepository& developers_;

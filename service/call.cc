@@ -8,7 +8,7 @@
 namespace mdc {
 namespace {
 
-absl::string_view Metadata(const grpc::ServerContext& context,
+absl::string_view Metadata(const grpc::ServerContextBase& context,
                            absl::string_view key) {
   const auto& metadata = context.client_metadata();
   auto it = metadata.find(grpc::string_ref(key.data(), key.size()));
@@ -16,7 +16,7 @@ absl::string_view Metadata(const grpc::ServerContext& context,
   return absl::string_view(it->second.data(), it->second.size());
 }
 
-std::string ClientAddress(const grpc::ServerContext& context) {
+std::string ClientAddress(const grpc::ServerContextBase& context) {
   // The gateway appends the address it saw to whatever X-Forwarded-For the
   // client sent: only the last entry can be trusted (earlier ones are
   // client-controlled and would let a caller dodge per-address limits).
@@ -31,13 +31,13 @@ std::string ClientAddress(const grpc::ServerContext& context) {
 }
 
 absl::StatusOr<domain::BacktestClock> ClockOf(
-    const grpc::ServerContext& context) {
+    const grpc::ServerContextBase& context) {
   return domain::BacktestClock::FromHeaders(
       Metadata(context, "x-current-timestamp"),
       Metadata(context, "x-current-timezone"));
 }
 
-CallContext Describe(const grpc::ServerContext& context) {
+CallContext Describe(const grpc::ServerContextBase& context) {
   CallContext call;
   call.run_id = std::string(Metadata(context, "x-run-id").substr(0, 128));
   call.client_address = ClientAddress(context);
@@ -55,35 +55,6 @@ absl::Status Prepare(grpc::ServerContext& context, Authenticator& auth,
   return absl::OkStatus();
 }
 
-// RunWrite's steps, in the order that keeps Run's answers: a bad header
-// (401) before bad X-Current-* headers before a bad body (400), and an
-// unknown token 401 whatever else is wrong.
-absl::Status WriteAsCaller(grpc::ServerContext& context, Authenticator& auth,
-                           absl::FunctionRef<absl::Status()> validate,
-                           CallRunner::WriteFunction write, CallContext& call) {
-  const absl::string_view authorization = Metadata(context, "authorization");
-  auto token_hash = auth.TokenHash(authorization);
-  if (!token_hash.ok()) return token_hash.status();
-  auto clock = ClockOf(context);
-  const absl::Status invalid = clock.ok() ? validate() : clock.status();
-  if (!invalid.ok()) {
-    // Nothing to write, so the token is looked up on its own.
-    auto caller = auth.Authenticate(authorization, Access::kDeveloper);
-    if (!caller.ok()) return caller.status();
-    call.caller = *std::move(caller);
-    return invalid;
-  }
-  call.clock = *clock;
-  auto writer = write(*token_hash);
-  if (!writer.ok()) return writer.status();
-  // No writer: nothing was written. (Admit's role check cannot fail after a
-  // write: the database only holds valid roles.)
-  auto caller = auth.Admit(*writer, *token_hash);
-  if (!caller.ok()) return caller.status();
-  call.caller = *std::move(caller);
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 grpc::Status CallRunner::Run(
@@ -96,15 +67,64 @@ grpc::Status CallRunner::Run(
   return Finish(method, start, call, status);
 }
 
-grpc::Status CallRunner::RunWrite(grpc::ServerContext* context,
-                                  absl::string_view method,
-                                  absl::FunctionRef<absl::Status()> validate,
-                                  WriteFunction write) {
-  const absl::Time start = absl::Now();
-  CallContext call = Describe(*context);
-  const absl::Status status =
-      WriteAsCaller(*context, auth_, validate, write, call);
-  return Finish(method, start, call, status);
+// What a StartWrite call carries from its handler to its answer.
+struct CallRunner::PendingWrite {
+  absl::string_view method;
+  absl::Time start;
+  CallContext call;
+  grpc::ServerUnaryReactor* reactor;
+  std::string token_hash;
+};
+
+// The steps keep Run's order of answers: a bad header (401) before bad
+// X-Current-* headers before a bad body (400), and an unknown token 401
+// whatever else is wrong.
+void CallRunner::StartWrite(
+    grpc::CallbackServerContext* context, grpc::ServerUnaryReactor* reactor,
+    absl::string_view method,
+    absl::FunctionRef<absl::StatusOr<Write>()> validate) {
+  auto pending = std::make_unique<PendingWrite>(
+      PendingWrite{method, absl::Now(), Describe(*context), reactor, {}});
+  auto token_hash = auth_.TokenHash(Metadata(*context, "authorization"));
+  if (!token_hash.ok()) return Answer(std::move(pending), token_hash.status());
+  pending->token_hash = *std::move(token_hash);
+  auto clock = ClockOf(*context);
+  absl::StatusOr<Write> write = clock.ok() ? validate() : clock.status();
+  if (!write.ok()) {
+    // Nothing to write, so the token is looked up on its own.
+    const std::string hash = pending->token_hash;
+    auth_.IdentifyAsync(
+        hash, [this, pending = std::move(pending), invalid = write.status()](
+                  absl::StatusOr<Caller> caller) mutable {
+          if (!caller.ok()) return Answer(std::move(pending), caller.status());
+          pending->call.caller = *std::move(caller);
+          Answer(std::move(pending), invalid);
+        });
+    return;
+  }
+  pending->call.clock = *clock;
+  const std::string hash = pending->token_hash;
+  std::move (*write)(hash,
+                     [this, pending = std::move(pending)](
+                         absl::StatusOr<std::optional<storage::DeveloperRecord>>
+                             writer) mutable {
+                       if (!writer.ok())
+                         return Answer(std::move(pending), writer.status());
+                       // No writer: nothing was written. (Admit's role check
+                       // cannot fail after a write: the database only holds
+                       // valid roles.)
+                       auto caller = auth_.Admit(*writer, pending->token_hash);
+                       if (!caller.ok())
+                         return Answer(std::move(pending), caller.status());
+                       pending->call.caller = *std::move(caller);
+                       Answer(std::move(pending), absl::OkStatus());
+                     });
+}
+
+void CallRunner::Answer(std::unique_ptr<PendingWrite> write,
+                        const absl::Status& status) {
+  write->reactor->Finish(
+      Finish(write->method, write->start, write->call, status));
 }
 
 grpc::Status CallRunner::Finish(absl::string_view method, absl::Time start,

@@ -8,10 +8,13 @@
 #define MDC_SERVICE_CALL_H_
 
 #include <grpcpp/server_context.h>
+#include <grpcpp/support/server_callback.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -41,26 +44,32 @@ class CallRunner {
                    Access access,
                    absl::FunctionRef<absl::Status(const CallContext&)> body);
 
-  // Stores a request as its caller and returns the developer holding
-  // `token_hash`, or none (having written nothing) when nobody does: one
-  // statement that authenticates and writes (storage::WriterOf).
-  using WriteFunction =
-      absl::FunctionRef<absl::StatusOr<std::optional<storage::DeveloperRecord>>(
-          const std::string& token_hash)>;
+  // Submits the write of a validated request as the holder of
+  // `token_hash`; `done` gets that developer, or none (having written
+  // nothing) when nobody holds the token: one statement that authenticates
+  // and writes (storage::WriterOf).
+  using Write = absl::AnyInvocable<void(const std::string& token_hash,
+                                        storage::DeveloperCallback done) &&>;
 
-  // Run for a developer write that authenticates itself: `validate` checks
-  // the request without the database, then `write` stores it. One database
-  // statement per request instead of a token lookup and a write; the
-  // answers are Run's (401 for a bad token comes before 400 for a bad
-  // body: an invalid request has its token looked up on its own).
-  grpc::Status RunWrite(grpc::ServerContext* context, absl::string_view method,
-                        absl::FunctionRef<absl::Status()> validate,
-                        WriteFunction write);
+  // Run for a developer write served by the gRPC callback API: returns at
+  // once and answers through `reactor` when the write has committed, so no
+  // thread waits on the database. `validate` checks the request without the
+  // database and returns its write. One statement per request instead of a
+  // token lookup and a write; the answers are Run's: a bad header is 401
+  // first, an invalid request has its token looked up (without blocking)
+  // so an unknown token is 401 before any 400.
+  void StartWrite(grpc::CallbackServerContext* context,
+                  grpc::ServerUnaryReactor* reactor, absl::string_view method,
+                  absl::FunctionRef<absl::StatusOr<Write>()> validate);
 
  private:
+  struct PendingWrite;
+
   // Logs, counts and converts the outcome of a call.
   grpc::Status Finish(absl::string_view method, absl::Time start,
                       const CallContext& call, const absl::Status& status);
+  // Finish for a StartWrite call: answers through its reactor.
+  void Answer(std::unique_ptr<PendingWrite> write, const absl::Status& status);
 
   Authenticator& auth_;
   Metrics& metrics_;

@@ -16,55 +16,64 @@ absl::Status RequireData(bool has_data) {
 
 }  // namespace
 
-// The writes authenticate in their own statement (CallRunner::RunWrite):
-// the validated request waits in a local for `write`.
+// Each write validates its request into a domain value that its Write
+// takes along to storage.
 
-grpc::Status CollectorService::SaveShortlist(
-    grpc::ServerContext* context, const v1::SaveShortlistRequest* request,
+grpc::ServerUnaryReactor* CollectorService::SaveShortlist(
+    grpc::CallbackServerContext* context,
+    const v1::SaveShortlistRequest* request, google::protobuf::Empty*) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  calls_.StartWrite(
+      context, reactor, "SaveShortlist",
+      [&]() -> absl::StatusOr<CallRunner::Write> {
+        if (auto s = RequireData(request->has_data()); !s.ok()) return s;
+        auto snapshot = domain::ValidateShortlist(request->data());
+        if (!snapshot.ok()) return snapshot.status();
+        return CallRunner::Write([this, snapshot = *std::move(snapshot)](
+                                     const std::string& token_hash,
+                                     storage::DeveloperCallback done) {
+          repos_.shortlists.Upsert(snapshot, token_hash, std::move(done));
+        });
+      });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* CollectorService::SaveNifty(
+    grpc::CallbackServerContext* context, const v1::SaveNiftyRequest* request,
     google::protobuf::Empty*) {
-  absl::StatusOr<domain::ShortlistSnapshot> snapshot;
-  return calls_.RunWrite(
-      context, "SaveShortlist",
-      [&]() -> absl::Status {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  calls_.StartWrite(
+      context, reactor, "SaveNifty",
+      [&]() -> absl::StatusOr<CallRunner::Write> {
         if (auto s = RequireData(request->has_data()); !s.ok()) return s;
-        snapshot = domain::ValidateShortlist(request->data());
-        return snapshot.status();
-      },
-      [&](const std::string& token_hash) {
-        return repos_.shortlists.Upsert(*snapshot, token_hash);
+        auto nifty = domain::ValidateNifty(request->data());
+        if (!nifty.ok()) return nifty.status();
+        return CallRunner::Write(
+            [this, nifty = *std::move(nifty)](const std::string& token_hash,
+                                              storage::DeveloperCallback done) {
+              repos_.nifty.Upsert(nifty, token_hash, std::move(done));
+            });
       });
+  return reactor;
 }
 
-grpc::Status CollectorService::SaveNifty(grpc::ServerContext* context,
-                                         const v1::SaveNiftyRequest* request,
-                                         google::protobuf::Empty*) {
-  absl::StatusOr<domain::NiftyObservation> nifty;
-  return calls_.RunWrite(
-      context, "SaveNifty",
-      [&]() -> absl::Status {
+grpc::ServerUnaryReactor* CollectorService::SaveQuotes(
+    grpc::CallbackServerContext* context, const v1::SaveQuotesRequest* request,
+    google::protobuf::Empty*) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  calls_.StartWrite(
+      context, reactor, "SaveQuotes",
+      [&]() -> absl::StatusOr<CallRunner::Write> {
         if (auto s = RequireData(request->has_data()); !s.ok()) return s;
-        nifty = domain::ValidateNifty(request->data());
-        return nifty.status();
-      },
-      [&](const std::string& token_hash) {
-        return repos_.nifty.Upsert(*nifty, token_hash);
+        auto batch = domain::ValidateQuotes(request->data());
+        if (!batch.ok()) return batch.status();
+        return CallRunner::Write(
+            [this, batch = *std::move(batch)](const std::string& token_hash,
+                                              storage::DeveloperCallback done) {
+              repos_.quotes.UpsertBatch(batch, token_hash, std::move(done));
+            });
       });
-}
-
-grpc::Status CollectorService::SaveQuotes(grpc::ServerContext* context,
-                                          const v1::SaveQuotesRequest* request,
-                                          google::protobuf::Empty*) {
-  absl::StatusOr<domain::QuoteBatch> batch;
-  return calls_.RunWrite(
-      context, "SaveQuotes",
-      [&]() -> absl::Status {
-        if (auto s = RequireData(request->has_data()); !s.ok()) return s;
-        batch = domain::ValidateQuotes(request->data());
-        return batch.status();
-      },
-      [&](const std::string& token_hash) {
-        return repos_.quotes.UpsertBatch(*batch, token_hash);
-      });
+  return reactor;
 }
 
 grpc::Status CollectorService::CheckHoliday(

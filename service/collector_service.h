@@ -9,20 +9,30 @@
 
 namespace mdc {
 
-class CollectorService final : public v1::CollectorService::Service {
+// The three writes use the gRPC callback API (their handlers never wait on
+// the database: CallRunner::StartWrite); CheckHoliday stays synchronous.
+using CollectorServiceBase =
+    v1::CollectorService::WithCallbackMethod_SaveShortlist<
+        v1::CollectorService::WithCallbackMethod_SaveNifty<
+            v1::CollectorService::WithCallbackMethod_SaveQuotes<
+                v1::CollectorService::Service>>>;
+
+class CollectorService final : public CollectorServiceBase {
  public:
   CollectorService(CallRunner& calls, storage::Repositories& repos)
       : calls_(calls), repos_(repos) {}
 
-  grpc::Status SaveShortlist(grpc::ServerContext* context,
-                             const v1::SaveShortlistRequest* request,
-                             google::protobuf::Empty* response) override;
-  grpc::Status SaveNifty(grpc::ServerContext* context,
-                         const v1::SaveNiftyRequest* request,
-                         google::protobuf::Empty* response) override;
-  grpc::Status SaveQuotes(grpc::ServerContext* context,
-                          const v1::SaveQuotesRequest* request,
-                          google::protobuf::Empty* response) override;
+  grpc::ServerUnaryReactor* SaveShortlist(
+      grpc::CallbackServerContext* context,
+      const v1::SaveShortlistRequest* request,
+      google::protobuf::Empty* response) override;
+  grpc::ServerUnaryReactor* SaveNifty(
+      grpc::CallbackServerContext* context, const v1::SaveNiftyRequest* request,
+      google::protobuf::Empty* response) override;
+  grpc::ServerUnaryReactor* SaveQuotes(
+      grpc::CallbackServerContext* context,
+      const v1::SaveQuotesRequest* request,
+      google::protobuf::Empty* response) override;
   grpc::Status CheckHoliday(grpc::ServerContext* context,
                             const v1::CheckHolidayRequest* request,
                             v1::CheckHolidayResponse* response) override;

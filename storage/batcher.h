@@ -1,19 +1,16 @@
 // Runs statements that many request threads submit at the same time as one
-// batch on one connection: one round trip for all of them (libpq pipeline
-// mode) and, for writes, one transaction with one commit (group commit), so
-// the WAL flush a commit waits for is shared by every write of the batch.
+// batch (batch.h): one round trip for all of them and, for writes, one
+// commit.
 //
 // There is no batching thread and no timer: the first thread to submit while
 // no batch is running sends its own statement and every other waiting one;
 // statements submitted meanwhile wait and go together in the next batch. A
 // lone request therefore runs at once, exactly as without batching, and
-// batches grow only as large as the load makes them.
+// batches grow only as large as the load makes them. (async_batcher.h is the
+// same for callers that must not block.)
 //
 // Guarantees: Run returns only after its statement ran (and, for writes,
-// committed); a write that fails fails alone: when one statement of a write
-// batch fails, the batch rolls back and every statement of it runs again on
-// its own, so the others still commit and the failing one reports its own
-// error.
+// committed); a write that fails fails alone (batch.h).
 //
 // Thread-safe.
 #ifndef MDC_STORAGE_BATCHER_H_
@@ -25,6 +22,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "storage/batch.h"
 #include "storage/pg.h"
 
 namespace mdc::storage {
@@ -33,10 +31,7 @@ class ConnectionPool;
 
 class Batcher {
  public:
-  enum class Mode {
-    kRead,   // one implicit transaction per batch, nothing to commit
-    kWrite,  // BEGIN, the statements, COMMIT
-  };
+  using Mode = BatchMode;
 
   // At most `max_batch` statements per batch, at most `max_in_flight`
   // batches at once (each on its own pooled connection).
@@ -56,8 +51,6 @@ class Batcher {
 
   // Runs `batch` and fills in every job's result.
   void Execute(const std::vector<Job*>& batch);
-  // Runs each job alone (autocommit), after a failed batch.
-  void ExecuteOneByOne(Connection& conn, const std::vector<Job*>& batch);
 
   ConnectionPool& pool_;
   const Mode mode_;

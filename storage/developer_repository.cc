@@ -73,6 +73,12 @@ absl::StatusOr<std::optional<DeveloperRecord>> WriterOf(
   return std::optional<DeveloperRecord>(ReadDeveloper(*result, 0));
 }
 
+AsyncBatcher::Done ReportDeveloper(DeveloperCallback done) {
+  return [done = std::move(done)](absl::StatusOr<Result> result) mutable {
+    std::move(done)(WriterOf(result));
+  };
+}
+
 absl::StatusOr<DeveloperRecord> DeveloperRepository::Create(
     const std::string &username, const std::string &role,
     const std::string &token_hash) {
@@ -97,6 +103,12 @@ DeveloperRepository::FindByTokenHash(const std::string &token_hash) {
   if (!result.ok()) return result.status();
   if (result->rows() == 0) return std::optional<DeveloperRecord>();
   return std::optional<DeveloperRecord>(ReadDeveloper(*result, 0));
+}
+
+void DeveloperRepository::FindByTokenHash(const std::string &token_hash,
+                                          DeveloperCallback done) {
+  pool_.SubmitRead(kFindByTokenHash, Params().Bytes(token_hash),
+                   ReportDeveloper(std::move(done)));
 }
 
 absl::StatusOr<std::optional<DeveloperRecord>> DeveloperRepository::Find(

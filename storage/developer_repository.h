@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "storage/pool.h"
@@ -31,12 +32,20 @@ DeveloperRecord ReadDeveloper(const Result &result, int row);
 #define MDC_DEVELOPER_COLUMNS \
   "id, username, role, created_at, last_seen_at, token_hash"
 
+// A developer found, or none; delivered on a storage thread.
+using DeveloperCallback =
+    absl::AnyInvocable<void(absl::StatusOr<std::optional<DeveloperRecord>>) &&>;
+
 // A collector write authenticates itself: its statement looks the writer up
 // by token hash, writes only if a developer holds the token, and returns
 // that developer (MDC_WRITER_CTE). This reads the answer: the writer, or none
 // when the token is unknown and nothing was written.
 absl::StatusOr<std::optional<DeveloperRecord>> WriterOf(
     const absl::StatusOr<Result> &result);
+
+// `done` adapted to a result whose first row, if any, is a developer
+// (WriterOf).
+AsyncBatcher::Done ReportDeveloper(DeveloperCallback done);
 
 // The common table expression `writer` such statements start with; the
 // token hash is the parameter named by `param` (e.g. "$7").
@@ -63,6 +72,8 @@ class DeveloperRepository {
   // The developer holding the token whose hash is given, if any.
   absl::StatusOr<std::optional<DeveloperRecord>> FindByTokenHash(
       const std::string &token_hash);
+  // The same for callers that must not block.
+  void FindByTokenHash(const std::string &token_hash, DeveloperCallback done);
 
   // The developer with this id, if any.
   absl::StatusOr<std::optional<DeveloperRecord>> Find(int64_t id);

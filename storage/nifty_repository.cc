@@ -69,17 +69,19 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
 
 }  // namespace
 
-absl::StatusOr<std::optional<DeveloperRecord>> NiftyRepository::Upsert(
-    const domain::NiftyObservation& nifty, const std::string& token_hash) {
-  return WriterOf(
-      pool_.ExecWrite(kUpsert, Params()
-                                   .Time(nifty.observed_at)
-                                   .Date(domain::TradingDay(nifty.observed_at))
-                                   .OptionalDouble(LastPrice(nifty.quote))
-                                   .OptionalDouble(Volume(nifty.quote))
-                                   .Double(nifty.day_change_perc)
-                                   .Bytes(nifty.quote.SerializeAsString())
-                                   .Bytes(token_hash)));
+void NiftyRepository::Upsert(const domain::NiftyObservation& nifty,
+                             const std::string& token_hash,
+                             DeveloperCallback done) {
+  pool_.SubmitWrite(kUpsert,
+                    Params()
+                        .Time(nifty.observed_at)
+                        .Date(domain::TradingDay(nifty.observed_at))
+                        .OptionalDouble(LastPrice(nifty.quote))
+                        .OptionalDouble(Volume(nifty.quote))
+                        .Double(nifty.day_change_perc)
+                        .Bytes(nifty.quote.SerializeAsString())
+                        .Bytes(token_hash),
+                    ReportDeveloper(std::move(done)));
 }
 
 absl::StatusOr<std::optional<v1::NiftyQuote>> NiftyRepository::FindLatest(

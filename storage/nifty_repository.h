@@ -26,8 +26,9 @@ class NiftyRepository {
   // Inserts the quote or replaces the one at the same instant.
   // Written by the developer holding the token whose hash is given: returns
   // that developer, or none (and writes nothing) when no developer holds it.
-  absl::StatusOr<std::optional<DeveloperRecord>> Upsert(
-      const domain::NiftyObservation& nifty, const std::string& token_hash);
+  // `done` gets the answer once it is committed, on a storage thread.
+  void Upsert(const domain::NiftyObservation& nifty,
+              const std::string& token_hash, DeveloperCallback done);
 
   // The latest quote stamped in [not_before, at].
   absl::StatusOr<std::optional<v1::NiftyQuote>> FindLatest(

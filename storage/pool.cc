@@ -27,28 +27,35 @@ constexpr int kReadBatchesInFlight = 1;
 ConnectionPool::ConnectionPool(std::string url, int size)
     : url_(std::move(url)),
       size_(size < 1 ? 1 : size),
-      writes_(std::make_unique<Batcher>(*this, Batcher::Mode::kWrite, kMaxBatch,
-                                        kWriteBatchesInFlight)),
-      bulk_writes_(std::make_unique<Batcher>(
-          *this, Batcher::Mode::kWrite, kMaxBatch, kBulkWriteBatchesInFlight)),
-      reads_(std::make_unique<Batcher>(*this, Batcher::Mode::kRead, kMaxBatch,
-                                       kReadBatchesInFlight)) {}
+      reads_(std::make_unique<Batcher>(*this, BatchMode::kRead, kMaxBatch,
+                                       kReadBatchesInFlight)),
+      async_reads_(std::make_unique<AsyncBatcher>(
+          *this, BatchMode::kRead, kMaxBatch, kReadBatchesInFlight)),
+      writes_(std::make_unique<AsyncBatcher>(*this, BatchMode::kWrite,
+                                             kMaxBatch, kWriteBatchesInFlight)),
+      bulk_writes_(std::make_unique<AsyncBatcher>(
+          *this, BatchMode::kWrite, kMaxBatch, kBulkWriteBatchesInFlight)) {}
 
 ConnectionPool::~ConnectionPool() = default;
 
-absl::StatusOr<Result> ConnectionPool::ExecWrite(const Statement& statement,
-                                                 const Params& params) {
-  return writes_->Run(statement, params);
+void ConnectionPool::SubmitWrite(const Statement& statement, Params params,
+                                 AsyncBatcher::Done done) {
+  writes_->Submit(statement, std::move(params), std::move(done));
 }
 
-absl::StatusOr<Result> ConnectionPool::ExecBulkWrite(const Statement& statement,
-                                                     const Params& params) {
-  return bulk_writes_->Run(statement, params);
+void ConnectionPool::SubmitBulkWrite(const Statement& statement, Params params,
+                                     AsyncBatcher::Done done) {
+  bulk_writes_->Submit(statement, std::move(params), std::move(done));
 }
 
 absl::StatusOr<Result> ConnectionPool::ExecRead(const Statement& statement,
                                                 const Params& params) {
   return reads_->Run(statement, params);
+}
+
+void ConnectionPool::SubmitRead(const Statement& statement, Params params,
+                                AsyncBatcher::Done done) {
+  async_reads_->Submit(statement, std::move(params), std::move(done));
 }
 
 absl::StatusOr<PooledConnection> ConnectionPool::Acquire(absl::Duration wait) {

@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "storage/async_batcher.h"
 #include "storage/batcher.h"
 #include "storage/pg.h"
 
@@ -55,23 +56,29 @@ class ConnectionPool {
   // `body` or the commit fails. The first error is returned.
   absl::Status InTransaction(absl::FunctionRef<absl::Status(Connection&)> body);
 
-  // Runs one write statement, committed together with the writes other
-  // threads submit at the same time (group commit, see batcher.h). Returns
-  // once it is committed; a statement that fails fails alone.
-  absl::StatusOr<Result> ExecWrite(const Statement& statement,
-                                   const Params& params);
+  // Queues one write statement, committed together with the writes others
+  // submit at the same time (group commit, see async_batcher.h); `done` gets
+  // its result once it is committed, on a storage thread. A statement that
+  // fails fails alone.
+  void SubmitWrite(const Statement& statement, Params params,
+                   AsyncBatcher::Done done);
 
-  // ExecWrite for a statement that writes hundreds of rows (a quote batch):
-  // such statements keep a PostgreSQL backend busy for milliseconds, so
-  // several of their batches run at once (each on its own connection) and
-  // PostgreSQL can use more than one core for them.
-  absl::StatusOr<Result> ExecBulkWrite(const Statement& statement,
-                                       const Params& params);
+  // SubmitWrite for a statement that writes hundreds of rows (a quote
+  // batch): such statements keep a PostgreSQL backend busy for
+  // milliseconds, so several of their batches run at once (each on its own
+  // connection) and PostgreSQL can use more than one core for them.
+  void SubmitBulkWrite(const Statement& statement, Params params,
+                       AsyncBatcher::Done done);
 
   // Runs one read statement, pipelined with the reads other threads submit
   // at the same time (one round trip for all of them).
   absl::StatusOr<Result> ExecRead(const Statement& statement,
                                   const Params& params);
+
+  // ExecRead for callers that must not block: `done` gets the result on a
+  // storage thread.
+  void SubmitRead(const Statement& statement, Params params,
+                  AsyncBatcher::Done done);
 
   // Round trip to the database (SELECT 1), for health checks.
   absl::Status Ping();
@@ -87,9 +94,11 @@ class ConnectionPool {
   absl::Mutex mu_;
   std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
   int open_ ABSL_GUARDED_BY(mu_) = 0;  // idle + checked out
-  std::unique_ptr<Batcher> writes_;
-  std::unique_ptr<Batcher> bulk_writes_;
+  // Declared last: destroyed first, their threads still using the pool.
   std::unique_ptr<Batcher> reads_;
+  std::unique_ptr<AsyncBatcher> async_reads_;
+  std::unique_ptr<AsyncBatcher> writes_;
+  std::unique_ptr<AsyncBatcher> bulk_writes_;
 };
 
 }  // namespace mdc::storage

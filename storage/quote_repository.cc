@@ -80,8 +80,9 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
 
 }  // namespace
 
-absl::StatusOr<std::optional<DeveloperRecord>> QuoteRepository::UpsertBatch(
-    const domain::QuoteBatch& batch, const std::string& token_hash) {
+void QuoteRepository::UpsertBatch(const domain::QuoteBatch& batch,
+                                  const std::string& token_hash,
+                                  DeveloperCallback done) {
   std::vector<std::string> symbols;
   std::vector<std::optional<double>> last_prices;
   std::vector<std::optional<double>> volumes;
@@ -96,15 +97,16 @@ absl::StatusOr<std::optional<DeveloperRecord>> QuoteRepository::UpsertBatch(
     volumes.push_back(Volume(quote.quote));
     payloads.push_back(quote.quote.SerializeAsString());
   }
-  return WriterOf(pool_.ExecBulkWrite(
-      kUpsertBatch, Params()
-                        .TextArray(symbols)
-                        .Time(batch.observed_at)
-                        .Date(domain::TradingDay(batch.observed_at))
-                        .DoubleArray(last_prices)
-                        .DoubleArray(volumes)
-                        .BytesArray(payloads)
-                        .Bytes(token_hash)));
+  pool_.SubmitBulkWrite(kUpsertBatch,
+                        Params()
+                            .TextArray(symbols)
+                            .Time(batch.observed_at)
+                            .Date(domain::TradingDay(batch.observed_at))
+                            .DoubleArray(last_prices)
+                            .DoubleArray(volumes)
+                            .BytesArray(payloads)
+                            .Bytes(token_hash),
+                        ReportDeveloper(std::move(done)));
 }
 
 absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(

@@ -29,8 +29,9 @@ class QuoteRepository {
   // must be distinct (domain::ValidateQuotes ensures it).
   // Written by the developer holding the token whose hash is given: returns
   // that developer, or none (and writes nothing) when no developer holds it.
-  absl::StatusOr<std::optional<DeveloperRecord>> UpsertBatch(
-      const domain::QuoteBatch& batch, const std::string& token_hash);
+  // `done` gets the answer once it is committed, on a storage thread.
+  void UpsertBatch(const domain::QuoteBatch& batch,
+                   const std::string& token_hash, DeveloperCallback done);
 
   // The latest quote of `symbol` stamped in [not_before, at].
   absl::StatusOr<std::optional<v1::StockQuote>> FindLatest(

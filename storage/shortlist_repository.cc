@@ -72,17 +72,19 @@ absl::StatusOr<v1::Shortlist> ShortlistAt(const Result& result, int row,
 
 }  // namespace
 
-absl::StatusOr<std::optional<DeveloperRecord>> ShortlistRepository::Upsert(
-    const domain::ShortlistSnapshot& snapshot, const std::string& token_hash) {
-  return WriterOf(pool_.ExecWrite(
-      kUpsert, Params()
-                   .Text(domain::ShortlistTypeName(snapshot.type))
-                   .Text(domain::ScopeName(snapshot.scope))
-                   .Time(snapshot.observed_at)
-                   .Date(domain::TradingDay(snapshot.observed_at))
-                   .Int32(snapshot.entries.entries_size())
-                   .Bytes(snapshot.entries.SerializeAsString())
-                   .Bytes(token_hash)));
+void ShortlistRepository::Upsert(const domain::ShortlistSnapshot& snapshot,
+                                 const std::string& token_hash,
+                                 DeveloperCallback done) {
+  pool_.SubmitWrite(kUpsert,
+                    Params()
+                        .Text(domain::ShortlistTypeName(snapshot.type))
+                        .Text(domain::ScopeName(snapshot.scope))
+                        .Time(snapshot.observed_at)
+                        .Date(domain::TradingDay(snapshot.observed_at))
+                        .Int32(snapshot.entries.entries_size())
+                        .Bytes(snapshot.entries.SerializeAsString())
+                        .Bytes(token_hash),
+                    ReportDeveloper(std::move(done)));
 }
 
 absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(

@@ -26,8 +26,9 @@ class ShortlistRepository {
   // Inserts the snapshot or replaces the one with the same key, written by
   // the developer holding the token whose hash is given: returns that
   // developer, or none (and writes nothing) when no developer holds it.
-  absl::StatusOr<std::optional<DeveloperRecord>> Upsert(
-      const domain::ShortlistSnapshot& snapshot, const std::string& token_hash);
+  // `done` gets the answer once it is committed, on a storage thread.
+  void Upsert(const domain::ShortlistSnapshot& snapshot,
+              const std::string& token_hash, DeveloperCallback done);
 
   // The latest snapshot of (type, scope) stamped in [not_before, at], with
   // `timestamp`, `shortlist_type`, `scope` and `entries` set.

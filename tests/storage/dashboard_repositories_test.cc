@@ -184,7 +184,9 @@ TEST_F(DashboardRepositoriesTest, DaySnapshotsAndInstants) {
     for (const auto& symbol : symbols) {
       s.entries.add_entries()->set_nse_symbol(symbol);
     }
-    ASSERT_TRUE(WrittenBy(repos_->shortlists.Upsert(s, owner_hash_), owner_));
+    ASSERT_TRUE(WrittenBy(
+        Write(repos_->shortlists, &ShortlistRepository::Upsert, s, owner_hash_),
+        owner_));
   };
   save(v1::TOP_GAINERS, v1::TOP_5, "2025-04-07T10:00:00", {"A"});
   save(v1::VOLUME_SHOCKERS, v1::TOP_5, "2025-04-07T10:00:00", {"B"});
@@ -235,8 +237,9 @@ TEST_F(DashboardRepositoriesTest, BatchedQuoteReads) {
       q.quote.mutable_payload()->set_volume(1000);
       batch.quotes.push_back(std::move(q));
     }
-    ASSERT_TRUE(
-        WrittenBy(repos_->quotes.UpsertBatch(batch, owner_hash_), owner_));
+    ASSERT_TRUE(WrittenBy(Write(repos_->quotes, &QuoteRepository::UpsertBatch,
+                                batch, owner_hash_),
+                          owner_));
   };
   save("2025-05-05T09:20:00", {{"QA", 10}, {"QB", 20}});
   save("2025-05-05T09:21:00", {{"QA", 11}});

@@ -36,8 +36,9 @@ class DeveloperReadsTest : public testing::RepositoryTest {
     if (price.has_value()) quote.mutable_payload()->set_last_price(*price);
     if (volume.has_value()) quote.mutable_payload()->set_volume(*volume);
     batch.quotes.push_back({symbol, quote});
-    ASSERT_TRUE(
-        WrittenBy(repos_->quotes.UpsertBatch(batch, writer_hash_), writer_id_));
+    ASSERT_TRUE(WrittenBy(Write(repos_->quotes, &QuoteRepository::UpsertBatch,
+                                batch, writer_hash_),
+                          writer_id_));
   }
 
   int64_t writer_id_ = 0;
@@ -114,8 +115,9 @@ TEST_F(DeveloperReadsTest, NiftyRangeAndPoints) {
     nifty.day_change_perc = i;
     nifty.quote.mutable_payload()->set_last_price(22000 + i);
     nifty.quote.mutable_payload()->set_volume(1000 * (i + 1));
-    ASSERT_TRUE(
-        WrittenBy(repos_->nifty.Upsert(nifty, writer_hash_), writer_id_));
+    ASSERT_TRUE(WrittenBy(
+        Write(repos_->nifty, &NiftyRepository::Upsert, nifty, writer_hash_),
+        writer_id_));
   }
   auto rows = repos_->nifty.ListRange(
       At("2025-03-06T09:15:00"), At("2025-03-06T09:17:00"), std::nullopt, 10);
@@ -138,8 +140,9 @@ TEST_F(DeveloperReadsTest, ShortlistRangeIsAscendingAndKeepsEmptySnapshots) {
     s.observed_at = At("2025-03-07T10:00:00") + absl::Minutes(i);
     if (i != 1)
       s.entries.add_entries()->set_nse_symbol("S" + std::to_string(i));
-    ASSERT_TRUE(
-        WrittenBy(repos_->shortlists.Upsert(s, writer_hash_), writer_id_));
+    ASSERT_TRUE(WrittenBy(Write(repos_->shortlists,
+                                &ShortlistRepository::Upsert, s, writer_hash_),
+                          writer_id_));
   }
   auto rows = repos_->shortlists.ListRange(
       v1::VOLUME_SHOCKERS, v1::TOP_5, At("2025-03-07T10:00:00"),

@@ -51,11 +51,12 @@ TEST_F(RepositoriesTest, MigrationsAreRecordedAndRunOnce) {
 
 TEST_F(RepositoriesTest, ShortlistUpsertIsIdempotentAndLastWriteWins) {
   const absl::Time t = At("2025-03-03T10:00:00");
-  ASSERT_TRUE(WrittenBy(
-      repos_->shortlists.Upsert(Snapshot(t, {"A", "B"}), writer_hash_),
-      writer_id_));
-  ASSERT_TRUE(WrittenBy(
-      repos_->shortlists.Upsert(Snapshot(t, {"C"}), writer_hash_), writer_id_));
+  ASSERT_TRUE(WrittenBy(Write(repos_->shortlists, &ShortlistRepository::Upsert,
+                              Snapshot(t, {"A", "B"}), writer_hash_),
+                        writer_id_));
+  ASSERT_TRUE(WrittenBy(Write(repos_->shortlists, &ShortlistRepository::Upsert,
+                              Snapshot(t, {"C"}), writer_hash_),
+                        writer_id_));
   EXPECT_EQ(db_->Query("SELECT count(*) FROM shortlist_snapshots WHERE "
                        "observed_at = '2025-03-03T04:30:00Z'"),
             "1");
@@ -72,9 +73,9 @@ TEST_F(RepositoriesTest, ShortlistUpsertIsIdempotentAndLastWriteWins) {
 
 TEST_F(RepositoriesTest, ShortlistAsOfStaysOnTheTradingDay) {
   const absl::Time yesterday = At("2025-03-04T15:00:00");
-  ASSERT_TRUE(WrittenBy(
-      repos_->shortlists.Upsert(Snapshot(yesterday, {"OLD"}), writer_hash_),
-      writer_id_));
+  ASSERT_TRUE(WrittenBy(Write(repos_->shortlists, &ShortlistRepository::Upsert,
+                              Snapshot(yesterday, {"OLD"}), writer_hash_),
+                        writer_id_));
   const absl::Time morning = At("2025-03-05T09:20:00");
   auto found = repos_->shortlists.FindLatest(
       v1::TOP_GAINERS, v1::FULL, domain::DayStart(domain::TradingDay(morning)),
@@ -90,7 +91,9 @@ TEST_F(RepositoriesTest, NiftyRoundTripIsExact) {
   nifty.quote.set_status(v1::SUCCESS);
   nifty.quote.mutable_payload()->set_last_price(22123.45);
   nifty.quote.mutable_payload()->set_last_trade_time(1741239000123);
-  ASSERT_TRUE(WrittenBy(repos_->nifty.Upsert(nifty, writer_hash_), writer_id_));
+  ASSERT_TRUE(WrittenBy(
+      Write(repos_->nifty, &NiftyRepository::Upsert, nifty, writer_hash_),
+      writer_id_));
   auto found = repos_->nifty.FindLatest(
       domain::DayStart(absl::CivilDay(2025, 3, 6)), nifty.observed_at);
   ASSERT_TRUE(found.ok() && found->has_value());
@@ -109,15 +112,19 @@ TEST_F(RepositoriesTest, QuoteBatchIsAllOrNothing) {
     quote.mutable_payload()->set_last_price(10);
     batch.quotes.push_back({symbol, quote});
   }
-  EXPECT_FALSE(repos_->quotes.UpsertBatch(batch, writer_hash_).ok());
+  EXPECT_FALSE(
+      Write(repos_->quotes, &QuoteRepository::UpsertBatch, batch, writer_hash_)
+          .ok());
   EXPECT_EQ(db_->Query("SELECT count(*) FROM stock_quotes WHERE observed_at = "
                        "'2025-03-07T04:30:00Z'"),
             "0");
   batch.quotes.pop_back();
-  ASSERT_TRUE(
-      WrittenBy(repos_->quotes.UpsertBatch(batch, writer_hash_), writer_id_));
-  ASSERT_TRUE(
-      WrittenBy(repos_->quotes.UpsertBatch(batch, writer_hash_), writer_id_));
+  ASSERT_TRUE(WrittenBy(
+      Write(repos_->quotes, &QuoteRepository::UpsertBatch, batch, writer_hash_),
+      writer_id_));
+  ASSERT_TRUE(WrittenBy(
+      Write(repos_->quotes, &QuoteRepository::UpsertBatch, batch, writer_hash_),
+      writer_id_));
   EXPECT_EQ(db_->Query("SELECT count(*) FROM stock_quotes WHERE observed_at = "
                        "'2025-03-07T04:30:00Z'"),
             "2");
@@ -137,7 +144,8 @@ TEST_F(RepositoriesTest, WritesWithAnUnknownTokenStoreNothing) {
                                    "'2025-03-11T04:30:00Z'"));
   };
 
-  auto shortlist = repos_->shortlists.Upsert(Snapshot(t, {"A"}), stranger);
+  auto shortlist = Write(repos_->shortlists, &ShortlistRepository::Upsert,
+                         Snapshot(t, {"A"}), stranger);
   ASSERT_TRUE(shortlist.ok()) << shortlist.status();
   EXPECT_FALSE(shortlist->has_value());
   EXPECT_EQ(count("shortlist_snapshots"), "0");
@@ -145,7 +153,8 @@ TEST_F(RepositoriesTest, WritesWithAnUnknownTokenStoreNothing) {
   domain::NiftyObservation nifty;
   nifty.observed_at = t;
   nifty.quote.set_status(v1::SUCCESS);
-  auto nifty_written = repos_->nifty.Upsert(nifty, stranger);
+  auto nifty_written =
+      Write(repos_->nifty, &NiftyRepository::Upsert, nifty, stranger);
   ASSERT_TRUE(nifty_written.ok()) << nifty_written.status();
   EXPECT_FALSE(nifty_written->has_value());
   EXPECT_EQ(count("nifty_quotes"), "0");
@@ -153,17 +162,22 @@ TEST_F(RepositoriesTest, WritesWithAnUnknownTokenStoreNothing) {
   domain::QuoteBatch batch;
   batch.observed_at = t;
   batch.quotes.push_back({"AAA", nifty.quote});
-  auto quotes = repos_->quotes.UpsertBatch(batch, stranger);
+  auto quotes =
+      Write(repos_->quotes, &QuoteRepository::UpsertBatch, batch, stranger);
   ASSERT_TRUE(quotes.ok()) << quotes.status();
   EXPECT_FALSE(quotes->has_value());
   EXPECT_EQ(count("stock_quotes"), "0");
 
   // The same writes with the writer's token store and name it.
+  ASSERT_TRUE(WrittenBy(Write(repos_->shortlists, &ShortlistRepository::Upsert,
+                              Snapshot(t, {"A"}), writer_hash_),
+                        writer_id_));
   ASSERT_TRUE(WrittenBy(
-      repos_->shortlists.Upsert(Snapshot(t, {"A"}), writer_hash_), writer_id_));
-  ASSERT_TRUE(WrittenBy(repos_->nifty.Upsert(nifty, writer_hash_), writer_id_));
-  ASSERT_TRUE(
-      WrittenBy(repos_->quotes.UpsertBatch(batch, writer_hash_), writer_id_));
+      Write(repos_->nifty, &NiftyRepository::Upsert, nifty, writer_hash_),
+      writer_id_));
+  ASSERT_TRUE(WrittenBy(
+      Write(repos_->quotes, &QuoteRepository::UpsertBatch, batch, writer_hash_),
+      writer_id_));
   EXPECT_EQ(count("shortlist_snapshots"), "1");
   EXPECT_EQ(count("nifty_quotes"), "1");
   EXPECT_EQ(count("stock_quotes"), "1");
@@ -191,8 +205,9 @@ TEST_F(RepositoriesTest, UsernamesAreUniqueAndTokensFoundByHash) {
 
 TEST_F(RepositoriesTest, DataDatesCountEveryKind) {
   const absl::Time t = At("2025-03-10T10:00:00");
-  ASSERT_TRUE(WrittenBy(
-      repos_->shortlists.Upsert(Snapshot(t, {"X"}), writer_hash_), writer_id_));
+  ASSERT_TRUE(WrittenBy(Write(repos_->shortlists, &ShortlistRepository::Upsert,
+                              Snapshot(t, {"X"}), writer_hash_),
+                        writer_id_));
   auto dates = repos_->market_data.ListDates();
   ASSERT_TRUE(dates.ok()) << dates.status();
   bool seen = false;

@@ -10,8 +10,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/status/statusor.h"
+#include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "service/domain/time.h"
 #include "service/domain/tokens.h"
@@ -46,11 +48,30 @@ class RepositoryTest : public ::testing::Test {
     return created.ok() ? created->id : 0;
   }
 
+  using Written = absl::StatusOr<std::optional<storage::DeveloperRecord>>;
+
+  // Runs a collector write (asynchronous: `write` answers through a
+  // callback) as the holder of `token_hash` and waits for its answer.
+  template <typename Repository, typename Value>
+  static Written Write(Repository& repository,
+                       void (Repository::*write)(const Value&,
+                                                 const std::string&,
+                                                 storage::DeveloperCallback),
+                       const Value& value, const std::string& token_hash) {
+    absl::Notification answered;
+    Written written = absl::UnknownError("no answer");
+    (repository.*write)(value, token_hash, [&](Written answer) {
+      written = std::move(answer);
+      answered.Notify();
+    });
+    answered.WaitForNotification();
+    return written;
+  }
+
   // Success for a collector write that stored its data as the developer
   // `writer_id`.
-  static ::testing::AssertionResult WrittenBy(
-      const absl::StatusOr<std::optional<storage::DeveloperRecord>>& written,
-      int64_t writer_id) {
+  static ::testing::AssertionResult WrittenBy(const Written& written,
+                                              int64_t writer_id) {
     if (!written.ok()) {
       return ::testing::AssertionFailure() << written.status();
     }

@@ -1,0 +1,59 @@
+#include "storage/async_batcher.h"
+
+#include <utility>
+
+namespace mdc::storage {
+
+AsyncBatcher::AsyncBatcher(ConnectionPool& pool, BatchMode mode, int max_batch,
+                           int threads)
+    : pool_(pool),
+      mode_(mode),
+      max_batch_(max_batch < 1 ? 1 : static_cast<size_t>(max_batch)) {
+  for (int i = 0; i < (threads < 1 ? 1 : threads); ++i) {
+    threads_.emplace_back([this] { Loop(); });
+  }
+}
+
+AsyncBatcher::~AsyncBatcher() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+  }
+  for (auto& thread : threads_) thread.join();
+}
+
+void AsyncBatcher::Submit(const Statement& statement, Params params,
+                          Done done) {
+  absl::MutexLock lock(&mu_);
+  waiting_.push_back(Job{&statement, std::move(params), std::move(done)});
+}
+
+void AsyncBatcher::Loop() {
+  std::vector<Job> batch;
+  std::vector<Connection::Query> queries;
+  while (true) {
+    batch.clear();
+    {
+      absl::MutexLock lock(&mu_);
+      auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+        return stopping_ || !waiting_.empty();
+      };
+      mu_.Await(absl::Condition(&ready));
+      if (waiting_.empty()) return;  // stopping, and nothing left to run
+      while (!waiting_.empty() && batch.size() < max_batch_) {
+        batch.push_back(std::move(waiting_.front()));
+        waiting_.pop_front();
+      }
+    }
+    queries.clear();
+    for (const Job& job : batch)
+      queries.push_back({job.statement, &job.params});
+    std::vector<absl::StatusOr<Result>> results =
+        RunBatch(pool_, mode_, queries);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      std::move(batch[i].done)(std::move(results[i]));
+    }
+  }
+}
+
+}  // namespace mdc::storage

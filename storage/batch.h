@@ -1,0 +1,36 @@
+// One batch of statements on one connection: the execution the batchers
+// (batcher.h, async_batcher.h) share. One round trip for all statements
+// (libpq pipeline mode) and, for writes, one transaction with one commit
+// (group commit), so the WAL flush a commit waits for is shared by every
+// write of the batch.
+//
+// A write that fails fails alone: when one statement of a write batch fails,
+// the batch rolls back and every statement of it runs again on its own, in
+// order, so the others still commit and the failing one reports its own
+// error. A failed read does not sink the others either.
+#ifndef MDC_STORAGE_BATCH_H_
+#define MDC_STORAGE_BATCH_H_
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "storage/pg.h"
+
+namespace mdc::storage {
+
+class ConnectionPool;
+
+enum class BatchMode {
+  kRead,   // one implicit transaction per batch, nothing to commit
+  kWrite,  // BEGIN, the statements, COMMIT
+};
+
+// Runs `queries` as one batch on a pooled connection and returns one result
+// per query, in order. A batch of one runs as a plain statement.
+std::vector<absl::StatusOr<Result>> RunBatch(
+    ConnectionPool& pool, BatchMode mode,
+    const std::vector<Connection::Query>& queries);
+
+}  // namespace mdc::storage
+
+#endif  // MDC_STORAGE_BATCH_H_
