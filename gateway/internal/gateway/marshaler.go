@@ -69,11 +69,27 @@ func (d *bodyDecoder) Decode(v any) error {
 
 // decode unmarshals data into msg and runs the body checks of its type.
 //
-// The common, clean body is unmarshaled once, strictly. Only when that fails
-// (an unknown field, an unknown enum name, a real error) is it unmarshaled
+// The common, clean body of a hot collector write is decoded by decodeFast
+// to exactly what the strict protojson unmarshal below would produce. Any
+// other body is unmarshaled once, strictly. Only when that fails (an
+// unknown field, an unknown enum name, a real error) is it unmarshaled
 // again ignoring unknown fields, and then checked for enum names protojson
 // silently drops in that mode.
 func (m *jsonMarshaler) decode(data []byte, msg proto.Message) *status.Status {
+	if !decodeFast(data, msg) {
+		if st := m.decodeProtojson(data, msg); st != nil {
+			return st
+		}
+	}
+	if vs := m.checks.required.checkDecoded(msg.ProtoReflect(), data); len(vs) > 0 {
+		return violationsStatus(vs)
+	}
+	return nil
+}
+
+// decodeProtojson is decode without the fast path and the required-list
+// checks.
+func (m *jsonMarshaler) decodeProtojson(data []byte, msg proto.Message) *status.Status {
 	name := msg.ProtoReflect().Descriptor().FullName()
 	if err := m.strict.Unmarshal(data, msg); err != nil {
 		proto.Reset(msg)
@@ -83,9 +99,6 @@ func (m *jsonMarshaler) decode(data []byte, msg proto.Message) *status.Status {
 		if vs := m.checks.enums.check(name, data); len(vs) > 0 {
 			return violationsStatus(vs)
 		}
-	}
-	if vs := m.checks.required.checkDecoded(msg.ProtoReflect(), data); len(vs) > 0 {
-		return violationsStatus(vs)
 	}
 	return nil
 }
