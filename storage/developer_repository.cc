@@ -46,8 +46,19 @@ constexpr Statement kLockForDelete{
     "developers_lock_for_delete",
     "SELECT id, role FROM developers WHERE id = $1 OR role = 'admin' "
     "ORDER BY id FOR UPDATE"};
-constexpr Statement kDelete{"developers_delete",
-                            "DELETE FROM developers WHERE id = $1"};
+// The market data keeps no foreign key to its writer (migration 0005): its
+// written_by is cleared here, under kLockForDelete's lock, which waits for
+// the writes under way by this developer (they lock it FOR KEY SHARE) and
+// keeps new ones out until the developer is gone.
+constexpr Statement kDelete{
+    "developers_delete",
+    "WITH shortlists AS (UPDATE shortlist_snapshots SET written_by = NULL "
+    "WHERE written_by = $1), "
+    "quotes AS (UPDATE stock_quotes SET written_by = NULL "
+    "WHERE written_by = $1), "
+    "nifty AS (UPDATE nifty_quotes SET written_by = NULL "
+    "WHERE written_by = $1) "
+    "DELETE FROM developers WHERE id = $1"};
 constexpr Statement kTouchLastSeen{
     "developers_touch_last_seen",
     "UPDATE developers SET last_seen_at = now() WHERE id = $1 AND "

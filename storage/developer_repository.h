@@ -48,10 +48,12 @@ absl::StatusOr<std::optional<DeveloperRecord>> WriterOf(
 AsyncBatcher::Done ReportDeveloper(DeveloperCallback done);
 
 // The common table expression `writer` such statements start with; the
-// token hash is the parameter named by `param` (e.g. "$7").
+// token hash is the parameter named by `param` (e.g. "$7"). The lock keeps
+// the writer from being deleted before the write commits (the foreign key
+// check it replaces took the same; DeveloperRepository::Delete).
 #define MDC_WRITER_CTE(param)                     \
   "WITH writer AS (SELECT " MDC_DEVELOPER_COLUMNS \
-  " FROM developers WHERE token_hash = " param ") "
+  " FROM developers WHERE token_hash = " param " FOR KEY SHARE) "
 
 // One page of developers by ascending id, and how many there are in all.
 struct DeveloperPage {

@@ -19,7 +19,7 @@ constexpr Statement kFindLatestOfSymbols{
     "ORDER BY nse_symbol, observed_at DESC"};
 
 // The (symbol, day) pairs travel as two parallel arrays. Each pair is one
-// range of the index stock_quotes_prices (symbol, instant; prices included),
+// range of the primary key (symbol, instant; prices included, migration 0005),
 // the trading day's bounds computed in the exchange zone as
 // domain::DayStart does; rows come back tagged with the pair's position.
 // No ORDER BY over the whole result (a sort of every row): each pair's rows

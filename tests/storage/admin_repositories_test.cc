@@ -7,6 +7,7 @@
 #include <atomic>
 #include <thread>
 
+#include "absl/time/clock.h"
 #include "service/db_broker_credentials.h"
 #include "service/domain/secret_box.h"
 #include "service/domain/tokens.h"
@@ -108,6 +109,44 @@ TEST_F(AdminStorageTest, FindAndReplaceTokenHash) {
                 .status()
                 .code(),
             absl::StatusCode::kNotFound);
+}
+
+// The market data has no foreign key to its writer (migration 0005): a
+// write under way holds its writer FOR KEY SHARE (MDC_WRITER_CTE), so a
+// delete waits for it and then clears what it wrote.
+TEST_F(AdminStorageTest, DeleteWaitsForAWriteUnderWayAndClearsIt) {
+  NewDeveloper("keeper", "admin");
+  const int64_t id = NewDeveloper("busy");
+  const std::string w = std::to_string(id);
+  auto writer = db_->pool().Acquire();
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  ASSERT_TRUE((*writer)
+                  ->ExecScript("BEGIN; SELECT id FROM developers WHERE id = " +
+                               w + " FOR KEY SHARE")
+                  .ok());
+  ASSERT_TRUE((*writer)
+                  ->ExecScript("INSERT INTO nifty_quotes (observed_at, "
+                               "trading_day, day_change_perc, quote_data, "
+                               "written_by) VALUES ('2025-03-04T05:00:00Z', "
+                               "'2025-03-04', 0.5, '\\x', " +
+                               w + ")")
+                  .ok());
+  std::atomic<bool> deleted{false};
+  absl::Status status;
+  std::thread deleter([&] {
+    status = repos_->developers.Delete(id);
+    deleted = true;
+  });
+  absl::SleepFor(absl::Milliseconds(300));
+  EXPECT_FALSE(deleted.load()) << "the delete did not wait for the write";
+  ASSERT_TRUE((*writer)->ExecScript("COMMIT").ok());
+  deleter.join();
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(Count("developers", "id = " + w), "0");
+  EXPECT_EQ(Count("nifty_quotes",
+                  "observed_at = '2025-03-04T05:00:00Z' AND "
+                  "written_by IS NULL"),
+            "1");
 }
 
 TEST_F(AdminStorageTest, DeleteTakesRunsAndOrdersAndKeepsMarketData) {
