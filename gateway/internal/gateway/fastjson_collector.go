@@ -11,9 +11,11 @@ import (
 // fifth of the gateway's CPU under load. It reports false ("not handled")
 // for any other message type and for any body it cannot decode exactly as
 // protojson.UnmarshalOptions{DiscardUnknown: false} would: an unknown or
-// repeated field, null, an enum number, a number written as a string, and
-// everything fastScanner declines. msg is left untouched then, and the
-// caller runs protojson, so every error stays what it was.
+// repeated field (null counts), null where protojson refuses it (a list
+// element), an enum number, a number written as a string, and everything
+// fastScanner declines. msg is left untouched then, and the caller runs
+// protojson, so every error stays what it was. A null field value is read
+// as protojson reads it: the field is left unset (see field).
 //
 // The field names below are both spellings protojson accepts, the JSON name
 // and the proto name (TestFastDecodeKnowsEveryField checks them against the
@@ -91,13 +93,22 @@ func (d *fastDecoder) enum(values map[string]int32) int32 {
 	return v
 }
 
-// once declines when the field numbered n was already read in this object:
-// protojson refuses a field given twice, under either of its names.
-func (d *fastDecoder) once(seen *uint32, n uint) {
+// field starts the value of the field numbered n, in the order of
+// protojson's unmarshalMessage (encoding/protojson/decode.go, v1.36.12,
+// lines 207-219). First the duplicate check: protojson refuses a field
+// given twice in one object, under either of its names, and a null counts
+// as given, so {"a":null,"a":1} and {"a":1,"a":null} are both declined.
+// Then null: protojson reads it and leaves the field unset (no value, no
+// empty message or list, no oneof check), as it does for every field that
+// is not a google.protobuf.Value or NullValue (TestFastDecodeNullScope
+// checks there is none here). field reports whether a value other than
+// null follows, which the caller then reads.
+func (d *fastDecoder) field(seen *uint32, n uint) bool {
 	if *seen&(1<<n) != 0 {
 		d.decline()
 	}
 	*seen |= 1 << n
+	return !d.null()
 }
 
 // fastRequest reads {"data": ...}, the body of every collector write.
@@ -108,8 +119,9 @@ func fastRequest[T any](d *fastDecoder, data func() *T) *T {
 	for key, ok := d.member(); ok; key, ok = d.member() {
 		switch string(key) {
 		case "data":
-			d.once(&seen, 1)
-			body = data()
+			if d.field(&seen, 1) {
+				body = data()
+			}
 		default:
 			d.decline()
 		}
@@ -124,28 +136,41 @@ func (d *fastDecoder) shortlistData() *mdcv1.ShortlistData {
 	for key, ok := d.member(); ok; key, ok = d.member() {
 		switch string(key) {
 		case "timestamp":
-			d.once(&seen, 1)
-			m.Timestamp = d.str()
+			if d.field(&seen, 1) {
+				m.Timestamp = d.str()
+			}
 		case "timezone":
-			d.once(&seen, 2)
-			m.Timezone = d.str()
+			if d.field(&seen, 2) {
+				m.Timezone = d.str()
+			}
 		case "shortlistType", "shortlist_type":
-			d.once(&seen, 3)
-			m.ShortlistType = mdcv1.ShortlistType(d.enum(mdcv1.ShortlistType_value))
+			if d.field(&seen, 3) {
+				m.ShortlistType = mdcv1.ShortlistType(d.enum(mdcv1.ShortlistType_value))
+			}
 		case "scope":
-			d.once(&seen, 4)
-			m.Scope = mdcv1.Scope(d.enum(mdcv1.Scope_value))
+			if d.field(&seen, 4) {
+				m.Scope = mdcv1.Scope(d.enum(mdcv1.Scope_value))
+			}
 		case "entries":
-			d.once(&seen, 5)
-			d.openArray()
-			for d.element() {
-				m.Entries = append(m.Entries, d.shortlistEntry())
+			if d.field(&seen, 5) {
+				m.Entries = d.shortlistEntries()
 			}
 		default:
 			d.decline()
 		}
 	}
 	return m
+}
+
+// shortlistEntries reads a list of entries. A null element is declined by
+// shortlistEntry, which requires an object: protojson refuses it.
+func (d *fastDecoder) shortlistEntries() []*mdcv1.ShortlistEntry {
+	var entries []*mdcv1.ShortlistEntry
+	d.openArray()
+	for d.element() {
+		entries = append(entries, d.shortlistEntry())
+	}
+	return entries
 }
 
 func (d *fastDecoder) shortlistEntry() *mdcv1.ShortlistEntry {
@@ -155,17 +180,21 @@ func (d *fastDecoder) shortlistEntry() *mdcv1.ShortlistEntry {
 	for key, ok := d.member(); ok; key, ok = d.member() {
 		switch string(key) {
 		case "nseSymbol", "nse_symbol":
-			d.once(&seen, 1)
-			m.NseSymbol = d.str()
+			if d.field(&seen, 1) {
+				m.NseSymbol = d.str()
+			}
 		case "name":
-			d.once(&seen, 2)
-			m.Name = d.str()
+			if d.field(&seen, 2) {
+				m.Name = d.str()
+			}
 		case "price":
-			d.once(&seen, 3)
-			m.Price = d.double()
+			if d.field(&seen, 3) {
+				m.Price = d.double()
+			}
 		case "quoteData", "quote_data":
-			d.once(&seen, 4)
-			m.QuoteData = d.quoteData()
+			if d.field(&seen, 4) {
+				m.QuoteData = d.quoteData()
+			}
 		default:
 			d.decline()
 		}
@@ -180,17 +209,21 @@ func (d *fastDecoder) niftyData() *mdcv1.NiftyData {
 	for key, ok := d.member(); ok; key, ok = d.member() {
 		switch string(key) {
 		case "timestamp":
-			d.once(&seen, 1)
-			m.Timestamp = d.str()
+			if d.field(&seen, 1) {
+				m.Timestamp = d.str()
+			}
 		case "timezone":
-			d.once(&seen, 2)
-			m.Timezone = d.str()
+			if d.field(&seen, 2) {
+				m.Timezone = d.str()
+			}
 		case "quoteData", "quote_data":
-			d.once(&seen, 3)
-			m.QuoteData = d.quoteData()
+			if d.field(&seen, 3) {
+				m.QuoteData = d.quoteData()
+			}
 		case "dayChangePerc", "day_change_perc":
-			d.once(&seen, 4)
-			m.DayChangePerc = d.double()
+			if d.field(&seen, 4) {
+				m.DayChangePerc = d.double()
+			}
 		default:
 			d.decline()
 		}
@@ -205,22 +238,33 @@ func (d *fastDecoder) quotesData() *mdcv1.QuotesData {
 	for key, ok := d.member(); ok; key, ok = d.member() {
 		switch string(key) {
 		case "timestamp":
-			d.once(&seen, 1)
-			m.Timestamp = d.str()
+			if d.field(&seen, 1) {
+				m.Timestamp = d.str()
+			}
 		case "timezone":
-			d.once(&seen, 2)
-			m.Timezone = d.str()
+			if d.field(&seen, 2) {
+				m.Timezone = d.str()
+			}
 		case "quotes":
-			d.once(&seen, 3)
-			d.openArray()
-			for d.element() {
-				m.Quotes = append(m.Quotes, d.quoteItem())
+			if d.field(&seen, 3) {
+				m.Quotes = d.quoteItems()
 			}
 		default:
 			d.decline()
 		}
 	}
 	return m
+}
+
+// quoteItems reads a list of quotes; a null element is declined, as in
+// shortlistEntries.
+func (d *fastDecoder) quoteItems() []*mdcv1.QuoteItem {
+	var items []*mdcv1.QuoteItem
+	d.openArray()
+	for d.element() {
+		items = append(items, d.quoteItem())
+	}
+	return items
 }
 
 func (d *fastDecoder) quoteItem() *mdcv1.QuoteItem {
@@ -230,11 +274,13 @@ func (d *fastDecoder) quoteItem() *mdcv1.QuoteItem {
 	for key, ok := d.member(); ok; key, ok = d.member() {
 		switch string(key) {
 		case "nseSymbol", "nse_symbol":
-			d.once(&seen, 1)
-			m.NseSymbol = d.str()
+			if d.field(&seen, 1) {
+				m.NseSymbol = d.str()
+			}
 		case "quoteData", "quote_data":
-			d.once(&seen, 2)
-			m.QuoteData = d.quoteData()
+			if d.field(&seen, 2) {
+				m.QuoteData = d.quoteData()
+			}
 		default:
 			d.decline()
 		}
@@ -249,11 +295,13 @@ func (d *fastDecoder) quoteData() *mdcv1.QuoteData {
 	for key, ok := d.member(); ok; key, ok = d.member() {
 		switch string(key) {
 		case "status":
-			d.once(&seen, 1)
-			m.Status = mdcv1.QuoteStatus(d.enum(mdcv1.QuoteStatus_value))
+			if d.field(&seen, 1) {
+				m.Status = mdcv1.QuoteStatus(d.enum(mdcv1.QuoteStatus_value))
+			}
 		case "payload":
-			d.once(&seen, 2)
-			m.Payload = d.quotePayload()
+			if d.field(&seen, 2) {
+				m.Payload = d.quotePayload()
+			}
 		default:
 			d.decline()
 		}
@@ -270,86 +318,113 @@ func (d *fastDecoder) quotePayload() *mdcv1.QuotePayload {
 	for key, ok := d.member(); ok; key, ok = d.member() {
 		switch string(key) {
 		case "last_price":
-			d.once(&seen, 1)
-			m.LastPrice = d.double()
+			if d.field(&seen, 1) {
+				m.LastPrice = d.double()
+			}
 		case "day_change":
-			d.once(&seen, 2)
-			m.DayChange = d.double()
+			if d.field(&seen, 2) {
+				m.DayChange = d.double()
+			}
 		case "day_change_perc":
-			d.once(&seen, 3)
-			m.DayChangePerc = d.double()
+			if d.field(&seen, 3) {
+				m.DayChangePerc = d.double()
+			}
 		case "volume":
-			d.once(&seen, 4)
-			m.Volume = d.double()
+			if d.field(&seen, 4) {
+				m.Volume = d.double()
+			}
 		case "average_price":
-			d.once(&seen, 5)
-			m.AveragePrice = d.double()
+			if d.field(&seen, 5) {
+				m.AveragePrice = d.double()
+			}
 		case "bid_quantity":
-			d.once(&seen, 6)
-			m.BidQuantity = d.double()
+			if d.field(&seen, 6) {
+				m.BidQuantity = d.double()
+			}
 		case "bid_price":
-			d.once(&seen, 7)
-			m.BidPrice = d.double()
+			if d.field(&seen, 7) {
+				m.BidPrice = d.double()
+			}
 		case "upper_circuit_limit":
-			d.once(&seen, 8)
-			m.UpperCircuitLimit = d.double()
+			if d.field(&seen, 8) {
+				m.UpperCircuitLimit = d.double()
+			}
 		case "lower_circuit_limit":
-			d.once(&seen, 9)
-			m.LowerCircuitLimit = d.double()
+			if d.field(&seen, 9) {
+				m.LowerCircuitLimit = d.double()
+			}
 		case "high_trade_range":
-			d.once(&seen, 10)
-			m.HighTradeRange = d.double()
+			if d.field(&seen, 10) {
+				m.HighTradeRange = d.double()
+			}
 		case "low_trade_range":
-			d.once(&seen, 11)
-			m.LowTradeRange = d.double()
+			if d.field(&seen, 11) {
+				m.LowTradeRange = d.double()
+			}
 		case "implied_volatility":
-			d.once(&seen, 12)
-			m.ImpliedVolatility = d.double()
+			if d.field(&seen, 12) {
+				m.ImpliedVolatility = d.double()
+			}
 		case "last_trade_quantity":
-			d.once(&seen, 13)
-			m.LastTradeQuantity = d.double()
+			if d.field(&seen, 13) {
+				m.LastTradeQuantity = d.double()
+			}
 		case "market_cap":
-			d.once(&seen, 14)
-			m.MarketCap = d.double()
+			if d.field(&seen, 14) {
+				m.MarketCap = d.double()
+			}
 		case "offer_price":
-			d.once(&seen, 15)
-			m.OfferPrice = d.double()
+			if d.field(&seen, 15) {
+				m.OfferPrice = d.double()
+			}
 		case "offer_quantity":
-			d.once(&seen, 16)
-			m.OfferQuantity = d.double()
+			if d.field(&seen, 16) {
+				m.OfferQuantity = d.double()
+			}
 		case "oi_day_change":
-			d.once(&seen, 17)
-			m.OiDayChange = d.double()
+			if d.field(&seen, 17) {
+				m.OiDayChange = d.double()
+			}
 		case "oi_day_change_percentage":
-			d.once(&seen, 18)
-			m.OiDayChangePercentage = d.double()
+			if d.field(&seen, 18) {
+				m.OiDayChangePercentage = d.double()
+			}
 		case "open_interest":
-			d.once(&seen, 19)
-			m.OpenInterest = d.double()
+			if d.field(&seen, 19) {
+				m.OpenInterest = d.double()
+			}
 		case "previous_open_interest":
-			d.once(&seen, 20)
-			m.PreviousOpenInterest = d.double()
+			if d.field(&seen, 20) {
+				m.PreviousOpenInterest = d.double()
+			}
 		case "total_buy_quantity":
-			d.once(&seen, 21)
-			m.TotalBuyQuantity = d.double()
+			if d.field(&seen, 21) {
+				m.TotalBuyQuantity = d.double()
+			}
 		case "total_sell_quantity":
-			d.once(&seen, 22)
-			m.TotalSellQuantity = d.double()
+			if d.field(&seen, 22) {
+				m.TotalSellQuantity = d.double()
+			}
 		case "week_52_high":
-			d.once(&seen, 23)
-			m.Week_52High = d.double()
+			if d.field(&seen, 23) {
+				m.Week_52High = d.double()
+			}
 		case "week_52_low":
-			d.once(&seen, 24)
-			m.Week_52Low = d.double()
+			if d.field(&seen, 24) {
+				m.Week_52Low = d.double()
+			}
 		case "last_trade_time":
-			d.once(&seen, 25)
-			m.LastTradeTime = d.double()
+			if d.field(&seen, 25) {
+				m.LastTradeTime = d.double()
+			}
 		case "ohlc":
-			d.once(&seen, 26)
-			m.Ohlc = d.ohlc()
+			if d.field(&seen, 26) {
+				m.Ohlc = d.ohlc()
+			}
 		case "depth":
-			d.once(&seen, 27)
-			m.Depth = d.depth()
+			if d.field(&seen, 27) {
+				m.Depth = d.depth()
+			}
 		default:
 			d.decline()
 		}
@@ -364,17 +439,21 @@ func (d *fastDecoder) ohlc() *mdcv1.Ohlc {
 	for key, ok := d.member(); ok; key, ok = d.member() {
 		switch string(key) {
 		case "open":
-			d.once(&seen, 1)
-			m.Open = d.double()
+			if d.field(&seen, 1) {
+				m.Open = d.double()
+			}
 		case "high":
-			d.once(&seen, 2)
-			m.High = d.double()
+			if d.field(&seen, 2) {
+				m.High = d.double()
+			}
 		case "low":
-			d.once(&seen, 3)
-			m.Low = d.double()
+			if d.field(&seen, 3) {
+				m.Low = d.double()
+			}
 		case "close":
-			d.once(&seen, 4)
-			m.Close = d.double()
+			if d.field(&seen, 4) {
+				m.Close = d.double()
+			}
 		default:
 			d.decline()
 		}
@@ -389,11 +468,13 @@ func (d *fastDecoder) depth() *mdcv1.Depth {
 	for key, ok := d.member(); ok; key, ok = d.member() {
 		switch string(key) {
 		case "buy":
-			d.once(&seen, 1)
-			m.Buy = d.depthLevels()
+			if d.field(&seen, 1) {
+				m.Buy = d.depthLevels()
+			}
 		case "sell":
-			d.once(&seen, 2)
-			m.Sell = d.depthLevels()
+			if d.field(&seen, 2) {
+				m.Sell = d.depthLevels()
+			}
 		default:
 			d.decline()
 		}
@@ -417,11 +498,13 @@ func (d *fastDecoder) depthLevel() *mdcv1.DepthLevel {
 	for key, ok := d.member(); ok; key, ok = d.member() {
 		switch string(key) {
 		case "price":
-			d.once(&seen, 1)
-			m.Price = d.double()
+			if d.field(&seen, 1) {
+				m.Price = d.double()
+			}
 		case "quantity":
-			d.once(&seen, 2)
-			m.Quantity = d.double()
+			if d.field(&seen, 2) {
+				m.Quantity = d.double()
+			}
 		default:
 			d.decline()
 		}

@@ -10,8 +10,9 @@ import (
 // The fuzz targets check the property of checkFastDecode on any input: the
 // fast path declines, or it decodes exactly as strict protojson, which must
 // accept the body. The seeds (run by go test) are the table of
-// fastjson_test.go and small versions of the benchmark bodies, under both
-// spellings of the field names.
+// fastjson_test.go (null cases included) and small versions of the
+// benchmark bodies, under both spellings of the field names, as they are
+// and with payload fields set to null.
 
 func FuzzFastDecodeShortlist(f *testing.F) { fuzzFastDecode(f, "shortlist") }
 
@@ -35,6 +36,8 @@ func fuzzFastDecode(f *testing.F, kind string) {
 				f.Fatal(err)
 			}
 			f.Add(body)
+			// The same with payload fields (and more) sent as null.
+			f.Add(withNulls(f, body, append([]string{"volume", "ohlc", "name", "timezone"}, quoteNulls...)...))
 		}
 	}
 	newMsg := collectorRequests[kind]

@@ -15,9 +15,9 @@ import (
 // stops loops, so the decoders need not check after each read. A declined
 // body goes to protojson, which then produces today's result or error.
 //
-// Subset: objects, arrays, strings and numbers. null, true and false are
-// declined (protojson gives null a meaning of its own; the messages here
-// have no bool fields), as are escapes in object keys.
+// Subset: objects, arrays, strings, numbers, and null where the decoder
+// asks for it with null (the value of a field). true and false are declined
+// (the messages here have no bool fields), as are escapes in object keys.
 type fastScanner struct {
 	data []byte
 	// text is data as one string, so string values without escapes are
@@ -158,6 +158,19 @@ func (s *fastScanner) element() bool {
 	}
 	s.fresh = false
 	return !s.bad
+}
+
+// null reads the literal null if it comes next, and reports whether it
+// did. Anything else is left for the caller's read of a value. protojson's
+// tokenizer also requires a delimiter after null (nullx is an error); here
+// the caller's next read (a comma or }) requires one, and declines
+// anything else.
+func (s *fastScanner) null() bool {
+	if s.peek() != 'n' || len(s.data)-s.pos < 4 || s.text[s.pos:s.pos+4] != "null" {
+		return false
+	}
+	s.pos += 4
+	return true
 }
 
 // number reads a JSON number (RFC 8259 grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?

@@ -1,7 +1,10 @@
 package gateway
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,14 +192,34 @@ var fastCases = []fastCase{
 	{"quotes", "quotes", `{"data":{"timestamp":"t","quotes":[{"nseSymbol":"A","quoteData":{"payload":{"ohlc":{"open":1,"high":2,"low":0.5,"close":1.5}}}},{"nse_symbol":"B","quote_data":{}}]}}`, true},
 	{"quotes empty", "quotes", `{"data":{"quotes":[]}}`, true},
 
+	// Taken: null for a field of each kind leaves it unset, as in protojson
+	// (TestFastDecodeNullEveryField nulls every field of a full body).
+	{"null data", "shortlist", `{"data":null}`, true},
+	{"null data nifty", "nifty", `{"data":null}`, true},
+	{"null data quotes", "quotes", `{"data":null}`, true},
+	{"null strings", "shortlist", `{"data":{"timestamp":null,"timezone":null,"entries":[{"nseSymbol":null,"name":null}]}}`, true},
+	{"null enums", "shortlist", `{"data":{"shortlistType":null,"scope":null,"entries":[{"quoteData":{"status":null}}]}}`, true},
+	{"null enum, proto name", "shortlist", `{"data":{"shortlist_type":null,"entries":[]}}`, true},
+	{"null price", "shortlist", price(`null`), true},
+	{"null string, proto name", "shortlist", sl(`{"nse_symbol":null,"price":2}`), true},
+	{"null payload field", "shortlist", payload(`{"last_price":null}`), true},
+	{"null payload fields among values", "shortlist", payload(`{"last_price":1,"day_change":null,"volume":3,"ohlc":null,"depth":{"buy":null,"sell":[{"price":null,"quantity":4}]},"week_52_high":null}`), true},
+	{"null ohlc values", "shortlist", payload(`{"ohlc":{"open":null,"high":null,"low":null,"close":null}}`), true},
+	{"null payload", "shortlist", sl(`{"quoteData":{"status":"SUCCESS","payload":null}}`), true},
+	{"null depth", "shortlist", payload(`{"depth":null}`), true},
+	{"null quoteData", "shortlist", sl(`{"nseSymbol":"A","quoteData":null}`), true},
+	{"null quote_data", "shortlist", sl(`{"nseSymbol":"A","quote_data":null}`), true},
+	{"null entries", "shortlist", `{"data":{"entries":null}}`, true},
+	{"null quotes list", "quotes", `{"data":{"timestamp":"t","quotes":null}}`, true},
+	{"null quote fields", "quotes", `{"data":{"quotes":[{"nseSymbol":null,"quoteData":null},{"nse_symbol":"B","quote_data":{"status":null,"payload":null}}]}}`, true},
+	{"null dayChangePerc", "nifty", `{"data":{"dayChangePerc":null}}`, true},
+	{"null day_change_perc", "nifty", `{"data":{"day_change_perc":null,"quote_data":null,"timestamp":null}}`, true},
+	{"null nifty quoteData", "nifty", `{"data":{"quoteData":null,"dayChangePerc":1}}`, true},
+	{"null with whitespace", "shortlist", "{ \"data\" : { \"timezone\" :\tnull\n, \"entries\" : null\r} }", true},
+	{"null at the end", "shortlist", `{"data":{"entries":[],"scope":null}}`, true},
+
 	// Declined: protojson accepts these, but the fast path does not read
 	// them its way.
-	{"null data", "shortlist", `{"data":null}`, false},
-	{"null entries", "shortlist", `{"data":{"entries":null}}`, false},
-	{"null price", "shortlist", price(`null`), false},
-	{"null payload field", "shortlist", payload(`{"last_price":null}`), false},
-	{"null quoteData", "quotes", `{"data":{"quotes":[{"nseSymbol":"A","quoteData":null}]}}`, false},
-	{"null dayChangePerc", "nifty", `{"data":{"dayChangePerc":null}}`, false},
 	{"double as string", "shortlist", price(`"1.5"`), false},
 	{"NaN string", "shortlist", price(`"NaN"`), false},
 	{"Infinity string", "shortlist", price(`"Infinity"`), false},
@@ -231,6 +254,37 @@ var fastCases = []fastCase{
 	{"object for list", "shortlist", `{"data":{"entries":{}}}`, false},
 	{"list for object", "shortlist", `{"data":[]}`, false},
 	{"null in list", "shortlist", sl(`null`), false},
+	{"null after an entry", "shortlist", sl(`{},null`), false},
+	{"null quote", "quotes", `{"data":{"quotes":[null]}}`, false},
+	{"null depth level", "shortlist", payload(`{"depth":{"buy":[{"price":1},null]}}`), false},
+	{"null depth sell level", "shortlist", payload(`{"depth":{"sell":[null]}}`), false},
+	{"null then value", "shortlist", sl(`{"price":null,"price":1}`), false},
+	{"value then null", "shortlist", sl(`{"price":1,"price":null}`), false},
+	{"null twice", "shortlist", sl(`{"price":null,"price":null}`), false},
+	{"null data then data", "shortlist", `{"data":null,"data":{"entries":[]}}`, false},
+	{"data then null data", "nifty", `{"data":{},"data":null}`, false},
+	{"null entries then entries", "shortlist", `{"data":{"entries":null,"entries":[]}}`, false},
+	{"entries then null entries", "shortlist", `{"data":{"entries":[],"entries":null}}`, false},
+	{"null enum then enum", "shortlist", `{"data":{"scope":null,"scope":"FULL","entries":[]}}`, false},
+	{"null proto name then json name", "shortlist", sl(`{"nse_symbol":null,"nseSymbol":"A"}`), false},
+	{"json name then null proto name", "shortlist", sl(`{"quoteData":{},"quote_data":null}`), false},
+	{"null json name then null proto name", "nifty", `{"data":{"dayChangePerc":null,"day_change_perc":null}}`, false},
+	{"null payload field twice", "shortlist", payload(`{"ohlc":null,"ohlc":{}}`), false},
+	{"null unknown field", "shortlist", `{"data":{"entries":[],"sector":null}}`, false},
+	{"null json name of a payload field", "shortlist", payload(`{"lastPrice":null}`), false},
+	{"null unknown top field", "quotes", `{"data":null,"meta":null}`, false},
+	{"nul", "shortlist", price(`nul`), false},
+	{"nulll", "shortlist", price(`nulll`), false},
+	{"null then letter", "shortlist", price(`nullx`), false},
+	{"null then digit", "shortlist", price(`null1`), false},
+	{"null then quote", "shortlist", price(`null"`), false},
+	{"null then minus", "shortlist", price(`null-`), false},
+	{"Null", "shortlist", price(`Null`), false},
+	{"NULL", "shortlist", price(`NULL`), false},
+	{"truncated null", "shortlist", `{"data":nul`, false},
+	{"null at end of body", "shortlist", `{"data":null`, false},
+	{"quoted null", "shortlist", price(`"null"`), false},
+	{"null key", "shortlist", `{null:{}}`, false},
 	{"leading zero", "shortlist", price(`01`), false},
 	{"negative leading zero", "shortlist", price(`-01`), false},
 	{"plus sign", "shortlist", price(`+1`), false},
@@ -338,6 +392,218 @@ func TestFastDecodeTakesBenchmarkBodies(t *testing.T) {
 			}
 		})
 	}
+	for name, b := range nullBodies(t) {
+		t.Run(name, func(t *testing.T) {
+			if !checkFastDecode(t, b.body, collectorRequests[b.kind]) {
+				t.Fatalf("fast path declined %.200s...", b.body)
+			}
+		})
+	}
+}
+
+// quoteNulls are the payload fields a collector sends as null for an index
+// or a stock without derivatives, and one nested message.
+var quoteNulls = []string{
+	"bid_quantity", "bid_price", "offer_price", "offer_quantity", "implied_volatility",
+	"oi_day_change", "oi_day_change_percentage", "open_interest", "previous_open_interest",
+	"market_cap", "last_trade_quantity", "depth",
+}
+
+// nullBodies are benchmark bodies with payload fields sent as null.
+func nullBodies(t testing.TB) map[string]struct {
+	kind string
+	body []byte
+} {
+	type body = struct {
+		kind string
+		body []byte
+	}
+	return map[string]body{
+		"nifty, payload with nulls":        {"nifty", withNulls(t, jsonBody(t, benchNifty()), quoteNulls...)},
+		"shortlist quoted, with nulls":     {"shortlist", withNulls(t, jsonBody(t, benchShortlist(5, true)), append([]string{"name"}, quoteNulls...)...)},
+		"300 quotes, null volume, ohlc":    {"quotes", withNulls(t, jsonBody(t, benchQuotes(300)), "volume", "ohlc")},
+		"300 quotes, null day_change_perc": {"quotes", withNulls(t, jsonBody(t, benchQuotes(300)), "day_change_perc", "timezone")},
+	}
+}
+
+// withNulls sets every member named one of keys, at any depth of body, to
+// null.
+func withNulls(t testing.TB, body []byte, keys ...string) []byte {
+	t.Helper()
+	v := decodeJSON(t, body)
+	n := 0
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				if slices.Contains(keys, k) {
+					v[k] = nil
+					n++
+				} else {
+					walk(e)
+				}
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	if n == 0 {
+		t.Fatalf("withNulls: none of %v in %.200s", keys, body)
+	}
+	return encodeJSON(t, v)
+}
+
+// decodeJSON and encodeJSON read and write a body as plain JSON values,
+// numbers kept as written.
+func decodeJSON(t testing.TB, body []byte) any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func encodeJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// jsonPaths lists the path (object keys and array indexes) of every value
+// inside v, at any depth.
+func jsonPaths(v any, prefix []any, out *[][]any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			p := append(slices.Clip(prefix), k)
+			*out = append(*out, p)
+			jsonPaths(e, p, out)
+		}
+	case []any:
+		for i, e := range v {
+			p := append(slices.Clip(prefix), i)
+			*out = append(*out, p)
+			jsonPaths(e, p, out)
+		}
+	}
+}
+
+// setNull sets the value at path in v (a path of jsonPaths) to null.
+func setNull(v any, path []any) {
+	for i, step := range path {
+		last := i == len(path)-1
+		switch step := step.(type) {
+		case string:
+			m := v.(map[string]any)
+			if last {
+				m[step] = nil
+			}
+			v = m[step]
+		case int:
+			l := v.([]any)
+			if last {
+				l[step] = nil
+			}
+			v = l[step]
+		}
+	}
+}
+
+// TestFastDecodeNullEveryField takes the body of TestFastDecodeKnowsEveryField
+// (every field of every message set, lists of two) and, one at a time, sets
+// each value in it to null. A field's value (a member) must be taken, and
+// decoded as protojson decodes it (the field unset); a list element must be
+// declined, and protojson must refuse it.
+func TestFastDecodeNullEveryField(t *testing.T) {
+	for kind, newMsg := range collectorRequests {
+		msg := newMsg()
+		fillAll(msg.ProtoReflect())
+		for _, protoNames := range []bool{false, true} {
+			body, err := protojson.MarshalOptions{UseProtoNames: protoNames}.Marshal(msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var paths [][]any
+			jsonPaths(decodeJSON(t, body), nil, &paths)
+			members := 0
+			for _, path := range paths {
+				v := decodeJSON(t, body)
+				setNull(v, path)
+				nulled := encodeJSON(t, v)
+				_, member := path[len(path)-1].(string)
+				if member {
+					members++
+				}
+				got := checkFastDecode(t, nulled, newMsg)
+				if got != member {
+					t.Errorf("%s: null at %v: fast path took it: %v, want %v", kind, path, got, member)
+				}
+				if !member {
+					if err := protojson.Unmarshal(nulled, newMsg()); err == nil {
+						t.Errorf("%s: protojson accepts a null list element at %v", kind, path)
+					}
+				}
+			}
+			if members < 10 {
+				t.Fatalf("%s: only %d members nulled", kind, members)
+			}
+		}
+	}
+}
+
+// TestFastDecodeNullScope checks what field() assumes of protojson's null
+// rule for every message the fast path reads: no field is a
+// google.protobuf.Value or NullValue (protojson stores null in those), a
+// map, a well-known type (its own JSON rules) or part of a real oneof
+// (where protojson's null skips the oneof check; proto3 optional fields
+// are synthetic oneofs of one field, which the duplicate check covers).
+func TestFastDecodeNullScope(t *testing.T) {
+	seen := map[protoreflect.FullName]bool{}
+	var walk func(md protoreflect.MessageDescriptor)
+	walk = func(md protoreflect.MessageDescriptor) {
+		if seen[md.FullName()] {
+			return
+		}
+		seen[md.FullName()] = true
+		if md.ParentFile().Package() != "mdc.v1" {
+			t.Errorf("%s: message outside mdc.v1", md.FullName())
+		}
+		fields := md.Fields()
+		for i := 0; i < fields.Len(); i++ {
+			fd := fields.Get(i)
+			if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
+				t.Errorf("%s: in oneof %s", fd.FullName(), od.FullName())
+			}
+			if fd.IsMap() {
+				t.Errorf("%s: a map", fd.FullName())
+			}
+			if ed := fd.Enum(); ed != nil && ed.FullName() == "google.protobuf.NullValue" {
+				t.Errorf("%s: a NullValue", fd.FullName())
+			}
+			if fd.IsList() && fd.Message() == nil {
+				t.Errorf("%s: a list of scalars", fd.FullName())
+			}
+			if sub := fd.Message(); sub != nil {
+				walk(sub)
+			}
+		}
+	}
+	for _, newMsg := range collectorRequests {
+		walk(newMsg().ProtoReflect().Descriptor())
+	}
+	if len(seen) < 10 {
+		t.Fatalf("walked only %d messages", len(seen))
+	}
 }
 
 // TestFastDecodeKnowsEveryField fills every field of each request type (the
@@ -393,15 +659,19 @@ func fillAll(m protoreflect.Message) {
 // TestFastDecodeThenRequiredCheck checks decode still refuses an absent
 // required list when the fast path took the body.
 func TestFastDecodeThenRequiredCheck(t *testing.T) {
-	body := []byte(`{"data":{"timestamp":"2025-01-01T10:00:00","shortlistType":"TOP_GAINERS"}}`)
-	if !decodeFast(body, &mdcv1.SaveShortlistRequest{}) {
-		t.Fatal("fast path declined the body; this test needs it taken")
+	for _, body := range []string{
+		`{"data":{"timestamp":"2025-01-01T10:00:00","shortlistType":"TOP_GAINERS"}}`,
+		`{"data":{"timestamp":"2025-01-01T10:00:00","shortlistType":"TOP_GAINERS","entries":null}}`,
+	} {
+		if !decodeFast([]byte(body), &mdcv1.SaveShortlistRequest{}) {
+			t.Fatalf("fast path declined %s; this test needs it taken", body)
+		}
+		st := newMarshaler().decode([]byte(body), &mdcv1.SaveShortlistRequest{})
+		if st == nil || !strings.Contains(st.Message(), "data.entries: is required") {
+			t.Fatalf("decode(%s) = %v, want data.entries is required", body, st)
+		}
 	}
-	st := newMarshaler().decode(body, &mdcv1.SaveShortlistRequest{})
-	if st == nil || !strings.Contains(st.Message(), "data.entries: is required") {
-		t.Fatalf("decode = %v, want data.entries is required", st)
-	}
-	body = []byte(`{"data":{"timestamp":"2025-01-01T10:00:00","entries":[]}}`)
+	body := []byte(`{"data":{"timestamp":"2025-01-01T10:00:00","entries":[]}}`)
 	if st := newMarshaler().decode(body, &mdcv1.SaveShortlistRequest{}); st != nil {
 		t.Fatalf("decode = %v, want nil", st)
 	}
