@@ -203,7 +203,7 @@ run_test() {
   local perf_pid=
   if [ -n "${MDC_BENCH_PERF:-}" ] && [ "$op/$path/$conns" = "$MDC_BENCH_PERF" ]; then
     mkdir -p "$root/bench/results"
-    perf record -a -F 499 -o "$root/bench/results/perf-$op-$path-$conns.data" \
+    perf record -a ${MDC_BENCH_PERF_ARGS:-} -F 499 -o "$root/bench/results/perf-$op-$path-$conns.data" \
       -- sleep "$duration" >/dev/null 2>&1 &
     perf_pid=$!
   fi

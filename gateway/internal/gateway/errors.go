@@ -51,7 +51,7 @@ func httpStatusFromCode(c codes.Code) int {
 // handleError is the runtime.ErrorHandlerFunc of the gateway: it answers
 // with the google.rpc.Status JSON {"code","message","details"} and the HTTP
 // status of its code.
-func handleError(_ context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, _ *http.Request, err error) {
+func handleError(_ context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
 	var httpErr *runtime.HTTPStatusError
 	if errors.As(err, &httpErr) {
 		// grpc-gateway's own routing-level errors (e.g. a malformed path
@@ -64,6 +64,12 @@ func handleError(_ context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w 
 		return
 	}
 	st := statusOf(err)
+	if st.Code() == codes.Canceled && r.Context().Err() == nil {
+		// The client is still waiting, so the server cancelled the call: a
+		// shutting-down mdc-server cancels calls it received but had not
+		// started. Nothing was written; the client should retry.
+		st = status.New(codes.Unavailable, "the server cancelled the call while shutting down; retry")
+	}
 	if st.Code() == codes.InvalidArgument {
 		// The decoder rejected the body: answer with its field violations.
 		if bodySt, ok := bodyErrorStatus(st.Message()); ok {

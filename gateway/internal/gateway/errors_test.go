@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -109,15 +110,22 @@ func TestErrorHandlerHidesNonStatusErrors(t *testing.T) {
 		wantStatus  int
 		wantCode    codes.Code
 		wantMessage string
+		clientGone  bool // the HTTP client hung up before the answer
 	}{
-		{"plain error", errors.New("pq: relation \"quotes\" does not exist"), 500, codes.Internal, "internal error"},
-		{"canceled", status.Error(codes.Canceled, "context canceled"), 499, codes.Canceled, "context canceled"},
-		{"server internal keeps its message", status.Error(codes.Internal, "could not store the shortlist"), 500, codes.Internal, "could not store the shortlist"},
+		{"plain error", errors.New("pq: relation \"quotes\" does not exist"), 500, codes.Internal, "internal error", false},
+		{"canceled by the client", status.Error(codes.Canceled, "context canceled"), 499, codes.Canceled, "context canceled", true},
+		{"canceled by the server", status.Error(codes.Canceled, "Server Shutdown"), 503, codes.Unavailable, "the server cancelled the call while shutting down; retry", false},
+		{"server internal keeps its message", status.Error(codes.Internal, "could not store the shortlist"), 500, codes.Internal, "could not store the shortlist", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := httptest.NewRecorder()
 			r := httptest.NewRequest("GET", "/v1/health", nil)
+			if tt.clientGone {
+				ctx, cancel := context.WithCancel(r.Context())
+				cancel()
+				r = r.WithContext(ctx)
+			}
 			handleError(r.Context(), nil, newMarshaler(), w, r, tt.err)
 			if w.Code != tt.wantStatus {
 				t.Errorf("status = %d, want %d", w.Code, tt.wantStatus)

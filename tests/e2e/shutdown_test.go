@@ -1,0 +1,86 @@
+package e2e
+
+// mdc-server answers the collector writes asynchronously (gRPC callback API,
+// storage/async_batcher.h): a write is answered only once its batch has
+// committed. These tests stop the server in the middle of a stream of writes.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Every write under way when mdc-server gets SIGTERM is answered, either 200
+// (and then stored) or 503 (the server is going or gone); none hangs, none
+// fails otherwise, and the server exits cleanly.
+func TestWritesUnderWayAtShutdownAreAnsweredAndKept(t *testing.T) {
+	s := StartStack(t)
+	_, token := s.NewDeveloper(t, "developer")
+	const writers, each = 16, 60
+	first := time.Date(2032, 1, 5, 4, 0, 0, 0, time.UTC)
+	client := &http.Client{Timeout: 30 * time.Second}
+	bodies := make([][]byte, writers*each)
+	for n := range bodies {
+		at := first.Add(time.Duration(n) * time.Second)
+		bodies[n], _ = json.Marshal(seedBody(t, "nifty_short.json", "UTC", at.Format("2006-01-02T15:04:05")))
+	}
+
+	var mu sync.Mutex
+	stored := map[string]bool{} // instants answered 200
+	counts := map[string]int{}  // answers by status (or transport error)
+	var wg sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				n := w*each + i
+				at := first.Add(time.Duration(n) * time.Second)
+				req, _ := http.NewRequest("POST", s.BaseURL()+"/v1/developer/collector/nifty", bytes.NewReader(bodies[n]))
+				req.Header.Set("Authorization", "Bearer "+token)
+				req.Header.Set("Content-Type", "application/json")
+				answer := "transport error"
+				if resp, err := client.Do(req); err == nil {
+					resp.Body.Close()
+					answer = fmt.Sprint(resp.StatusCode)
+				}
+				mu.Lock()
+				counts[answer]++
+				if answer == "200" {
+					stored[at.Format(time.RFC3339)] = true
+				}
+				mu.Unlock()
+			}
+		}(w)
+	}
+	time.Sleep(300 * time.Millisecond) // the writes are flowing
+	s.StopServer(t)                    // fails the test unless it exits 0
+	wg.Wait()
+
+	t.Logf("answers: %v", counts)
+	for answer, n := range counts {
+		if answer != "200" && answer != "503" {
+			t.Errorf("%d writes answered %s; want only 200 or 503", n, answer)
+		}
+	}
+	if counts["200"] == 0 || counts["503"] == 0 {
+		t.Fatalf("the server was not stopped mid-stream (answers %v); the test proves nothing", counts)
+	}
+	rows := s.SQL(t, fmt.Sprintf("SELECT string_agg(to_char(observed_at AT TIME ZONE 'UTC', "+
+		"'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), ',') FROM nifty_quotes WHERE observed_at >= '%s' "+
+		"AND observed_at < '%s'", first.Format(time.RFC3339),
+		first.Add(writers*each*time.Second).Format(time.RFC3339)))
+	inDatabase := map[string]bool{}
+	for _, at := range bytes.Split([]byte(rows), []byte(",")) {
+		inDatabase[string(at)] = true
+	}
+	for at := range stored {
+		if !inDatabase[at] {
+			t.Errorf("write at %s was answered 200 but is not stored", at)
+		}
+	}
+}
