@@ -36,6 +36,7 @@
 #   MDC_BENCH_PERF         OP/PATH/CONNS, e.g. shortlist/gateway/64: record a
 #                          machine-wide `perf record -a` during that test into
 #                          bench/results/perf-OP-PATH-CONNS.data
+#   MDC_BENCH_PERF_ARGS    extra `perf record` options, e.g. "--call-graph dwarf,16384"
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
