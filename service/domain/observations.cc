@@ -1,5 +1,6 @@
 #include "service/domain/observations.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
 #include "service/domain/field_errors.h"
+#include "service/domain/field_path.h"
 #include "service/domain/market_enums.h"
 #include "service/domain/time.h"
 
@@ -20,29 +22,25 @@ namespace {
 using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
 
-std::string Indexed(absl::string_view path, int index) {
-  return absl::StrCat(path, "[", index, "]");
-}
-
 // Every number in a quote payload must be finite: JSON has no NaN, but
 // protobuf JSON accepts the strings "NaN" and "Infinity" for doubles.
-void CheckFiniteNumbers(const Message& message, const std::string& path,
+void CheckFiniteNumbers(const Message& message, const FieldPath& path,
                         FieldErrors& errors) {
   const auto* reflection = message.GetReflection();
   std::vector<const FieldDescriptor*> fields;
   reflection->ListFields(message, &fields);
   for (const FieldDescriptor* field : fields) {
-    const std::string field_path = absl::StrCat(path, ".", field->json_name());
+    const FieldPath field_path = path.Field(field->json_name());
     if (field->cpp_type() == FieldDescriptor::CPPTYPE_DOUBLE) {
       if (field->is_repeated()) continue;  // QuotePayload has none.
       if (!std::isfinite(reflection->GetDouble(message, field))) {
-        errors.Add(field_path, "must be a finite number");
+        errors.Add(field_path.str(), "must be a finite number");
       }
     } else if (field->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
       if (field->is_repeated()) {
         for (int i = 0; i < reflection->FieldSize(message, field); ++i) {
           CheckFiniteNumbers(reflection->GetRepeatedMessage(message, field, i),
-                             Indexed(field_path, i), errors);
+                             field_path.Item(i), errors);
         }
       } else {
         CheckFiniteNumbers(reflection->GetMessage(message, field), field_path,
@@ -52,21 +50,28 @@ void CheckFiniteNumbers(const Message& message, const std::string& path,
   }
 }
 
-void CheckQuoteData(const v1::QuoteData& quote, const std::string& path,
+void CheckQuoteData(const v1::QuoteData& quote, const FieldPath& path,
                     FieldErrors& errors) {
   if (quote.status() != v1::SUCCESS && quote.status() != v1::FAILURE) {
-    errors.Add(path + ".status", "is required; use SUCCESS or FAILURE");
+    errors.Add(path.Field("status").str(),
+               "is required; use SUCCESS or FAILURE");
   }
   if (!quote.has_payload()) return;
-  const std::string payload_path = path + ".payload";
+  const FieldPath payload_path = path.Field("payload");
   CheckFiniteNumbers(quote.payload(), payload_path, errors);
   if (quote.payload().has_last_trade_time()) {
     const double millis = quote.payload().last_trade_time();
     if (std::isfinite(millis) && (millis < 0 || std::floor(millis) != millis)) {
-      errors.Add(payload_path + ".last_trade_time",
+      errors.Add(payload_path.Field("last_trade_time").str(),
                  "must be a whole number of epoch milliseconds >= 0");
     }
   }
+}
+
+// Records `status` under the path of `field` when it is an error.
+void AddIfError(const FieldPath& field, const absl::Status& status,
+                FieldErrors& errors) {
+  if (!status.ok()) errors.AddStatus(field.str(), status);
 }
 
 // Resolves data.timestamp in data.timezone, recording errors under both.
@@ -120,20 +125,23 @@ absl::StatusOr<ShortlistSnapshot> ValidateShortlist(
                absl::StrCat("has ", data.entries_size(), " entries; at most ",
                             kMaxShortlistEntries));
   }
+  const FieldPath root("data");
+  const FieldPath entries = root.Field("entries");
   for (int i = 0; i < data.entries_size() && i < kMaxShortlistEntries; ++i) {
     const v1::ShortlistEntry& entry = data.entries(i);
-    const std::string path = Indexed("data.entries", i);
-    errors.AddStatus(path + ".nseSymbol", CheckSymbol(entry.nse_symbol()));
+    const FieldPath path = entries.Item(i);
+    AddIfError(path.Field("nseSymbol"), CheckSymbol(entry.nse_symbol()),
+               errors);
     if (entry.name().size() > kMaxNameLength) {
-      errors.Add(path + ".name", "must be at most 256 characters");
+      errors.Add(path.Field("name").str(), "must be at most 256 characters");
     }
     if (!entry.has_price()) {
-      errors.Add(path + ".price", "is required: a number >= 0");
+      errors.Add(path.Field("price").str(), "is required: a number >= 0");
     } else if (!std::isfinite(entry.price()) || entry.price() < 0) {
-      errors.Add(path + ".price", "must be a finite number >= 0");
+      errors.Add(path.Field("price").str(), "must be a finite number >= 0");
     }
     if (entry.has_quote_data()) {
-      CheckQuoteData(entry.quote_data(), path + ".quoteData", errors);
+      CheckQuoteData(entry.quote_data(), path.Field("quoteData"), errors);
     }
   }
   if (!errors.empty()) return errors.ToStatus();
@@ -149,7 +157,8 @@ absl::StatusOr<NiftyObservation> ValidateNifty(const v1::NiftyData& data) {
   if (!data.has_quote_data()) {
     errors.Add("data.quoteData", "is required: {status, payload}");
   } else {
-    CheckQuoteData(data.quote_data(), "data.quoteData", errors);
+    const FieldPath root("data");
+    CheckQuoteData(data.quote_data(), root.Field("quoteData"), errors);
   }
   if (!data.has_day_change_perc()) {
     errors.Add("data.dayChangePerc", "is required: a number");
@@ -175,18 +184,23 @@ absl::StatusOr<QuoteBatch> ValidateQuotes(const v1::QuotesData& data) {
                             kMaxQuotesPerRequest));
   }
   absl::flat_hash_set<absl::string_view> seen;
+  seen.reserve(std::min(data.quotes_size(), kMaxQuotesPerRequest));
+  const FieldPath root("data");
+  const FieldPath quotes = root.Field("quotes");
   for (int i = 0; i < data.quotes_size() && i < kMaxQuotesPerRequest; ++i) {
     const v1::QuoteItem& item = data.quotes(i);
-    const std::string path = Indexed("data.quotes", i);
+    const FieldPath path = quotes.Item(i);
     const absl::Status symbol_ok = CheckSymbol(item.nse_symbol());
-    errors.AddStatus(path + ".nseSymbol", symbol_ok);
+    AddIfError(path.Field("nseSymbol"), symbol_ok, errors);
     if (symbol_ok.ok() && !seen.insert(item.nse_symbol()).second) {
-      errors.Add(path + ".nseSymbol", "appears more than once in this request");
+      errors.Add(path.Field("nseSymbol").str(),
+                 "appears more than once in this request");
     }
     if (!item.has_quote_data()) {
-      errors.Add(path + ".quoteData", "is required: {status, payload}");
+      errors.Add(path.Field("quoteData").str(),
+                 "is required: {status, payload}");
     } else {
-      CheckQuoteData(item.quote_data(), path + ".quoteData", errors);
+      CheckQuoteData(item.quote_data(), path.Field("quoteData"), errors);
     }
   }
   if (!errors.empty()) return errors.ToStatus();
