@@ -126,8 +126,21 @@ func TestAdminHealthFollowsTheDatabase(t *testing.T) {
 	eventually(t, "up", httpHealth(200, "SERVING"))
 	eventually(t, "gRPC up", grpcHealth(healthpb.HealthCheckResponse_SERVING))
 
+	// The collector writes take the asynchronous path (callback API,
+	// storage/async_batcher.h): it must fail and recover the same way.
+	_, developer := s.NewDeveloper(t, "developer")
+	const niftyPath = "/v1/developer/collector/nifty"
+	write := seedBody(t, "nifty_short.json", "UTC", "2033-02-01T05:00:00")
+	invalidWrite := seedBody(t, "nifty_short.json", "Mars/Olympus", "2033-02-01T05:00:00")
+
 	cluster.stop()
 	eventually(t, "PostgreSQL stopped", httpHealth(503, "NOT_SERVING"))
+	if r := s.Do(t, "POST", niftyPath, developer, write); r.Status != 503 {
+		t.Errorf("a collector write while the database is down: want 503, got %v", r)
+	}
+	if r := s.Do(t, "POST", niftyPath, developer, invalidWrite); r.Status != 503 {
+		t.Errorf("an invalid collector write (its token looked up) while the database is down: want 503, got %v", r)
+	}
 	if r := s.Do(t, "GET", "/health", "", nil); r.JSON["database"] != "unreachable" {
 		t.Errorf("database while stopped: %v", r)
 	}
@@ -146,4 +159,13 @@ func TestAdminHealthFollowsTheDatabase(t *testing.T) {
 		}
 		return ""
 	})
+	eventually(t, "collector write after the outage", func() string {
+		if r := s.Do(t, "POST", niftyPath, developer, write); r.Status != 200 {
+			return r.String()
+		}
+		return ""
+	})
+	if n := s.SQL(t, "SELECT count(*) FROM nifty_quotes WHERE observed_at = '2033-02-01T05:00:00Z'"); n != "1" {
+		t.Errorf("%s rows stored after the outage, want 1", n)
+	}
 }
