@@ -45,10 +45,14 @@ absl::Status CheckTokenShape(absl::string_view token) {
 
 absl::StatusOr<Caller> Authenticator::Identify(absl::string_view token) {
   if (auto shape = CheckTokenShape(token); !shape.ok()) return shape;
-  const std::string hash = domain::HashToken(token);
-  auto found = developers_.FindByTokenHash(hash);
+  return IdentifyHash(domain::HashToken(token));
+}
+
+absl::StatusOr<Caller> Authenticator::IdentifyHash(
+    const std::string &token_hash) {
+  auto found = developers_.FindByTokenHash(token_hash);
   if (!found.ok()) return found.status();
-  return Admit(*found, hash);
+  return Admit(*found, token_hash);
 }
 
 absl::StatusOr<Caller> Authenticator::Admit(
@@ -111,9 +115,7 @@ absl::StatusOr<Caller> Authenticator::Authenticate(
   if (access == Access::kPublic) return Caller{};
   auto hash = TokenHash(authorization);
   if (!hash.ok()) return hash.status();
-  auto found = developers_.FindByTokenHash(*hash);
-  if (!found.ok()) return found.status();
-  auto caller = Admit(*found, *hash);
+  auto caller = IdentifyHash(*hash);
   if (!caller.ok()) return caller.status();
   if (access == Access::kAdmin && caller->role != Role::kAdmin) {
     return absl::PermissionDeniedError("this route needs an admin token");

@@ -52,7 +52,7 @@ class Authenticator {
   // The SHA-256 of the bearer token in an `authorization` value, checked
   // for shape only (no database access): UNAUTHENTICATED for a missing or
   // malformed header or an impossible token. For writes that look their
-  // writer up themselves (storage::WriterOf).
+  // writer up themselves (MDC_WRITER_CTE).
   absl::StatusOr<std::string> TokenHash(absl::string_view authorization);
 
   // The caller for what a lookup by `token_hash` found: UNAUTHENTICATED when
@@ -68,6 +68,9 @@ class Authenticator {
   void IdentifyAsync(const std::string& token_hash, CallerCallback done);
 
  private:
+  // Looks `token_hash` up and admits what it finds.
+  absl::StatusOr<Caller> IdentifyHash(const std::string& token_hash);
+
   storage::DeveloperRepository& developers_;
 };
 

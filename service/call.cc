@@ -104,21 +104,22 @@ void CallRunner::StartWrite(
   }
   pending->call.clock = *clock;
   const std::string hash = pending->token_hash;
-  std::move (*write)(hash,
-                     [this, pending = std::move(pending)](
-                         absl::StatusOr<std::optional<storage::DeveloperRecord>>
-                             writer) mutable {
-                       if (!writer.ok())
-                         return Answer(std::move(pending), writer.status());
-                       // No writer: nothing was written. (Admit's role check
-                       // cannot fail after a write: the database only holds
-                       // valid roles.)
-                       auto caller = auth_.Admit(*writer, pending->token_hash);
-                       if (!caller.ok())
-                         return Answer(std::move(pending), caller.status());
-                       pending->call.caller = *std::move(caller);
-                       Answer(std::move(pending), absl::OkStatus());
-                     });
+  std::move (*write)(
+      hash, [this, pending = std::move(pending)](
+                absl::StatusOr<std::optional<storage::DeveloperRecord>>
+                    writer) mutable { Written(std::move(pending), writer); });
+}
+
+void CallRunner::Written(
+    std::unique_ptr<PendingWrite> write,
+    const absl::StatusOr<std::optional<storage::DeveloperRecord>>& writer) {
+  if (!writer.ok()) return Answer(std::move(write), writer.status());
+  // No writer: nothing was written. (Admit's role check cannot fail after a
+  // write: the database only holds valid roles.)
+  auto caller = auth_.Admit(*writer, write->token_hash);
+  if (!caller.ok()) return Answer(std::move(write), caller.status());
+  write->call.caller = *std::move(caller);
+  Answer(std::move(write), absl::OkStatus());
 }
 
 void CallRunner::Answer(std::unique_ptr<PendingWrite> write,

@@ -47,7 +47,7 @@ class CallRunner {
   // Submits the write of a validated request as the holder of
   // `token_hash`; `done` gets that developer, or none (having written
   // nothing) when nobody holds the token: one statement that authenticates
-  // and writes (storage::WriterOf).
+  // and writes (MDC_WRITER_CTE).
   using Write = absl::AnyInvocable<void(const std::string& token_hash,
                                         storage::DeveloperCallback done) &&>;
 
@@ -68,6 +68,10 @@ class CallRunner {
   // Logs, counts and converts the outcome of a call.
   grpc::Status Finish(absl::string_view method, absl::Time start,
                       const CallContext& call, const absl::Status& status);
+  // Completes a StartWrite call once its write has run.
+  void Written(
+      std::unique_ptr<PendingWrite> write,
+      const absl::StatusOr<std::optional<storage::DeveloperRecord>>& writer);
   // Finish for a StartWrite call: answers through its reactor.
   void Answer(std::unique_ptr<PendingWrite> write, const absl::Status& status);
 

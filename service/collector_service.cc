@@ -14,66 +14,63 @@ absl::Status RequireData(bool has_data) {
   return domain::InvalidField("data", "is required");
 }
 
-}  // namespace
-
-// Each write validates its request into a domain value that its Write
-// takes along to storage.
-
-grpc::ServerUnaryReactor* CollectorService::SaveShortlist(
-    grpc::CallbackServerContext* context,
-    const v1::SaveShortlistRequest* request, google::protobuf::Empty*) {
+// Starts a collector write (CallRunner::StartWrite): `validate` turns the
+// request's data into a domain value, which the write takes along to
+// `store` (a repository upsert as the holder of a token hash).
+template <typename Request, typename Validate, typename Store>
+grpc::ServerUnaryReactor* StartSave(CallRunner& calls,
+                                    grpc::CallbackServerContext* context,
+                                    absl::string_view method,
+                                    const Request& request, Validate validate,
+                                    Store store) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  calls_.StartWrite(
-      context, reactor, "SaveShortlist",
-      [&]() -> absl::StatusOr<CallRunner::Write> {
-        if (auto s = RequireData(request->has_data()); !s.ok()) return s;
-        auto snapshot = domain::ValidateShortlist(request->data());
-        if (!snapshot.ok()) return snapshot.status();
-        return CallRunner::Write([this, snapshot = *std::move(snapshot)](
+  calls.StartWrite(
+      context, reactor, method, [&]() -> absl::StatusOr<CallRunner::Write> {
+        if (auto s = RequireData(request.has_data()); !s.ok()) return s;
+        auto value = validate(request.data());
+        if (!value.ok()) return value.status();
+        return CallRunner::Write([store, value = *std::move(value)](
                                      const std::string& token_hash,
-                                     storage::DeveloperCallback done) {
-          repos_.shortlists.Upsert(snapshot, token_hash, std::move(done));
+                                     storage::DeveloperCallback done) mutable {
+          store(value, token_hash, std::move(done));
         });
       });
   return reactor;
 }
 
+}  // namespace
+
+grpc::ServerUnaryReactor* CollectorService::SaveShortlist(
+    grpc::CallbackServerContext* context,
+    const v1::SaveShortlistRequest* request, google::protobuf::Empty*) {
+  return StartSave(
+      calls_, context, "SaveShortlist", *request, domain::ValidateShortlist,
+      [this](const domain::ShortlistSnapshot& snapshot,
+             const std::string& token_hash, storage::DeveloperCallback done) {
+        repos_.shortlists.Upsert(snapshot, token_hash, std::move(done));
+      });
+}
+
 grpc::ServerUnaryReactor* CollectorService::SaveNifty(
     grpc::CallbackServerContext* context, const v1::SaveNiftyRequest* request,
     google::protobuf::Empty*) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  calls_.StartWrite(
-      context, reactor, "SaveNifty",
-      [&]() -> absl::StatusOr<CallRunner::Write> {
-        if (auto s = RequireData(request->has_data()); !s.ok()) return s;
-        auto nifty = domain::ValidateNifty(request->data());
-        if (!nifty.ok()) return nifty.status();
-        return CallRunner::Write(
-            [this, nifty = *std::move(nifty)](const std::string& token_hash,
-                                              storage::DeveloperCallback done) {
-              repos_.nifty.Upsert(nifty, token_hash, std::move(done));
-            });
+  return StartSave(
+      calls_, context, "SaveNifty", *request, domain::ValidateNifty,
+      [this](const domain::NiftyObservation& nifty,
+             const std::string& token_hash, storage::DeveloperCallback done) {
+        repos_.nifty.Upsert(nifty, token_hash, std::move(done));
       });
-  return reactor;
 }
 
 grpc::ServerUnaryReactor* CollectorService::SaveQuotes(
     grpc::CallbackServerContext* context, const v1::SaveQuotesRequest* request,
     google::protobuf::Empty*) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  calls_.StartWrite(
-      context, reactor, "SaveQuotes",
-      [&]() -> absl::StatusOr<CallRunner::Write> {
-        if (auto s = RequireData(request->has_data()); !s.ok()) return s;
-        auto batch = domain::ValidateQuotes(request->data());
-        if (!batch.ok()) return batch.status();
-        return CallRunner::Write(
-            [this, batch = *std::move(batch)](const std::string& token_hash,
-                                              storage::DeveloperCallback done) {
-              repos_.quotes.UpsertBatch(batch, token_hash, std::move(done));
-            });
+  return StartSave(
+      calls_, context, "SaveQuotes", *request, domain::ValidateQuotes,
+      [this](const domain::QuoteBatch& batch, const std::string& token_hash,
+             storage::DeveloperCallback done) {
+        repos_.quotes.UpsertBatch(batch, token_hash, std::move(done));
       });
-  return reactor;
 }
 
 grpc::Status CollectorService::CheckHoliday(

@@ -77,7 +77,7 @@ DeveloperRecord ReadDeveloper(const Result &r, int row) {
   return d;
 }
 
-absl::StatusOr<std::optional<DeveloperRecord>> WriterOf(
+absl::StatusOr<std::optional<DeveloperRecord>> FirstDeveloper(
     const absl::StatusOr<Result> &result) {
   if (!result.ok()) return result.status();
   if (result->rows() == 0) return std::optional<DeveloperRecord>();
@@ -86,7 +86,7 @@ absl::StatusOr<std::optional<DeveloperRecord>> WriterOf(
 
 AsyncBatcher::Done ReportDeveloper(DeveloperCallback done) {
   return [done = std::move(done)](absl::StatusOr<Result> result) mutable {
-    std::move(done)(WriterOf(result));
+    std::move(done)(FirstDeveloper(result));
   };
 }
 
@@ -110,10 +110,8 @@ absl::StatusOr<std::optional<DeveloperRecord>>
 DeveloperRepository::FindByTokenHash(const std::string &token_hash) {
   // Every authenticated request looks its token up: concurrent lookups share
   // one round trip.
-  auto result = pool_.ExecRead(kFindByTokenHash, Params().Bytes(token_hash));
-  if (!result.ok()) return result.status();
-  if (result->rows() == 0) return std::optional<DeveloperRecord>();
-  return std::optional<DeveloperRecord>(ReadDeveloper(*result, 0));
+  return FirstDeveloper(
+      pool_.ExecRead(kFindByTokenHash, Params().Bytes(token_hash)));
 }
 
 void DeveloperRepository::FindByTokenHash(const std::string &token_hash,
@@ -126,10 +124,7 @@ absl::StatusOr<std::optional<DeveloperRecord>> DeveloperRepository::Find(
     int64_t id) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFind, Params().Int64(id));
-  if (!result.ok()) return result.status();
-  if (result->rows() == 0) return std::optional<DeveloperRecord>();
-  return std::optional<DeveloperRecord>(ReadDeveloper(*result, 0));
+  return FirstDeveloper((*conn)->Exec(kFind, Params().Int64(id)));
 }
 
 absl::StatusOr<DeveloperPage> DeveloperRepository::List(int64_t after_id,

@@ -36,21 +36,21 @@ DeveloperRecord ReadDeveloper(const Result &result, int row);
 using DeveloperCallback =
     absl::AnyInvocable<void(absl::StatusOr<std::optional<DeveloperRecord>>) &&>;
 
-// A collector write authenticates itself: its statement looks the writer up
-// by token hash, writes only if a developer holds the token, and returns
-// that developer (MDC_WRITER_CTE). This reads the answer: the writer, or none
-// when the token is unknown and nothing was written.
-absl::StatusOr<std::optional<DeveloperRecord>> WriterOf(
+// The developer of the result's first row, or none when it has no rows: a
+// lookup's answer, and a collector write's (MDC_WRITER_CTE).
+absl::StatusOr<std::optional<DeveloperRecord>> FirstDeveloper(
     const absl::StatusOr<Result> &result);
 
-// `done` adapted to a result whose first row, if any, is a developer
-// (WriterOf).
+// `done` adapted to FirstDeveloper, for asynchronous statements.
 AsyncBatcher::Done ReportDeveloper(DeveloperCallback done);
 
-// The common table expression `writer` such statements start with; the
-// token hash is the parameter named by `param` (e.g. "$7"). The lock keeps
-// the writer from being deleted before the write commits (the foreign key
-// check it replaces took the same; DeveloperRepository::Delete).
+// A collector write authenticates itself: its statement starts with this
+// common table expression `writer`, which looks the writer up by the token
+// hash in parameter `param` (e.g. "$7"); it writes only if a developer holds
+// the token, and returns that developer, or no row when the token is unknown
+// and nothing was written (FirstDeveloper). The lock keeps the writer from
+// being deleted before the write commits (the foreign key check it replaces
+// took the same; DeveloperRepository::Delete).
 #define MDC_WRITER_CTE(param)                     \
   "WITH writer AS (SELECT " MDC_DEVELOPER_COLUMNS \
   " FROM developers WHERE token_hash = " param " FOR KEY SHARE) "

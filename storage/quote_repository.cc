@@ -14,7 +14,7 @@ namespace mdc::storage {
 namespace {
 
 // One statement for any batch size: the rows travel as parallel arrays.
-// Writes only when a developer holds the token hash $7 (see WriterOf).
+// Writes only when a developer holds the token hash $7 (see MDC_WRITER_CTE).
 constexpr Statement kUpsertBatch{
     "quotes_upsert_batch",
     MDC_WRITER_CTE("$7")

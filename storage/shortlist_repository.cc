@@ -9,7 +9,7 @@
 namespace mdc::storage {
 namespace {
 
-// Writes only when a developer holds the token hash $7 (see WriterOf).
+// Writes only when a developer holds the token hash $7 (see MDC_WRITER_CTE).
 constexpr Statement kUpsert{
     "shortlists_upsert",
     MDC_WRITER_CTE("$7")
