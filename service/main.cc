@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "common/log.h"
-#include "service/admin_cli.h"
-#include "service/config.h"
-#include "service/server.h"
+#include "service/admin_cli/admin_cli.h"
+#include "service/config/config.h"
+#include "service/lifecycle/server.h"
 
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);

@@ -1,5 +1,5 @@
 // The broker API credentials (one row), stored sealed: this repository only
-// moves the encrypted bytes; service/domain/secret_box.h seals and opens
+// moves the encrypted bytes; domain/secret_box.h seals and opens
 // them.
 //
 // Thread-safe (each call checks out its own connection).

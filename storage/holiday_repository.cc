@@ -5,7 +5,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "service/domain/time.h"
+#include "domain/time.h"
 
 namespace mdc::storage {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/civil_time.h"
-#include "service/domain/calendar.h"
+#include "domain/calendar.h"
 #include "storage/pool.h"
 
 namespace mdc::storage {

@@ -1,5 +1,5 @@
 // The database side of the admin maintenance scripts (see
-// service/domain/db_scripts.h): each a fixed statement over a fixed list of
+// domain/db_scripts.h): each a fixed statement over a fixed list of
 // tables. Nothing here takes SQL text from outside.
 //
 // Thread-safe (each call checks out its own connection).

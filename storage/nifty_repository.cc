@@ -1,8 +1,8 @@
 #include "storage/nifty_repository.h"
 
 #include "absl/status/status.h"
-#include "service/domain/proto_time.h"
-#include "service/domain/time.h"
+#include "domain/proto_time.h"
+#include "domain/time.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
 

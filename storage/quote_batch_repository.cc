@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "absl/status/status.h"
-#include "service/domain/proto_time.h"
+#include "domain/proto_time.h"
 #include "storage/quote_columns.h"
 
 namespace mdc::storage {

@@ -16,8 +16,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
+#include "domain/candles.h"
 #include "mdc/v1/market.pb.h"
-#include "service/domain/candles.h"
 #include "storage/pool.h"
 
 namespace mdc::storage {

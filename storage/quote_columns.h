@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "domain/candles.h"
 #include "mdc/v1/market.pb.h"
-#include "service/domain/candles.h"
 #include "storage/pg.h"
 
 namespace mdc::storage {

@@ -12,9 +12,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "domain/candles.h"
+#include "domain/observations.h"
 #include "mdc/v1/market.pb.h"
-#include "service/domain/candles.h"
-#include "service/domain/observations.h"
 #include "storage/developer_repository.h"
 #include "storage/pool.h"
 

@@ -13,7 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "service/domain/runs.h"
+#include "domain/runs.h"
 #include "storage/pool.h"
 
 namespace mdc::storage {

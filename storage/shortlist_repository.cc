@@ -1,9 +1,9 @@
 #include "storage/shortlist_repository.h"
 
 #include "absl/status/status.h"
-#include "service/domain/market_enums.h"
-#include "service/domain/proto_time.h"
-#include "service/domain/time.h"
+#include "domain/market_enums.h"
+#include "domain/proto_time.h"
+#include "domain/time.h"
 #include "storage/rows.h"
 
 namespace mdc::storage {

@@ -12,8 +12,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
+#include "domain/observations.h"
 #include "mdc/v1/market.pb.h"
-#include "service/domain/observations.h"
 #include "storage/developer_repository.h"
 #include "storage/pool.h"
 

@@ -1,16 +1,14 @@
 // Admin storage against a real PostgreSQL: developer paging, token
 // replacement, deletes with their cascade and the last-admin rule (also
 // under concurrency), last-seen throttling, data deletes by trading day,
-// maintenance scripts and sealed broker credentials.
+// and maintenance scripts.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <thread>
 
 #include "absl/time/clock.h"
-#include "service/db_broker_credentials.h"
-#include "service/domain/secret_box.h"
-#include "service/domain/tokens.h"
+#include "domain/tokens.h"
 #include "storage/repositories.h"
 #include "tests/support/test_database.h"
 
@@ -312,47 +310,6 @@ TEST_F(AdminStorageTest, DedupeCheckFindsSymbolsSplitByCase) {
                             line.find("stored 2 times") != std::string::npos);
   }
   EXPECT_TRUE(reported);
-}
-
-TEST_F(AdminStorageTest, BrokerCredentialsAreStoredSealedAndReadBack) {
-  auto box = *domain::SecretBox::FromKeyText(std::string(64, 'a'));
-  EnvBrokerCredentials env("env-key", "env-secret");
-  DbBrokerCredentials source(repos_->broker_credentials, box, &env);
-  // Nothing stored: the environment's apply.
-  EXPECT_EQ((*source.Get())->api_key, "env-key");
-  EXPECT_FALSE(repos_->broker_credentials.Get()->has_value());
-
-  auto at = repos_->broker_credentials.Put(
-      box.Seal("db-key", kBrokerApiKeyContext),
-      box.Seal("db-secret", kBrokerApiSecretContext));
-  ASSERT_TRUE(at.ok()) << at.status();
-  auto stored = repos_->broker_credentials.Get();
-  ASSERT_TRUE(stored.ok() && stored->has_value());
-  EXPECT_EQ((*stored)->updated_at, *at);
-  auto read = source.Get();
-  ASSERT_TRUE(read.ok()) << read.status();
-  EXPECT_EQ((*read)->api_key, "db-key");
-  EXPECT_EQ((*read)->api_secret, "db-secret");
-  EXPECT_EQ(Count("broker_credentials",
-                  "position('db-secret'::bytea in api_secret_sealed) > 0 OR "
-                  "position('db-key'::bytea in api_key_sealed) > 0"),
-            "0");
-
-  ASSERT_TRUE(repos_->broker_credentials
-                  .Put(box.Seal("k2", kBrokerApiKeyContext),
-                       box.Seal("s2", kBrokerApiSecretContext))
-                  .ok());
-  EXPECT_EQ(Count("broker_credentials"), "1");
-  EXPECT_EQ((*source.Get())->api_key, "k2");
-
-  // Another key, or none, cannot read them and says why.
-  DbBrokerCredentials other(
-      repos_->broker_credentials,
-      *domain::SecretBox::FromKeyText(std::string(64, 'b')), nullptr);
-  EXPECT_EQ(other.Get().status().code(), absl::StatusCode::kFailedPrecondition);
-  DbBrokerCredentials keyless(repos_->broker_credentials, std::nullopt, &env);
-  EXPECT_EQ(keyless.Get().status().code(),
-            absl::StatusCode::kFailedPrecondition);
 }
 
 }  // namespace

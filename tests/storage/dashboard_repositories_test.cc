@@ -3,9 +3,9 @@
 // failure counter; the day reads of shortlists; the batched quote reads.
 #include <gtest/gtest.h>
 
-#include "service/domain/observations.h"
-#include "service/domain/time.h"
-#include "service/domain/tokens.h"
+#include "domain/observations.h"
+#include "domain/time.h"
+#include "domain/tokens.h"
 #include "storage/repositories.h"
 #include "tests/support/repository_test.h"
 

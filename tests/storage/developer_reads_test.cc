@@ -9,10 +9,10 @@
 #include <thread>
 #include <vector>
 
-#include "service/domain/observations.h"
-#include "service/domain/proto_time.h"
-#include "service/domain/time.h"
-#include "service/domain/tokens.h"
+#include "domain/observations.h"
+#include "domain/proto_time.h"
+#include "domain/time.h"
+#include "domain/tokens.h"
 #include "storage/repositories.h"
 #include "tests/support/repository_test.h"
 

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
-#include "service/domain/observations.h"
-#include "service/domain/time.h"
-#include "service/domain/tokens.h"
+#include "domain/observations.h"
+#include "domain/time.h"
+#include "domain/tokens.h"
 #include "storage/migrations.h"
 #include "tests/support/repository_test.h"
 

@@ -15,8 +15,8 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
-#include "service/domain/time.h"
-#include "service/domain/tokens.h"
+#include "domain/time.h"
+#include "domain/tokens.h"
 #include "storage/repositories.h"
 #include "tests/support/test_database.h"
 

@@ -1,0 +1,46 @@
+#include "domain/as_of.h"
+
+#include "domain/field_errors.h"
+#include "domain/time.h"
+
+namespace mdc::domain {
+namespace {
+
+// Bounds of "any stored instant", finite so they encode in SQL parameters.
+const absl::Time kEarliestStored = absl::FromUnixSeconds(0);
+const absl::Time kLatestStored =
+    absl::FromCivil(absl::CivilDay(2200, 1, 1), absl::UTCTimeZone());
+
+}  // namespace
+
+absl::StatusOr<AsOfWindow> AsOfWindowFor(absl::string_view datetime,
+                                         absl::string_view timezone,
+                                         const BacktestClock& clock,
+                                         absl::Time wall_now,
+                                         WhenAbsent when_absent) {
+  FieldErrors errors;
+  auto zone = ResolveTimeZone(timezone);
+  errors.AddStatus("timezone", zone.status());
+  absl::Time at;
+  if (datetime.empty()) {
+    if (!errors.empty()) return errors.ToStatus();
+    if (when_absent == WhenAbsent::kLatestStored) {
+      // Collectors' clocks may run ahead: "latest" includes anything stored,
+      // bounded only by the backtest clock.
+      return AsOfWindow{kEarliestStored, clock.LatestVisible(kLatestStored)};
+    }
+    at = clock.LatestVisible(clock.Now(wall_now));
+  } else {
+    auto civil = ParseWallClock(datetime);
+    errors.AddStatus("datetime", civil.status());
+    if (!errors.empty()) return errors.ToStatus();
+    at = zone->At(*civil).pre;
+    if (auto allowed = clock.CheckBefore(at, "datetime"); !allowed.ok()) {
+      return allowed;
+    }
+  }
+  if (!errors.empty()) return errors.ToStatus();
+  return AsOfWindow{DayStart(TradingDay(at)), at};
+}
+
+}  // namespace mdc::domain

@@ -1,0 +1,50 @@
+#include "domain/backtest_clock.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "domain/field_errors.h"
+#include "domain/time.h"
+
+namespace mdc::domain {
+
+absl::StatusOr<BacktestClock> BacktestClock::FromHeaders(
+    absl::string_view timestamp, absl::string_view timezone) {
+  if (timestamp.empty()) {
+    if (!timezone.empty()) {
+      auto zone = ResolveTimeZone(timezone);
+      if (!zone.ok()) {
+        return InvalidField("X-Current-Timezone", zone.status().message());
+      }
+    }
+    return BacktestClock();
+  }
+  FieldErrors errors;
+  auto civil = ParseWallClock(timestamp);
+  errors.AddStatus("X-Current-Timestamp", civil.status());
+  auto zone = ResolveTimeZone(timezone);
+  errors.AddStatus("X-Current-Timezone", zone.status());
+  if (!errors.empty()) return errors.ToStatus();
+  return BacktestClock(zone->At(*civil).pre);
+}
+
+absl::Status BacktestClock::CheckBefore(absl::Time asked,
+                                        absl::string_view field) const {
+  if (!now_.has_value() || asked < *now_) return absl::OkStatus();
+  return absl::PermissionDeniedError(absl::StrCat(
+      field, " ", FormatInstant(asked),
+      " is not before the backtest clock (X-Current-Timestamp) ",
+      FormatInstant(*now_), "; data at or after the current time is hidden"));
+}
+
+absl::Time BacktestClock::LatestVisible(absl::Time limit) const {
+  if (!now_.has_value()) return limit;
+  // Instants are stored with microsecond precision.
+  return std::min(limit, *now_ - absl::Microseconds(1));
+}
+
+absl::Time BacktestClock::CutEnd(absl::Time end) const {
+  return now_.has_value() ? std::min(end, *now_) : end;
+}
+
+}  // namespace mdc::domain

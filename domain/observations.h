@@ -1,0 +1,61 @@
+// Validation of collector writes: turns the request messages into validated
+// observations with resolved instants, or a status naming every bad field.
+//
+// Field paths in messages are the JSON paths clients write
+// ("data.entries[2].price"), so errors read the same over REST and gRPC.
+#ifndef MDC_DOMAIN_OBSERVATIONS_H_
+#define MDC_DOMAIN_OBSERVATIONS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "mdc/v1/collector.pb.h"
+#include "mdc/v1/market.pb.h"
+
+namespace mdc::domain {
+
+inline constexpr int kMaxShortlistEntries = 1000;
+inline constexpr int kMaxQuotesPerRequest = 1000;
+inline constexpr int kMaxSymbolLength = 32;
+inline constexpr int kMaxNameLength = 256;
+
+// A shortlist snapshot ready to store. `entries.entries()` keeps the posted
+// order (the rank); the other fields of `entries` are unset.
+struct ShortlistSnapshot {
+  v1::ShortlistType type = v1::SHORTLIST_TYPE_UNSPECIFIED;
+  v1::Scope scope = v1::TOP_5;
+  absl::Time observed_at;
+  v1::Shortlist entries;
+};
+
+struct NiftyObservation {
+  absl::Time observed_at;
+  v1::QuoteData quote;
+  double day_change_perc = 0;
+};
+
+struct StockObservation {
+  std::string symbol;
+  v1::QuoteData quote;
+};
+
+// Quotes of several stocks observed at one instant.
+struct QuoteBatch {
+  absl::Time observed_at;
+  std::vector<StockObservation> quotes;
+};
+
+absl::StatusOr<ShortlistSnapshot> ValidateShortlist(
+    const v1::ShortlistData& data);
+absl::StatusOr<NiftyObservation> ValidateNifty(const v1::NiftyData& data);
+absl::StatusOr<QuoteBatch> ValidateQuotes(const v1::QuotesData& data);
+
+// Whether `symbol` is a plausible NSE symbol: 1-32 characters of
+// A-Z a-z 0-9 & . _ -. Returns the rule as an error message otherwise.
+absl::Status CheckSymbol(absl::string_view symbol);
+
+}  // namespace mdc::domain
+
+#endif  // MDC_DOMAIN_OBSERVATIONS_H_

@@ -1,0 +1,84 @@
+// mdc.v1.AdminService: developers and tokens, holidays, stored data,
+// maintenance scripts and broker credentials. Every RPC requires an admin
+// token.
+#ifndef MDC_SERVICE_API_ADMIN_SERVICE_H_
+#define MDC_SERVICE_API_ADMIN_SERVICE_H_
+
+#include <optional>
+#include <vector>
+
+#include "domain/secret_box.h"
+#include "mdc/v1/admin.grpc.pb.h"
+#include "service/calls/call_runner.h"
+#include "storage/repositories.h"
+
+namespace mdc {
+
+class AdminService final : public v1::AdminService::Service {
+ public:
+  // `secret_box` seals broker credentials; empty when MDC_SECRET_KEY is not
+  // set, and then SetBrokerCredentials is FAILED_PRECONDITION.
+  AdminService(CallRunner &calls, storage::Repositories &repos,
+               std::optional<domain::SecretBox> secret_box)
+      : calls_(calls), repos_(repos), secret_box_(std::move(secret_box)) {}
+
+  grpc::Status ListDevelopers(grpc::ServerContext *context,
+                              const v1::ListDevelopersRequest *request,
+                              v1::ListDevelopersResponse *response) override;
+  grpc::Status GetDeveloper(grpc::ServerContext *context,
+                            const v1::GetDeveloperRequest *request,
+                            v1::Developer *response) override;
+  grpc::Status CreateDeveloper(grpc::ServerContext *context,
+                               const v1::CreateDeveloperRequest *request,
+                               v1::Developer *response) override;
+  grpc::Status RefreshDeveloperKey(
+      grpc::ServerContext *context,
+      const v1::RefreshDeveloperKeyRequest *request,
+      v1::Developer *response) override;
+  grpc::Status DeleteDeveloper(grpc::ServerContext *context,
+                               const v1::DeleteDeveloperRequest *request,
+                               google::protobuf::Empty *response) override;
+  grpc::Status ListHolidays(grpc::ServerContext *context,
+                            const v1::ListHolidaysRequest *request,
+                            v1::ListHolidaysResponse *response) override;
+  grpc::Status CreateHolidays(grpc::ServerContext *context,
+                              const v1::CreateHolidaysRequest *request,
+                              v1::ListHolidaysResponse *response) override;
+  grpc::Status DeleteHolidays(grpc::ServerContext *context,
+                              const v1::DeleteHolidaysRequest *request,
+                              v1::DeleteHolidaysResponse *response) override;
+  grpc::Status DeleteHoliday(grpc::ServerContext *context,
+                             const v1::DeleteHolidayRequest *request,
+                             v1::DeleteHolidaysResponse *response) override;
+  grpc::Status ListDataDates(grpc::ServerContext *context,
+                             const v1::ListDataDatesRequest *request,
+                             v1::ListDataDatesResponse *response) override;
+  grpc::Status DeleteDataDates(grpc::ServerContext *context,
+                               const v1::DeleteDataDatesRequest *request,
+                               v1::DeleteDataDatesResponse *response) override;
+  grpc::Status RunDbScript(grpc::ServerContext *context,
+                           const v1::RunDbScriptRequest *request,
+                           v1::RunDbScriptResponse *response) override;
+  grpc::Status SetBrokerCredentials(
+      grpc::ServerContext *context,
+      const v1::SetBrokerCredentialsRequest *request,
+      v1::BrokerCredentialsStatus *response) override;
+  grpc::Status GetBrokerCredentials(
+      grpc::ServerContext *context,
+      const v1::GetBrokerCredentialsRequest *request,
+      v1::BrokerCredentialsStatus *response) override;
+
+ private:
+  // Deletes the holidays of `days`, answering their dates; NOT_FOUND when
+  // none was a holiday.
+  absl::Status DeleteHolidayDays(const std::vector<absl::CivilDay> &days,
+                                 v1::DeleteHolidaysResponse *response);
+
+  CallRunner &calls_;
+  storage::Repositories &repos_;
+  const std::optional<domain::SecretBox> secret_box_;
+};
+
+}  // namespace mdc
+
+#endif  // MDC_SERVICE_API_ADMIN_SERVICE_H_

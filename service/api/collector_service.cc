@@ -1,0 +1,99 @@
+#include "service/api/collector_service.h"
+
+#include "domain/calendar.h"
+#include "domain/field_errors.h"
+#include "domain/observations.h"
+#include "domain/time.h"
+
+namespace mdc {
+namespace {
+
+// A body without "data" gets one clear message instead of one per field.
+absl::Status RequireData(bool has_data) {
+  if (has_data) return absl::OkStatus();
+  return domain::InvalidField("data", "is required");
+}
+
+// Starts a collector write (CallRunner::StartWrite): `validate` turns the
+// request's data into a domain value, which the write takes along to
+// `store` (a repository upsert as the holder of a token hash).
+template <typename Request, typename Validate, typename Store>
+grpc::ServerUnaryReactor* StartSave(CallRunner& calls,
+                                    grpc::CallbackServerContext* context,
+                                    absl::string_view method,
+                                    const Request& request, Validate validate,
+                                    Store store) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  calls.StartWrite(
+      context, reactor, method, [&]() -> absl::StatusOr<CallRunner::Write> {
+        if (auto s = RequireData(request.has_data()); !s.ok()) return s;
+        auto value = validate(request.data());
+        if (!value.ok()) return value.status();
+        return CallRunner::Write([store, value = *std::move(value)](
+                                     const std::string& token_hash,
+                                     storage::DeveloperCallback done) mutable {
+          store(value, token_hash, std::move(done));
+        });
+      });
+  return reactor;
+}
+
+}  // namespace
+
+grpc::ServerUnaryReactor* CollectorService::SaveShortlist(
+    grpc::CallbackServerContext* context,
+    const v1::SaveShortlistRequest* request, google::protobuf::Empty*) {
+  return StartSave(
+      calls_, context, "SaveShortlist", *request, domain::ValidateShortlist,
+      [this](const domain::ShortlistSnapshot& snapshot,
+             const std::string& token_hash, storage::DeveloperCallback done) {
+        repos_.shortlists.Upsert(snapshot, token_hash, std::move(done));
+      });
+}
+
+grpc::ServerUnaryReactor* CollectorService::SaveNifty(
+    grpc::CallbackServerContext* context, const v1::SaveNiftyRequest* request,
+    google::protobuf::Empty*) {
+  return StartSave(
+      calls_, context, "SaveNifty", *request, domain::ValidateNifty,
+      [this](const domain::NiftyObservation& nifty,
+             const std::string& token_hash, storage::DeveloperCallback done) {
+        repos_.nifty.Upsert(nifty, token_hash, std::move(done));
+      });
+}
+
+grpc::ServerUnaryReactor* CollectorService::SaveQuotes(
+    grpc::CallbackServerContext* context, const v1::SaveQuotesRequest* request,
+    google::protobuf::Empty*) {
+  return StartSave(
+      calls_, context, "SaveQuotes", *request, domain::ValidateQuotes,
+      [this](const domain::QuoteBatch& batch, const std::string& token_hash,
+             storage::DeveloperCallback done) {
+        repos_.quotes.UpsertBatch(batch, token_hash, std::move(done));
+      });
+}
+
+grpc::Status CollectorService::CheckHoliday(
+    grpc::ServerContext* context, const v1::CheckHolidayRequest* request,
+    v1::CheckHolidayResponse* response) {
+  return calls_.Run(
+      context, "CheckHoliday", Access::kDeveloper,
+      [&](const CallContext&) -> absl::Status {
+        if (request->date().empty()) {
+          return domain::InvalidField("date", "is required (YYYY-MM-DD)");
+        }
+        auto day = domain::ParseDate(request->date());
+        if (!day.ok())
+          return domain::InvalidField("date", day.status().message());
+        auto entry = repos_.holidays.Find(*day);
+        if (!entry.ok()) return entry.status();
+        const domain::DayStatus status = domain::ClassifyDay(*day, *entry);
+        response->set_date(domain::FormatDate(*day));
+        response->set_is_holiday(status.is_holiday);
+        response->set_name(status.name);
+        response->set_is_trading_day(status.is_trading_day);
+        return absl::OkStatus();
+      });
+}
+
+}  // namespace mdc

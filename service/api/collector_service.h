@@ -1,0 +1,47 @@
+// mdc.v1.CollectorService: collector writes, translated between protobuf and
+// domain validation + storage.
+#ifndef MDC_SERVICE_API_COLLECTOR_SERVICE_H_
+#define MDC_SERVICE_API_COLLECTOR_SERVICE_H_
+
+#include "mdc/v1/collector.grpc.pb.h"
+#include "service/calls/call_runner.h"
+#include "storage/repositories.h"
+
+namespace mdc {
+
+// The three writes use the gRPC callback API (their handlers never wait on
+// the database: CallRunner::StartWrite); CheckHoliday stays synchronous.
+using CollectorServiceBase =
+    v1::CollectorService::WithCallbackMethod_SaveShortlist<
+        v1::CollectorService::WithCallbackMethod_SaveNifty<
+            v1::CollectorService::WithCallbackMethod_SaveQuotes<
+                v1::CollectorService::Service>>>;
+
+class CollectorService final : public CollectorServiceBase {
+ public:
+  CollectorService(CallRunner& calls, storage::Repositories& repos)
+      : calls_(calls), repos_(repos) {}
+
+  grpc::ServerUnaryReactor* SaveShortlist(
+      grpc::CallbackServerContext* context,
+      const v1::SaveShortlistRequest* request,
+      google::protobuf::Empty* response) override;
+  grpc::ServerUnaryReactor* SaveNifty(
+      grpc::CallbackServerContext* context, const v1::SaveNiftyRequest* request,
+      google::protobuf::Empty* response) override;
+  grpc::ServerUnaryReactor* SaveQuotes(
+      grpc::CallbackServerContext* context,
+      const v1::SaveQuotesRequest* request,
+      google::protobuf::Empty* response) override;
+  grpc::Status CheckHoliday(grpc::ServerContext* context,
+                            const v1::CheckHolidayRequest* request,
+                            v1::CheckHolidayResponse* response) override;
+
+ private:
+  CallRunner& calls_;
+  storage::Repositories& repos_;
+};
+
+}  // namespace mdc
+
+#endif  // MDC_SERVICE_API_COLLECTOR_SERVICE_H_

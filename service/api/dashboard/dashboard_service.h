@@ -1,0 +1,79 @@
+// mdc.v1.DashboardService: sign-in, daily analytics, shortlists with trade
+// outcomes, candles and timelines, and the caller's runs and orders.
+//
+// A caller sees and changes only its own runs and orders: another
+// developer's run, an unknown run and a malformed run id are all NOT_FOUND
+// with the same message. The read routes honour the backtest clock.
+//
+// Thread-safe.
+#ifndef MDC_SERVICE_API_DASHBOARD_DASHBOARD_SERVICE_H_
+#define MDC_SERVICE_API_DASHBOARD_DASHBOARD_SERVICE_H_
+
+#include "mdc/v1/dashboard.grpc.pb.h"
+#include "service/auth/auth.h"
+#include "service/calls/call_runner.h"
+#include "storage/repositories.h"
+
+namespace mdc {
+
+class DashboardService final : public v1::DashboardService::Service {
+ public:
+  DashboardService(CallRunner& calls, Authenticator& auth,
+                   storage::Repositories& repos)
+      : calls_(calls), auth_(auth), repos_(repos) {}
+
+  grpc::Status SignIn(grpc::ServerContext* context,
+                      const v1::SignInRequest* request,
+                      v1::Developer* response) override;
+  grpc::Status ListAvailableDatetimes(
+      grpc::ServerContext* context,
+      const v1::ListAvailableDatetimesRequest* request,
+      v1::ListAvailableDatetimesResponse* response) override;
+  grpc::Status GetCandles(grpc::ServerContext* context,
+                          const v1::GetCandlesRequest* request,
+                          v1::CandleSeries* response) override;
+  grpc::Status GetDailyPersistentCompanies(
+      grpc::ServerContext* context,
+      const v1::GetDailyPersistentCompaniesRequest* request,
+      v1::DailyPersistentCompanies* response) override;
+  grpc::Status GetDailyUniqueCompanies(
+      grpc::ServerContext* context,
+      const v1::GetDailyUniqueCompaniesRequest* request,
+      v1::DailyUniqueCompanies* response) override;
+  grpc::Status GetShortlist(grpc::ServerContext* context,
+                            const v1::GetShortlistRequest* request,
+                            v1::DashboardShortlist* response) override;
+  grpc::Status GetQuoteTimeline(grpc::ServerContext* context,
+                                const v1::GetDayQuoteTimelineRequest* request,
+                                v1::QuoteTimeline* response) override;
+  grpc::Status ListRuns(grpc::ServerContext* context,
+                        const v1::ListRunsRequest* request,
+                        v1::ListRunsResponse* response) override;
+  grpc::Status ListRunTags(grpc::ServerContext* context,
+                           const v1::ListRunTagsRequest* request,
+                           v1::ListRunTagsResponse* response) override;
+  grpc::Status CreateRun(grpc::ServerContext* context,
+                         const v1::CreateRunRequest* request,
+                         v1::Run* response) override;
+  grpc::Status UpdateRun(grpc::ServerContext* context,
+                         const v1::UpdateRunRequest* request,
+                         v1::Run* response) override;
+  grpc::Status DeleteRun(grpc::ServerContext* context,
+                         const v1::DeleteRunRequest* request,
+                         google::protobuf::Empty* response) override;
+  grpc::Status ListOrders(grpc::ServerContext* context,
+                          const v1::ListOrdersRequest* request,
+                          v1::ListOrdersResponse* response) override;
+  grpc::Status CreateOrder(grpc::ServerContext* context,
+                           const v1::CreateOrderRequest* request,
+                           v1::Order* response) override;
+
+ private:
+  CallRunner& calls_;
+  Authenticator& auth_;
+  storage::Repositories& repos_;
+};
+
+}  // namespace mdc
+
+#endif  // MDC_SERVICE_API_DASHBOARD_DASHBOARD_SERVICE_H_

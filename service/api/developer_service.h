@@ -1,0 +1,56 @@
+// mdc.v1.DeveloperService: as-of reads, timelines, candles and analytics.
+#ifndef MDC_SERVICE_API_DEVELOPER_SERVICE_H_
+#define MDC_SERVICE_API_DEVELOPER_SERVICE_H_
+
+#include "mdc/v1/developer.grpc.pb.h"
+#include "service/broker/broker_tokens.h"
+#include "service/calls/call_runner.h"
+#include "storage/repositories.h"
+
+namespace mdc {
+
+class DeveloperService final : public v1::DeveloperService::Service {
+ public:
+  DeveloperService(CallRunner& calls, storage::Repositories& repos,
+                   BrokerTokens& broker_tokens)
+      : calls_(calls), repos_(repos), broker_tokens_(broker_tokens) {}
+
+  grpc::Status GetList(grpc::ServerContext* context,
+                       const v1::GetListRequest* request,
+                       v1::Shortlist* response) override;
+  grpc::Status GetQuote(grpc::ServerContext* context,
+                        const v1::GetQuoteRequest* request,
+                        v1::StockQuote* response) override;
+  grpc::Status GetQuoteTimeline(grpc::ServerContext* context,
+                                const v1::GetQuoteTimelineRequest* request,
+                                v1::QuoteTimeline* response) override;
+  grpc::Status GetNifty(grpc::ServerContext* context,
+                        const v1::GetNiftyRequest* request,
+                        v1::NiftyQuote* response) override;
+  grpc::Status GetNiftyTimeline(grpc::ServerContext* context,
+                                const v1::GetNiftyTimelineRequest* request,
+                                v1::NiftyTimeline* response) override;
+  grpc::Status GetHistoricalCandles(
+      grpc::ServerContext* context,
+      const v1::GetHistoricalCandlesRequest* request,
+      v1::CandleSeries* response) override;
+  grpc::Status GetShortlistPersistence(
+      grpc::ServerContext* context,
+      const v1::GetShortlistPersistenceRequest* request,
+      v1::ShortlistPersistence* response) override;
+  grpc::Status GetBrokerToken(grpc::ServerContext* context,
+                              const v1::GetBrokerTokenRequest* request,
+                              v1::BrokerToken* response) override;
+  grpc::Status ListHolidays(grpc::ServerContext* context,
+                            const v1::ListHolidaysRequest* request,
+                            v1::ListHolidaysResponse* response) override;
+
+ private:
+  CallRunner& calls_;
+  storage::Repositories& repos_;
+  BrokerTokens& broker_tokens_;
+};
+
+}  // namespace mdc
+
+#endif  // MDC_SERVICE_API_DEVELOPER_SERVICE_H_

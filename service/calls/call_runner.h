@@ -1,0 +1,84 @@
+// Runs the body of every RPC the same way: authenticate, read the backtest
+// clock and run id, time the call, write one structured log line, count it
+// in the metrics, and convert the result to a grpc::Status. Services stay
+// thin translations between protobuf and the domain.
+//
+// Thread-safe.
+#ifndef MDC_SERVICE_CALLS_CALL_RUNNER_H_
+#define MDC_SERVICE_CALLS_CALL_RUNNER_H_
+
+#include <grpcpp/server_context.h>
+#include <grpcpp/support/server_callback.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/functional/any_invocable.h"
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "domain/backtest_clock.h"
+#include "service/auth/auth.h"
+#include "service/metrics/metrics.h"
+#include "storage/developer_repository.h"
+
+namespace mdc {
+
+// What a handler knows about the request besides its message.
+struct CallContext {
+  Caller caller;
+  domain::BacktestClock clock;
+  std::string run_id;          // x-run-id, for logs
+  std::string client_address;  // x-forwarded-for, else the peer
+};
+
+class CallRunner {
+ public:
+  CallRunner(Authenticator& auth, Metrics& metrics)
+      : auth_(auth), metrics_(metrics) {}
+
+  grpc::Status Run(grpc::ServerContext* context, absl::string_view method,
+                   Access access,
+                   absl::FunctionRef<absl::Status(const CallContext&)> body);
+
+  // Submits the write of a validated request as the holder of
+  // `token_hash`; `done` gets that developer, or none (having written
+  // nothing) when nobody holds the token: one statement that authenticates
+  // and writes (MDC_WRITER_CTE).
+  using Write = absl::AnyInvocable<void(const std::string& token_hash,
+                                        storage::DeveloperCallback done) &&>;
+
+  // Run for a developer write served by the gRPC callback API: returns at
+  // once and answers through `reactor` when the write has committed, so no
+  // thread waits on the database. `validate` checks the request without the
+  // database and returns its write. One statement per request instead of a
+  // token lookup and a write; the answers are Run's: a bad header is 401
+  // first, an invalid request has its token looked up (without blocking)
+  // so an unknown token is 401 before any 400.
+  void StartWrite(grpc::CallbackServerContext* context,
+                  grpc::ServerUnaryReactor* reactor, absl::string_view method,
+                  absl::FunctionRef<absl::StatusOr<Write>()> validate);
+
+ private:
+  struct PendingWrite;
+
+  // Logs, counts and converts the outcome of a call.
+  grpc::Status Finish(absl::string_view method, absl::Time start,
+                      const CallContext& call, const absl::Status& status);
+  // Completes a StartWrite call once its write has run.
+  void Written(
+      std::unique_ptr<PendingWrite> write,
+      const absl::StatusOr<std::optional<storage::DeveloperRecord>>& writer);
+  // Finish for a StartWrite call: answers through its reactor.
+  void Answer(std::unique_ptr<PendingWrite> write, const absl::Status& status);
+
+  Authenticator& auth_;
+  Metrics& metrics_;
+};
+
+}  // namespace mdc
+
+#endif  // MDC_SERVICE_CALLS_CALL_RUNNER_H_

@@ -1,0 +1,167 @@
+#include "service/config/config.h"
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "domain/secret_box.h"
+#include "service/config/flags.h"
+
+namespace mdc {
+namespace {
+
+struct Option {
+  const char *flag;
+  const char *env;
+  const char *help;
+  std::function<bool(Config &, const std::string &)> set;
+  // A secret's value is never repeated in error messages.
+  bool secret = false;
+};
+
+bool SetInt(int *field, const std::string &value, int min, int max) {
+  int parsed = 0;
+  if (!absl::SimpleAtoi(value, &parsed) || parsed < min || parsed > max) {
+    return false;
+  }
+  *field = parsed;
+  return true;
+}
+
+const std::vector<Option> &Options() {
+  static const auto *options = new std::vector<Option>{
+      {"grpc-addr", "MDC_GRPC_ADDR", "host:port the gRPC server listens on",
+       [](Config &c, const std::string &v) {
+         c.grpc_addr = v;
+         return !v.empty();
+       }},
+      {"database-url", "DATABASE_URL", "libpq URL of the PostgreSQL database",
+       [](Config &c, const std::string &v) {
+         c.database_url = v;
+         return true;
+       }},
+      {"admin-token", "MDC_ADMIN_TOKEN",
+       "token of the bootstrap admin 'admin' (created or updated at start)",
+       [](Config &c, const std::string &v) {
+         c.admin_token = v;
+         return true;
+       },
+       /*secret=*/true},
+      {"secret-key", "MDC_SECRET_KEY",
+       "key sealing broker credentials at rest: 32 random bytes as 64 hex "
+       "characters (openssl rand -hex 32) or base64; empty: broker "
+       "credentials cannot be stored",
+       [](Config &c, const std::string &v) {
+         c.secret_key = v;
+         return v.empty() || domain::SecretBox::FromKeyText(v).ok();
+       },
+       /*secret=*/true},
+      {"db-pool-size", "MDC_DB_POOL_SIZE", "database connections (1-256)",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.db_pool_size, v, 1, 256);
+       }},
+      {"max-threads", "MDC_MAX_THREADS", "gRPC handler threads (2-1024)",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.max_threads, v, 2, 1024);
+       }},
+      {"metrics-addr", "MDC_METRICS_ADDR",
+       "host:port for Prometheus /metrics; empty disables",
+       [](Config &c, const std::string &v) {
+         c.metrics_addr = v;
+         return true;
+       }},
+      {"db-wait-seconds", "MDC_DB_WAIT_SECONDS",
+       "how long start-up waits for the database (0-3600)",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.db_wait_seconds, v, 0, 3600);
+       }},
+      {"drain-seconds", "MDC_DRAIN_SECONDS",
+       "how long SIGTERM waits for calls in flight (0-600)",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.drain_seconds, v, 0, 600);
+       }},
+      {"broker-token-url", "MDC_BROKER_TOKEN_URL",
+       "http(s) URL of the broker's token endpoint; empty: no broker",
+       [](Config &c, const std::string &v) {
+         c.broker_token_url = v;
+         return v.empty() || absl::StartsWith(v, "http://") ||
+                absl::StartsWith(v, "https://");
+       }},
+      {"broker-api-key", "MDC_BROKER_API_KEY",
+       "broker API key sent to the token endpoint",
+       [](Config &c, const std::string &v) {
+         c.broker_api_key = v;
+         return true;
+       }},
+      {"broker-api-secret", "MDC_BROKER_API_SECRET",
+       "broker API secret sent to the token endpoint",
+       [](Config &c, const std::string &v) {
+         c.broker_api_secret = v;
+         return true;
+       }},
+      {"broker-timeout-seconds", "MDC_BROKER_TIMEOUT_SECONDS",
+       "how long a call to the token endpoint may take (1-120)",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.broker_timeout_seconds, v, 1, 120);
+       }},
+  };
+  return *options;
+}
+
+const Option *FindOption(absl::string_view flag) {
+  for (const Option &option : Options()) {
+    if (flag == option.flag) return &option;
+  }
+  return nullptr;
+}
+
+// How a bad value appears in an error: quoted, or for a secret only the rule.
+std::string Shown(const Option &option, const std::string &value) {
+  if (option.secret) return absl::StrCat("(value not shown) ", option.help);
+  return absl::StrCat("\"", value, "\"");
+}
+
+}  // namespace
+
+absl::StatusOr<Config> LoadConfig(
+    const std::vector<std::string> &args,
+    const std::function<const char *(const char *)> &getenv) {
+  Config config;
+  for (const Option &option : Options()) {
+    const char *value = getenv(option.env);
+    if (value != nullptr && !option.set(config, value)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "bad value for ", option.env, ": ", Shown(option, value)));
+    }
+  }
+  auto flags = ParseFlags(args);
+  if (!flags.ok()) return flags.status();
+  for (const Flag &flag : *flags) {
+    const Option *option = FindOption(flag.name);
+    if (option == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown flag --", flag.name));
+    }
+    if (!option->set(config, flag.value)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "bad value for --", flag.name, ": ", Shown(*option, flag.value)));
+    }
+  }
+  if (config.database_url.empty()) {
+    return absl::InvalidArgumentError(
+        "no database: set DATABASE_URL or --database-url");
+  }
+  return config;
+}
+
+std::string ConfigUsage() {
+  std::string usage =
+      "usage: mdc-server [--flag=value ...]\n\nFlags (environment variable "
+      "in brackets):\n";
+  for (const Option &option : Options()) {
+    absl::StrAppend(&usage, "  --", option.flag, " [", option.env, "]\n      ",
+                    option.help, "\n");
+  }
+  return usage;
+}
+
+}  // namespace mdc

@@ -1,0 +1,47 @@
+// Server configuration from command-line flags and MDC_* environment
+// variables (a flag wins over the variable).
+#ifndef MDC_SERVICE_CONFIG_CONFIG_H_
+#define MDC_SERVICE_CONFIG_CONFIG_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace mdc {
+
+struct Config {
+  std::string grpc_addr = "127.0.0.1:50051";  // --grpc-addr, MDC_GRPC_ADDR
+  std::string database_url;                   // --database-url, DATABASE_URL
+  std::string admin_token;  // --admin-token, MDC_ADMIN_TOKEN (bootstrap)
+  // --secret-key, MDC_SECRET_KEY: seals broker credentials at rest; 32 bytes
+  // as 64 hex characters or base64 (domain/secret_box.h). "" = none, and
+  // PUT /v1/admin/broker is refused.
+  std::string secret_key;
+  int db_pool_size = 8;      // --db-pool-size, MDC_DB_POOL_SIZE
+  int max_threads = 128;     // --max-threads, MDC_MAX_THREADS
+  std::string metrics_addr;  // --metrics-addr, MDC_METRICS_ADDR ("" = off)
+  int db_wait_seconds = 60;  // --db-wait-seconds, MDC_DB_WAIT_SECONDS
+  int drain_seconds = 10;    // --drain-seconds, MDC_DRAIN_SECONDS
+  // The broker's token endpoint ("" = no broker) and credentials.
+  std::string broker_token_url;   // --broker-token-url, MDC_BROKER_TOKEN_URL
+  std::string broker_api_key;     // --broker-api-key, MDC_BROKER_API_KEY
+  std::string broker_api_secret;  // --broker-api-secret, MDC_BROKER_API_SECRET
+  int broker_timeout_seconds = 10;  // --broker-timeout-seconds,
+                                    // MDC_BROKER_TIMEOUT_SECONDS
+};
+
+// Reads `args` (argv without the program name; "--name=value" or "--name
+// value") over the environment that `getenv` gives. Returns
+// INVALID_ARGUMENT naming the flag for unknown flags or bad values.
+absl::StatusOr<Config> LoadConfig(
+    const std::vector<std::string> &args,
+    const std::function<const char *(const char *)> &getenv);
+
+// The --help text.
+std::string ConfigUsage();
+
+}  // namespace mdc
+
+#endif  // MDC_SERVICE_CONFIG_CONFIG_H_

@@ -1,0 +1,159 @@
+#include "service/lifecycle/server.h"
+
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/resource_quota.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server_builder.h>
+
+#include <algorithm>
+#include <string>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "common/log.h"
+#include "domain/secret_box.h"
+#include "domain/tokens.h"
+#include "service/broker/db_broker_credentials.h"
+#include "storage/migrations.h"
+
+namespace mdc {
+namespace {
+
+constexpr int kMaxReceiveBytes = 16 << 20;
+constexpr int kMaxSendBytes = 64 << 20;
+
+absl::Status WaitForDatabase(storage::ConnectionPool &pool,
+                             absl::Duration patience) {
+  const absl::Time deadline = absl::Now() + patience;
+  while (true) {
+    absl::Status status = pool.Ping();
+    if (status.ok()) return status;
+    if (absl::Now() >= deadline) {
+      return absl::UnavailableError(
+          "database unreachable; check DATABASE_URL and that PostgreSQL runs");
+    }
+    log::Info("waiting for the database");
+    absl::SleepFor(absl::Seconds(1));
+  }
+}
+
+}  // namespace
+
+Server::Server(const Config &config) : config_(config) {}
+
+absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
+  std::unique_ptr<Server> s(new Server(config));
+  s->pool_ = std::make_unique<storage::ConnectionPool>(config.database_url,
+                                                       config.db_pool_size);
+  if (auto ready =
+          WaitForDatabase(*s->pool_, absl::Seconds(config.db_wait_seconds));
+      !ready.ok()) {
+    return ready;
+  }
+  auto applied =
+      storage::ApplyMigrations(*s->pool_, storage::EmbeddedMigrations());
+  if (!applied.ok()) return applied.status();
+  if (!applied->empty()) {
+    log::Info("migrations applied", {{"names", absl::StrJoin(*applied, ",")}});
+  }
+  s->repos_ = std::make_unique<storage::Repositories>(*s->pool_);
+  if (!config.admin_token.empty()) {
+    auto admin = s->repos_->developers.UpsertAdmin(
+        "admin", domain::HashToken(config.admin_token));
+    if (!admin.ok()) return admin.status();
+    log::Info("bootstrap admin ready", {{"username", admin->username}});
+  }
+
+  s->metrics_ = std::make_unique<Metrics>();
+  if (auto served = s->metrics_->Serve(config.metrics_addr); !served.ok()) {
+    return served;
+  }
+  s->auth_ = std::make_unique<Authenticator>(s->repos_->developers);
+  s->calls_ = std::make_unique<CallRunner>(*s->auth_, *s->metrics_);
+  s->collector_ = std::make_unique<CollectorService>(*s->calls_, *s->repos_);
+  std::optional<domain::SecretBox> secret_box;
+  if (!config.secret_key.empty()) {
+    auto box = domain::SecretBox::FromKeyText(config.secret_key);
+    if (!box.ok()) return box.status();
+    secret_box = *std::move(box);
+  }
+  s->http_ = std::make_unique<CurlHttpClient>();
+  // Credentials an admin stored (PUT /v1/admin/broker) win over the
+  // environment's.
+  s->env_broker_credentials_ = std::make_unique<EnvBrokerCredentials>(
+      config.broker_api_key, config.broker_api_secret);
+  s->broker_credentials_ = std::make_unique<DbBrokerCredentials>(
+      s->repos_->broker_credentials, secret_box,
+      s->env_broker_credentials_.get());
+  s->broker_tokens_ = std::make_unique<BrokerTokens>(
+      s->repos_->broker_tokens, *s->broker_credentials_, *s->http_,
+      config.broker_token_url, absl::Seconds(config.broker_timeout_seconds));
+  s->developer_ = std::make_unique<DeveloperService>(*s->calls_, *s->repos_,
+                                                     *s->broker_tokens_);
+  s->dashboard_ =
+      std::make_unique<DashboardService>(*s->calls_, *s->auth_, *s->repos_);
+  s->admin_ = std::make_unique<AdminService>(*s->calls_, *s->repos_,
+                                             std::move(secret_box));
+  s->health_ = std::make_unique<HealthService>(*s->calls_, *s->pool_);
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  // gRPC sets SO_REUSEPORT by default: a second server on a taken port
+  // would silently share it instead of failing to start.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  builder.AddListeningPort(config.grpc_addr, grpc::InsecureServerCredentials(),
+                           &s->port_);
+  builder.RegisterService(s->collector_.get());
+  builder.RegisterService(s->developer_.get());
+  builder.RegisterService(s->dashboard_.get());
+  builder.RegisterService(s->admin_.get());
+  builder.RegisterService(s->health_.get());
+  // Handlers block on libpq; bound the threads so overload queues instead of
+  // exhausting memory. An RPC arriving while every thread is busy would be
+  // refused with RESOURCE_EXHAUSTED, so each connection may carry at most
+  // half as many concurrent calls as there are threads (the other half
+  // covers pollers and threads between calls): a client (the gateway)
+  // queues the rest. Idle threads stay polling: with gRPC's default of at most
+  // two pollers, the sync server would start and end a thread for most requests
+  // under load.
+  grpc::ResourceQuota quota("mdc-server");
+  quota.SetMaxThreads(config.max_threads);
+  builder.SetResourceQuota(quota);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
+                             std::max(1, config.max_threads / 2));
+  builder.SetSyncServerOption(
+      grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 2);
+  builder.SetSyncServerOption(
+      grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, config.max_threads);
+  builder.SetMaxReceiveMessageSize(kMaxReceiveBytes);
+  builder.SetMaxSendMessageSize(kMaxSendBytes);
+  s->grpc_server_ = builder.BuildAndStart();
+  if (s->grpc_server_ == nullptr || s->port_ == 0) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", config.grpc_addr));
+  }
+  s->monitor_ = std::make_unique<HealthMonitor>(
+      *s->pool_, s->grpc_server_->GetHealthCheckService(), *s->metrics_,
+      absl::Seconds(2));
+  log::Info("serving", {{"grpc_addr", config.grpc_addr},
+                        {"port", s->port_},
+                        {"metrics_addr", config.metrics_addr},
+                        {"version", MDC_VERSION}});
+  return s;
+}
+
+void Server::Shutdown() {
+  log::Info("draining", {{"seconds", config_.drain_seconds}});
+  monitor_->Drain();
+  grpc_server_->Shutdown(std::chrono::system_clock::now() +
+                         std::chrono::seconds(config_.drain_seconds));
+  grpc_server_->Wait();
+  monitor_.reset();
+  log::Info("stopped");
+}
+
+}  // namespace mdc

@@ -1,0 +1,67 @@
+// The mdc server's lifecycle: connect to the database and migrate it,
+// bootstrap the first admin, wire storage, auth and the gRPC services
+// together, serve, and drain on shutdown.
+#ifndef MDC_SERVICE_LIFECYCLE_SERVER_H_
+#define MDC_SERVICE_LIFECYCLE_SERVER_H_
+
+#include <grpcpp/server.h>
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "service/api/admin_service.h"
+#include "service/api/collector_service.h"
+#include "service/api/dashboard/dashboard_service.h"
+#include "service/api/developer_service.h"
+#include "service/api/health_service.h"
+#include "service/auth/auth.h"
+#include "service/broker/broker_credentials.h"
+#include "service/broker/broker_tokens.h"
+#include "service/broker/http_client.h"
+#include "service/calls/call_runner.h"
+#include "service/config/config.h"
+#include "service/metrics/metrics.h"
+#include "storage/pool.h"
+#include "storage/repositories.h"
+
+namespace mdc {
+
+class Server {
+ public:
+  // Returns once the server accepts calls. UNAVAILABLE when the database
+  // stays unreachable for config.db_wait_seconds or the port is taken.
+  static absl::StatusOr<std::unique_ptr<Server>> Start(const Config& config);
+
+  // Stops accepting calls, waits up to config.drain_seconds for calls in
+  // flight, then cancels the rest.
+  void Shutdown();
+
+  // The port actually bound (useful with port 0).
+  int port() const { return port_; }
+
+ private:
+  explicit Server(const Config& config);
+
+  Config config_;
+  int port_ = 0;
+  std::unique_ptr<storage::ConnectionPool> pool_;
+  std::unique_ptr<storage::Repositories> repos_;
+  std::unique_ptr<Metrics> metrics_;
+  std::unique_ptr<Authenticator> auth_;
+  std::unique_ptr<CallRunner> calls_;
+  std::unique_ptr<HttpClient> http_;
+  std::unique_ptr<BrokerCredentialsSource> env_broker_credentials_;
+  std::unique_ptr<BrokerCredentialsSource> broker_credentials_;
+  std::unique_ptr<BrokerTokens> broker_tokens_;
+  std::unique_ptr<CollectorService> collector_;
+  std::unique_ptr<DeveloperService> developer_;
+  std::unique_ptr<DashboardService> dashboard_;
+  std::unique_ptr<AdminService> admin_;
+  std::unique_ptr<HealthService> health_;
+  std::unique_ptr<grpc::Server> grpc_server_;
+  std::unique_ptr<HealthMonitor> monitor_;
+};
+
+}  // namespace mdc
+
+#endif  // MDC_SERVICE_LIFECYCLE_SERVER_H_

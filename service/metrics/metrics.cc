@@ -1,0 +1,57 @@
+#include "service/metrics/metrics.h"
+
+#include <prometheus/counter.h>
+#include <prometheus/exposer.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include <exception>
+
+#include "absl/strings/str_cat.h"
+
+namespace mdc {
+
+Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
+  calls_ = &prometheus::BuildCounter()
+                .Name("mdc_rpc_total")
+                .Help("RPCs handled, by method and status code")
+                .Register(*registry_);
+  latency_ = &prometheus::BuildHistogram()
+                  .Name("mdc_rpc_duration_seconds")
+                  .Help("RPC handling time at the server, by method")
+                  .Register(*registry_);
+  database_up_ = &prometheus::BuildGauge()
+                      .Name("mdc_database_up")
+                      .Help("1 while PostgreSQL answers health checks")
+                      .Register(*registry_)
+                      .Add({});
+}
+
+Metrics::~Metrics() = default;
+
+absl::Status Metrics::Serve(const std::string& address) {
+  if (address.empty()) return absl::OkStatus();
+  try {
+    exposer_ = std::make_unique<prometheus::Exposer>(address);
+  } catch (const std::exception& e) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot serve metrics on ", address, ": ", e.what()));
+  }
+  exposer_->RegisterCollectable(registry_);
+  return absl::OkStatus();
+}
+
+void Metrics::RecordCall(absl::string_view method, absl::StatusCode code,
+                         double seconds) {
+  const std::string name(method);
+  calls_->Add({{"method", name}, {"code", absl::StatusCodeToString(code)}})
+      .Increment();
+  static const prometheus::Histogram::BucketBoundaries kBuckets = {
+      0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1, 5};
+  latency_->Add({{"method", name}}, kBuckets).Observe(seconds);
+}
+
+void Metrics::SetDatabaseUp(bool up) { database_up_->Set(up ? 1 : 0); }
+
+}  // namespace mdc

@@ -1,0 +1,96 @@
+#include "domain/calendar.h"
+
+#include <gtest/gtest.h>
+
+namespace mdc::domain {
+namespace {
+
+TEST(ClassifyDay, WeekdaysTradeWeekendsDoNot) {
+  EXPECT_TRUE(
+      ClassifyDay(absl::CivilDay(2025, 11, 24), std::nullopt).is_trading_day);
+  const DayStatus saturday =
+      ClassifyDay(absl::CivilDay(2025, 11, 22), std::nullopt);
+  EXPECT_FALSE(saturday.is_trading_day);
+  EXPECT_FALSE(saturday.is_holiday);
+}
+
+TEST(ClassifyDay, HolidayClosesAWeekday) {
+  const CalendarEntry republic{
+      absl::CivilDay(2025, 1, 26), "Republic Day", {}, {}};
+  const DayStatus status = ClassifyDay(republic.date, republic);
+  EXPECT_TRUE(status.is_holiday);
+  EXPECT_FALSE(status.is_trading_day);
+  EXPECT_EQ(status.name, "Republic Day");
+}
+
+TEST(ClassifyDay, SpecialSessionOpensAWeekend) {
+  const CalendarEntry muhurat{absl::CivilDay(2025, 11, 22), "Muhurat",
+                              absl::CivilMinute(1970, 1, 1, 18, 0),
+                              absl::CivilMinute(1970, 1, 1, 19, 15)};
+  const DayStatus status = ClassifyDay(muhurat.date, muhurat);
+  EXPECT_FALSE(status.is_holiday);
+  EXPECT_TRUE(status.is_trading_day);
+}
+
+google::protobuf::RepeatedPtrField<v1::Holiday> Holidays(
+    std::initializer_list<std::pair<const char*, const char*>> items) {
+  google::protobuf::RepeatedPtrField<v1::Holiday> out;
+  for (const auto& [date, name] : items) {
+    auto* h = out.Add();
+    h->set_date(date);
+    h->set_name(name);
+  }
+  return out;
+}
+
+google::protobuf::RepeatedPtrField<std::string> Dates(
+    std::initializer_list<const char*> items) {
+  google::protobuf::RepeatedPtrField<std::string> out;
+  for (const char* d : items) *out.Add() = d;
+  return out;
+}
+
+TEST(ValidateCalendarEntries, AcceptsBothForms) {
+  auto entries = ValidateCalendarEntries(Holidays({{"2025-01-26", "Republic"}}),
+                                         Dates({"2025-03-14"}));
+  ASSERT_TRUE(entries.ok()) << entries.status();
+  ASSERT_EQ(entries->size(), 2u);
+  EXPECT_EQ((*entries)[1].date, absl::CivilDay(2025, 3, 14));
+}
+
+TEST(ValidateCalendarEntries, DuplicateInRequestNamesTheField) {
+  auto entries = ValidateCalendarEntries(Holidays({{"2025-01-26", "A"}}),
+                                         Dates({"2025-01-26"}));
+  ASSERT_FALSE(entries.ok());
+  EXPECT_EQ(entries.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(entries.status().message().find("dates[0]"), std::string::npos);
+}
+
+TEST(ValidateCalendarEntries, RejectsEmptyBadDatesAndBadSessions) {
+  EXPECT_FALSE(ValidateCalendarEntries({}, {}).ok());
+  EXPECT_FALSE(ValidateCalendarEntries({}, Dates({"2025-02-30"})).ok());
+  auto holidays = Holidays({{"2025-11-22", "Muhurat"}});
+  holidays[0].set_session_open("19:15");
+  holidays[0].set_session_close("18:00");
+  auto bad = ValidateCalendarEntries(holidays, {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("holidays[0].sessionClose"),
+            std::string::npos);
+  holidays[0].set_session_open("18:00");
+  holidays[0].set_session_close("");
+  EXPECT_FALSE(ValidateCalendarEntries(holidays, {}).ok());
+  holidays[0].set_session_close("19:15");
+  auto good = ValidateCalendarEntries(holidays, {});
+  ASSERT_TRUE(good.ok()) << good.status();
+  EXPECT_TRUE((*good)[0].special_session());
+}
+
+TEST(ValidateDateList, NeedsAtLeastOneDistinctValidDate) {
+  EXPECT_FALSE(ValidateDateList({}).ok());
+  EXPECT_FALSE(ValidateDateList(Dates({"2025-01-26", "2025-01-26"})).ok());
+  EXPECT_FALSE(ValidateDateList(Dates({"nope"})).ok());
+  EXPECT_EQ(ValidateDateList(Dates({"2025-01-26"}))->size(), 1u);
+}
+
+}  // namespace
+}  // namespace mdc::domain
