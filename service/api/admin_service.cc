@@ -55,7 +55,7 @@ grpc::Status AdminService::ListDevelopers(
         auto after = domain::DecodeDeveloperPageToken(request->page_token());
         errors.AddStatus("pageToken", after.status());
         if (!errors.empty()) return errors.ToStatus();
-        auto page = repos_.developers.List(*after, *size);
+        auto page = stores_.developers.List(*after, *size);
         if (!page.ok()) return page.status();
         for (const auto &developer : page->developers) {
           ToProto(developer, response->add_developers());
@@ -76,7 +76,7 @@ grpc::Status AdminService::GetDeveloper(grpc::ServerContext *context,
                     [&](const CallContext &) -> absl::Status {
                       auto id = DeveloperId(request->id());
                       if (!id.ok()) return id.status();
-                      auto found = repos_.developers.Find(*id);
+                      auto found = stores_.developers.Find(*id);
                       if (!found.ok()) return found.status();
                       if (!found->has_value()) return UnknownDeveloper(*id);
                       ToProto(**found, response);
@@ -99,7 +99,7 @@ grpc::Status AdminService::CreateDeveloper(
         }
         if (!errors.empty()) return errors.ToStatus();
         const std::string token = domain::GenerateToken();
-        auto created = repos_.developers.Create(
+        auto created = stores_.developers.Create(
             request->username(), RoleName(role), domain::HashToken(token));
         if (!created.ok()) return created.status();
         ToProto(*created, response);
@@ -119,7 +119,7 @@ grpc::Status AdminService::RefreshDeveloperKey(
                       // call (no cache), so the old token is refused as soon as
                       // this commits.
                       const std::string token = domain::GenerateToken();
-                      auto refreshed = repos_.developers.ReplaceTokenHash(
+                      auto refreshed = stores_.developers.ReplaceTokenHash(
                           *id, domain::HashToken(token));
                       if (!refreshed.ok())
                         return NameId(refreshed.status(), *id);
@@ -136,7 +136,7 @@ grpc::Status AdminService::DeleteDeveloper(
                     [&](const CallContext &) -> absl::Status {
                       auto id = DeveloperId(request->id());
                       if (!id.ok()) return id.status();
-                      return NameId(repos_.developers.Delete(*id), *id);
+                      return NameId(stores_.developers.Delete(*id), *id);
                     });
 }
 
@@ -148,7 +148,7 @@ grpc::Status AdminService::ListHolidays(grpc::ServerContext *context,
                       auto year =
                           domain::ResolveYear(request->year(), absl::Now());
                       if (!year.ok()) return year.status();
-                      auto entries = repos_.holidays.ListYear(*year);
+                      auto entries = stores_.holidays.ListYear(*year);
                       if (!entries.ok()) return entries.status();
                       for (const auto &entry : *entries) {
                         domain::ToProto(entry, response->add_holidays());
@@ -166,7 +166,7 @@ grpc::Status AdminService::CreateHolidays(
         auto entries = domain::ValidateCalendarEntries(request->holidays(),
                                                        request->dates());
         if (!entries.ok()) return entries.status();
-        if (auto created = repos_.holidays.CreateAll(*entries); !created.ok()) {
+        if (auto created = stores_.holidays.CreateAll(*entries); !created.ok()) {
           return created;
         }
         std::sort(entries->begin(), entries->end(),
@@ -181,7 +181,7 @@ grpc::Status AdminService::CreateHolidays(
 absl::Status AdminService::DeleteHolidayDays(
     const std::vector<absl::CivilDay> &days,
     v1::DeleteHolidaysResponse *response) {
-  auto deleted = repos_.holidays.Delete(days);
+  auto deleted = stores_.holidays.Delete(days);
   if (!deleted.ok()) return deleted.status();
   if (deleted->empty()) {
     return absl::NotFoundError(days.size() == 1
@@ -225,7 +225,7 @@ grpc::Status AdminService::ListDataDates(grpc::ServerContext *context,
                                          v1::ListDataDatesResponse *response) {
   return calls_.Run(context, "ListDataDates", Access::kAdmin,
                     [&](const CallContext &) -> absl::Status {
-                      auto dates = repos_.market_data.ListDates();
+                      auto dates = stores_.market_data.ListDates();
                       if (!dates.ok()) return dates.status();
                       for (const auto &counts : *dates) {
                         auto *date = response->add_dates();
@@ -246,7 +246,7 @@ grpc::Status AdminService::DeleteDataDates(
       [&](const CallContext &) -> absl::Status {
         auto days = domain::ValidateDateList(request->dates());
         if (!days.ok()) return days.status();
-        auto deleted = repos_.market_data.DeleteDays(*days);
+        auto deleted = stores_.market_data.DeleteDays(*days);
         if (!deleted.ok()) return deleted.status();
         response->set_shortlists(Clamp32(deleted->shortlists));
         response->set_quotes(Clamp32(deleted->quotes));
@@ -269,13 +269,13 @@ grpc::Status AdminService::RunDbScript(grpc::ServerContext *context,
         absl::StatusOr<storage::MaintenanceReport> report;
         switch (plan->script) {
           case domain::DbScript::kAnalyze:
-            report = repos_.maintenance.Analyze(plan->dry_run);
+            report = stores_.maintenance.Analyze(plan->dry_run);
             break;
           case domain::DbScript::kVacuum:
-            report = repos_.maintenance.Vacuum(plan->dry_run);
+            report = stores_.maintenance.Vacuum(plan->dry_run);
             break;
           case domain::DbScript::kDedupeCheck:
-            report = repos_.maintenance.DedupeCheck();
+            report = stores_.maintenance.DedupeCheck();
             if (report.ok() && plan->dry_run) {
               report->log.push_back(
                   "dedupe-check only reads; dryRun changes "
@@ -284,7 +284,7 @@ grpc::Status AdminService::RunDbScript(grpc::ServerContext *context,
             break;
           case domain::DbScript::kPurgeBefore: {
             auto counts =
-                repos_.market_data.PurgeBefore(plan->before, plan->dry_run);
+                stores_.market_data.PurgeBefore(plan->before, plan->dry_run);
             if (!counts.ok()) return counts.status();
             const std::string verb =
                 plan->dry_run ? "would delete " : "deleted ";
@@ -330,7 +330,7 @@ grpc::Status AdminService::SetBrokerCredentials(
               "no key: set MDC_SECRET_KEY (64 hex characters, e.g. from "
               "`openssl rand -hex 32`) and restart it");
         }
-        auto stored = repos_.broker_credentials.Put(
+        auto stored = stores_.broker_credentials.Put(
             secret_box_->Seal(request->api_key(), kBrokerApiKeyContext),
             secret_box_->Seal(request->api_secret(), kBrokerApiSecretContext));
         if (!stored.ok()) return stored.status();
@@ -345,7 +345,7 @@ grpc::Status AdminService::GetBrokerCredentials(
     v1::BrokerCredentialsStatus *response) {
   return calls_.Run(context, "GetBrokerCredentials", Access::kAdmin,
                     [&](const CallContext &) -> absl::Status {
-                      auto stored = repos_.broker_credentials.Get();
+                      auto stored = stores_.broker_credentials.Get();
                       if (!stored.ok()) return stored.status();
                       response->set_configured(stored->has_value());
                       if (stored->has_value()) {

@@ -10,17 +10,30 @@
 #include "domain/secret_box.h"
 #include "mdc/v1/admin.grpc.pb.h"
 #include "service/calls/call_runner.h"
-#include "storage/repositories.h"
+#include "storage/broker_credentials_repository.h"
+#include "storage/developer_repository.h"
+#include "storage/holiday_repository.h"
+#include "storage/maintenance_repository.h"
+#include "storage/market_data_repository.h"
 
 namespace mdc {
 
 class AdminService final : public v1::AdminService::Service {
  public:
+  // The repositories this service reads and writes, and no others.
+  struct Stores {
+    storage::DeveloperRepository &developers;
+    storage::HolidayRepository &holidays;
+    storage::MarketDataRepository &market_data;
+    storage::MaintenanceRepository &maintenance;
+    storage::BrokerCredentialsRepository &broker_credentials;
+  };
+
   // `secret_box` seals broker credentials; empty when MDC_SECRET_KEY is not
   // set, and then SetBrokerCredentials is FAILED_PRECONDITION.
-  AdminService(CallRunner &calls, storage::Repositories &repos,
+  AdminService(CallRunner &calls, Stores stores,
                std::optional<domain::SecretBox> secret_box)
-      : calls_(calls), repos_(repos), secret_box_(std::move(secret_box)) {}
+      : calls_(calls), stores_(stores), secret_box_(std::move(secret_box)) {}
 
   grpc::Status ListDevelopers(grpc::ServerContext *context,
                               const v1::ListDevelopersRequest *request,
@@ -75,7 +88,7 @@ class AdminService final : public v1::AdminService::Service {
                                  v1::DeleteHolidaysResponse *response);
 
   CallRunner &calls_;
-  storage::Repositories &repos_;
+  Stores stores_;
   const std::optional<domain::SecretBox> secret_box_;
 };
 

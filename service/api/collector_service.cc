@@ -47,7 +47,7 @@ grpc::ServerUnaryReactor* CollectorService::SaveShortlist(
       calls_, context, "SaveShortlist", *request, domain::ValidateShortlist,
       [this](const domain::ShortlistSnapshot& snapshot,
              const std::string& token_hash, storage::DeveloperCallback done) {
-        repos_.shortlists.Upsert(snapshot, token_hash, std::move(done));
+        stores_.shortlists.Upsert(snapshot, token_hash, std::move(done));
       });
 }
 
@@ -58,7 +58,7 @@ grpc::ServerUnaryReactor* CollectorService::SaveNifty(
       calls_, context, "SaveNifty", *request, domain::ValidateNifty,
       [this](const domain::NiftyObservation& nifty,
              const std::string& token_hash, storage::DeveloperCallback done) {
-        repos_.nifty.Upsert(nifty, token_hash, std::move(done));
+        stores_.nifty.Upsert(nifty, token_hash, std::move(done));
       });
 }
 
@@ -69,7 +69,7 @@ grpc::ServerUnaryReactor* CollectorService::SaveQuotes(
       calls_, context, "SaveQuotes", *request, domain::ValidateQuotes,
       [this](const domain::QuoteBatch& batch, const std::string& token_hash,
              storage::DeveloperCallback done) {
-        repos_.quotes.UpsertBatch(batch, token_hash, std::move(done));
+        stores_.quotes.UpsertBatch(batch, token_hash, std::move(done));
       });
 }
 
@@ -85,7 +85,7 @@ grpc::Status CollectorService::CheckHoliday(
         auto day = domain::ParseDate(request->date());
         if (!day.ok())
           return domain::InvalidField("date", day.status().message());
-        auto entry = repos_.holidays.Find(*day);
+        auto entry = stores_.holidays.Find(*day);
         if (!entry.ok()) return entry.status();
         const domain::DayStatus status = domain::ClassifyDay(*day, *entry);
         response->set_date(domain::FormatDate(*day));

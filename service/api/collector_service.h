@@ -5,7 +5,10 @@
 
 #include "mdc/v1/collector.grpc.pb.h"
 #include "service/calls/call_runner.h"
-#include "storage/repositories.h"
+#include "storage/holiday_repository.h"
+#include "storage/nifty_repository.h"
+#include "storage/quote_repository.h"
+#include "storage/shortlist_repository.h"
 
 namespace mdc {
 
@@ -19,8 +22,16 @@ using CollectorServiceBase =
 
 class CollectorService final : public CollectorServiceBase {
  public:
-  CollectorService(CallRunner& calls, storage::Repositories& repos)
-      : calls_(calls), repos_(repos) {}
+  // The repositories this service reads and writes, and no others.
+  struct Stores {
+    storage::ShortlistRepository& shortlists;
+    storage::NiftyRepository& nifty;
+    storage::QuoteRepository& quotes;
+    storage::HolidayRepository& holidays;
+  };
+
+  CollectorService(CallRunner& calls, Stores stores)
+      : calls_(calls), stores_(stores) {}
 
   grpc::ServerUnaryReactor* SaveShortlist(
       grpc::CallbackServerContext* context,
@@ -39,7 +50,7 @@ class CollectorService final : public CollectorServiceBase {
 
  private:
   CallRunner& calls_;
-  storage::Repositories& repos_;
+  Stores stores_;
 };
 
 }  // namespace mdc

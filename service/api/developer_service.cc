@@ -81,7 +81,7 @@ grpc::Status DeveloperService::GetList(grpc::ServerContext* context,
                                                      request->scope(), errors);
                       if (!errors.empty()) return errors.ToStatus();
                       auto shortlist = FindShortlistAsOf(
-                          repos_.shortlists, kind, request->datetime(),
+                          stores_.shortlists, kind, request->datetime(),
                           request->timezone(), call.clock);
                       if (!shortlist.ok()) return shortlist.status();
                       *response = *std::move(shortlist);
@@ -102,7 +102,7 @@ grpc::Status DeveloperService::GetQuote(grpc::ServerContext* context,
             request->datetime(), request->timezone(), call.clock, absl::Now(),
             domain::WhenAbsent::kLatestStored);
         if (!window.ok()) return window.status();
-        auto found = repos_.quotes.FindLatest(request->symbol(),
+        auto found = stores_.quotes.FindLatest(request->symbol(),
                                               window->not_before, window->at);
         if (!found.ok()) return found.status();
         if (!found->has_value()) {
@@ -132,7 +132,7 @@ grpc::Status DeveloperService::GetQuoteTimeline(
             domain::EndIs::kExclusive);
         if (!range.ok()) return range.status();
         auto rows =
-            repos_.quotes.ListRange(request->symbol(), range->start, range->end,
+            stores_.quotes.ListRange(request->symbol(), range->start, range->end,
                                     page.after, page.size + 1);
         if (!rows.ok()) return rows.status();
         response->set_next_page_token(TrimPage(*rows, page.size));
@@ -153,7 +153,7 @@ grpc::Status DeveloperService::GetNifty(grpc::ServerContext* context,
                           request->datetime(), request->timezone(), call.clock,
                           absl::Now(), domain::WhenAbsent::kLatestStored);
                       if (!window.ok()) return window.status();
-                      auto found = repos_.nifty.FindLatest(window->not_before,
+                      auto found = stores_.nifty.FindLatest(window->not_before,
                                                            window->at);
                       if (!found.ok()) return found.status();
                       if (!found->has_value()) {
@@ -181,7 +181,7 @@ grpc::Status DeveloperService::GetNiftyTimeline(
                           request->timezone(), call.clock, absl::Now(),
                           domain::EndIs::kExclusive);
                       if (!range.ok()) return range.status();
-                      auto rows = repos_.nifty.ListRange(
+                      auto rows = stores_.nifty.ListRange(
                           range->start, range->end, page.after, page.size + 1);
                       if (!rows.ok()) return rows.status();
                       response->set_next_page_token(TrimPage(*rows, page.size));
@@ -216,9 +216,9 @@ grpc::Status DeveloperService::GetHistoricalCandles(
         auto candles = domain::ReadCandles(
             *interval, kCandleScanPage,
             [&](std::optional<absl::Time> after, int limit) {
-              return nifty ? repos_.nifty.PricePoints(range->start, range->end,
+              return nifty ? stores_.nifty.PricePoints(range->start, range->end,
                                                       after, limit)
-                           : repos_.quotes.PricePoints(request->symbol(),
+                           : stores_.quotes.PricePoints(request->symbol(),
                                                        range->start, range->end,
                                                        after, limit);
             });
@@ -251,7 +251,7 @@ grpc::Status DeveloperService::GetShortlistPersistence(
         std::optional<absl::Time> after;
         while (true) {
           auto snapshots =
-              repos_.shortlists.ListRange(kind.type, kind.scope, range->start,
+              stores_.shortlists.ListRange(kind.type, kind.scope, range->start,
                                           range->end, after, kSnapshotScanPage);
           if (!snapshots.ok()) return snapshots.status();
           for (const auto& snapshot : *snapshots) counter.Add(snapshot);
@@ -304,7 +304,7 @@ grpc::Status DeveloperService::ListHolidays(
               "year", absl::StrCat("must be between ", kMinYear, " and ",
                                    kMaxYear, ", got ", year));
         }
-        auto entries = repos_.holidays.ListYear(year);
+        auto entries = stores_.holidays.ListYear(year);
         if (!entries.ok()) return entries.status();
         for (const auto& entry : *entries) {
           domain::ToProto(entry, response->add_holidays());

@@ -5,15 +5,26 @@
 #include "mdc/v1/developer.grpc.pb.h"
 #include "service/broker/broker_tokens.h"
 #include "service/calls/call_runner.h"
-#include "storage/repositories.h"
+#include "storage/holiday_repository.h"
+#include "storage/nifty_repository.h"
+#include "storage/quote_repository.h"
+#include "storage/shortlist_repository.h"
 
 namespace mdc {
 
 class DeveloperService final : public v1::DeveloperService::Service {
  public:
-  DeveloperService(CallRunner& calls, storage::Repositories& repos,
+  // The repositories this service reads and writes, and no others.
+  struct Stores {
+    storage::ShortlistRepository& shortlists;
+    storage::NiftyRepository& nifty;
+    storage::QuoteRepository& quotes;
+    storage::HolidayRepository& holidays;
+  };
+
+  DeveloperService(CallRunner& calls, Stores stores,
                    BrokerTokens& broker_tokens)
-      : calls_(calls), repos_(repos), broker_tokens_(broker_tokens) {}
+      : calls_(calls), stores_(stores), broker_tokens_(broker_tokens) {}
 
   grpc::Status GetList(grpc::ServerContext* context,
                        const v1::GetListRequest* request,
@@ -47,7 +58,7 @@ class DeveloperService final : public v1::DeveloperService::Service {
 
  private:
   CallRunner& calls_;
-  storage::Repositories& repos_;
+  Stores stores_;
   BrokerTokens& broker_tokens_;
 };
 

@@ -67,13 +67,16 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
     log::Info("bootstrap admin ready", {{"username", admin->username}});
   }
 
+  storage::Repositories &repos = *s->repos_;
   s->metrics_ = std::make_unique<Metrics>();
   if (auto served = s->metrics_->Serve(config.metrics_addr); !served.ok()) {
     return served;
   }
-  s->auth_ = std::make_unique<Authenticator>(s->repos_->developers);
+  s->auth_ = std::make_unique<Authenticator>(repos.developers);
   s->calls_ = std::make_unique<CallRunner>(*s->auth_, *s->metrics_);
-  s->collector_ = std::make_unique<CollectorService>(*s->calls_, *s->repos_);
+  s->collector_ = std::make_unique<CollectorService>(
+      *s->calls_, CollectorService::Stores{repos.shortlists, repos.nifty,
+                                           repos.quotes, repos.holidays});
   std::optional<domain::SecretBox> secret_box;
   if (!config.secret_key.empty()) {
     auto box = domain::SecretBox::FromKeyText(config.secret_key);
@@ -86,17 +89,24 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   s->env_broker_credentials_ = std::make_unique<EnvBrokerCredentials>(
       config.broker_api_key, config.broker_api_secret);
   s->broker_credentials_ = std::make_unique<DbBrokerCredentials>(
-      s->repos_->broker_credentials, secret_box,
-      s->env_broker_credentials_.get());
+      repos.broker_credentials, secret_box, s->env_broker_credentials_.get());
   s->broker_tokens_ = std::make_unique<BrokerTokens>(
-      s->repos_->broker_tokens, *s->broker_credentials_, *s->http_,
+      repos.broker_tokens, *s->broker_credentials_, *s->http_,
       config.broker_token_url, absl::Seconds(config.broker_timeout_seconds));
-  s->developer_ = std::make_unique<DeveloperService>(*s->calls_, *s->repos_,
-                                                     *s->broker_tokens_);
-  s->dashboard_ =
-      std::make_unique<DashboardService>(*s->calls_, *s->auth_, *s->repos_);
-  s->admin_ = std::make_unique<AdminService>(*s->calls_, *s->repos_,
-                                             std::move(secret_box));
+  s->developer_ = std::make_unique<DeveloperService>(
+      *s->calls_,
+      DeveloperService::Stores{repos.shortlists, repos.nifty, repos.quotes,
+                               repos.holidays},
+      *s->broker_tokens_);
+  s->dashboard_ = std::make_unique<DashboardService>(
+      *s->calls_, *s->auth_,
+      DashboardService::Stores{repos.sign_ins, repos.shortlists, repos.quotes,
+                               repos.quote_batches, repos.runs});
+  s->admin_ = std::make_unique<AdminService>(
+      *s->calls_,
+      AdminService::Stores{repos.developers, repos.holidays, repos.market_data,
+                           repos.maintenance, repos.broker_credentials},
+      std::move(secret_box));
   s->health_ = std::make_unique<HealthService>(*s->calls_, *s->pool_);
 
   grpc::EnableDefaultHealthCheckService(true);

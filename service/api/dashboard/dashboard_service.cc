@@ -169,7 +169,7 @@ grpc::Status DashboardService::SignIn(grpc::ServerContext* context,
                                       "is required: the developer's token");
         }
         const std::string client = domain::ClientKey(call.client_address);
-        auto failures = repos_.sign_ins.FailuresThisMinute(client);
+        auto failures = stores_.sign_ins.FailuresThisMinute(client);
         if (!failures.ok()) return failures.status();
         if (*failures >= domain::kMaxSignInFailuresPerMinute) {
           return absl::ResourceExhaustedError(absl::StrCat(
@@ -180,7 +180,7 @@ grpc::Status DashboardService::SignIn(grpc::ServerContext* context,
         auto caller = auth_.Identify(request->developer_token());
         if (!caller.ok()) {
           if (absl::IsUnauthenticated(caller.status())) {
-            if (auto recorded = repos_.sign_ins.RecordFailure(client);
+            if (auto recorded = stores_.sign_ins.RecordFailure(client);
                 !recorded.ok()) {
               return recorded;
             }
@@ -209,7 +209,7 @@ grpc::Status DashboardService::ListAvailableDatetimes(
           asked = *day;
         }
         const absl::Time not_after = call.clock.LatestVisible(FarFuture());
-        auto days = repos_.shortlists.ListDays(not_after);
+        auto days = stores_.shortlists.ListDays(not_after);
         if (!days.ok()) return days.status();
         for (const auto& day : *days) {
           v1::AvailableDate* out = response->add_dates();
@@ -217,7 +217,7 @@ grpc::Status DashboardService::ListAvailableDatetimes(
           out->set_count(day.instants);
           if (asked.has_value() && *asked == day.day) {
             auto instants =
-                repos_.shortlists.ListDayInstants(day.day, not_after);
+                stores_.shortlists.ListDayInstants(day.day, not_after);
             if (!instants.ok()) return instants.status();
             for (absl::Time t : *instants) {
               domain::SetTimestamp(t, out->add_timestamps());
@@ -253,7 +253,7 @@ grpc::Status DashboardService::GetCandles(grpc::ServerContext* context,
           auto read = domain::ReadCandles(
               *interval, kPricePage,
               [&](std::optional<absl::Time> after, int limit) {
-                return repos_.quotes.PricePoints(request->symbol(), start, end,
+                return stores_.quotes.PricePoints(request->symbol(), start, end,
                                                  after, limit);
               });
           if (!read.ok()) return read.status();
@@ -283,7 +283,7 @@ grpc::Status DashboardService::GetDailyPersistentCompanies(
         if (!errors.empty()) return errors.ToStatus();
         auto limit = DayReadLimit(*day, call.clock);
         if (!limit.ok()) return limit.status();
-        auto snapshots = repos_.shortlists.ListDaySnapshots(
+        auto snapshots = stores_.shortlists.ListDaySnapshots(
             kind.type, kind.scope, *day, *limit);
         if (!snapshots.ok()) return snapshots.status();
         const domain::DailyPersistence result =
@@ -325,7 +325,7 @@ grpc::Status DashboardService::GetDailyUniqueCompanies(
         auto limit = DayReadLimit(*day, call.clock);
         if (!limit.ok()) return limit.status();
         auto snapshots =
-            repos_.shortlists.ListDaySnapshots(type, *scope, *day, *limit);
+            stores_.shortlists.ListDaySnapshots(type, *scope, *day, *limit);
         if (!snapshots.ok()) return snapshots.status();
         const std::vector<std::string> symbols =
             domain::UniqueSymbols(*snapshots);
@@ -366,7 +366,7 @@ grpc::Status DashboardService::GetShortlist(
         }
         if (!errors.empty()) return errors.ToStatus();
         auto found =
-            FindShortlistAsOf(repos_.shortlists, kind, request->datetime(),
+            FindShortlistAsOf(stores_.shortlists, kind, request->datetime(),
                               request->timezone(), call.clock);
         if (!found.ok()) return found.status();
         const v1::Shortlist& shortlist = *found;
@@ -381,7 +381,7 @@ grpc::Status DashboardService::GetShortlist(
             symbols.push_back(entry.nse_symbol());
           }
         }
-        auto quotes = repos_.quote_batches.FindLatestOfSymbols(
+        auto quotes = stores_.quote_batches.FindLatestOfSymbols(
             symbols, domain::DayStart(day), t);
         if (!quotes.ok()) return quotes.status();
 
@@ -391,7 +391,7 @@ grpc::Status DashboardService::GetShortlist(
           std::vector<storage::SymbolDay> keys;
           keys.reserve(symbols.size());
           for (const auto& symbol : symbols) keys.emplace_back(symbol, day);
-          auto prices = repos_.quote_batches.PricesOfSymbolDays(
+          auto prices = stores_.quote_batches.PricesOfSymbolDays(
               keys, call.clock.CutEnd(FarFuture()));
           if (!prices.ok()) return prices.status();
           bars.emplace(*std::move(prices));
@@ -447,7 +447,7 @@ grpc::Status DashboardService::GetQuoteTimeline(
         response->set_nse_symbol(request->symbol());
         std::optional<absl::Time> after;
         while (true) {
-          auto quotes = repos_.quotes.ListRange(request->symbol(), start, end,
+          auto quotes = stores_.quotes.ListRange(request->symbol(), start, end,
                                                 after, kPricePage);
           if (!quotes.ok()) return quotes.status();
           for (auto& quote : *quotes) {
@@ -480,7 +480,7 @@ grpc::Status DashboardService::ListRuns(grpc::ServerContext* context,
             domain::DecodeKeysetToken(kRunsPage, request->page_token());
         errors.AddStatus("pageToken", cursor.status());
         if (!errors.empty()) return errors.ToStatus();
-        auto runs = repos_.runs.ListRuns(call.caller.developer_id, tag, *cursor,
+        auto runs = stores_.runs.ListRuns(call.caller.developer_id, tag, *cursor,
                                          *page_size + 1);
         if (!runs.ok()) return runs.status();
         const bool more = static_cast<int>(runs->size()) > *page_size;
@@ -500,7 +500,7 @@ grpc::Status DashboardService::ListRunTags(
   return calls_.Run(context, "ListRunTags", Access::kDeveloper,
                     [&](const CallContext& call) -> absl::Status {
                       auto tags =
-                          repos_.runs.ListTags(call.caller.developer_id);
+                          stores_.runs.ListTags(call.caller.developer_id);
                       if (!tags.ok()) return tags.status();
                       for (auto& tag : *tags)
                         response->add_tags(std::move(tag));
@@ -545,7 +545,7 @@ grpc::Status DashboardService::CreateRun(grpc::ServerContext* context,
         run.name = request->name();
         run.start_at = *start;
         run.end_at = *end;
-        auto created = repos_.runs.CreateRun(call.caller.developer_id, run);
+        auto created = stores_.runs.CreateRun(call.caller.developer_id, run);
         if (!created.ok()) return created.status();
         ToProto(*created, response);
         return absl::OkStatus();
@@ -587,9 +587,9 @@ grpc::Status DashboardService::UpdateRun(grpc::ServerContext* context,
         // Nothing named (an empty body): the run is answered unchanged.
         auto updated =
             changes.completed || changes.name || changes.tags
-                ? repos_.runs.UpdateRun(call.caller.developer_id, *run_id,
+                ? stores_.runs.UpdateRun(call.caller.developer_id, *run_id,
                                         changes)
-                : repos_.runs.FindRun(call.caller.developer_id, *run_id);
+                : stores_.runs.FindRun(call.caller.developer_id, *run_id);
         if (!updated.ok()) return updated.status();
         if (!updated->has_value()) return RunNotFound();
         ToProto(**updated, response);
@@ -605,7 +605,7 @@ grpc::Status DashboardService::DeleteRun(grpc::ServerContext* context,
                       const std::optional<int64_t> run_id =
                           domain::ParseRunId(request->run_id());
                       if (!run_id.has_value()) return RunNotFound();
-                      auto deleted = repos_.runs.DeleteRun(
+                      auto deleted = stores_.runs.DeleteRun(
                           call.caller.developer_id, *run_id);
                       if (!deleted.ok()) return deleted.status();
                       if (!*deleted) return RunNotFound();
@@ -634,11 +634,11 @@ grpc::Status DashboardService::ListOrders(grpc::ServerContext* context,
             domain::DecodeKeysetToken(kOrdersPage, request->page_token());
         errors.AddStatus("pageToken", cursor.status());
         if (!errors.empty()) return errors.ToStatus();
-        auto run = repos_.runs.FindRun(call.caller.developer_id, *run_id);
+        auto run = stores_.runs.FindRun(call.caller.developer_id, *run_id);
         if (!run.ok()) return run.status();
         if (!run->has_value()) return RunNotFound();
 
-        auto orders = repos_.runs.ListOrders(*run_id, *cursor, *page_size + 1);
+        auto orders = stores_.runs.ListOrders(*run_id, *cursor, *page_size + 1);
         if (!orders.ok()) return orders.status();
         const bool more = static_cast<int>(orders->size()) > *page_size;
         if (more) orders->pop_back();
@@ -651,7 +651,7 @@ grpc::Status DashboardService::ListOrders(grpc::ServerContext* context,
                                  domain::TradingDay(order.ordered_at));
           if (seen.insert(key).second) keys.push_back(std::move(key));
         }
-        auto prices = repos_.quote_batches.PricesOfSymbolDays(
+        auto prices = stores_.quote_batches.PricesOfSymbolDays(
             keys, call.clock.CutEnd(FarFuture()));
         if (!prices.ok()) return prices.status();
         MinuteBarCache bars(*std::move(prices));
@@ -721,7 +721,7 @@ grpc::Status DashboardService::CreateOrder(
         order.take_profit_price = request->take_profit_price();
         order.ordered_at = *at;
         auto created =
-            repos_.runs.CreateOrder(call.caller.developer_id, *run_id, order);
+            stores_.runs.CreateOrder(call.caller.developer_id, *run_id, order);
         if (!created.ok()) return created.status();
         if (!created->has_value()) return RunNotFound();
         ToProto(**created, response);

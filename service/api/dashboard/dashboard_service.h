@@ -12,15 +12,27 @@
 #include "mdc/v1/dashboard.grpc.pb.h"
 #include "service/auth/auth.h"
 #include "service/calls/call_runner.h"
-#include "storage/repositories.h"
+#include "storage/quote_batch_repository.h"
+#include "storage/quote_repository.h"
+#include "storage/run_repository.h"
+#include "storage/shortlist_repository.h"
+#include "storage/sign_in_repository.h"
 
 namespace mdc {
 
 class DashboardService final : public v1::DashboardService::Service {
  public:
-  DashboardService(CallRunner& calls, Authenticator& auth,
-                   storage::Repositories& repos)
-      : calls_(calls), auth_(auth), repos_(repos) {}
+  // The repositories this service reads and writes, and no others.
+  struct Stores {
+    storage::SignInRepository& sign_ins;
+    storage::ShortlistRepository& shortlists;
+    storage::QuoteRepository& quotes;
+    storage::QuoteBatchRepository& quote_batches;
+    storage::RunRepository& runs;
+  };
+
+  DashboardService(CallRunner& calls, Authenticator& auth, Stores stores)
+      : calls_(calls), auth_(auth), stores_(stores) {}
 
   grpc::Status SignIn(grpc::ServerContext* context,
                       const v1::SignInRequest* request,
@@ -71,7 +83,7 @@ class DashboardService final : public v1::DashboardService::Service {
  private:
   CallRunner& calls_;
   Authenticator& auth_;
-  storage::Repositories& repos_;
+  Stores stores_;
 };
 
 }  // namespace mdc
