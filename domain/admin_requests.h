@@ -1,5 +1,6 @@
-// Validation of admin request fields that are not about one resource:
-// calendar years and broker credential values.
+// Validation of request fields that are not about one resource: calendar
+// years (holiday listings, admin and developer alike) and broker credential
+// values.
 #ifndef MDC_DOMAIN_ADMIN_REQUESTS_H_
 #define MDC_DOMAIN_ADMIN_REQUESTS_H_
 
@@ -12,9 +13,9 @@
 
 namespace mdc::domain {
 
-// The calendar year a holiday listing asks for: 0 (absent) means the year
-// of `now` in Asia/Kolkata; otherwise 1900-2200, else INVALID_ARGUMENT for
-// the `year` field.
+// The calendar year a holiday listing (admin or developer) asks for: 0 (absent)
+// means the year of `now` in Asia/Kolkata; otherwise 1900-2200, else
+// INVALID_ARGUMENT for the `year` field.
 absl::StatusOr<int> ResolveYear(int64_t year, absl::Time now);
 
 // A broker API key or secret: required, at most 4096 bytes, printable ASCII

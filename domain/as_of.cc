@@ -6,10 +6,9 @@
 namespace mdc::domain {
 namespace {
 
-// Bounds of "any stored instant", finite so they encode in SQL parameters.
+// The lower bound of "any stored instant" (the upper one is FarFuture()),
+// finite so it encodes in SQL parameters.
 const absl::Time kEarliestStored = absl::FromUnixSeconds(0);
-const absl::Time kLatestStored =
-    absl::FromCivil(absl::CivilDay(2200, 1, 1), absl::UTCTimeZone());
 
 }  // namespace
 
@@ -27,7 +26,7 @@ absl::StatusOr<AsOfWindow> AsOfWindowFor(absl::string_view datetime,
     if (when_absent == WhenAbsent::kLatestStored) {
       // Collectors' clocks may run ahead: "latest" includes anything stored,
       // bounded only by the backtest clock.
-      return AsOfWindow{kEarliestStored, clock.LatestVisible(kLatestStored)};
+      return AsOfWindow{kEarliestStored, clock.LatestVisible(FarFuture())};
     }
     at = clock.LatestVisible(clock.Now(wall_now));
   } else {

@@ -1,8 +1,10 @@
 #include "domain/backtest_clock.h"
 
 #include <algorithm>
+#include <string>
 
 #include "absl/strings/str_cat.h"
+#include "domain/error_reason.h"
 #include "domain/field_errors.h"
 #include "domain/time.h"
 
@@ -31,10 +33,17 @@ absl::StatusOr<BacktestClock> BacktestClock::FromHeaders(
 absl::Status BacktestClock::CheckBefore(absl::Time asked,
                                         absl::string_view field) const {
   if (!now_.has_value() || asked < *now_) return absl::OkStatus();
-  return absl::PermissionDeniedError(absl::StrCat(
-      field, " ", FormatInstant(asked),
-      " is not before the backtest clock (X-Current-Timestamp) ",
-      FormatInstant(*now_), "; data at or after the current time is hidden"));
+  const std::string clock = FormatInstant(*now_);
+  // A reason, because a 403 is also a developer token on an admin route: a
+  // backtest tells "asked for the future" from "not allowed" without
+  // parsing the message.
+  return WithReason(
+      absl::PermissionDeniedError(absl::StrCat(
+          field, " ", FormatInstant(asked),
+          " is not before the backtest clock (X-Current-Timestamp) ", clock,
+          "; data at or after the current time is hidden")),
+      reason::kFutureRead,
+      {{"field", std::string(field)}, {"backtestClock", clock}});
 }
 
 absl::Time BacktestClock::LatestVisible(absl::Time limit) const {

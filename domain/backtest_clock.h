@@ -32,7 +32,8 @@ class BacktestClock {
   }
 
   // OK when `asked` (what the parameter `field` asks for) lies before the
-  // clock; PERMISSION_DENIED naming both instants otherwise.
+  // clock; otherwise PERMISSION_DENIED naming both instants, with reason
+  // FUTURE_READ (domain/error_reason.h).
   absl::Status CheckBefore(absl::Time asked, absl::string_view field) const;
 
   // The latest instant a read may return data for, at most `limit`: data is

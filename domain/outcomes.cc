@@ -35,6 +35,40 @@ double PriceBelow(double entry, double percentage) {
   return RoundTo(entry * (100.0 - percentage) / 100.0, 1e6);
 }
 
+std::optional<double> ShortlistEntryPrice(const v1::ShortlistEntry& entry,
+                                          const v1::StockQuote* quote) {
+  if (entry.has_price() && entry.price() > 0) return entry.price();
+  if (quote != nullptr && quote->quote_data().payload().has_last_price()) {
+    return quote->quote_data().payload().last_price();
+  }
+  return std::nullopt;
+}
+
+OutcomeRequest ShortlistTrade(absl::Time at, double entry_price,
+                              double take_profit_percentage,
+                              double stop_loss_percentage) {
+  OutcomeRequest trade;
+  trade.entry_time = at;
+  trade.entry_price = entry_price;
+  trade.target_price = PriceAbove(entry_price, take_profit_percentage);
+  trade.stop_loss_price = PriceBelow(entry_price, stop_loss_percentage);
+  return trade;
+}
+
+OutcomeRequest OrderTrade(const OrderLevels& order,
+                          std::optional<double> target_gain_percentage) {
+  OutcomeRequest trade;
+  trade.entry_time = order.ordered_at;
+  trade.entry_price = order.entry_price;
+  trade.target_price =
+      target_gain_percentage.has_value()
+          ? PriceAbove(order.entry_price, *target_gain_percentage)
+          : order.take_profit_price;
+  trade.stop_loss_price = order.stop_loss_price;
+  trade.report_max_gain = true;
+  return trade;
+}
+
 v1::TradeOutcome ComputeOutcome(const OutcomeRequest& request,
                                 const std::vector<MinuteBar>& bars) {
   v1::TradeOutcome outcome;

@@ -8,6 +8,7 @@
 #ifndef MDC_DOMAIN_OUTCOMES_H_
 #define MDC_DOMAIN_OUTCOMES_H_
 
+#include <optional>
 #include <vector>
 
 #include "absl/time/time.h"
@@ -36,6 +37,33 @@ struct OutcomeRequest {
   // Orders (5.4): report maxGainPercentage when the target is not reached.
   bool report_max_gain = false;
 };
+
+// The trade a dashboard shortlist entry stands for (5.3): its entry price is
+// the entry's observed price when that is above 0, else the last price of the
+// entry's as-of quote (`quote`, null when there is none); without either
+// there is nothing to trade (nullopt).
+std::optional<double> ShortlistEntryPrice(const v1::ShortlistEntry& entry,
+                                          const v1::StockQuote* quote);
+
+// A shortlist trade entered at `at` for `entry_price`, its target and stop
+// the given percentages above and below it (PriceAbove, PriceBelow).
+OutcomeRequest ShortlistTrade(absl::Time at, double entry_price,
+                              double take_profit_percentage,
+                              double stop_loss_percentage);
+
+// What an order stored in a run asks (5.4).
+struct OrderLevels {
+  absl::Time ordered_at;
+  double entry_price = 0;
+  double stop_loss_price = 0;
+  double take_profit_price = 0;
+};
+
+// An order's trade: its own levels, but the target `target_gain_percentage`
+// above the entry instead of its take-profit when a list asks for one.
+// Reports the maximum gain when the target is not reached.
+OutcomeRequest OrderTrade(const OrderLevels& order,
+                          std::optional<double> target_gain_percentage);
 
 // The outcome of one trade. `bars` are the symbol's 1-minute bars of the
 // entry's trading day, ascending; only those inside the regular session

@@ -165,6 +165,10 @@ absl::Time DayStart(absl::CivilDay day) {
   return absl::FromCivil(day, ExchangeZone());
 }
 
+absl::Time FarFuture() {
+  return absl::FromCivil(absl::CivilDay(2200, 1, 1), absl::UTCTimeZone());
+}
+
 absl::Time SessionOpen(absl::CivilDay day) {
   return absl::FromCivil(
       absl::CivilMinute(day.year(), day.month(), day.day(), 9, 15),

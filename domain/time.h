@@ -49,6 +49,11 @@ absl::Time DayStart(absl::CivilDay day);
 absl::Time SessionOpen(absl::CivilDay day);
 absl::Time SessionClose(absl::CivilDay day);
 
+// An instant later than anything stored: the upper bound of a read that
+// means "whatever is stored". Finite, unlike absl::InfiniteFuture(), so it
+// encodes as a SQL timestamptz parameter. 2200-01-01T00:00:00Z.
+absl::Time FarFuture();
+
 // "YYYY-MM-DD".
 std::string FormatDate(absl::CivilDay day);
 // RFC 3339 UTC with a Z, whole seconds: "2025-12-31T03:45:00Z".

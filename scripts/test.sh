@@ -2,8 +2,9 @@
 # Runs every test (`make test`, and CI through .ci/run): installs what is
 # missing, builds everything, starts a throwaway PostgreSQL cluster on a free
 # port, exports MDC_TEST_DATABASE_URL (superuser URL of database mdc; test
-# binaries create their own databases from it) and runs ctest: the C++ unit
-# and storage tests and the Go gateway and e2e suites. The cluster is stopped
+# binaries create their own databases from it) and runs ctest: the C++
+# domain, storage and service tests, the layering check, and the Go gateway
+# and e2e suites. The cluster is stopped
 # and removed however ctest ends; the exit status is ctest's.
 #
 # Arguments go to ctest, e.g. scripts/test.sh -R e2e.

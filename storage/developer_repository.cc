@@ -1,6 +1,7 @@
 #include "storage/developer_repository.h"
 
 #include "absl/status/status.h"
+#include "domain/error_reason.h"
 
 namespace mdc::storage {
 namespace {
@@ -99,7 +100,9 @@ absl::StatusOr<DeveloperRecord> DeveloperRepository::Create(
       kCreate, Params().Text(username).Text(role).Bytes(token_hash));
   if (!result.ok()) {
     if (SqlState(result.status()) == kUniqueViolation) {
-      return absl::AlreadyExistsError("username is already taken");
+      return domain::WithReason(
+          absl::AlreadyExistsError("username is already taken"),
+          domain::reason::kUsernameTaken);
     }
     return result.status();
   }
@@ -189,9 +192,11 @@ absl::Status DeveloperRepository::Delete(int64_t id) {
     }
     if (!found) return absl::NotFoundError("no developer with this id");
     if (target_is_admin && admins <= 1) {
-      return absl::FailedPreconditionError(
-          "this is the last admin: deleting it would leave nobody able to "
-          "manage the service; create another admin first");
+      return domain::WithReason(
+          absl::FailedPreconditionError(
+              "this is the last admin: deleting it would leave nobody able "
+              "to manage the service; create another admin first"),
+          domain::reason::kLastAdmin);
     }
     return conn.Exec(kDelete, Params().Int64(id)).status();
   });

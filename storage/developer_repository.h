@@ -66,7 +66,8 @@ class DeveloperRepository {
  public:
   explicit DeveloperRepository(ConnectionPool &pool) : pool_(pool) {}
 
-  // Inserts a developer. Returns ALREADY_EXISTS when the username is taken.
+  // Inserts a developer. Returns ALREADY_EXISTS with reason USERNAME_TAKEN
+  // when the username is taken.
   absl::StatusOr<DeveloperRecord> Create(const std::string &username,
                                          const std::string &role,
                                          const std::string &token_hash);
@@ -94,7 +95,8 @@ class DeveloperRepository {
 
   // Deletes a developer; the database cascades to its runs and orders and
   // clears `written_by` on the market data it wrote. Returns NOT_FOUND for an
-  // unknown id and FAILED_PRECONDITION when it is the last admin. Safe under
+  // unknown id and FAILED_PRECONDITION with reason LAST_ADMIN when it is the
+  // last admin. Safe under
   // concurrent deletes: the admins are locked (in id order) first, so two
   // admins deleting each other cannot both succeed.
   absl::Status Delete(int64_t id);

@@ -1,10 +1,13 @@
 #include "storage/holiday_repository.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "domain/error_reason.h"
 #include "domain/time.h"
 
 namespace mdc::storage {
@@ -39,6 +42,16 @@ domain::CalendarEntry ReadEntry(const Result& r, int row) {
   if (!r.IsNull(row, 2)) e.session_open = r.TimeOfDay(row, 2);
   if (!r.IsNull(row, 3)) e.session_close = r.TimeOfDay(row, 3);
   return e;
+}
+
+// The refusal of a create that meets stored dates (YYYY-MM-DD): their list
+// is also in the reason's metadata, for a client that retries without them.
+absl::Status HolidayExists(const std::vector<std::string>& dates) {
+  return domain::WithReason(
+      absl::AlreadyExistsError(
+          absl::StrCat("already in the calendar: ", absl::StrJoin(dates, ", "),
+                       "; nothing was created")),
+      domain::reason::kHolidayExists, {{"dates", absl::StrJoin(dates, ",")}});
 }
 
 }  // namespace
@@ -81,9 +94,7 @@ absl::Status HolidayRepository::CreateAll(
       for (int row = 0; row < existing->rows(); ++row) {
         taken.push_back(domain::FormatDate(existing->Date(row, 0)));
       }
-      return absl::AlreadyExistsError(
-          absl::StrCat("already in the calendar: ", absl::StrJoin(taken, ", "),
-                       "; nothing was created"));
+      return HolidayExists(taken);
     }
     for (const auto& e : entries) {
       Params params;
@@ -96,9 +107,7 @@ absl::Status HolidayRepository::CreateAll(
       auto inserted = conn.Exec(kInsert, params);
       if (!inserted.ok()) {
         if (inserted.status().code() == absl::StatusCode::kAlreadyExists) {
-          return absl::AlreadyExistsError(absl::StrCat(
-              "already in the calendar: ", domain::FormatDate(e.date),
-              "; nothing was created"));
+          return HolidayExists({domain::FormatDate(e.date)});
         }
         return inserted.status();
       }

@@ -25,7 +25,7 @@ class HolidayRepository {
   absl::StatusOr<std::optional<domain::CalendarEntry>> Find(absl::CivilDay day);
 
   // Inserts every entry or none. Returns ALREADY_EXISTS naming the dates
-  // already in the calendar. Entries must have distinct dates
+  // already in the calendar, with reason HOLIDAY_EXISTS. Entries must have distinct dates
   // (domain::ValidateCalendarEntries ensures it).
   absl::Status CreateAll(const std::vector<domain::CalendarEntry>& entries);
 

@@ -65,10 +65,11 @@ QuoteBatchRepository::FindLatestOfSymbols(
   return found;
 }
 
-absl::StatusOr<absl::flat_hash_map<SymbolDay, std::vector<domain::PricePoint>>>
-QuoteBatchRepository::PricesOfSymbolDays(const std::vector<SymbolDay>& keys,
-                                         absl::Time before) {
-  absl::flat_hash_map<SymbolDay, std::vector<domain::PricePoint>> found;
+absl::StatusOr<
+    absl::flat_hash_map<domain::SymbolDay, std::vector<domain::PricePoint>>>
+QuoteBatchRepository::PricesOfSymbolDays(
+    const std::vector<domain::SymbolDay>& keys, absl::Time before) {
+  absl::flat_hash_map<domain::SymbolDay, std::vector<domain::PricePoint>> found;
   if (keys.empty()) return found;
   std::vector<std::string> symbols;
   std::vector<absl::CivilDay> days;

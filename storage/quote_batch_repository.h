@@ -17,13 +17,11 @@
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "domain/candles.h"
+#include "domain/symbol_day.h"
 #include "mdc/v1/market.pb.h"
 #include "storage/pool.h"
 
 namespace mdc::storage {
-
-// A (symbol, trading day) pair.
-using SymbolDay = std::pair<std::string, absl::CivilDay>;
 
 class QuoteBatchRepository {
  public:
@@ -39,8 +37,9 @@ class QuoteBatchRepository {
   // last price stamped that day before `before`, ascending; keys without
   // any are absent from the map. One statement for all keys.
   absl::StatusOr<
-      absl::flat_hash_map<SymbolDay, std::vector<domain::PricePoint>>>
-  PricesOfSymbolDays(const std::vector<SymbolDay>& keys, absl::Time before);
+      absl::flat_hash_map<domain::SymbolDay, std::vector<domain::PricePoint>>>
+  PricesOfSymbolDays(const std::vector<domain::SymbolDay>& keys,
+                     absl::Time before);
 
  private:
   ConnectionPool& pool_;

@@ -10,6 +10,7 @@
 #include "domain/calendar.h"
 #include "domain/db_scripts.h"
 #include "domain/developers.h"
+#include "domain/error_reason.h"
 #include "domain/field_errors.h"
 #include "domain/proto_time.h"
 #include "domain/time.h"
@@ -166,7 +167,8 @@ grpc::Status AdminService::CreateHolidays(
         auto entries = domain::ValidateCalendarEntries(request->holidays(),
                                                        request->dates());
         if (!entries.ok()) return entries.status();
-        if (auto created = stores_.holidays.CreateAll(*entries); !created.ok()) {
+        if (auto created = stores_.holidays.CreateAll(*entries);
+            !created.ok()) {
           return created;
         }
         std::sort(entries->begin(), entries->end(),
@@ -325,10 +327,12 @@ grpc::Status AdminService::SetBrokerCredentials(
                          domain::CheckBrokerCredential(request->api_secret()));
         if (!errors.empty()) return errors.ToStatus();
         if (!secret_box_.has_value()) {
-          return absl::FailedPreconditionError(
-              "broker credentials are stored encrypted and this server has "
-              "no key: set MDC_SECRET_KEY (64 hex characters, e.g. from "
-              "`openssl rand -hex 32`) and restart it");
+          return domain::WithReason(
+              absl::FailedPreconditionError(
+                  "broker credentials are stored encrypted and this server "
+                  "has no key: set MDC_SECRET_KEY (64 hex characters, e.g. "
+                  "from `openssl rand -hex 32`) and restart it"),
+              domain::reason::kSecretKeyNotConfigured);
         }
         auto stored = stores_.broker_credentials.Put(
             secret_box_->Seal(request->api_key(), kBrokerApiKeyContext),

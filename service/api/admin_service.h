@@ -30,7 +30,8 @@ class AdminService final : public v1::AdminService::Service {
   };
 
   // `secret_box` seals broker credentials; empty when MDC_SECRET_KEY is not
-  // set, and then SetBrokerCredentials is FAILED_PRECONDITION.
+  // set, and then SetBrokerCredentials is FAILED_PRECONDITION with reason
+  // SECRET_KEY_NOT_CONFIGURED.
   AdminService(CallRunner &calls, Stores stores,
                std::optional<domain::SecretBox> secret_box)
       : calls_(calls), stores_(stores), secret_box_(std::move(secret_box)) {}

@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "domain/admin_requests.h"
 #include "domain/as_of.h"
 #include "domain/calendar.h"
 #include "domain/candles.h"
@@ -54,19 +55,14 @@ void ParsePage(int32_t page_size, absl::string_view page_token,
   if (after.ok()) page.after = *after;
 }
 
-// Trims the extra row a page read asks for and returns the token of the next
-// page ("" on the last page).
+// Trims a timeline read of PageReadSize rows to its page and returns the
+// token of the next page ("" on the last page).
 template <typename Quote>
-std::string TrimPage(std::vector<Quote>& rows, int page_size) {
-  if (static_cast<int>(rows.size()) <= page_size) return "";
-  rows.resize(page_size);
+std::string TrimTimelinePage(std::vector<Quote>& rows, int page_size) {
+  if (!domain::TrimToPage(rows, page_size)) return "";
   return domain::EncodePageToken(
       domain::FromTimestamp(rows.back().timestamp()));
 }
-
-// Years the holiday calendar may be asked for.
-constexpr int kMinYear = 1900;
-constexpr int kMaxYear = 9999;
 
 }  // namespace
 
@@ -103,7 +99,7 @@ grpc::Status DeveloperService::GetQuote(grpc::ServerContext* context,
             domain::WhenAbsent::kLatestStored);
         if (!window.ok()) return window.status();
         auto found = stores_.quotes.FindLatest(request->symbol(),
-                                              window->not_before, window->at);
+                                               window->not_before, window->at);
         if (!found.ok()) return found.status();
         if (!found->has_value()) {
           const std::string what = absl::StrCat("quote of ", request->symbol());
@@ -131,11 +127,11 @@ grpc::Status DeveloperService::GetQuoteTimeline(
             request->timezone(), call.clock, absl::Now(),
             domain::EndIs::kExclusive);
         if (!range.ok()) return range.status();
-        auto rows =
-            stores_.quotes.ListRange(request->symbol(), range->start, range->end,
-                                    page.after, page.size + 1);
+        auto rows = stores_.quotes.ListRange(request->symbol(), range->start,
+                                             range->end, page.after,
+                                             domain::PageReadSize(page.size));
         if (!rows.ok()) return rows.status();
-        response->set_next_page_token(TrimPage(*rows, page.size));
+        response->set_next_page_token(TrimTimelinePage(*rows, page.size));
         response->set_nse_symbol(request->symbol());
         for (auto& quote : *rows) {
           *response->add_quotes() = std::move(quote);
@@ -154,7 +150,7 @@ grpc::Status DeveloperService::GetNifty(grpc::ServerContext* context,
                           absl::Now(), domain::WhenAbsent::kLatestStored);
                       if (!window.ok()) return window.status();
                       auto found = stores_.nifty.FindLatest(window->not_before,
-                                                           window->at);
+                                                            window->at);
                       if (!found.ok()) return found.status();
                       if (!found->has_value()) {
                         return request->datetime().empty()
@@ -169,27 +165,28 @@ grpc::Status DeveloperService::GetNifty(grpc::ServerContext* context,
 grpc::Status DeveloperService::GetNiftyTimeline(
     grpc::ServerContext* context, const v1::GetNiftyTimelineRequest* request,
     v1::NiftyTimeline* response) {
-  return calls_.Run(context, "GetNiftyTimeline", Access::kDeveloper,
-                    [&](const CallContext& call) -> absl::Status {
-                      domain::FieldErrors errors;
-                      Page page;
-                      ParsePage(request->page_size(), request->page_token(),
-                                errors, page);
-                      if (!errors.empty()) return errors.ToStatus();
-                      auto range = domain::TimeRangeFor(
-                          request->start_datetime(), request->end_datetime(),
-                          request->timezone(), call.clock, absl::Now(),
-                          domain::EndIs::kExclusive);
-                      if (!range.ok()) return range.status();
-                      auto rows = stores_.nifty.ListRange(
-                          range->start, range->end, page.after, page.size + 1);
-                      if (!rows.ok()) return rows.status();
-                      response->set_next_page_token(TrimPage(*rows, page.size));
-                      for (auto& quote : *rows) {
-                        *response->add_quotes() = std::move(quote);
-                      }
-                      return absl::OkStatus();
-                    });
+  return calls_.Run(
+      context, "GetNiftyTimeline", Access::kDeveloper,
+      [&](const CallContext& call) -> absl::Status {
+        domain::FieldErrors errors;
+        Page page;
+        ParsePage(request->page_size(), request->page_token(), errors, page);
+        if (!errors.empty()) return errors.ToStatus();
+        auto range = domain::TimeRangeFor(
+            request->start_datetime(), request->end_datetime(),
+            request->timezone(), call.clock, absl::Now(),
+            domain::EndIs::kExclusive);
+        if (!range.ok()) return range.status();
+        auto rows =
+            stores_.nifty.ListRange(range->start, range->end, page.after,
+                                    domain::PageReadSize(page.size));
+        if (!rows.ok()) return rows.status();
+        response->set_next_page_token(TrimTimelinePage(*rows, page.size));
+        for (auto& quote : *rows) {
+          *response->add_quotes() = std::move(quote);
+        }
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status DeveloperService::GetHistoricalCandles(
@@ -217,10 +214,10 @@ grpc::Status DeveloperService::GetHistoricalCandles(
             *interval, kCandleScanPage,
             [&](std::optional<absl::Time> after, int limit) {
               return nifty ? stores_.nifty.PricePoints(range->start, range->end,
-                                                      after, limit)
-                           : stores_.quotes.PricePoints(request->symbol(),
-                                                       range->start, range->end,
-                                                       after, limit);
+                                                       after, limit)
+                           : stores_.quotes.PricePoints(
+                                 request->symbol(), range->start, range->end,
+                                 after, limit);
             });
         if (!candles.ok()) return candles.status();
         ToProto(nifty ? kNiftySymbol : request->symbol(), *interval, *candles,
@@ -250,9 +247,9 @@ grpc::Status DeveloperService::GetShortlistPersistence(
         domain::PersistenceCounter counter;
         std::optional<absl::Time> after;
         while (true) {
-          auto snapshots =
-              stores_.shortlists.ListRange(kind.type, kind.scope, range->start,
-                                          range->end, after, kSnapshotScanPage);
+          auto snapshots = stores_.shortlists.ListRange(
+              kind.type, kind.scope, range->start, range->end, after,
+              kSnapshotScanPage);
           if (!snapshots.ok()) return snapshots.status();
           for (const auto& snapshot : *snapshots) counter.Add(snapshot);
           if (static_cast<int>(snapshots->size()) < kSnapshotScanPage) break;
@@ -293,24 +290,18 @@ grpc::Status DeveloperService::GetBrokerToken(grpc::ServerContext* context,
 grpc::Status DeveloperService::ListHolidays(
     grpc::ServerContext* context, const v1::ListHolidaysRequest* request,
     v1::ListHolidaysResponse* response) {
-  return calls_.Run(
-      context, "ListHolidays", Access::kDeveloper,
-      [&](const CallContext&) -> absl::Status {
-        int year = request->year();
-        if (year == 0) {
-          year = static_cast<int>(domain::TradingDay(absl::Now()).year());
-        } else if (year < kMinYear || year > kMaxYear) {
-          return domain::InvalidField(
-              "year", absl::StrCat("must be between ", kMinYear, " and ",
-                                   kMaxYear, ", got ", year));
-        }
-        auto entries = stores_.holidays.ListYear(year);
-        if (!entries.ok()) return entries.status();
-        for (const auto& entry : *entries) {
-          domain::ToProto(entry, response->add_holidays());
-        }
-        return absl::OkStatus();
-      });
+  return calls_.Run(context, "ListHolidays", Access::kDeveloper,
+                    [&](const CallContext&) -> absl::Status {
+                      auto year =
+                          domain::ResolveYear(request->year(), absl::Now());
+                      if (!year.ok()) return year.status();
+                      auto entries = stores_.holidays.ListYear(*year);
+                      if (!entries.ok()) return entries.status();
+                      for (const auto& entry : *entries) {
+                        domain::ToProto(entry, response->add_holidays());
+                      }
+                      return absl::OkStatus();
+                    });
 }
 
 }  // namespace mdc

@@ -1,7 +1,5 @@
 #include "service/api/health_service.h"
 
-#include "common/log.h"
-
 namespace mdc {
 
 grpc::Status HealthService::Check(grpc::ServerContext* context,
@@ -17,39 +15,6 @@ grpc::Status HealthService::Check(grpc::ServerContext* context,
         response->set_version(MDC_VERSION);
         return absl::OkStatus();
       });
-}
-
-HealthMonitor::HealthMonitor(storage::ConnectionPool& pool,
-                             grpc::HealthCheckServiceInterface* health,
-                             Metrics& metrics, absl::Duration interval)
-    : pool_(pool),
-      health_(health),
-      metrics_(metrics),
-      interval_(interval),
-      thread_([this] { Loop(); }) {}
-
-HealthMonitor::~HealthMonitor() {
-  if (!stop_.HasBeenNotified()) stop_.Notify();
-  thread_.join();
-}
-
-void HealthMonitor::Drain() {
-  if (!stop_.HasBeenNotified()) stop_.Notify();
-  health_->SetServingStatus(false);
-}
-
-void HealthMonitor::Loop() {
-  bool last = true;
-  do {
-    const bool up = pool_.Ping().ok();
-    if (stop_.HasBeenNotified()) break;
-    health_->SetServingStatus(up);
-    metrics_.SetDatabaseUp(up);
-    if (up != last) {
-      log::Info(up ? "database reachable again" : "database unreachable");
-      last = up;
-    }
-  } while (!stop_.WaitForNotificationWithTimeout(interval_));
 }
 
 }  // namespace mdc

@@ -1,16 +1,13 @@
-// Health: mdc.v1.HealthService for HTTP (/health) and a monitor that keeps
-// the standard grpc.health.v1 status in step with the database.
+// mdc.v1.HealthService: the health check served over HTTP (/health) through
+// the gateway. (The standard grpc.health.v1 status is kept in step with the
+// database by HealthMonitor, service/lifecycle/health_monitor.h.)
+//
+// Thread-safe.
 #ifndef MDC_SERVICE_API_HEALTH_SERVICE_H_
 #define MDC_SERVICE_API_HEALTH_SERVICE_H_
 
-#include <grpcpp/health_check_service_interface.h>
-
-#include <thread>
-
-#include "absl/synchronization/notification.h"
 #include "mdc/v1/health.grpc.pb.h"
 #include "service/calls/call_runner.h"
-#include "service/metrics/metrics.h"
 #include "storage/pool.h"
 
 namespace mdc {
@@ -29,30 +26,6 @@ class HealthService final : public v1::HealthService::Service {
  private:
   CallRunner& calls_;
   storage::ConnectionPool& pool_;
-};
-
-// Pings the database every `interval` and publishes the result to the gRPC
-// health service (all services at once) and the metrics. Stops on
-// destruction.
-class HealthMonitor {
- public:
-  HealthMonitor(storage::ConnectionPool& pool,
-                grpc::HealthCheckServiceInterface* health, Metrics& metrics,
-                absl::Duration interval);
-  ~HealthMonitor();
-
-  // Marks the server NOT_SERVING for good (shutdown has begun).
-  void Drain();
-
- private:
-  void Loop();
-
-  storage::ConnectionPool& pool_;
-  grpc::HealthCheckServiceInterface* health_;
-  Metrics& metrics_;
-  const absl::Duration interval_;
-  absl::Notification stop_;
-  std::thread thread_;
 };
 
 }  // namespace mdc

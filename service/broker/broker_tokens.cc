@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/log.h"
 #include "domain/broker_token.h"
+#include "domain/error_reason.h"
 #include "domain/time.h"
 
 namespace mdc {
@@ -11,9 +12,11 @@ namespace mdc {
 absl::StatusOr<storage::StoredBrokerToken> BrokerTokens::Current(
     absl::Time now) {
   if (token_url_.empty()) {
-    return absl::UnavailableError(
-        "no broker is configured: the server has no token endpoint "
-        "(MDC_BROKER_TOKEN_URL)");
+    return domain::WithReason(
+        absl::UnavailableError(
+            "no broker is configured: the server has no token endpoint "
+            "(MDC_BROKER_TOKEN_URL)"),
+        domain::reason::kBrokerNotConfigured);
   }
   auto stored = repository_.Find();
   if (!stored.ok()) return stored.status();
@@ -54,9 +57,11 @@ absl::StatusOr<std::string> BrokerTokens::Fetch() {
   auto credentials = credentials_.Get();
   if (!credentials.ok()) return credentials.status();
   if (!credentials->has_value()) {
-    return absl::UnavailableError(
-        "no broker credentials are configured (MDC_BROKER_API_KEY and "
-        "MDC_BROKER_API_SECRET, or PUT /v1/admin/broker)");
+    return domain::WithReason(
+        absl::UnavailableError(
+            "no broker credentials are configured (MDC_BROKER_API_KEY and "
+            "MDC_BROKER_API_SECRET, or PUT /v1/admin/broker)"),
+        domain::reason::kBrokerNotConfigured);
   }
   auto response =
       http_.PostJson(token_url_,
@@ -81,7 +86,7 @@ absl::StatusOr<std::string> BrokerTokens::Fetch() {
     failure = token.status();
   }
   log::Warning("broker token refresh failed", {{"error", failure.message()}});
-  return failure;
+  return domain::WithReason(failure, domain::reason::kBrokerUnavailable);
 }
 
 }  // namespace mdc

@@ -1,5 +1,7 @@
 #include "service/broker/db_broker_credentials.h"
 
+#include "domain/error_reason.h"
+
 namespace mdc {
 
 absl::StatusOr<std::optional<BrokerCredentials>> DbBrokerCredentials::Get() {
@@ -10,9 +12,11 @@ absl::StatusOr<std::optional<BrokerCredentials>> DbBrokerCredentials::Get() {
     return std::optional<BrokerCredentials>();
   }
   if (!box_.has_value()) {
-    return absl::FailedPreconditionError(
-        "broker credentials are stored encrypted but MDC_SECRET_KEY is not "
-        "set on this server");
+    return domain::WithReason(
+        absl::FailedPreconditionError(
+            "broker credentials are stored encrypted but MDC_SECRET_KEY is not "
+            "set on this server"),
+        domain::reason::kSecretKeyNotConfigured);
   }
   auto api_key = box_->Open((*stored)->api_key_sealed, kBrokerApiKeyContext);
   if (!api_key.ok()) return api_key.status();

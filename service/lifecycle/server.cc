@@ -147,8 +147,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
         absl::StrCat("cannot listen on ", config.grpc_addr));
   }
   s->monitor_ = std::make_unique<HealthMonitor>(
-      *s->pool_, s->grpc_server_->GetHealthCheckService(), *s->metrics_,
-      absl::Seconds(2));
+      HealthMonitor::PingPool(*s->pool_),
+      s->grpc_server_->GetHealthCheckService(), *s->metrics_, absl::Seconds(2));
   log::Info("serving", {{"grpc_addr", config.grpc_addr},
                         {"port", s->port_},
                         {"metrics_addr", config.metrics_addr},

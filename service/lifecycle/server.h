@@ -1,6 +1,8 @@
 // The mdc server's lifecycle: connect to the database and migrate it,
 // bootstrap the first admin, wire storage, auth and the gRPC services
 // together, serve, and drain on shutdown.
+//
+// Not thread-safe: one thread starts the server and shuts it down, once.
 #ifndef MDC_SERVICE_LIFECYCLE_SERVER_H_
 #define MDC_SERVICE_LIFECYCLE_SERVER_H_
 
@@ -20,6 +22,7 @@
 #include "service/broker/http_client.h"
 #include "service/calls/call_runner.h"
 #include "service/config/config.h"
+#include "service/lifecycle/health_monitor.h"
 #include "service/metrics/metrics.h"
 #include "storage/pool.h"
 #include "storage/repositories.h"
@@ -32,8 +35,9 @@ class Server {
   // stays unreachable for config.db_wait_seconds or the port is taken.
   static absl::StatusOr<std::unique_ptr<Server>> Start(const Config& config);
 
-  // Stops accepting calls, waits up to config.drain_seconds for calls in
-  // flight, then cancels the rest.
+  // Publishes NOT_SERVING for good (HealthMonitor::Drain), stops accepting
+  // calls, waits up to config.drain_seconds for calls in flight, then
+  // cancels the rest.
   void Shutdown();
 
   // The port actually bound (useful with port 0).

@@ -40,7 +40,10 @@ func TestDashboardSignIn(t *testing.T) {
 		anonymous.fails(401, "POST", "/v1/dashboard/auth/sign-in",
 			map[string]any{"developerToken": "mdc_wrong" + strings.Repeat("x", i)})
 	}
-	anonymous.fails(429, "POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": "mdc_wrong"})
+	throttled := anonymous.fails(429, "POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": "mdc_wrong"})
+	if info := errorInfo(throttled); info == nil || info["reason"] != "SIGN_IN_THROTTLED" {
+		t.Errorf("a throttled sign-in carries no SIGN_IN_THROTTLED reason: %v", throttled)
+	}
 	anonymous.fails(429, "POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": d.token})
 	// A client-written X-Forwarded-For does not dodge the limit.
 	anonymous.fails(429, "POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": d.token},

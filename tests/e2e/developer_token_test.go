@@ -69,6 +69,7 @@ func TestBrokerTokenWithoutAnEndpointIs503(t *testing.T) {
 	r := s.Do(t, "GET", "/v1/developer/token", token, nil)
 	expectStatus(t, r, 503)
 	expectMessageNames(t, r, "no broker is configured", "MDC_BROKER_TOKEN_URL")
+	expectReason(t, r, 503, "BROKER_NOT_CONFIGURED")
 }
 
 func TestBrokerTokenFromAFakeEndpoint(t *testing.T) {
@@ -138,6 +139,7 @@ func TestBrokerTokenFromAFakeEndpoint(t *testing.T) {
 		r = get()
 		expectStatus(t, r, 503)
 		expectMessageNames(t, r, "broker token endpoint", f.message)
+		expectReason(t, r, 503, "BROKER_UNAVAILABLE")
 		if strings.Contains(r.Text(), "broker-token-1") {
 			t.Errorf("%s: an expired token was handed out: %s", f.mode, r.Text())
 		}

@@ -1,0 +1,59 @@
+#include "domain/dashboard_requests.h"
+
+#include <cmath>
+#include <limits>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "domain/observations.h"
+#include "domain/time.h"
+
+namespace mdc::domain {
+
+absl::StatusOr<absl::CivilDay> RequiredDate(absl::string_view text,
+                                            absl::string_view field,
+                                            FieldErrors& errors) {
+  if (text.empty()) {
+    errors.Add(field, "is required: a trading date YYYY-MM-DD");
+    return absl::InvalidArgumentError("missing");
+  }
+  auto day = ParseDate(text);
+  errors.AddStatus(field, day.status());
+  return day;
+}
+
+void CheckSymbolParameter(absl::string_view symbol, absl::string_view field,
+                          FieldErrors& errors) {
+  if (symbol.empty()) {
+    errors.Add(field, "is required");
+    return;
+  }
+  errors.AddStatus(field, CheckSymbol(symbol));
+}
+
+void CheckPercentage(std::optional<double> value, absl::string_view field,
+                     double low, double high, FieldErrors& errors) {
+  if (!value.has_value()) return;
+  if (!std::isfinite(*value) || *value < low || *value > high) {
+    errors.Add(field,
+               std::isinf(high)
+                   ? absl::StrCat("must be a number >= ", low)
+                   : absl::StrCat("must be a number from ", low, " to ", high));
+  }
+}
+
+void CheckOutcomePercentages(std::optional<double> take_profit,
+                             std::optional<double> stop_loss,
+                             FieldErrors& errors) {
+  CheckPercentage(take_profit, "takeProfitPercentage", 0,
+                  std::numeric_limits<double>::infinity(), errors);
+  CheckPercentage(stop_loss, "stopLossPercentage", 0, 100, errors);
+  if (take_profit.has_value() != stop_loss.has_value()) {
+    errors.Add(
+        take_profit.has_value() ? "stopLossPercentage" : "takeProfitPercentage",
+        "takeProfitPercentage and stopLossPercentage go together: "
+        "give both for trade outcomes, or neither");
+  }
+}
+
+}  // namespace mdc::domain

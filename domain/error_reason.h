@@ -1,0 +1,79 @@
+// Machine-readable error reasons (AIP-193): a stable UPPER_SNAKE_CASE word a
+// client may branch on, where the status code alone is ambiguous (a 403 may
+// be the caller's role or the backtest clock; a 503 the database or the
+// broker) and the message is prose meant for people.
+//
+// A reason travels in an absl::Status as a google.rpc.ErrorInfo payload with
+// domain "mdc.v1", beside any google.rpc.BadRequest payload (see
+// domain/field_errors.h); ToRpcStatus turns both into the details that
+// service/calls/grpc_status.cc sends and the gateway renders as JSON
+// `details`. The reasons are listed in docs/api.md ("Error reasons"); once
+// published a reason never changes meaning.
+//
+// Everything here is a pure function of its arguments: thread-safe.
+#ifndef MDC_DOMAIN_ERROR_REASON_H_
+#define MDC_DOMAIN_ERROR_REASON_H_
+
+#include <map>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "google/rpc/status.pb.h"
+
+namespace mdc::domain {
+
+// Type URL under which the ErrorInfo payload travels in an absl::Status.
+inline constexpr absl::string_view kErrorInfoTypeUrl =
+    "type.googleapis.com/google.rpc.ErrorInfo";
+
+// ErrorInfo.domain of every reason this service defines.
+inline constexpr absl::string_view kErrorDomain = "mdc.v1";
+
+// The reasons. Each names the condition, not the code, so a client tells
+// apart two errors that share an HTTP status.
+namespace reason {
+// PERMISSION_DENIED: the request asks for an instant at or after the
+// backtest clock (X-Current-Timestamp). Metadata: `field` (the parameter,
+// e.g. "datetime") and `backtestClock` (the clock, RFC 3339 UTC).
+inline constexpr absl::string_view kFutureRead = "FUTURE_READ";
+// FAILED_PRECONDITION: deleting this developer would leave no admin.
+inline constexpr absl::string_view kLastAdmin = "LAST_ADMIN";
+// ALREADY_EXISTS: another developer has this username.
+inline constexpr absl::string_view kUsernameTaken = "USERNAME_TAKEN";
+// ALREADY_EXISTS: a date of the request is already in the holiday calendar.
+// Metadata: `dates` (those dates, YYYY-MM-DD, comma-separated).
+inline constexpr absl::string_view kHolidayExists = "HOLIDAY_EXISTS";
+// FAILED_PRECONDITION: broker credentials need MDC_SECRET_KEY, which this
+// server does not have.
+inline constexpr absl::string_view kSecretKeyNotConfigured =
+    "SECRET_KEY_NOT_CONFIGURED";
+// RESOURCE_EXHAUSTED: too many failed sign-ins from this client this minute.
+inline constexpr absl::string_view kSignInThrottled = "SIGN_IN_THROTTLED";
+// UNAVAILABLE: no broker token endpoint or no broker credentials configured.
+inline constexpr absl::string_view kBrokerNotConfigured =
+    "BROKER_NOT_CONFIGURED";
+// UNAVAILABLE: the broker token endpoint failed (timeout, unreachable,
+// non-2xx, or an answer without an access token).
+inline constexpr absl::string_view kBrokerUnavailable = "BROKER_UNAVAILABLE";
+}  // namespace reason
+
+// `status` with `reason` (and `metadata`, keys lowerCamelCase) attached as a
+// google.rpc.ErrorInfo of domain kErrorDomain, replacing any reason it had.
+// Code, message and other payloads (a BadRequest) are kept. An OK status is
+// returned unchanged: success has no reason.
+absl::Status WithReason(
+    absl::Status status, absl::string_view reason,
+    const std::map<std::string, std::string>& metadata = {});
+
+// The reason attached to `status`, or "" when it has none.
+std::string ReasonOf(const absl::Status& status);
+
+// `status` as a google.rpc.Status: code, message, and as details the
+// BadRequest payload (first, when present) then the ErrorInfo payload (when
+// present). No details when it carries neither.
+google::rpc::Status ToRpcStatus(const absl::Status& status);
+
+}  // namespace mdc::domain
+
+#endif  // MDC_DOMAIN_ERROR_REASON_H_

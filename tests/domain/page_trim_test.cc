@@ -1,0 +1,59 @@
+// The "one row more" page read every list uses to know whether a next page
+// exists.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "domain/paging.h"
+
+namespace mdc::domain {
+namespace {
+
+TEST(PageReadSize, AsksForOneRowMoreThanThePage) {
+  EXPECT_EQ(PageReadSize(1), 2);
+  EXPECT_EQ(PageReadSize(kDefaultPageSize), 101);
+  EXPECT_EQ(PageReadSize(kMaxPageSize), 1001);
+}
+
+TEST(TrimToPage, AShortReadIsTheLastPage) {
+  std::vector<int> rows = {1, 2, 3};
+  EXPECT_FALSE(TrimToPage(rows, 5));
+  EXPECT_EQ(rows, (std::vector<int>{1, 2, 3}));
+}
+
+TEST(TrimToPage, AReadOfExactlyThePageIsTheLastPage) {
+  std::vector<int> rows = {1, 2, 3};
+  EXPECT_FALSE(TrimToPage(rows, 3));
+  EXPECT_EQ(rows, (std::vector<int>{1, 2, 3}));
+}
+
+TEST(TrimToPage, TheExtraRowMeansAnotherPageAndIsDropped) {
+  std::vector<std::string> rows = {"a", "b", "c", "d"};
+  EXPECT_TRUE(TrimToPage(rows, 3));
+  EXPECT_EQ(rows, (std::vector<std::string>{"a", "b", "c"}));
+}
+
+TEST(TrimToPage, AnEmptyReadIsTheLastPage) {
+  std::vector<int> rows;
+  EXPECT_FALSE(TrimToPage(rows, 1));
+  EXPECT_TRUE(rows.empty());
+}
+
+// A row type without a default constructor, like a record read by a
+// repository may be.
+struct Row {
+  explicit Row(int id) : id(id) {}
+  int id;
+};
+
+TEST(TrimToPage, NeedsNoDefaultConstructibleRows) {
+  std::vector<Row> rows;
+  for (int id = 1; id <= 3; ++id) rows.emplace_back(id);
+  EXPECT_TRUE(TrimToPage(rows, 2));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows.back().id, 2);
+}
+
+}  // namespace
+}  // namespace mdc::domain
