@@ -1,3 +1,8 @@
+// This file is longer than our usual ~500 lines on purpose: it is one
+// decoder, a function per message of the three collector writes, each of the
+// shape generated code would have (see decodeFast), and splitting it would
+// scatter the field tables that must be read side by side with the protos.
+
 package gateway
 
 import (
