@@ -8,7 +8,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 packages=(
-  build-essential cmake ninja-build pkg-config ccache git python3 python3-pip
+  build-essential cmake ninja-build pkg-config ccache git python3 python3-pip python3-venv
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
   libabsl-dev libpq-dev libssl-dev libcurl4-openssl-dev prometheus-cpp-dev
   googletest libgtest-dev libgmock-dev postgresql postgresql-contrib tzdata

@@ -1,0 +1,183 @@
+"""The one exception type of the client, and how it is read from an answer.
+
+Every failure of a call surfaces as :class:`MdcError`: an HTTP error answer
+(the ``google.rpc.Status`` JSON the gateway writes, docs/api.md section 9.1)
+and a call that got no answer at all (connection refused, timeout). The
+client validates nothing the server validates, so field problems arrive here
+as the server's own ``google.rpc.BadRequest`` field violations.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple
+
+import httpx
+from google.protobuf import json_format
+from google.rpc import error_details_pb2
+
+# google.rpc.Code numbers by name (google/rpc/code.proto).
+_CODE_NAMES = {
+    0: "OK",
+    1: "CANCELLED",
+    2: "UNKNOWN",
+    3: "INVALID_ARGUMENT",
+    4: "DEADLINE_EXCEEDED",
+    5: "NOT_FOUND",
+    6: "ALREADY_EXISTS",
+    7: "PERMISSION_DENIED",
+    8: "RESOURCE_EXHAUSTED",
+    9: "FAILED_PRECONDITION",
+    10: "ABORTED",
+    11: "OUT_OF_RANGE",
+    12: "UNIMPLEMENTED",
+    13: "INTERNAL",
+    14: "UNAVAILABLE",
+    15: "DATA_LOSS",
+    16: "UNAUTHENTICATED",
+}
+
+_BAD_REQUEST = "type.googleapis.com/google.rpc.BadRequest"
+_ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
+
+
+class FieldViolation(NamedTuple):
+    """One bad field of a request, as the server named it (JSON path)."""
+
+    field: str
+    description: str
+
+
+class MdcError(Exception):
+    """A call to mdc failed.
+
+    Attributes:
+        http_status: the HTTP status of the answer, or None when no answer
+            came (network error, timeout).
+        code: the gRPC status name, e.g. ``"INVALID_ARGUMENT"``,
+            ``"NOT_FOUND"``; ``"UNAVAILABLE"`` for a connection failure and
+            ``"DEADLINE_EXCEEDED"`` for a timeout without an answer.
+        message: the server's message, written for the caller.
+        field_violations: each bad field from the ``google.rpc.BadRequest``
+            detail, in the server's order.
+        reason: the ``google.rpc.ErrorInfo`` reason when the server sent one.
+        attempts: how many times the call was sent (retries included).
+
+    The cause of a failure without an answer (the ``httpx`` exception) is
+    chained as ``__cause__``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        http_status: int | None,
+        code: str,
+        field_violations: tuple[FieldViolation, ...] = (),
+        reason: str | None = None,
+        attempts: int = 1,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.http_status = http_status
+        self.code = code
+        self.field_violations = field_violations
+        self.reason = reason
+        self.attempts = attempts
+
+    def __str__(self) -> str:
+        status = f"{self.http_status} " if self.http_status is not None else ""
+        text = f"{status}{self.code}: {self.message}"
+        if self.attempts > 1:
+            text += f" (after {self.attempts} attempts)"
+        return text
+
+    def __repr__(self) -> str:
+        return (
+            f"MdcError(http_status={self.http_status!r}, code={self.code!r}, "
+            f"message={self.message!r}, field_violations={self.field_violations!r}, "
+            f"reason={self.reason!r})"
+        )
+
+    @property
+    def fields(self) -> dict[str, str]:
+        """The field violations as ``{field: description}``."""
+        return {v.field: v.description for v in self.field_violations}
+
+
+def error_from_response(response: httpx.Response, attempts: int = 1) -> MdcError:
+    """Reads an error answer: the gateway's ``google.rpc.Status`` JSON, or
+    whatever a proxy in between answered (then only the HTTP status is known).
+    """
+    body = _json_object(response)
+    number = body.get("code")
+    code = _CODE_NAMES.get(number, "") if isinstance(number, int) else ""
+    message = body.get("message")
+    if not isinstance(message, str) or not message:
+        message = response.reason_phrase or f"HTTP {response.status_code}"
+    violations: list[FieldViolation] = []
+    reason: str | None = None
+    details = body.get("details")
+    for detail in details if isinstance(details, list) else []:
+        if not isinstance(detail, dict):
+            continue
+        kind = detail.get("@type")
+        fields = {k: v for k, v in detail.items() if k != "@type"}
+        if kind == _BAD_REQUEST:
+            bad = json_format.ParseDict(
+                fields, error_details_pb2.BadRequest(), ignore_unknown_fields=True
+            )
+            violations.extend(FieldViolation(v.field, v.description) for v in bad.field_violations)
+        elif kind == _ERROR_INFO:
+            info = json_format.ParseDict(
+                fields, error_details_pb2.ErrorInfo(), ignore_unknown_fields=True
+            )
+            reason = info.reason or None
+    return MdcError(
+        message,
+        http_status=response.status_code,
+        code=code or _code_of_http_status(response.status_code),
+        field_violations=tuple(violations),
+        reason=reason,
+        attempts=attempts,
+    )
+
+
+def error_from_transport(exc: httpx.TransportError, attempts: int = 1) -> MdcError:
+    """A call that got no HTTP answer. The caller chains ``exc`` as the cause."""
+    if isinstance(exc, httpx.TimeoutException):
+        code, what = "DEADLINE_EXCEEDED", "timed out"
+    else:
+        code, what = "UNAVAILABLE", "failed"
+    return MdcError(
+        f"the request {what} without an answer: {type(exc).__name__}: {exc}",
+        http_status=None,
+        code=code,
+        attempts=attempts,
+    )
+
+
+def _json_object(response: httpx.Response) -> dict[str, Any]:
+    try:
+        body = json.loads(response.content)
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def _code_of_http_status(status: int) -> str:
+    """The gRPC code an HTTP status stands for, when the body did not say."""
+    return {
+        400: "INVALID_ARGUMENT",
+        401: "UNAUTHENTICATED",
+        403: "PERMISSION_DENIED",
+        404: "NOT_FOUND",
+        409: "ALREADY_EXISTS",
+        413: "RESOURCE_EXHAUSTED",
+        412: "FAILED_PRECONDITION",
+        429: "RESOURCE_EXHAUSTED",
+        499: "CANCELLED",
+        501: "UNIMPLEMENTED",
+        503: "UNAVAILABLE",
+        504: "DEADLINE_EXCEEDED",
+    }.get(status, "UNKNOWN")
