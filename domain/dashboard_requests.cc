@@ -56,4 +56,18 @@ void CheckOutcomePercentages(std::optional<double> take_profit,
   }
 }
 
+std::optional<absl::Time> RequiredWallClock(
+    absl::string_view text, const absl::StatusOr<absl::TimeZone>& zone,
+    absl::string_view field, absl::string_view what, FieldErrors& errors) {
+  if (text.empty()) {
+    errors.Add(field, absl::StrCat("is required: ", what,
+                                   " YYYY-MM-DDTHH:MM:SS in `timezone`"));
+    return std::nullopt;
+  }
+  auto civil = ParseWallClock(text);
+  errors.AddStatus(field, civil.status());
+  if (!civil.ok() || !zone.ok()) return std::nullopt;
+  return zone->At(*civil).pre;
+}
+
 }  // namespace mdc::domain

@@ -1,6 +1,6 @@
 // Validation of dashboard request parameters that several routes share:
-// a required trading date, a required symbol, and the percentages that set
-// trade outcome levels.
+// a required trading date, a required wall-clock time, a required symbol,
+// and the percentages that set trade outcome levels.
 //
 // Each records its violations in a FieldErrors under the JSON name the
 // caller gives, so one answer lists every bad parameter. Pure functions.
@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/civil_time.h"
+#include "absl/time/time.h"
 #include "domain/field_errors.h"
 
 namespace mdc::domain {
@@ -22,6 +23,16 @@ namespace mdc::domain {
 absl::StatusOr<absl::CivilDay> RequiredDate(absl::string_view text,
                                             absl::string_view field,
                                             FieldErrors& errors);
+
+// A required wall-clock time "YYYY-MM-DDTHH:MM:SS" in the request's
+// `timezone` (resolved by the caller, which records its error): missing is
+// recorded under `field` as "is required: <what> YYYY-MM-DDTHH:MM:SS in
+// `timezone`", malformed with the parser's message. The instant, or nullopt
+// when the text or the zone is unusable. A wall clock a DST change repeats
+// or skips resolves to the earlier instant.
+std::optional<absl::Time> RequiredWallClock(
+    absl::string_view text, const absl::StatusOr<absl::TimeZone>& zone,
+    absl::string_view field, absl::string_view what, FieldErrors& errors);
 
 // A required symbol: present and a plausible NSE symbol (CheckSymbol).
 void CheckSymbolParameter(absl::string_view symbol, absl::string_view field,

@@ -18,6 +18,19 @@ namespace mdc::domain {
 absl::StatusOr<absl::Time> DayReadLimit(absl::CivilDay day,
                                         const BacktestClock& clock);
 
+// A half-open span of instants [start, end); empty when start >= end.
+struct TimeWindow {
+  absl::Time start;
+  absl::Time end;
+  bool empty() const { return start >= end; }
+};
+
+// What a day's session candles cover: the regular session [09:15, 15:30)
+// IST of `day`, cut after `limit`, the
+// last visible instant (DayReadLimit). Empty when the backtest clock stops
+// the day before the session opens.
+TimeWindow SessionReadWindow(absl::CivilDay day, absl::Time limit);
+
 }  // namespace mdc::domain
 
 #endif  // MDC_DOMAIN_DAY_READS_H_

@@ -52,4 +52,16 @@ absl::StatusOr<std::optional<absl::Time>> DecodePageToken(
   return std::optional<absl::Time>(absl::FromUnixMicros(micros));
 }
 
+TimelinePage ParseTimelinePage(int32_t page_size, absl::string_view page_token,
+                               FieldErrors& errors) {
+  TimelinePage page;
+  auto size = PageSize(page_size);
+  errors.AddStatus("pageSize", size.status());
+  if (size.ok()) page.size = *size;
+  auto after = DecodePageToken(page_token);
+  errors.AddStatus("pageToken", after.status());
+  if (after.ok()) page.after = *after;
+  return page;
+}
+
 }  // namespace mdc::domain

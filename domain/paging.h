@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "domain/field_errors.h"
 
 namespace mdc::domain {
 
@@ -43,6 +44,17 @@ std::string EncodePageToken(absl::Time last);
 // INVALID_ARGUMENT (the caller names the parameter).
 absl::StatusOr<std::optional<absl::Time>> DecodePageToken(
     absl::string_view token);
+
+// The paging parameters of a timeline request, validated.
+struct TimelinePage {
+  int size = kDefaultPageSize;
+  std::optional<absl::Time> after;  // resume after this instant
+};
+
+// `pageSize` and `pageToken` of a timeline request: each bad one is recorded
+// under its JSON name in `errors`, and the page keeps its default for it.
+TimelinePage ParseTimelinePage(int32_t page_size, absl::string_view page_token,
+                               FieldErrors& errors);
 
 }  // namespace mdc::domain
 

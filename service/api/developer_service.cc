@@ -39,22 +39,6 @@ absl::Status NothingLatest(absl::string_view what,
                    clock.active() ? "before the backtest clock" : "yet"));
 }
 
-// The paging parameters of a timeline, validated.
-struct Page {
-  int size = domain::kDefaultPageSize;
-  std::optional<absl::Time> after;
-};
-
-void ParsePage(int32_t page_size, absl::string_view page_token,
-               domain::FieldErrors& errors, Page& page) {
-  auto size = domain::PageSize(page_size);
-  errors.AddStatus("pageSize", size.status());
-  if (size.ok()) page.size = *size;
-  auto after = domain::DecodePageToken(page_token);
-  errors.AddStatus("pageToken", after.status());
-  if (after.ok()) page.after = *after;
-}
-
 // Trims a timeline read of PageReadSize rows to its page and returns the
 // token of the next page ("" on the last page).
 template <typename Quote>
@@ -119,8 +103,8 @@ grpc::Status DeveloperService::GetQuoteTimeline(
       [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
         errors.AddStatus("symbol", domain::CheckSymbol(request->symbol()));
-        Page page;
-        ParsePage(request->page_size(), request->page_token(), errors, page);
+        const domain::TimelinePage page = domain::ParseTimelinePage(
+            request->page_size(), request->page_token(), errors);
         if (!errors.empty()) return errors.ToStatus();
         auto range = domain::TimeRangeFor(
             request->start_datetime(), request->end_datetime(),
@@ -169,8 +153,8 @@ grpc::Status DeveloperService::GetNiftyTimeline(
       context, "GetNiftyTimeline", Access::kDeveloper,
       [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
-        Page page;
-        ParsePage(request->page_size(), request->page_token(), errors, page);
+        const domain::TimelinePage page = domain::ParseTimelinePage(
+            request->page_size(), request->page_token(), errors);
         if (!errors.empty()) return errors.ToStatus();
         auto range = domain::TimeRangeFor(
             request->start_datetime(), request->end_datetime(),

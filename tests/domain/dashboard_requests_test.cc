@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "domain/field_errors.h"
+#include "domain/time.h"
 #include "google/rpc/error_details.pb.h"
 
 namespace mdc::domain {
@@ -138,6 +139,46 @@ TEST(CheckOutcomePercentages, RangesOfEach) {
             (std::vector<std::pair<std::string, std::string>>{
                 {"takeProfitPercentage", "must be a number >= 0"},
                 {"stopLossPercentage", "must be a number from 0 to 100"}}));
+}
+
+TEST(RequiredWallClock, ResolvesInTheRequestsZone) {
+  FieldErrors errors;
+  auto at =
+      RequiredWallClock("2025-03-03T09:20:00", ResolveTimeZone("Asia/Kolkata"),
+                        "datetime", "a wall-clock time", errors);
+  EXPECT_TRUE(errors.empty());
+  ASSERT_TRUE(at.has_value());
+  EXPECT_EQ(*at, absl::FromCivil(absl::CivilSecond(2025, 3, 3, 3, 50, 0),
+                                 absl::UTCTimeZone()));
+}
+
+TEST(RequiredWallClock, MissingSaysWhatIsRequired) {
+  FieldErrors errors;
+  EXPECT_FALSE(RequiredWallClock("", ResolveTimeZone("UTC"), "datetime",
+                                 "the order's wall-clock time", errors)
+                   .has_value());
+  EXPECT_EQ(Violations(errors),
+            (std::vector<std::pair<std::string, std::string>>{
+                {"datetime",
+                 "is required: the order's wall-clock time "
+                 "YYYY-MM-DDTHH:MM:SS in `timezone`"}}));
+}
+
+TEST(RequiredWallClock, MalformedIsRecordedUnderItsField) {
+  FieldErrors errors;
+  EXPECT_FALSE(RequiredWallClock("2025-03-03 09:20", ResolveTimeZone("UTC"),
+                                 "start_datetime", "a wall-clock time", errors)
+                   .has_value());
+  EXPECT_EQ(Fields(errors), std::vector<std::string>{"start_datetime"});
+}
+
+TEST(RequiredWallClock, ABadZoneGivesNoInstantAndLeavesItsErrorToTheCaller) {
+  FieldErrors errors;
+  EXPECT_FALSE(RequiredWallClock("2025-03-03T09:20:00",
+                                 ResolveTimeZone("Mars/Olympus"), "datetime",
+                                 "a wall-clock time", errors)
+                   .has_value());
+  EXPECT_TRUE(errors.empty());
 }
 
 }  // namespace

@@ -51,5 +51,27 @@ TEST(DayReadLimit, AClockJustAfterMidnightSeesOnlyThatInstant) {
   EXPECT_EQ(*limit, Ist("2025-03-03T00:00:00"));
 }
 
+TEST(SessionReadWindow, TheWholeSessionWhenTheLimitIsAfterIt) {
+  const TimeWindow window = SessionReadWindow(
+      kDay, Ist("2025-03-04T00:00:00") - absl::Microseconds(1));
+  EXPECT_EQ(window.start, Ist("2025-03-03T09:15:00"));
+  EXPECT_EQ(window.end, Ist("2025-03-03T15:30:00"));
+  EXPECT_FALSE(window.empty());
+}
+
+TEST(SessionReadWindow, CutJustAfterTheLimitInsideTheSession) {
+  const absl::Time limit = Ist("2025-03-03T11:30:00") - absl::Microseconds(1);
+  const TimeWindow window = SessionReadWindow(kDay, limit);
+  EXPECT_EQ(window.start, Ist("2025-03-03T09:15:00"));
+  EXPECT_EQ(window.end, Ist("2025-03-03T11:30:00"));
+}
+
+TEST(SessionReadWindow, EmptyWhenTheLimitIsBeforeTheOpen) {
+  EXPECT_TRUE(SessionReadWindow(kDay, Ist("2025-03-03T09:00:00")).empty());
+  EXPECT_TRUE(SessionReadWindow(
+                  kDay, Ist("2025-03-03T09:15:00") - absl::Microseconds(1))
+                  .empty());
+}
+
 }  // namespace
 }  // namespace mdc::domain

@@ -1,5 +1,5 @@
 // The "one row more" page read every list uses to know whether a next page
-// exists.
+// exists, and the parsing of a timeline's page parameters.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -53,6 +53,35 @@ TEST(TrimToPage, NeedsNoDefaultConstructibleRows) {
   EXPECT_TRUE(TrimToPage(rows, 2));
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows.back().id, 2);
+}
+
+TEST(ParseTimelinePage, DefaultsForAnAbsentSizeAndToken) {
+  FieldErrors errors;
+  const TimelinePage page = ParseTimelinePage(0, "", errors);
+  EXPECT_TRUE(errors.empty());
+  EXPECT_EQ(page.size, kDefaultPageSize);
+  EXPECT_FALSE(page.after.has_value());
+}
+
+TEST(ParseTimelinePage, ResumesAfterTheTokensInstant) {
+  FieldErrors errors;
+  const absl::Time last = absl::FromUnixMicros(1741000000123456);
+  const TimelinePage page =
+      ParseTimelinePage(2000, EncodePageToken(last), errors);
+  EXPECT_TRUE(errors.empty());
+  EXPECT_EQ(page.size, kMaxPageSize);
+  ASSERT_TRUE(page.after.has_value());
+  EXPECT_EQ(*page.after, last);
+}
+
+TEST(ParseTimelinePage, RecordsEachBadParameterUnderItsName) {
+  FieldErrors errors;
+  const TimelinePage page = ParseTimelinePage(-1, "not-a-token", errors);
+  EXPECT_EQ(page.size, kDefaultPageSize);
+  EXPECT_FALSE(page.after.has_value());
+  const absl::Status status = errors.ToStatus();
+  EXPECT_NE(status.message().find("pageSize"), std::string::npos) << status;
+  EXPECT_NE(status.message().find("pageToken"), std::string::npos) << status;
 }
 
 }  // namespace

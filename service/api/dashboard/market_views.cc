@@ -48,17 +48,16 @@ grpc::Status DashboardService::GetCandles(grpc::ServerContext* context,
         if (!errors.empty()) return errors.ToStatus();
         auto limit = domain::DayReadLimit(*day, call.clock);
         if (!limit.ok()) return limit.status();
-        // The session's candles: quotes of [09:15, 15:30) IST.
-        const absl::Time start = domain::SessionOpen(*day);
-        const absl::Time end = std::min(domain::SessionClose(*day),
-                                        *limit + absl::Microseconds(1));
+        const domain::TimeWindow session =
+            domain::SessionReadWindow(*day, *limit);
         // A session never holds more than domain::kMaxCandles candles.
         std::vector<domain::Candle> candles;
-        if (start < end) {
+        if (!session.empty()) {
           auto read = domain::ReadCandles(
               *interval, kPricePage,
               [&](std::optional<absl::Time> after, int limit) {
-                return stores_.quotes.PricePoints(request->symbol(), start, end,
+                return stores_.quotes.PricePoints(request->symbol(),
+                                                  session.start, session.end,
                                                   after, limit);
               });
           if (!read.ok()) return read.status();

@@ -99,24 +99,12 @@ grpc::Status DashboardService::CreateRun(grpc::ServerContext* context,
         domain::FieldErrors errors;
         auto zone = domain::ResolveTimeZone(request->timezone());
         errors.AddStatus("timezone", zone.status());
-        auto instant =
-            [&](const std::string& text,
-                absl::string_view field) -> std::optional<absl::Time> {
-          if (text.empty()) {
-            errors.Add(field,
-                       "is required: a wall-clock time "
-                       "YYYY-MM-DDTHH:MM:SS in `timezone`");
-            return std::nullopt;
-          }
-          auto civil = domain::ParseWallClock(text);
-          errors.AddStatus(field, civil.status());
-          if (!civil.ok() || !zone.ok()) return std::nullopt;
-          return zone->At(*civil).pre;
-        };
-        std::optional<absl::Time> start =
-            instant(request->start_datetime(), "start_datetime");
-        std::optional<absl::Time> end =
-            instant(request->end_datetime(), "end_datetime");
+        std::optional<absl::Time> start = domain::RequiredWallClock(
+            request->start_datetime(), zone, "start_datetime",
+            "a wall-clock time", errors);
+        std::optional<absl::Time> end = domain::RequiredWallClock(
+            request->end_datetime(), zone, "end_datetime", "a wall-clock time",
+            errors);
         if (start.has_value() && end.has_value() && *start > *end) {
           errors.Add("start_datetime", "must not be after end_datetime");
         }
@@ -275,16 +263,9 @@ grpc::Status DashboardService::CreateOrder(
             errors);
         auto zone = domain::ResolveTimeZone(request->timezone());
         errors.AddStatus("timezone", zone.status());
-        std::optional<absl::Time> at;
-        if (request->datetime().empty()) {
-          errors.Add("datetime",
-                     "is required: the order's wall-clock time "
-                     "YYYY-MM-DDTHH:MM:SS in `timezone`");
-        } else {
-          auto civil = domain::ParseWallClock(request->datetime());
-          errors.AddStatus("datetime", civil.status());
-          if (civil.ok() && zone.ok()) at = zone->At(*civil).pre;
-        }
+        std::optional<absl::Time> at =
+            domain::RequiredWallClock(request->datetime(), zone, "datetime",
+                                      "the order's wall-clock time", errors);
         if (!errors.empty()) return errors.ToStatus();
         storage::NewOrder order;
         order.nse_symbol = request->nse_symbol();
