@@ -3,11 +3,15 @@
 #
 #   gateway/build.sh BUILD_DIR GOOGLEAPIS_DIR
 #
-# 1. Generates Go code for proto/mdc/v1/*.proto into gen/mdcv1/ and one merged
-#    OpenAPI v2 document into internal/openapi/mdc.swagger.json, using protoc
-#    and the protoc plugins pinned by the `tool` lines of go.mod (built from
-#    source with the Go toolchain, never downloaded as binaries). This step is
-#    skipped when the outputs are newer than every input.
+# 1. Generates Go code for proto/mdc/v1/*.proto into gen/mdcv1/ and the
+#    OpenAPI 3 document internal/openapi/openapi.json, using protoc and the
+#    protoc plugins pinned by the `tool` lines of go.mod (built from source
+#    with the Go toolchain, never downloaded as binaries): protoc-gen-openapiv2
+#    writes one merged Swagger 2.0 document (openapi.yaml configures it),
+#    which cmd/openapi-gen converts to OpenAPI 3 and completes with what the
+#    protos cannot say (internal/openapigen: security, error responses,
+#    string forms, examples). This step is skipped when the outputs are newer
+#    than every input.
 # 2. Builds BUILD_DIR/mdc-gateway (the Go build cache makes a no-op rebuild
 #    cheap).
 #
@@ -31,7 +35,7 @@ fi
 
 protos=(../proto/mdc/v1/*.proto)
 gen_dir=gen/mdcv1
-openapi_out=internal/openapi/mdc.swagger.json
+openapi_out=internal/openapi/openapi.json
 stamp=$gen_dir/.stamp
 # What the outputs depend on besides file contents: a different googleapis
 # folder or protoc forces regeneration too.
@@ -42,6 +46,7 @@ up_to_date() {
   [ "$(cat "$stamp")" = "$stamp_text" ] || return 1
   local newer
   newer=$(find "${protos[@]}" build.sh go.mod go.sum openapi.yaml \
+    cmd/openapi-gen internal/openapigen \
     "$googleapis_dir/google/api" "$googleapis_dir/google/rpc" \
     -type f -newer "$stamp" -print -quit)
   [ -z "$newer" ]
@@ -55,12 +60,16 @@ if ! up_to_date; then
     google.golang.org/protobuf/cmd/protoc-gen-go \
     google.golang.org/grpc/cmd/protoc-gen-go-grpc \
     github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway \
-    github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2
+    github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2 \
+    ./cmd/openapi-gen
 
-  rm -rf "$gen_dir" "$openapi_out"
+  # mdc.swagger.json is what earlier versions of this script embedded.
+  rm -rf "$gen_dir" "$openapi_out" internal/openapi/mdc.swagger.json
   mkdir -p "$gen_dir"
   # module=mdc/gateway maps go_package "mdc/gateway/gen/mdcv1" to ./gen/mdcv1.
   # allow_delete_body: the contract has DELETE routes with a JSON body.
+  # openapi_naming_strategy=simple: schemas named as the messages (Run, not
+  # v1Run); proto3_optional_nullable: optional fields may be null.
   protoc -I ../proto -I "$googleapis_dir" \
     --plugin=protoc-gen-go="$tools/protoc-gen-go" \
     --plugin=protoc-gen-go-grpc="$tools/protoc-gen-go-grpc" \
@@ -69,10 +78,12 @@ if ! up_to_date; then
     --go_out=. --go_opt=module=mdc/gateway \
     --go-grpc_out=. --go-grpc_opt=module=mdc/gateway \
     --grpc-gateway_out=. --grpc-gateway_opt=module=mdc/gateway,allow_delete_body=true \
-    --openapiv2_out=internal/openapi \
+    --openapiv2_out="$tools" \
     --openapiv2_opt=allow_merge=true,merge_file_name=mdc,json_names_for_fields=true,allow_delete_body=true \
+    --openapiv2_opt=openapi_naming_strategy=simple,proto3_optional_nullable=true,preserve_rpc_order=true \
     --openapiv2_opt=openapi_configuration=openapi.yaml \
     "${protos[@]}"
+  "$tools/openapi-gen" "$tools/mdc.swagger.json" "$openapi_out"
   printf '%s' "$stamp_text" >"$stamp"
 fi
 

@@ -10,7 +10,9 @@ tool (
 )
 
 require (
+	github.com/getkin/kin-openapi v0.153.0
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.32.0
+	github.com/swaggest/swgui v1.8.5
 	google.golang.org/genproto/googleapis/api v0.0.0-20261019180522-ce908d29299b
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20261019180522-ce908d29299b
 	google.golang.org/grpc v1.85.0
@@ -18,7 +20,11 @@ require (
 )
 
 require (
+	github.com/go-openapi/jsonpointer v1.0.1 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	github.com/vearutop/statigz v1.4.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	go.yaml.in/yaml/v4 v4.0.0 // indirect
 	golang.org/x/net v0.61.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect

@@ -8,12 +8,14 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 packages=(
-  build-essential cmake ninja-build pkg-config ccache git python3 python3-pip python3-venv
+  build-essential cmake ninja-build pkg-config ccache git python3 python3-pip python3-venv nodejs
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
   libabsl-dev libpq-dev libssl-dev libcurl4-openssl-dev prometheus-cpp-dev
   googletest libgtest-dev libgmock-dev postgresql postgresql-contrib tzdata
   clang-format wrk curl ca-certificates libtcmalloc-minimal4
 )
+# Debian's nodejs lacks npm; NodeSource's nodejs bundles it (and conflicts with the npm package).
+command -v npm >/dev/null || packages+=(npm)
 
 export DEBIAN_FRONTEND=noninteractive
 apt_opts=(-y -qq -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=600)

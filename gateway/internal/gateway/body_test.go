@@ -102,7 +102,7 @@ func TestBodyLimitOverHTTP(t *testing.T) {
 
 func TestRequiredRepeatedFields(t *testing.T) {
 	rec, base := startGateway(t)
-	const requiredMsg = "is required (an empty list is allowed)"
+	const requiredMsg = "is required"
 	tests := []struct {
 		name      string
 		path      string

@@ -228,7 +228,7 @@ func (n *checkNode) check(raw json.RawMessage, path string, vs *[]violation) {
 		fpath := joinPath(path, f.jsonName)
 		if !ok || isNull(v) {
 			if f.required {
-				addViolation(vs, fpath, "is required (an empty list is allowed)")
+				addViolation(vs, fpath, "is required")
 			}
 			continue
 		}

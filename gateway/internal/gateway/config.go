@@ -20,6 +20,9 @@ type Options struct {
 	MaxBodyBytes int64
 	// CallTimeout bounds every forwarded gRPC call.
 	CallTimeout time.Duration
+	// CORSOrigins are the origins (scheme://host[:port]) browsers may call
+	// the API from. Empty: no CORS headers at all.
+	CORSOrigins []string
 	// ShutdownTimeout bounds the graceful drain on SIGTERM/SIGINT.
 	ShutdownTimeout time.Duration
 	// Logger receives the access log and lifecycle messages. Default: JSON
@@ -67,6 +70,7 @@ func (o Options) withDefaults() Options {
 //	--grpc-addr       MDC_GRPC_ADDR        default 127.0.0.1:50051
 //	--max-body-bytes  MDC_MAX_BODY_BYTES   default 4194304 (4 MiB)
 //	--call-timeout    MDC_CALL_TIMEOUT     default 30s
+//	--cors-origins    MDC_CORS_ORIGINS     default empty (no CORS)
 func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (Options, error) {
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
@@ -84,12 +88,14 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 
 	var o Options
+	var corsOrigins string
 	fs := flag.NewFlagSet("mdc-gateway", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.HTTPAddr, "http-addr", env("MDC_HTTP_ADDR", DefaultHTTPAddr), "HTTP listen address (env MDC_HTTP_ADDR)")
 	fs.StringVar(&o.GRPCAddr, "grpc-addr", env("MDC_GRPC_ADDR", DefaultGRPCAddr), "mdc gRPC server address (env MDC_GRPC_ADDR)")
 	fs.Int64Var(&o.MaxBodyBytes, "max-body-bytes", maxBody, "largest accepted request body in bytes (env MDC_MAX_BODY_BYTES)")
 	fs.DurationVar(&o.CallTimeout, "call-timeout", callTimeout, "deadline of every forwarded gRPC call (env MDC_CALL_TIMEOUT)")
+	fs.StringVar(&corsOrigins, "cors-origins", env("MDC_CORS_ORIGINS", ""), "comma-separated origins browsers may call the API from, e.g. https://a.example,http://localhost:5173; empty: no CORS (env MDC_CORS_ORIGINS)")
 	if err := fs.Parse(args); err != nil {
 		return Options{}, err
 	}
@@ -101,6 +107,9 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 	if o.CallTimeout <= 0 {
 		return Options{}, fmt.Errorf("--call-timeout must be positive, got %s", o.CallTimeout)
+	}
+	if o.CORSOrigins, err = ParseOrigins(corsOrigins); err != nil {
+		return Options{}, fmt.Errorf("--cors-origins: %w", err)
 	}
 	return o, nil
 }

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"io"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -24,6 +25,14 @@ func TestParseOptions(t *testing.T) {
 		{"bad size", []string{"--max-body-bytes=0"}, nil, Options{}, true},
 		{"bad environment", nil, map[string]string{"MDC_MAX_BODY_BYTES": "lots"}, Options{}, true},
 		{"stray argument", []string{"serve"}, nil, Options{}, true},
+		{"cors origins", nil, map[string]string{"MDC_CORS_ORIGINS": " https://a.example.com, HTTP://Localhost:5173/ ,"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second,
+				CORSOrigins: []string{"https://a.example.com", "http://localhost:5173"}}, false},
+		{"cors flag wins", []string{"--cors-origins="}, map[string]string{"MDC_CORS_ORIGINS": "https://a.example.com"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second}, false},
+		{"cors origin with a path", nil, map[string]string{"MDC_CORS_ORIGINS": "https://a.example.com/app"}, Options{}, true},
+		{"cors origin without a scheme", nil, map[string]string{"MDC_CORS_ORIGINS": "a.example.com"}, Options{}, true},
+		{"cors wildcard", nil, map[string]string{"MDC_CORS_ORIGINS": "*"}, Options{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -31,7 +40,7 @@ func TestParseOptions(t *testing.T) {
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
 			}
-			if !tt.wantErr && got != tt.want {
+			if !tt.wantErr && !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})

@@ -68,14 +68,15 @@ func decodeErrorStatus(data []byte, err error) *status.Status {
 	text := err.Error()
 	m := protojsonErrorRE.FindStringSubmatch(text)
 	if m == nil {
-		detail := strings.TrimLeft(strings.TrimPrefix(text, "proto:"), " \u00a0")
+		// protojson quotes the offending bytes, which need not be UTF-8.
+		detail := sanitizeUTF8(strings.TrimLeft(strings.TrimPrefix(text, "proto:"), " \u00a0"))
 		return status.New(codes.InvalidArgument, "invalid request body: "+detail)
 	}
 	line, _ := strconv.Atoi(m[1])
 	col, _ := strconv.Atoi(m[2])
-	detail := m[3]
+	detail := sanitizeUTF8(m[3])
 	if path := jsonPathAt(data, offsetOf(data, line, col)); path != "" {
-		return violationsStatus([]violation{{field: path, description: detail}})
+		return violationsStatus([]violation{{field: sanitizeUTF8(path), description: detail}})
 	}
 	return status.New(codes.InvalidArgument,
 		fmt.Sprintf("invalid request body: %s (line %d, column %d)", detail, line, col))

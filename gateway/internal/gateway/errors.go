@@ -125,6 +125,11 @@ func writeStatus(w http.ResponseWriter, m runtime.Marshaler, httpStatus int, st 
 	}
 	buf, err := m.Marshal(st.Proto())
 	if err != nil {
+		// Text that is not UTF-8 (a client's bytes quoted back) cannot be
+		// marshaled: answer with the message cleaned and without details.
+		buf, err = m.Marshal(status.New(st.Code(), sanitizeUTF8(st.Message())).Proto())
+	}
+	if err != nil {
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = io.WriteString(w, fallback)
 		return

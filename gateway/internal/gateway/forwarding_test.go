@@ -236,32 +236,6 @@ func TestServerDown(t *testing.T) {
 	}
 }
 
-func TestOpenAPIDocument(t *testing.T) {
-	_, base := startGateway(t)
-	resp := do(t, "GET", base+"/openapi.json", "", nil)
-	if resp.status != http.StatusOK {
-		t.Fatalf("status = %d", resp.status)
-	}
-	if ct := resp.header.Get("Content-Type"); ct != "application/json" {
-		t.Errorf("Content-Type = %q", ct)
-	}
-	var doc struct {
-		Swagger string                     `json:"swagger"`
-		Paths   map[string]json.RawMessage `json:"paths"`
-	}
-	if err := json.Unmarshal(resp.body, &doc); err != nil {
-		t.Fatalf("not JSON: %v", err)
-	}
-	if doc.Swagger != "2.0" {
-		t.Errorf("swagger = %q", doc.Swagger)
-	}
-	for _, p := range []string{"/health", "/v1/health", "/v1/developer/collector/shortlists", "/v1/dashboard/runs/{runId}", "/v1/admin/developers"} {
-		if _, ok := doc.Paths[p]; !ok {
-			t.Errorf("paths lack %s", p)
-		}
-	}
-}
-
 func TestCallDeadline(t *testing.T) {
 	rec, addr := startFakeServer(t)
 	rec.mu.Lock()

@@ -11,9 +11,13 @@ import (
 	"mdc/gateway/internal/openapi"
 )
 
+// openAPIPath is where the OpenAPI document is served.
+const openAPIPath = "/openapi.json"
+
 // NewHandler returns the gateway's HTTP handler: every service in services
-// forwarded to conn, GET /openapi.json, and the middleware that applies to
-// all of them (access log, body limit).
+// forwarded to conn, GET /openapi.json, Swagger UI at /docs, and the
+// middleware that applies to all of them (access log, CORS, body limit,
+// UTF-8 of path and query).
 func NewHandler(ctx context.Context, conn *grpc.ClientConn, o Options) (http.Handler, error) {
 	o = o.withDefaults()
 	m := newMarshaler()
@@ -31,10 +35,17 @@ func NewHandler(ctx context.Context, conn *grpc.ClientConn, o Options) (http.Han
 			return nil, fmt.Errorf("register service: %w", err)
 		}
 	}
-	if err := mux.HandlePath(http.MethodGet, "/openapi.json", serveOpenAPI); err != nil {
-		return nil, fmt.Errorf("register /openapi.json: %w", err)
+	if err := mux.HandlePath(http.MethodGet, openAPIPath, serveOpenAPI); err != nil {
+		return nil, fmt.Errorf("register %s: %w", openAPIPath, err)
 	}
-	return accessLog(o.Logger, limitBody(o.MaxBodyBytes, m, mux)), nil
+	docs := newDocsHandler()
+	serveDocs := func(w http.ResponseWriter, r *http.Request, _ map[string]string) { docs.ServeHTTP(w, r) }
+	for _, path := range []string{docsPath, docsPath + "/{asset}"} {
+		if err := mux.HandlePath(http.MethodGet, path, serveDocs); err != nil {
+			return nil, fmt.Errorf("register %s: %w", path, err)
+		}
+	}
+	return accessLog(o.Logger, withCORS(o.CORSOrigins, m, limitBody(o.MaxBodyBytes, m, rejectInvalidUTF8(m, mux)))), nil
 }
 
 // serveOpenAPI answers with the embedded OpenAPI document. It needs no token.

@@ -1,13 +1,14 @@
-// Package openapi holds the merged OpenAPI v2 document of the mdc API.
+// Package openapi holds the OpenAPI 3 document of the mdc API.
 //
-// build.sh generates mdc.swagger.json from proto/mdc/v1/*.proto with
-// protoc-gen-openapiv2 (allow_merge=true); it is not committed, so this
-// package only compiles after build.sh has run.
+// build.sh generates openapi.json from proto/mdc/v1/*.proto: protoc-gen-openapiv2
+// writes a Swagger 2.0 document, which cmd/openapi-gen converts and completes
+// (internal/openapigen). It is not committed, so this package only compiles
+// after build.sh has run.
 package openapi
 
 import _ "embed"
 
-// Document is the OpenAPI v2 (Swagger) JSON document served at /openapi.json.
+// Document is the OpenAPI 3 JSON document served at /openapi.json.
 //
-//go:embed mdc.swagger.json
+//go:embed openapi.json
 var Document []byte

@@ -1,0 +1,110 @@
+/** Every failure of a call to mdc: the gateway's google.rpc.Status, or no answer. */
+
+export interface FieldViolation {
+  field: string;
+  description: string;
+}
+
+const BAD_REQUEST = "type.googleapis.com/google.rpc.BadRequest";
+const ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo";
+
+const CODE_NAMES: Record<number, string> = {
+  0: "OK", 1: "CANCELLED", 2: "UNKNOWN", 3: "INVALID_ARGUMENT", 4: "DEADLINE_EXCEEDED",
+  5: "NOT_FOUND", 6: "ALREADY_EXISTS", 7: "PERMISSION_DENIED", 8: "RESOURCE_EXHAUSTED",
+  9: "FAILED_PRECONDITION", 10: "ABORTED", 11: "OUT_OF_RANGE", 12: "UNIMPLEMENTED",
+  13: "INTERNAL", 14: "UNAVAILABLE", 15: "DATA_LOSS", 16: "UNAUTHENTICATED",
+};
+
+const HTTP_CODES: Record<number, string> = {
+  400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
+  409: "ALREADY_EXISTS", 412: "FAILED_PRECONDITION", 413: "RESOURCE_EXHAUSTED",
+  429: "RESOURCE_EXHAUSTED", 499: "CANCELLED", 501: "UNIMPLEMENTED", 503: "UNAVAILABLE",
+  504: "DEADLINE_EXCEEDED",
+};
+
+export class MdcError extends Error {
+  /** The HTTP status of the answer; undefined when no answer came. */
+  readonly httpStatus: number | undefined;
+  /** The gRPC status name: INVALID_ARGUMENT, NOT_FOUND, UNAVAILABLE, DEADLINE_EXCEEDED, ... */
+  readonly code: string;
+  /** Each bad field of the google.rpc.BadRequest detail, in the server's order. */
+  readonly fieldViolations: FieldViolation[];
+  /** The google.rpc.ErrorInfo reason (FUTURE_READ, USERNAME_TAKEN, ...), when sent. */
+  readonly reason: string | undefined;
+  /** How many times the call was sent, retries included. */
+  readonly attempts: number;
+
+  constructor(
+    message: string,
+    opts: {
+      httpStatus?: number | undefined;
+      code: string;
+      fieldViolations?: FieldViolation[];
+      reason?: string | undefined;
+      attempts?: number;
+      cause?: unknown;
+    },
+  ) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = "MdcError";
+    this.httpStatus = opts.httpStatus;
+    this.code = opts.code;
+    this.fieldViolations = opts.fieldViolations ?? [];
+    this.reason = opts.reason;
+    this.attempts = opts.attempts ?? 1;
+  }
+
+  /** The field violations as {field: description}. */
+  get fields(): Record<string, string> {
+    return Object.fromEntries(this.fieldViolations.map((v) => [v.field, v.description]));
+  }
+
+  override toString(): string {
+    const status = this.httpStatus === undefined ? "" : `${this.httpStatus} `;
+    const tries = this.attempts > 1 ? ` (after ${this.attempts} attempts)` : "";
+    return `${this.name}: ${status}${this.code}: ${this.message}${tries}`;
+  }
+}
+
+/** Reads an error answer: the gateway's google.rpc.Status JSON, or whatever a
+ * proxy in between answered (then only the HTTP status is known). */
+export function errorFromResponse(response: Response, body: unknown, attempts = 1): MdcError {
+  const status = isObject(body) ? body : {};
+  const number = status["code"];
+  const code = (typeof number === "number" ? CODE_NAMES[number] : undefined) ?? HTTP_CODES[response.status] ?? "UNKNOWN";
+  let message = status["message"];
+  if (typeof message !== "string" || !message) {
+    message = response.statusText || `HTTP ${response.status}`;
+  }
+  const fieldViolations: FieldViolation[] = [];
+  let reason: string | undefined;
+  const details = status["details"];
+  for (const detail of Array.isArray(details) ? details : []) {
+    if (!isObject(detail)) continue;
+    if (detail["@type"] === BAD_REQUEST) {
+      const list = detail["fieldViolations"] ?? detail["field_violations"];
+      for (const v of Array.isArray(list) ? list : []) {
+        if (!isObject(v)) continue;
+        fieldViolations.push({ field: String(v["field"] ?? ""), description: String(v["description"] ?? "") });
+      }
+    } else if (detail["@type"] === ERROR_INFO && typeof detail["reason"] === "string" && detail["reason"]) {
+      reason = detail["reason"];
+    }
+  }
+  return new MdcError(message as string, { httpStatus: response.status, code, fieldViolations, reason, attempts });
+}
+
+/** A call that got no HTTP answer (connection refused, reset, timeout). */
+export function errorFromNetwork(cause: unknown, timedOut: boolean, attempts = 1): MdcError {
+  const what = timedOut ? "timed out" : "failed";
+  const detail = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  return new MdcError(`the request ${what} without an answer: ${detail}`, {
+    code: timedOut ? "DEADLINE_EXCEEDED" : "UNAVAILABLE",
+    attempts,
+    cause,
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,141 @@
+/**
+ * A running mdc for the tests, as clients/python/tests/mdc_stack.py does it:
+ * a database mdc_tstest_<random> created through the superuser URL in
+ * MDC_TEST_DATABASE_URL (with psql), MDC_SERVER_BIN and MDC_GATEWAY_BIN on
+ * free 127.0.0.1 ports, the first admin bootstrapped through MDC_ADMIN_TOKEN.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+const ENV_VARS = ["MDC_SERVER_BIN", "MDC_GATEWAY_BIN", "MDC_TEST_DATABASE_URL"] as const;
+
+export function missingEnv(): string[] {
+  return ENV_VARS.filter((name) => !process.env[name]);
+}
+
+export async function freeAddr(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(`127.0.0.1:${port}`));
+    });
+  });
+}
+
+export function randomToken(): string {
+  return "mdc_" + randomBytes(32).toString("base64url");
+}
+
+export function psql(dbUrl: string, sql: string): string {
+  const binary = fs.existsSync("/usr/bin/psql") ? "/usr/bin/psql" : "psql";
+  const result = spawnSync(
+    binary,
+    ["--no-psqlrc", "--quiet", "--tuples-only", "--no-align", "--set=ON_ERROR_STOP=1", `--dbname=${dbUrl}`, `--command=${sql}`],
+    { encoding: "utf8", timeout: 60_000 },
+  );
+  if (result.status !== 0) throw new Error(`psql ${sql}: ${result.stderr || result.error}`);
+  return result.stdout.trim();
+}
+
+export class Stack {
+  private constructor(
+    readonly adminToken: string,
+    readonly httpAddr: string,
+    readonly dbName: string,
+    readonly logDir: string,
+    private readonly children: { name: string; child: ChildProcess }[],
+  ) {}
+
+  get baseUrl(): string {
+    return `http://${this.httpAddr}`;
+  }
+
+  static async start(): Promise<Stack> {
+    const superUrl = process.env["MDC_TEST_DATABASE_URL"]!;
+    const dbName = "mdc_tstest_" + randomBytes(6).toString("hex");
+    psql(superUrl, `CREATE DATABASE ${dbName}`);
+    const url = new URL(superUrl);
+    url.pathname = "/" + dbName;
+    const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "mdc-tstest-"));
+    const adminToken = randomToken();
+    const grpcAddr = await freeAddr();
+    const httpAddr = await freeAddr();
+    const run = (name: string, binary: string, env: Record<string, string>) => {
+      const log = fs.openSync(path.join(logDir, `${name}.log`), "a");
+      const child = spawn(binary, [], { env: { ...process.env, ...env }, stdio: ["ignore", log, log] });
+      fs.closeSync(log);
+      return { name, child };
+    };
+    const children = [
+      run("mdc-server", process.env["MDC_SERVER_BIN"]!, {
+        DATABASE_URL: url.toString(),
+        MDC_GRPC_ADDR: grpcAddr,
+        MDC_ADMIN_TOKEN: adminToken,
+        MDC_METRICS_ADDR: "",
+        MDC_DB_POOL_SIZE: "4",
+        MDC_SECRET_KEY: "",
+        MDC_BROKER_TOKEN_URL: "",
+      }),
+      run("mdc-gateway", process.env["MDC_GATEWAY_BIN"]!, { MDC_HTTP_ADDR: httpAddr, MDC_GRPC_ADDR: grpcAddr }),
+    ];
+    const stack = new Stack(adminToken, httpAddr, dbName, logDir, children);
+    try {
+      await stack.waitHealthy();
+    } catch (error) {
+      await stack.stop(true);
+      throw error;
+    }
+    return stack;
+  }
+
+  async waitHealthy(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last = "no answer yet";
+    for (;;) {
+      for (const { name, child } of this.children) {
+        if (child.exitCode !== null || child.signalCode !== null) {
+          throw new Error(`${name} exited (${child.exitCode ?? child.signalCode})\n${this.logs()}`);
+        }
+      }
+      try {
+        const response = await fetch(this.baseUrl + "/health", { signal: AbortSignal.timeout(2000) });
+        if (response.status === 200) return;
+        last = `status ${response.status}`;
+      } catch (error) {
+        last = String(error);
+      }
+      if (Date.now() > deadline) throw new Error(`/health did not answer 200 (last: ${last})\n${this.logs()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  logs(): string {
+    return this.children
+      .map(({ name }) => {
+        const file = path.join(this.logDir, `${name}.log`);
+        const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+        return `--- ${name} (${file}):\n${text.split("\n").slice(-40).join("\n")}`;
+      })
+      .join("\n");
+  }
+
+  /** Stops the gateway, then the server (SIGTERM, SIGKILL after 20 s), then drops the database. */
+  async stop(keepLogs = false): Promise<void> {
+    for (const { child } of [...this.children].reverse()) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    psql(process.env["MDC_TEST_DATABASE_URL"]!, `DROP DATABASE IF EXISTS ${this.dbName} WITH (FORCE)`);
+    if (!keepLogs) fs.rmSync(this.logDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,58 @@
+package gateway
+
+import (
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+)
+
+// rejectInvalidUTF8 answers 400 to a request whose path or query
+// parameters, once percent-decoded, are not UTF-8. Protobuf strings must be
+// UTF-8: forwarded as they are, the gRPC client cannot marshal them and the
+// caller would get a 500 for its own mistake.
+func rejectInvalidUTF8(m runtime.Marshaler, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if vs := invalidUTF8(r.URL); len(vs) > 0 {
+			writeStatus(w, m, http.StatusBadRequest, violationsStatus(vs))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func invalidUTF8(u *url.URL) []violation {
+	const problem = "is not valid UTF-8"
+	var vs []violation
+	if !utf8.ValidString(u.Path) {
+		vs = append(vs, violation{field: "path", description: problem})
+	}
+	if u.RawQuery == "" {
+		return vs
+	}
+	query := u.Query()
+	names := make([]string, 0, len(query))
+	for name := range query {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		valid := utf8.ValidString(name)
+		for _, v := range query[name] {
+			valid = valid && utf8.ValidString(v)
+		}
+		if !valid {
+			vs = append(vs, violation{field: sanitizeUTF8(name), description: problem})
+		}
+	}
+	return vs
+}
+
+// sanitizeUTF8 replaces the bytes of s that are not UTF-8, so s can go into
+// an error message (protobuf refuses to marshal invalid UTF-8).
+func sanitizeUTF8(s string) string {
+	return strings.ToValidUTF8(s, "\uFFFD")
+}

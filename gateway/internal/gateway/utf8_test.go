@@ -1,0 +1,41 @@
+package gateway
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestInvalidUTF8Is400 covers bytes that are not UTF-8 in a body, a query
+// parameter and a path parameter: each is the caller's mistake (400 naming
+// it), never a 500.
+func TestInvalidUTF8Is400(t *testing.T) {
+	_, base := startGateway(t)
+	tests := []struct {
+		name, method, path, body, wantField string
+	}{
+		{"body that is not JSON", "POST", "/v1/dashboard/runs", "\xefE\xc3-", ""},
+		{"body string", "PATCH", "/v1/dashboard/runs/1", `{"name":"` + "\xff" + `"}`, "name"},
+		{"body key", "POST", "/v1/developer/collector/shortlists", `{"data":{"` + "\xff" + `":1x}}`, ""},
+		{"query parameter", "GET", "/v1/developer/quote?symbol=%FF", "", "symbol"},
+		{"query parameter name", "GET", "/v1/developer/quote?%FF=1", "", "\uFFFD"},
+		{"path parameter", "DELETE", "/v1/admin/holidays/%FF", "", "path"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := do(t, tt.method, base+tt.path, tt.body, nil)
+			if resp.status != http.StatusBadRequest {
+				t.Fatalf("status = %d (%s), want 400", resp.status, resp.body)
+			}
+			st := errorBody(t, resp.body)
+			if strings.Contains(st.GetMessage(), "marshal") {
+				t.Errorf("message %q", st.GetMessage())
+			}
+			if tt.wantField != "" {
+				if _, ok := fieldViolations(t, st)[tt.wantField]; !ok {
+					t.Errorf("no violation for %q: %s", tt.wantField, resp.body)
+				}
+			}
+		})
+	}
+}
