@@ -1,0 +1,282 @@
+package main
+
+// Runs the example against a real stack: a fresh database created from
+// MDC_TEST_DATABASE_URL (scripts/test.sh exports it) and the mdc-server
+// binary named by MDC_SERVER_BIN on a free 127.0.0.1 port. Without those
+// variables the test is skipped, unless MDC_REQUIRE_STACK=1 (ctest sets it).
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/mdc-project/mdc/clients/go/mdcclient"
+	mdcv1 "github.com/mdc-project/mdc/clients/go/mdcv1"
+)
+
+const (
+	startTimeout = 30 * time.Second
+	stopGrace    = 20 * time.Second
+)
+
+func TestExampleAgainstServer(t *testing.T) {
+	addr, adminToken := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	// A developer, created with the admin token.
+	admin, err := mdcclient.Dial(addr, adminToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	dev, err := mdcv1.NewAdminServiceClient(admin).CreateDeveloper(ctx,
+		&mdcv1.CreateDeveloperRequest{Username: "go-example", Role: "developer"})
+	if err != nil {
+		t.Fatalf("CreateDeveloper: %v", err)
+	}
+	if dev.GetToken() == "" {
+		t.Fatal("CreateDeveloper returned no token")
+	}
+
+	var out bytes.Buffer
+	got, err := Run(ctx, addr, dev.GetToken(), &out)
+	if err != nil {
+		t.Fatalf("example: %v", err)
+	}
+	t.Logf("example output:\n%s", out.String())
+
+	written := Shortlist()
+	want := &mdcv1.Shortlist{
+		Timestamp:     mustInstant(t, written.GetTimestamp(), written.GetTimezone()),
+		ShortlistType: written.GetShortlistType(),
+		Scope:         written.GetScope(),
+		Entries:       written.GetEntries(),
+	}
+	if diff := cmpDiff(want, got); diff != "" {
+		t.Errorf("shortlist read back differs from the one written:\n%s", diff)
+	}
+	for _, e := range written.GetEntries() {
+		if !strings.Contains(out.String(), e.GetNseSymbol()) {
+			t.Errorf("example output lacks %s:\n%s", e.GetNseSymbol(), out.String())
+		}
+	}
+}
+
+func TestCallWithoutTokenIsUnauthenticated(t *testing.T) {
+	addr, _ := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	conn, err := mdcclient.Dial(addr, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, err = mdcv1.NewCollectorServiceClient(conn).SaveShortlist(ctx,
+		&mdcv1.SaveShortlistRequest{Data: Shortlist()})
+	if status.Code(err) != codes.Unauthenticated {
+		t.Errorf("SaveShortlist without a token: %v, want code Unauthenticated", err)
+	}
+	_, err = mdcv1.NewDeveloperServiceClient(conn).GetList(ctx,
+		&mdcv1.GetListRequest{Type: "TOP_GAINERS"})
+	if status.Code(err) != codes.Unauthenticated {
+		t.Errorf("GetList without a token: %v, want code Unauthenticated", err)
+	}
+
+	unknown, err := mdcclient.Dial(addr, randomToken(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unknown.Close()
+	_, err = mdcv1.NewDeveloperServiceClient(unknown).GetList(ctx,
+		&mdcv1.GetListRequest{Type: "TOP_GAINERS"})
+	if status.Code(err) != codes.Unauthenticated {
+		t.Errorf("GetList with an unknown token: %v, want code Unauthenticated", err)
+	}
+}
+
+// startServer creates a database and starts mdc-server on it; both go away
+// when the test ends. It returns the gRPC address and the admin token.
+func startServer(t *testing.T) (addr, adminToken string) {
+	t.Helper()
+	bin, superURL := os.Getenv("MDC_SERVER_BIN"), os.Getenv("MDC_TEST_DATABASE_URL")
+	if bin == "" || superURL == "" {
+		msg := "MDC_SERVER_BIN and MDC_TEST_DATABASE_URL are needed (scripts/test.sh -R go-client sets them)"
+		if os.Getenv("MDC_REQUIRE_STACK") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+
+	dbName := "mdc_gotest_" + randomHex(t, 6)
+	psql(t, superURL, "CREATE DATABASE "+dbName)
+	t.Cleanup(func() { psql(t, superURL, "DROP DATABASE IF EXISTS "+dbName+" WITH (FORCE)") })
+	dbURL, err := url.Parse(superURL)
+	if err != nil {
+		t.Fatalf("MDC_TEST_DATABASE_URL: %v", err)
+	}
+	dbURL.Path = "/" + dbName
+
+	addr = freeAddr(t)
+	adminToken = randomToken(t)
+	logPath := filepath.Join(t.TempDir(), "server.log")
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logFile.Close()
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+dbURL.String(),
+		"MDC_GRPC_ADDR="+addr,
+		"MDC_ADMIN_TOKEN="+adminToken,
+		"MDC_METRICS_ADDR=",  // no metrics listener: ports stay free
+		"MDC_DB_POOL_SIZE=4", // several suites share one test cluster
+		"MDC_SECRET_KEY=",
+		"MDC_BROKER_TOKEN_URL=",
+	)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = procAttr()
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %s: %v", bin, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	logTail := func() string {
+		data, _ := os.ReadFile(logPath)
+		lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		if len(lines) > 40 {
+			lines = lines[len(lines)-40:]
+		}
+		return strings.Join(lines, "\n")
+	}
+	// Registered after the database's cleanup, so it runs before it.
+	t.Cleanup(func() {
+		select {
+		case err := <-exited:
+			t.Errorf("mdc-server ended before the test did: %v\n%s", err, logTail())
+			return
+		default:
+		}
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(stopGrace):
+			_ = cmd.Process.Kill()
+			<-exited
+			t.Errorf("mdc-server did not exit within %s of SIGTERM\n%s", stopGrace, logTail())
+		}
+		if t.Failed() {
+			t.Logf("mdc-server log:\n%s", logTail())
+		}
+	})
+
+	// Ready when HealthService.Check answers.
+	conn, err := mdcclient.Dial(addr, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	health := mdcv1.NewHealthServiceClient(conn)
+	deadline := time.Now().Add(startTimeout)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_, err := health.Check(ctx, &mdcv1.HealthCheckRequest{})
+		cancel()
+		if err == nil {
+			return addr, adminToken
+		}
+		select {
+		case werr := <-exited:
+			exited <- werr // for the cleanup
+			t.Fatalf("mdc-server exited during start-up: %v\n%s", werr, logTail())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("mdc-server at %s not healthy within %s (last: %v)\n%s", addr, startTimeout, err, logTail())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func psql(t *testing.T, dbURL, sql string) {
+	t.Helper()
+	bin, err := exec.LookPath("psql")
+	if err != nil {
+		bin = "/usr/lib/postgresql/15/bin/psql"
+	}
+	out, err := exec.Command(bin, "--no-psqlrc", "--quiet", "--set=ON_ERROR_STOP=1",
+		"--dbname="+dbURL, "--command="+sql).CombinedOutput()
+	if err != nil {
+		t.Fatalf("psql %q: %v\n%s", sql, err, out)
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lis.Close()
+	return lis.Addr().String()
+}
+
+func randomHex(t *testing.T, n int) string {
+	t.Helper()
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+// randomToken is shaped like the service's tokens: "mdc_" and 256 bits.
+func randomToken(t *testing.T) string {
+	t.Helper()
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return "mdc_" + base64.RawURLEncoding.EncodeToString(b)
+}
+
+func mustInstant(t *testing.T, wall, zone string) *timestamppb.Timestamp {
+	t.Helper()
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, err := time.ParseInLocation("2006-01-02T15:04:05", wall, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return timestamppb.New(at)
+}
+
+// cmpDiff is "" when want and got are equal, else both in text form.
+func cmpDiff(want, got proto.Message) string {
+	if proto.Equal(want, got) {
+		return ""
+	}
+	return fmt.Sprintf("want: %s\ngot:  %s", prototext.Format(want), prototext.Format(got))
+}
