@@ -1,4 +1,6 @@
-"""The README's quick start, run verbatim against the test stack."""
+"""The Python quick starts, run verbatim against the test stack: the
+```python block under "## Quick start" in clients/python/README.md and the one
+under "## Clients" in the top-level README.md."""
 
 from __future__ import annotations
 
@@ -9,27 +11,46 @@ import pytest
 
 from mdc_stack import Stack
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+CLIENT = Path(__file__).resolve().parent.parent
+ROOT = CLIENT.parent.parent
+
+# (README, the section whose first ```python block is the quick start)
+QUICK_STARTS = [
+    pytest.param(CLIENT / "README.md", "## Quick start", id="clients/python/README.md"),
+    pytest.param(ROOT / "README.md", "## Clients", id="README.md"),
+]
 
 
-def quick_start() -> str:
-    """The first ```python block under "## Quick start"."""
-    section = README.read_text().split("## Quick start", 1)[1]
-    match = re.search(r"```python\n(.*?)```", section, re.DOTALL)
-    assert match, "README.md: no python block under ## Quick start"
+def quick_start(readme: Path, heading: str) -> str:
+    """The first ```python block of the section `heading` (up to the next `## `)."""
+    text = readme.read_text()
+    start = re.search(rf"^{re.escape(heading)}[ \t]*$", text, re.MULTILINE)
+    assert start, f"{readme}: no {heading!r} section"
+    section = re.split(r"^## ", text[start.end() :], maxsplit=1, flags=re.MULTILINE)[0]
+    match = re.search(r"^```python\n(.*?)^```", section, re.DOTALL | re.MULTILINE)
+    assert match, f"{readme}: no python block under {heading}"
     return match.group(1)
 
 
-def test_the_quick_start_is_short() -> None:
-    assert len(quick_start().strip().splitlines()) <= 10
+@pytest.mark.parametrize(("readme", "heading"), QUICK_STARTS)
+def test_the_quick_start_is_short(readme: Path, heading: str) -> None:
+    lines = quick_start(readme, heading).strip().splitlines()
+    assert len(lines) <= 10, f"{readme}: the quick start has {len(lines)} lines, at most 10 wanted"
 
 
+@pytest.mark.parametrize(("readme", "heading"), QUICK_STARTS)
 def test_the_quick_start_runs(
-    stack: Stack, developer_token: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    readme: Path,
+    heading: str,
+    stack: Stack,
+    developer_token: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("MDC_URL", stack.base_url)
+    monkeypatch.setenv("MDC_GRPC_ADDR", stack.grpc_addr)
     monkeypatch.setenv("MDC_TOKEN", developer_token)
-    exec(compile(quick_start(), str(README), "exec"), {"__name__": "__readme__"})
+    exec(compile(quick_start(readme, heading), str(readme), "exec"), {"__name__": "__readme__"})
     printed = capsys.readouterr().out
     assert 'nse_symbol: "RELIANCE"' in printed
     assert "price: 1234.5" in printed
