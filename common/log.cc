@@ -2,8 +2,11 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
@@ -12,11 +15,15 @@
 namespace mdc::log {
 namespace {
 
-void Write(absl::string_view level, absl::string_view message, Fields fields) {
-  std::string line = "{\"ts\":\"";
+std::atomic<int> min_level{static_cast<int>(Level::kInfo)};
+std::atomic<bool> access_log{true};
+
+void Write(Level level, absl::string_view message, Fields fields) {
+  if (!Enabled(level)) return;
+  std::string line = "{\"time\":\"";
   line += absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::Now(),
                            absl::UTCTimeZone());
-  absl::StrAppend(&line, "\",\"level\":\"", level, "\",\"msg\":");
+  absl::StrAppend(&line, "\",\"level\":\"", LevelName(level), "\",\"msg\":");
   AppendJsonString(message, line);
   for (const auto& [key, value] : fields) {
     line += ',';
@@ -83,14 +90,59 @@ void Value::AppendJson(std::string& out) const {
   }
 }
 
+bool ParseLevel(absl::string_view text, Level* level) {
+  text = absl::StripAsciiWhitespace(text);
+  for (Level candidate :
+       {Level::kDebug, Level::kInfo, Level::kWarn, Level::kError}) {
+    if (absl::EqualsIgnoreCase(text, LevelName(candidate))) {
+      *level = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
+absl::string_view LevelName(Level level) {
+  switch (level) {
+    case Level::kDebug:
+      return "debug";
+    case Level::kInfo:
+      return "info";
+    case Level::kWarn:
+      return "warn";
+    case Level::kError:
+      return "error";
+  }
+  return "info";
+}
+
+void SetLevel(Level level) {
+  min_level.store(static_cast<int>(level), std::memory_order_relaxed);
+}
+
+Level CurrentLevel() {
+  return static_cast<Level>(min_level.load(std::memory_order_relaxed));
+}
+
+bool Enabled(Level level) {
+  return static_cast<int>(level) >= min_level.load(std::memory_order_relaxed);
+}
+
+void SetAccessLog(bool on) { access_log.store(on, std::memory_order_relaxed); }
+
+bool AccessLogEnabled() { return access_log.load(std::memory_order_relaxed); }
+
+void Debug(absl::string_view message, Fields fields) {
+  Write(Level::kDebug, message, fields);
+}
 void Info(absl::string_view message, Fields fields) {
-  Write("info", message, fields);
+  Write(Level::kInfo, message, fields);
 }
 void Warning(absl::string_view message, Fields fields) {
-  Write("warning", message, fields);
+  Write(Level::kWarn, message, fields);
 }
 void Error(absl::string_view message, Fields fields) {
-  Write("error", message, fields);
+  Write(Level::kError, message, fields);
 }
 
 }  // namespace mdc::log

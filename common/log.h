@@ -3,7 +3,12 @@
 // writes one complete JSON object and a newline with a single write, so
 // lines from concurrent threads never interleave.
 //
-//   log::Info("request", {{"method", "SaveShortlist"}, {"status", 0}});
+//   log::Info("request", {{"method", "SaveShortlist"}, {"code", "OK"}});
+//
+// Every line starts with the keys shared with the gateway: `time` (UTC,
+// RFC 3339 with milliseconds), `level` (debug, info, warn, error) and `msg`;
+// the caller's fields follow. Lines below the level set with SetLevel (info
+// by default) are dropped.
 //
 // Thread-safe.
 #ifndef MDC_COMMON_LOG_H_
@@ -40,6 +45,28 @@ class Value {
 
 using Fields = std::initializer_list<std::pair<absl::string_view, Value>>;
 
+enum class Level { kDebug = 0, kInfo = 1, kWarn = 2, kError = 3 };
+
+// Reads "debug", "info", "warn" or "error" (MDC_LOG_LEVEL; any case,
+// surrounding spaces ignored, as the gateway reads it) into `level`; false,
+// leaving it alone, for anything else.
+bool ParseLevel(absl::string_view text, Level* level);
+// The name ParseLevel reads, as written in the `level` key.
+absl::string_view LevelName(Level level);
+
+// Lines below `level` are dropped from now on. Meant for start-up.
+void SetLevel(Level level);
+Level CurrentLevel();
+// Whether a line at `level` would be written (to skip building costly
+// fields).
+bool Enabled(Level level);
+
+// The access-log switch (MDC_ACCESS_LOG, on by default): whether the
+// per-request info line is written. Error lines are written regardless.
+void SetAccessLog(bool on);
+bool AccessLogEnabled();
+
+void Debug(absl::string_view message, Fields fields = {});
 void Info(absl::string_view message, Fields fields = {});
 void Warning(absl::string_view message, Fields fields = {});
 void Error(absl::string_view message, Fields fields = {});

@@ -33,7 +33,10 @@ absl::StatusOr<AsOfWindow> AsOfWindowFor(absl::string_view datetime,
     auto civil = ParseWallClock(datetime);
     errors.AddStatus("datetime", civil.status());
     if (!errors.empty()) return errors.ToStatus();
-    at = zone->At(*civil).pre;
+    auto supported = SupportedInstantAt(*civil, *zone);
+    errors.AddStatus("datetime", supported.status());
+    if (!errors.empty()) return errors.ToStatus();
+    at = *supported;
     if (auto allowed = clock.CheckBefore(at, "datetime"); !allowed.ok()) {
       return allowed;
     }

@@ -27,7 +27,10 @@ absl::StatusOr<BacktestClock> BacktestClock::FromHeaders(
   auto zone = ResolveTimeZone(timezone);
   errors.AddStatus("X-Current-Timezone", zone.status());
   if (!errors.empty()) return errors.ToStatus();
-  return BacktestClock(zone->At(*civil).pre);
+  auto now = SupportedInstantAt(*civil, *zone);
+  errors.AddStatus("X-Current-Timestamp", now.status());
+  if (!errors.empty()) return errors.ToStatus();
+  return BacktestClock(*now);
 }
 
 absl::Status BacktestClock::CheckBefore(absl::Time asked,

@@ -67,7 +67,10 @@ std::optional<absl::Time> RequiredWallClock(
   auto civil = ParseWallClock(text);
   errors.AddStatus(field, civil.status());
   if (!civil.ok() || !zone.ok()) return std::nullopt;
-  return zone->At(*civil).pre;
+  auto at = SupportedInstantAt(*civil, *zone);
+  errors.AddStatus(field, at.status());
+  if (!at.ok()) return std::nullopt;
+  return *at;
 }
 
 }  // namespace mdc::domain

@@ -87,7 +87,11 @@ absl::Time ResolveObservedAt(absl::string_view timestamp,
   const auto wall_clock = ParseWallClock(timestamp);
   errors.AddStatus("data.timestamp", wall_clock.status());
   if (!wall_clock.ok() || !zone.ok()) return absl::InfinitePast();
-  return zone->At(*wall_clock).pre;
+  // An instant outside the supported years would be stored where no read
+  // can answer it (docs/api.md section 9.2).
+  auto observed_at = SupportedInstantAt(*wall_clock, *zone);
+  errors.AddStatus("data.timestamp", observed_at.status());
+  return observed_at.value_or(absl::InfinitePast());
 }
 
 }  // namespace

@@ -154,7 +154,35 @@ absl::StatusOr<absl::Time> ParseInstant(absl::string_view wall_clock,
   if (!civil.ok()) return civil.status();
   auto zone = ResolveTimeZone(zone_name);
   if (!zone.ok()) return zone.status();
-  return zone->At(*civil).pre;
+  return SupportedInstantAt(*civil, *zone);
+}
+
+absl::Time SupportedStart() {
+  return absl::FromCivil(absl::CivilDay(1900, 1, 1), absl::UTCTimeZone());
+}
+
+bool IsSupportedInstant(absl::Time t) {
+  return t >= SupportedStart() && t < FarFuture();
+}
+
+absl::Status CheckSupportedInstant(absl::Time t) {
+  if (IsSupportedInstant(t)) return absl::OkStatus();
+  // FormatTime would print years outside 0000-9999 unpadded or not at all.
+  const absl::CivilSecond utc = absl::ToCivilSecond(t, absl::UTCTimeZone());
+  return absl::InvalidArgumentError(
+      absl::StrFormat("must be between 1900-01-01 and 2199-12-31 (UTC); got "
+                      "%04d-%02d-%02dT%02d:%02d:%02dZ",
+                      utc.year(), utc.month(), utc.day(), utc.hour(),
+                      utc.minute(), utc.second()));
+}
+
+absl::StatusOr<absl::Time> SupportedInstantAt(absl::CivilSecond wall_clock,
+                                              const absl::TimeZone& zone) {
+  const absl::Time t = zone.At(wall_clock).pre;
+  if (auto supported = CheckSupportedInstant(t); !supported.ok()) {
+    return supported;
+  }
+  return t;
 }
 
 absl::CivilDay TradingDay(absl::Time t) {

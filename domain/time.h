@@ -36,9 +36,28 @@ absl::StatusOr<absl::CivilSecond> ParseWallClock(absl::string_view text);
 absl::StatusOr<absl::CivilDay> ParseDate(absl::string_view text);
 
 // ParseWallClock in the zone ResolveTimeZone(zone_name) gives. A wall clock
-// that a DST change skips or repeats maps to the earlier instant.
+// that a DST change skips or repeats maps to the earlier instant. The
+// instant must be supported (CheckSupportedInstant).
 absl::StatusOr<absl::Time> ParseInstant(absl::string_view wall_clock,
                                         absl::string_view zone_name);
+
+// The instants the service accepts and stores: [SupportedStart(),
+// FarFuture()) = [1900-01-01T00:00:00Z, 2200-01-01T00:00:00Z), the years
+// 1900-2199 in UTC (the holiday years, 1900-2200, cover every trading day
+// of it). Every wall-clock time a request sends (collector writes, runs,
+// orders, read datetimes, the backtest clock) resolves to an instant in this
+// range or is refused with 400; it is well inside what a
+// google.protobuf.Timestamp carries (years 0001-9999), so any far-off zone
+// offset still converts.
+absl::Time SupportedStart();
+bool IsSupportedInstant(absl::Time t);
+// OK for a supported instant, else INVALID_ARGUMENT stating the rule and the
+// instant in UTC (the caller prefixes the field name).
+absl::Status CheckSupportedInstant(absl::Time t);
+// The instant of `wall_clock` in `zone` (the earlier one across a DST
+// change), checked by CheckSupportedInstant.
+absl::StatusOr<absl::Time> SupportedInstantAt(absl::CivilSecond wall_clock,
+                                              const absl::TimeZone& zone);
 
 // The trading day (Asia/Kolkata calendar date) an instant falls on.
 absl::CivilDay TradingDay(absl::Time t);

@@ -27,13 +27,24 @@ absl::StatusOr<TimeRange> TimeRangeFor(absl::string_view start_datetime,
     errors.AddStatus("end_datetime", end_civil.status());
   }
   if (!errors.empty()) return errors.ToStatus();
+  absl::StatusOr<absl::Time> start_at;
+  absl::StatusOr<absl::Time> end_at;
+  if (!start_datetime.empty()) {
+    start_at = SupportedInstantAt(*start_civil, *zone);
+    errors.AddStatus("start_datetime", start_at.status());
+  }
+  if (!end_datetime.empty()) {
+    end_at = SupportedInstantAt(*end_civil, *zone);
+    errors.AddStatus("end_datetime", end_at.status());
+  }
+  if (!errors.empty()) return errors.ToStatus();
 
   TimeRange range;
   if (end_datetime.empty()) {
     range.asked_end = clock.Now(wall_now);
     range.end = range.asked_end;  // now is exclusive
   } else {
-    range.asked_end = zone->At(*end_civil).pre;
+    range.asked_end = *end_at;
     // Stored instants have microsecond precision.
     range.end = end_is == EndIs::kInclusive
                     ? range.asked_end + absl::Microseconds(1)
@@ -46,7 +57,7 @@ absl::StatusOr<TimeRange> TimeRangeFor(absl::string_view start_datetime,
     const absl::Time last = std::min(range.asked_end, range.end);
     range.asked_start = std::min(SessionOpen(TradingDay(last)), last);
   } else {
-    range.asked_start = zone->At(*start_civil).pre;
+    range.asked_start = *start_at;
     if (auto allowed = clock.CheckBefore(range.asked_start, "start_datetime");
         !allowed.ok()) {
       return allowed;

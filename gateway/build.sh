@@ -13,7 +13,8 @@
 #    string forms, examples). This step is skipped when the outputs are newer
 #    than every input.
 # 2. Builds BUILD_DIR/mdc-gateway (the Go build cache makes a no-op rebuild
-#    cheap).
+#    cheap), with the project version of ../CMakeLists.txt (or MDC_VERSION)
+#    for --version.
 #
 # GOOGLEAPIS_DIR holds google/api/*.proto and google/rpc/*.proto
 # (scripts/fetch-googleapis.sh puts them there).
@@ -87,4 +88,11 @@ if ! up_to_date; then
   printf '%s' "$stamp_text" >"$stamp"
 fi
 
-"$go" build -o "$build_dir/mdc-gateway" ./cmd/mdc-gateway
+# The version `mdc-gateway --version` prints: MDC_VERSION when set, else the
+# one of project(mdc VERSION ...) in the top-level CMakeLists.txt.
+version=${MDC_VERSION:-$(sed -n 's/^project(mdc VERSION \([0-9][0-9.]*\).*/\1/p' ../CMakeLists.txt)}
+if [ -z "$version" ]; then
+  echo "$0: no project(mdc VERSION ...) in ../CMakeLists.txt" >&2
+  exit 1
+fi
+"$go" build -ldflags "-X main.version=$version" -o "$build_dir/mdc-gateway" ./cmd/mdc-gateway

@@ -14,6 +14,16 @@
 
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "--version") {
+    std::fputs("mdc-server " MDC_VERSION "\n", stdout);
+    return 0;
+  }
+  // MDC_LOG_LEVEL holds before the configuration is read (admin commands,
+  // configuration errors); an invalid value is refused by LoadConfig below.
+  if (const char *level = std::getenv("MDC_LOG_LEVEL"); level != nullptr) {
+    mdc::log::Level parsed;
+    if (mdc::log::ParseLevel(level, &parsed)) mdc::log::SetLevel(parsed);
+  }
   if (!args.empty() && mdc::IsAdminCommand(args[0])) {
     return mdc::RunAdminCommand(
         args, [](const char *name) { return std::getenv(name); }, stdout,
@@ -41,6 +51,8 @@ int main(int argc, char **argv) {
     std::fputs(mdc::ConfigUsage().c_str(), stderr);
     return 2;
   }
+  mdc::log::SetLevel(config->log_level);
+  mdc::log::SetAccessLog(config->access_log);
   auto server = mdc::Server::Start(*config);
   if (!server.ok()) {
     mdc::log::Error("start-up failed", {{"error", server.status().message()}});

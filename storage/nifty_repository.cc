@@ -45,7 +45,8 @@ constexpr Statement kPricePoints{
 
 absl::StatusOr<v1::NiftyQuote> NiftyAt(const Result& result, int row) {
   v1::NiftyQuote quote;
-  domain::SetTimestamp(result.Time(row, 0), quote.mutable_timestamp());
+  SetStoredTimestamp(result.Time(row, 0), "nifty_quotes",
+                     quote.mutable_timestamp());
   quote.set_day_change_perc(result.Double(row, 1));
   if (!ParseQuoteData(result.Bytes(row, 2), quote.mutable_quote_data())) {
     return absl::DataLossError("stored NIFTY quote is unreadable");

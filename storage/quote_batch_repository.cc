@@ -5,6 +5,7 @@
 #include "absl/status/status.h"
 #include "domain/proto_time.h"
 #include "storage/quote_columns.h"
+#include "storage/rows.h"
 
 namespace mdc::storage {
 namespace {
@@ -55,7 +56,8 @@ QuoteBatchRepository::FindLatestOfSymbols(
   for (int i = 0; i < result->rows(); ++i) {
     v1::StockQuote quote;
     quote.set_nse_symbol(result->String(i, 0));
-    domain::SetTimestamp(result->Time(i, 1), quote.mutable_timestamp());
+    SetStoredTimestamp(result->Time(i, 1), "stock_quotes",
+                       quote.mutable_timestamp());
     if (!ParseQuoteData(result->Bytes(i, 2), quote.mutable_quote_data())) {
       return absl::DataLossError("a stored quote is unreadable");
     }

@@ -54,7 +54,8 @@ constexpr Statement kPricePoints{
 absl::StatusOr<v1::StockQuote> QuoteAt(const Result& result, int row,
                                        const std::string& symbol) {
   v1::StockQuote quote;
-  domain::SetTimestamp(result.Time(row, 0), quote.mutable_timestamp());
+  SetStoredTimestamp(result.Time(row, 0), "stock_quotes",
+                     quote.mutable_timestamp());
   quote.set_nse_symbol(symbol);
   if (!ParseQuoteData(result.Bytes(row, 1), quote.mutable_quote_data())) {
     return absl::DataLossError("stored quote is unreadable");

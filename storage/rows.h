@@ -9,7 +9,11 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "common/log.h"
+#include "domain/proto_time.h"
+#include "domain/time.h"
 #include "storage/pg.h"
 
 namespace mdc::storage {
@@ -47,6 +51,21 @@ absl::StatusOr<std::optional<T>> ReadFirstRow(const Result& result,
 // first page.
 inline absl::Time PageAfter(std::optional<absl::Time> after, absl::Time start) {
   return after.value_or(start - absl::Microseconds(1));
+}
+
+// Sets `out` to the instant stored in `table` (domain::SetTimestamp, which
+// clamps to the Timestamp range), with a warning when the row is outside the
+// supported range: written before it was enforced, listed by the view
+// out_of_range_instants (migration 0006). Such a row never fails a read.
+inline void SetStoredTimestamp(absl::Time stored, absl::string_view table,
+                               google::protobuf::Timestamp* out) {
+  domain::SetTimestamp(stored, out);
+  if (!domain::IsSupportedInstant(stored)) {
+    log::Warning("stored instant outside the supported range",
+                 {{"table", table},
+                  {"instant", absl::FormatTime(stored)},
+                  {"see", "view out_of_range_instants"}});
+  }
 }
 
 }  // namespace mdc::storage

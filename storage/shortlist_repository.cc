@@ -64,7 +64,8 @@ absl::StatusOr<v1::Shortlist> ShortlistAt(const Result& result, int row,
                                 static_cast<int>(entries.size()))) {
     return absl::DataLossError("stored shortlist entries are unreadable");
   }
-  domain::SetTimestamp(result.Time(row, 0), shortlist.mutable_timestamp());
+  SetStoredTimestamp(result.Time(row, 0), "shortlist_snapshots",
+                     shortlist.mutable_timestamp());
   shortlist.set_shortlist_type(type);
   shortlist.set_scope(scope);
   return shortlist;

@@ -1,6 +1,14 @@
 #include "service/calls/call_runner.h"
 
+#include <openssl/rand.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/log.h"
 #include "service/calls/grpc_status.h"
@@ -37,8 +45,16 @@ absl::StatusOr<domain::BacktestClock> ClockOf(
       Metadata(context, "x-current-timezone"));
 }
 
+// Codes that mean the server failed, not the caller: logged as errors.
+bool IsServerFailure(absl::StatusCode code) {
+  return code == absl::StatusCode::kInternal ||
+         code == absl::StatusCode::kUnknown ||
+         code == absl::StatusCode::kDataLoss;
+}
+
 CallContext Describe(const grpc::ServerContextBase& context) {
   CallContext call;
+  call.request_id = RequestIdOf(Metadata(context, "x-request-id"));
   call.run_id = std::string(Metadata(context, "x-run-id").substr(0, 128));
   call.client_address = ClientAddress(context);
   return call;
@@ -56,6 +72,24 @@ absl::Status Prepare(grpc::ServerContext& context, Authenticator& auth,
 }
 
 }  // namespace
+
+std::string RequestIdOf(absl::string_view sent) {
+  bool valid = !sent.empty() && sent.size() <= 128;
+  for (char c : sent) {
+    if (c < 0x21 || c > 0x7e) valid = false;  // printable, no space
+  }
+  if (valid) return std::string(sent);
+  unsigned char random[16];
+  if (RAND_bytes(random, sizeof random) != 1) {
+    // Unique within the process at least.
+    static std::atomic<uint64_t> counter{0};
+    const uint64_t n = counter.fetch_add(1) + 1;
+    std::memset(random, 0, sizeof random);
+    std::memcpy(random, &n, sizeof n);
+  }
+  return absl::BytesToHexString(
+      absl::string_view(reinterpret_cast<const char*>(random), sizeof random));
+}
 
 grpc::Status CallRunner::Run(
     grpc::ServerContext* context, absl::string_view method, Access access,
@@ -133,12 +167,22 @@ grpc::Status CallRunner::Finish(absl::string_view method, absl::Time start,
                                 const absl::Status& status) {
   const double latency_ms = absl::ToDoubleMilliseconds(absl::Now() - start);
   metrics_.RecordCall(method, status.code(), latency_ms / 1000.0);
-  log::Info("request", {{"method", method},
-                        {"code", absl::StatusCodeToString(status.code())},
-                        {"developer", call.caller.developer_id},
-                        {"latency_ms", latency_ms},
-                        {"run_id", call.run_id},
-                        {"client", call.client_address}});
+  const bool failed = IsServerFailure(status.code());
+  if (failed || log::AccessLogEnabled()) {
+    const std::string code = absl::StatusCodeToString(status.code());
+    const log::Fields fields = {{"request_id", call.request_id},
+                                {"method", method},
+                                {"code", code},
+                                {"latency_ms", latency_ms},
+                                {"developer", call.caller.developer_id},
+                                {"run_id", call.run_id},
+                                {"client", call.client_address}};
+    if (failed) {
+      log::Error("request", fields);
+    } else {
+      log::Info("request", fields);
+    }
+  }
   return ToGrpcStatus(status);
 }
 

@@ -31,9 +31,16 @@ namespace mdc {
 struct CallContext {
   Caller caller;
   domain::BacktestClock clock;
-  std::string run_id;          // x-run-id, for logs
+  std::string run_id;  // x-run-id, for logs
+  // x-request-id as the gateway sent it, or one made here when it is absent
+  // or invalid (RequestIdOf): every log line of the call carries it.
+  std::string request_id;
   std::string client_address;  // x-forwarded-for, else the peer
 };
+
+// The request id a call logs: `sent` (x-request-id) when it is 1-128
+// printable ASCII characters without spaces, else 32 random hex digits.
+std::string RequestIdOf(absl::string_view sent);
 
 class CallRunner {
  public:

@@ -1,5 +1,6 @@
 #include "service/config/config.h"
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -24,6 +25,21 @@ bool SetInt(int *field, const std::string &value, int min, int max) {
     return false;
   }
   *field = parsed;
+  return true;
+}
+
+// An on/off switch, read as the gateway reads its own (any case).
+bool SetSwitch(bool *field, const std::string &text) {
+  const std::string value =
+      absl::AsciiStrToLower(absl::StripAsciiWhitespace(text));
+  if (value == "on" || value == "true" || value == "1" || value == "yes") {
+    *field = true;
+  } else if (value == "off" || value == "false" || value == "0" ||
+             value == "no") {
+    *field = false;
+  } else {
+    return false;
+  }
   return true;
 }
 
@@ -103,6 +119,26 @@ const std::vector<Option> &Options() {
        [](Config &c, const std::string &v) {
          return SetInt(&c.broker_timeout_seconds, v, 1, 120);
        }},
+      {"log-level", "MDC_LOG_LEVEL",
+       "lowest level logged: debug, info (default), warn or error",
+       [](Config &c, const std::string &v) {
+         // Empty: the default, as for the gateway.
+         if (absl::StripAsciiWhitespace(v).empty()) {
+           c.log_level = log::Level::kInfo;
+           return true;
+         }
+         return log::ParseLevel(v, &c.log_level);
+       }},
+      {"access-log", "MDC_ACCESS_LOG",
+       "one info line per request: on (default) or off; failed calls are "
+       "logged either way",
+       [](Config &c, const std::string &v) {
+         if (absl::StripAsciiWhitespace(v).empty()) {
+           c.access_log = true;
+           return true;
+         }
+         return SetSwitch(&c.access_log, v);
+       }},
   };
   return *options;
 }
@@ -155,7 +191,8 @@ absl::StatusOr<Config> LoadConfig(
 
 std::string ConfigUsage() {
   std::string usage =
-      "usage: mdc-server [--flag=value ...]\n\nFlags (environment variable "
+      "usage: mdc-server [--flag=value ...]\n"
+      "       mdc-server --version\n\nFlags (environment variable "
       "in brackets):\n";
   for (const Option &option : Options()) {
     absl::StrAppend(&usage, "  --", option.flag, " [", option.env, "]\n      ",

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/log.h"
 
 namespace mdc {
 
@@ -30,6 +31,12 @@ struct Config {
   std::string broker_api_secret;  // --broker-api-secret, MDC_BROKER_API_SECRET
   int broker_timeout_seconds = 10;  // --broker-timeout-seconds,
                                     // MDC_BROKER_TIMEOUT_SECONDS
+  // --log-level, MDC_LOG_LEVEL: debug, info, warn or error; lines below it
+  // are dropped.
+  log::Level log_level = log::Level::kInfo;
+  // --access-log, MDC_ACCESS_LOG: on/off (also true/false, 1/0); off drops
+  // the per-request info line, never an error line.
+  bool access_log = true;
 };
 
 // Reads `args` (argv without the program name; "--name=value" or "--name

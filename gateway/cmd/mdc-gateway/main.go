@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -21,22 +22,44 @@ import (
 // (docs/performance.md).
 const defaultGCPercent = 400
 
+// version is the mdc project version, set at build time by build.sh:
+// -ldflags "-X main.version=0.1.0" (project(mdc VERSION ...) of the top
+// CMakeLists.txt).
+var version = "dev"
+
 func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(defaultGCPercent)
 	}
-	opts, err := gateway.ParseOptions(os.Args[1:], os.Getenv, os.Stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "mdc-gateway:", err)
-		os.Exit(2)
+	opts, code, exit := parseArgs(os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	if exit {
+		os.Exit(code)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	opts.Logger = gateway.NewLogger(os.Stderr, opts.LogLevel)
+	opts.Logger.Info("mdc-gateway starting", "version", version)
 	if err := gateway.Run(ctx, opts); err != nil {
 		fmt.Fprintln(os.Stderr, "mdc-gateway:", err)
 		os.Exit(1)
+	}
+}
+
+// parseArgs reads the options, and handles what ends the program before it
+// serves: --help, --version (exit 0) and invalid settings (exit 2, with the
+// reason on stderr). exit says whether to exit with code.
+func parseArgs(args []string, getenv func(string) string, stdout, stderr io.Writer) (opts gateway.Options, code int, exit bool) {
+	opts, err := gateway.ParseOptions(args, getenv, stderr)
+	switch {
+	case err == nil:
+		return opts, 0, false
+	case errors.Is(err, gateway.ErrVersion):
+		fmt.Fprintln(stdout, "mdc-gateway", version)
+		return opts, 0, true
+	case errors.Is(err, flag.ErrHelp):
+		return opts, 0, true
+	default:
+		fmt.Fprintln(stderr, "mdc-gateway:", err)
+		return opts, 2, true
 	}
 }

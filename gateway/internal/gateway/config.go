@@ -1,12 +1,14 @@
 package gateway
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -25,8 +27,14 @@ type Options struct {
 	CORSOrigins []string
 	// ShutdownTimeout bounds the graceful drain on SIGTERM/SIGINT.
 	ShutdownTimeout time.Duration
+	// LogLevel is the least severe level logged by the default Logger
+	// (MDC_LOG_LEVEL: debug, info, warn, error). Zero: info.
+	LogLevel slog.Level
+	// NoAccessLog turns off the per-request log line (MDC_ACCESS_LOG=off).
+	// Answers with a 5xx status are logged at error level regardless.
+	NoAccessLog bool
 	// Logger receives the access log and lifecycle messages. Default: JSON
-	// lines on stderr.
+	// lines on stderr at LogLevel (see NewLogger).
 	Logger *slog.Logger
 }
 
@@ -57,10 +65,80 @@ func (o Options) withDefaults() Options {
 		o.ShutdownTimeout = DefaultShutdownTimeout
 	}
 	if o.Logger == nil {
-		o.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
+		o.Logger = NewLogger(os.Stderr, o.LogLevel)
 	}
 	return o
 }
+
+// NewLogger writes JSON lines to w at level and above, with the keys
+// shared with mdc-server: time (RFC 3339 in UTC, milliseconds), level
+// (debug, info, warn, error), msg, then the attributes of the message.
+func NewLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{
+		Level: level,
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) > 0 {
+				return a
+			}
+			switch a.Key {
+			case slog.LevelKey:
+				if l, ok := a.Value.Any().(slog.Level); ok {
+					return slog.String(slog.LevelKey, levelName(l))
+				}
+			case slog.TimeKey:
+				if a.Value.Kind() == slog.KindTime {
+					return slog.String(slog.TimeKey, a.Value.Time().UTC().Format("2006-01-02T15:04:05.000Z07:00"))
+				}
+			}
+			return a
+		},
+	}))
+}
+
+// levelNames are the values of MDC_LOG_LEVEL, which are also the level
+// values of log lines.
+var levelNames = map[string]slog.Level{
+	"debug": slog.LevelDebug,
+	"info":  slog.LevelInfo,
+	"warn":  slog.LevelWarn,
+	"error": slog.LevelError,
+}
+
+func levelName(l slog.Level) string {
+	switch {
+	case l < slog.LevelInfo:
+		return "debug"
+	case l < slog.LevelWarn:
+		return "info"
+	case l < slog.LevelError:
+		return "warn"
+	default:
+		return "error"
+	}
+}
+
+// ParseLogLevel reads a MDC_LOG_LEVEL value (case-insensitive).
+func ParseLogLevel(s string) (slog.Level, error) {
+	if l, ok := levelNames[strings.ToLower(strings.TrimSpace(s))]; ok {
+		return l, nil
+	}
+	return 0, fmt.Errorf("invalid log level %q: want debug, info, warn or error", s)
+}
+
+// parseSwitch reads an on/off setting.
+func parseSwitch(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "on", "true", "1", "yes":
+		return true, nil
+	case "off", "false", "0", "no":
+		return false, nil
+	}
+	return false, fmt.Errorf("invalid value %q: want on or off", s)
+}
+
+// ErrVersion is what ParseOptions returns for --version: the caller prints
+// its version and exits 0.
+var ErrVersion = errors.New("version requested")
 
 // ParseOptions reads Options from command-line flags (args without the
 // program name) and environment variables (through getenv). A flag wins over
@@ -71,6 +149,8 @@ func (o Options) withDefaults() Options {
 //	--max-body-bytes  MDC_MAX_BODY_BYTES   default 4194304 (4 MiB)
 //	--call-timeout    MDC_CALL_TIMEOUT     default 30s
 //	--cors-origins    MDC_CORS_ORIGINS     default empty (no CORS)
+//	--log-level       MDC_LOG_LEVEL        default info (debug, info, warn, error)
+//	--access-log      MDC_ACCESS_LOG       default on (on, off)
 func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (Options, error) {
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
@@ -88,7 +168,7 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 
 	var o Options
-	var corsOrigins string
+	var corsOrigins, logLevel, accessLog string
 	fs := flag.NewFlagSet("mdc-gateway", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.HTTPAddr, "http-addr", env("MDC_HTTP_ADDR", DefaultHTTPAddr), "HTTP listen address (env MDC_HTTP_ADDR)")
@@ -96,8 +176,14 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.Int64Var(&o.MaxBodyBytes, "max-body-bytes", maxBody, "largest accepted request body in bytes (env MDC_MAX_BODY_BYTES)")
 	fs.DurationVar(&o.CallTimeout, "call-timeout", callTimeout, "deadline of every forwarded gRPC call (env MDC_CALL_TIMEOUT)")
 	fs.StringVar(&corsOrigins, "cors-origins", env("MDC_CORS_ORIGINS", ""), "comma-separated origins browsers may call the API from, e.g. https://a.example,http://localhost:5173; empty: no CORS (env MDC_CORS_ORIGINS)")
+	version := fs.Bool("version", false, "print the version and exit")
+	fs.StringVar(&logLevel, "log-level", env("MDC_LOG_LEVEL", "info"), "least severe level logged: debug, info, warn or error (env MDC_LOG_LEVEL)")
+	fs.StringVar(&accessLog, "access-log", env("MDC_ACCESS_LOG", "on"), "one log line per request: on or off; 5xx answers are logged at error level regardless (env MDC_ACCESS_LOG)")
 	if err := fs.Parse(args); err != nil {
 		return Options{}, err
+	}
+	if *version {
+		return Options{}, ErrVersion
 	}
 	if fs.NArg() > 0 {
 		return Options{}, fmt.Errorf("unexpected arguments: %v", fs.Args())
@@ -111,5 +197,13 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	if o.CORSOrigins, err = ParseOrigins(corsOrigins); err != nil {
 		return Options{}, fmt.Errorf("--cors-origins: %w", err)
 	}
+	if o.LogLevel, err = ParseLogLevel(logLevel); err != nil {
+		return Options{}, fmt.Errorf("--log-level (MDC_LOG_LEVEL): %w", err)
+	}
+	on, err := parseSwitch(accessLog)
+	if err != nil {
+		return Options{}, fmt.Errorf("--access-log (MDC_ACCESS_LOG): %w", err)
+	}
+	o.NoAccessLog = !on
 	return o, nil
 }

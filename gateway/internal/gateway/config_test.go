@@ -1,8 +1,11 @@
 package gateway
 
 import (
+	"errors"
 	"io"
+	"log/slog"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -33,6 +36,18 @@ func TestParseOptions(t *testing.T) {
 		{"cors origin with a path", nil, map[string]string{"MDC_CORS_ORIGINS": "https://a.example.com/app"}, Options{}, true},
 		{"cors origin without a scheme", nil, map[string]string{"MDC_CORS_ORIGINS": "a.example.com"}, Options{}, true},
 		{"cors wildcard", nil, map[string]string{"MDC_CORS_ORIGINS": "*"}, Options{}, true},
+		{"log level from the environment", nil, map[string]string{"MDC_LOG_LEVEL": "DEBUG"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, LogLevel: slog.LevelDebug}, false},
+		{"log level flag wins", []string{"--log-level=error"}, map[string]string{"MDC_LOG_LEVEL": "debug"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, LogLevel: slog.LevelError}, false},
+		{"log level warn", nil, map[string]string{"MDC_LOG_LEVEL": "warn"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, LogLevel: slog.LevelWarn}, false},
+		{"invalid log level", nil, map[string]string{"MDC_LOG_LEVEL": "verbose"}, Options{}, true},
+		{"access log off", nil, map[string]string{"MDC_ACCESS_LOG": "off"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, NoAccessLog: true}, false},
+		{"access log flag wins", []string{"--access-log=on"}, map[string]string{"MDC_ACCESS_LOG": "off"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second}, false},
+		{"invalid access log", nil, map[string]string{"MDC_ACCESS_LOG": "sometimes"}, Options{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,5 +59,29 @@ func TestParseOptions(t *testing.T) {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestParseOptionsErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		wantErr string
+	}{
+		{"invalid log level names the setting and the choices", nil, map[string]string{"MDC_LOG_LEVEL": "loud"}, "MDC_LOG_LEVEL"},
+		{"invalid log level lists the levels", []string{"--log-level=trace"}, nil, "debug, info, warn or error"},
+		{"invalid access log", nil, map[string]string{"MDC_ACCESS_LOG": "maybe"}, "want on or off"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseOptions(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("err = %v, want it to mention %q", err, tt.wantErr)
+			}
+		})
+	}
+	if _, err := ParseOptions([]string{"--version"}, func(string) string { return "" }, io.Discard); !errors.Is(err, ErrVersion) {
+		t.Errorf("--version: err = %v, want ErrVersion", err)
 	}
 }

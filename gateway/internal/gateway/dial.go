@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"google.golang.org/grpc"
@@ -21,14 +22,17 @@ func Dial(addr string, callTimeout time.Duration) (*grpc.ClientConn, error) {
 	return grpc.NewClient(addr,
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxRecvMsgBytes)),
+		grpc.WithMaxHeaderListSize(maxGRPCHeaderListBytes),
 		grpc.WithUnaryInterceptor(unaryInterceptor(callTimeout)),
 	)
 }
 
-// unaryInterceptor gives every call without a deadline one of timeout, and
-// replaces the text of errors the gRPC client library produced itself
-// (the call never reached a server) so transport details such as dial
-// errors and addresses never reach HTTP clients.
+// unaryInterceptor gives every call without a deadline one of timeout,
+// records a failed call's error as the cause for the log line, answers
+// errHeaderListTooLarge when the metadata exceeds the server's header list
+// size, and replaces the text of other errors the gRPC client library
+// produced itself (the call never reached a server) so transport details
+// such as dial errors and addresses never reach HTTP clients.
 func unaryInterceptor(timeout time.Duration) grpc.UnaryClientInterceptor {
 	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 		if _, ok := ctx.Deadline(); !ok {
@@ -38,7 +42,13 @@ func unaryInterceptor(timeout time.Duration) grpc.UnaryClientInterceptor {
 		}
 		var p peer.Peer
 		err := invoker(ctx, method, req, reply, cc, append(opts, grpc.Peer(&p))...)
+		if err != nil {
+			setCause(ctx, fmt.Errorf("%s: %w", method, err))
+		}
 		if err != nil && p.Addr == nil {
+			if isHeaderListSizeError(err) {
+				return headerListError(err)
+			}
 			return localError(err)
 		}
 		return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	// Registers google.rpc.BadRequest and the other detail types so details
@@ -51,7 +52,14 @@ func httpStatusFromCode(c codes.Code) int {
 // handleError is the runtime.ErrorHandlerFunc of the gateway: it answers
 // with the google.rpc.Status JSON {"code","message","details"} and the HTTP
 // status of its code.
-func handleError(_ context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
+func handleError(ctx context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, errHeaderListTooLarge) {
+		// The forwarded headers exceed what the server accepts: the
+		// client's doing, not a failure of the gateway.
+		writeStatus(w, m, http.StatusRequestHeaderFieldsTooLarge,
+			status.New(codes.InvalidArgument, headerListMessage(err)))
+		return
+	}
 	var httpErr *runtime.HTTPStatusError
 	if errors.As(err, &httpErr) {
 		// grpc-gateway's own routing-level errors (e.g. a malformed path
@@ -59,6 +67,9 @@ func handleError(_ context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w 
 		st, ok := status.FromError(httpErr.Err)
 		if !ok {
 			st = status.New(codes.InvalidArgument, http.StatusText(httpErr.HTTPStatus))
+		}
+		if httpErr.HTTPStatus >= 500 {
+			setCause(ctx, err)
 		}
 		writeStatus(w, m, httpErr.HTTPStatus, st)
 		return
@@ -78,7 +89,11 @@ func handleError(_ context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w 
 			st = querySt
 		}
 	}
-	writeStatus(w, m, httpStatusFromCode(st.Code()), st)
+	httpStatus := httpStatusFromCode(st.Code())
+	if httpStatus >= 500 {
+		setCause(ctx, err)
+	}
+	writeStatus(w, m, httpStatus, st)
 }
 
 // statusOf is the client-facing status of err. gRPC statuses pass unchanged
@@ -95,10 +110,23 @@ func statusOf(err error) *status.Status {
 	return status.New(codes.Internal, "internal error")
 }
 
-// handleRoutingError answers requests no route matched: 404 for an unknown
+// routingErrorHandler answers requests no route matched: 404 for an unknown
 // path (including any API version but v1), 405 for a known path with another
-// method.
-func handleRoutingError(_ context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, httpStatus int) {
+// method, with an Allow header listing the methods of the routes of routes
+// that match the path.
+func routingErrorHandler(routes *routeTable) runtime.RoutingErrorHandlerFunc {
+	return func(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, httpStatus int) {
+		if httpStatus == http.StatusMethodNotAllowed && routes != nil {
+			if allowed := routes.allowed(r.URL.Path); len(allowed) > 0 {
+				w.Header().Set("Allow", strings.Join(allowed, ", "))
+			}
+		}
+		handleRoutingError(ctx, mux, m, w, r, httpStatus)
+	}
+}
+
+// handleRoutingError writes the body and status of a routing error.
+func handleRoutingError(ctx context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, httpStatus int) {
 	var st *status.Status
 	switch httpStatus {
 	case http.StatusNotFound:
@@ -109,6 +137,7 @@ func handleRoutingError(_ context.Context, _ *runtime.ServeMux, m runtime.Marsha
 		st = status.New(codes.InvalidArgument, "malformed request path")
 	default:
 		st = status.New(codes.Internal, "internal error")
+		setCause(ctx, fmt.Errorf("routing error with HTTP status %d", httpStatus))
 	}
 	writeStatus(w, m, httpStatus, st)
 }
@@ -130,6 +159,7 @@ func writeStatus(w http.ResponseWriter, m runtime.Marshaler, httpStatus int, st 
 		buf, err = m.Marshal(status.New(st.Code(), sanitizeUTF8(st.Message())).Proto())
 	}
 	if err != nil {
+		recordCause(w, fmt.Errorf("marshal error body: %w", err))
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = io.WriteString(w, fallback)
 		return

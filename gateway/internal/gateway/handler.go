@@ -16,19 +16,20 @@ const openAPIPath = "/openapi.json"
 
 // NewHandler returns the gateway's HTTP handler: every service in services
 // forwarded to conn, GET /openapi.json, Swagger UI at /docs, and the
-// middleware that applies to all of them (access log, CORS, body limit,
-// UTF-8 of path and query).
+// middleware that applies to all of them (request id and log line, CORS,
+// header and body limits, UTF-8 of path and query).
 func NewHandler(ctx context.Context, conn *grpc.ClientConn, o Options) (http.Handler, error) {
 	o = o.withDefaults()
 	m := newMarshaler()
+	routes := newRouteTable(descriptorRoutes())
 	mux := runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, m),
 		runtime.WithMarshalerOption("application/json", m),
 		runtime.WithErrorHandler(handleError),
-		runtime.WithRoutingErrorHandler(handleRoutingError),
+		runtime.WithRoutingErrorHandler(routingErrorHandler(routes)),
 		runtime.WithIncomingHeaderMatcher(incomingHeader),
 		runtime.WithForwardResponseOption(healthStatus),
-		runtime.WithMiddlewares(dropUnknownMaskKeys(mdcMaskRoutes())),
+		runtime.WithMiddlewares(recordRoute(routes), dropUnknownMaskKeys(mdcMaskRoutes())),
 	)
 	for _, register := range services {
 		if err := register(ctx, mux, conn); err != nil {
@@ -38,14 +39,39 @@ func NewHandler(ctx context.Context, conn *grpc.ClientConn, o Options) (http.Han
 	if err := mux.HandlePath(http.MethodGet, openAPIPath, serveOpenAPI); err != nil {
 		return nil, fmt.Errorf("register %s: %w", openAPIPath, err)
 	}
+	routes.add(http.MethodGet, openAPIPath)
 	docs := newDocsHandler()
 	serveDocs := func(w http.ResponseWriter, r *http.Request, _ map[string]string) { docs.ServeHTTP(w, r) }
 	for _, path := range []string{docsPath, docsPath + "/{asset}"} {
 		if err := mux.HandlePath(http.MethodGet, path, serveDocs); err != nil {
 			return nil, fmt.Errorf("register %s: %w", path, err)
 		}
+		routes.add(http.MethodGet, path)
 	}
-	return accessLog(o.Logger, withCORS(o.CORSOrigins, m, limitBody(o.MaxBodyBytes, m, rejectInvalidUTF8(m, mux)))), nil
+	return observe(o.Logger, !o.NoAccessLog,
+		withCORS(o.CORSOrigins, m,
+			limitHeaders(m,
+				limitBody(o.MaxBodyBytes, m,
+					rejectInvalidUTF8(m, mux))))), nil
+}
+
+// recordRoute is a mux middleware: it notes the template of the route that
+// matched, for the log line.
+func recordRoute(routes *routeTable) runtime.Middleware {
+	return func(next runtime.HandlerFunc) runtime.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request, pathParams map[string]string) {
+			if info := infoFrom(r.Context()); info != nil {
+				if p, ok := runtime.HTTPPattern(r.Context()); ok {
+					key := p.String()
+					if tmpl, ok := routes.byPattern[key]; ok {
+						key = tmpl
+					}
+					info.route = key
+				}
+			}
+			next(w, r, pathParams)
+		}
+	}
 }
 
 // serveOpenAPI answers with the embedded OpenAPI document. It needs no token.

@@ -38,7 +38,7 @@ func Run(ctx context.Context, o Options) error {
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      o.CallTimeout + 30*time.Second,
 		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    1 << 20,
+		MaxHeaderBytes:    maxHTTPHeaderBytes, // see headerlimit.go
 	}
 	o.Logger.Info("mdc-gateway listening", "http_addr", ln.Addr().String(), "grpc_addr", o.GRPCAddr)
 

@@ -1,0 +1,213 @@
+package gateway
+
+import (
+	"slices"
+	"strings"
+
+	"google.golang.org/genproto/googleapis/api/annotations"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	// The generated descriptors register themselves with protoregistry.
+	_ "mdc/gateway/gen/mdcv1"
+)
+
+// apiPackage is the proto package whose google.api.http bindings are the
+// gateway's routes.
+const apiPackage = "mdc.v1"
+
+// route is one HTTP method and path template the gateway serves.
+type route struct {
+	method string
+	// template as registered with the mux, e.g. /v1/dashboard/runs/{run_id}.
+	template string
+	// display is the template with JSON names for its variables, as in
+	// docs/api.md and the OpenAPI document, e.g. /v1/dashboard/runs/{runId}.
+	// It is the "route" of log lines.
+	display string
+}
+
+// routeTable is every route of the gateway: the google.api.http bindings
+// of the mdc.v1 descriptors (including additional_bindings) and the paths
+// registered with HandlePath.
+type routeTable struct {
+	routes []route
+	// byPattern maps the string form of a runtime.Pattern
+	// (/v1/dashboard/runs/{run_id=*}) to its display template.
+	byPattern map[string]string
+}
+
+// descriptorRoutes reads the routes of every service in the mdc.v1 package
+// from the generated descriptors.
+func descriptorRoutes() []route {
+	var routes []route
+	protoregistry.GlobalFiles.RangeFilesByPackage(apiPackage, func(fd protoreflect.FileDescriptor) bool {
+		for i := 0; i < fd.Services().Len(); i++ {
+			sd := fd.Services().Get(i)
+			for j := 0; j < sd.Methods().Len(); j++ {
+				md := sd.Methods().Get(j)
+				rule, ok := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
+				if !ok || rule == nil {
+					continue
+				}
+				for _, r := range append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...) {
+					if method, tmpl := httpRuleRoute(r); method != "" {
+						routes = append(routes, route{method: method, template: tmpl, display: jsonTemplate(tmpl, md.Input())})
+					}
+				}
+			}
+		}
+		return true
+	})
+	return routes
+}
+
+// jsonTemplate replaces the field paths of the variables of tmpl with their
+// JSON names (run_id becomes runId).
+func jsonTemplate(tmpl string, msg protoreflect.MessageDescriptor) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(tmpl, '{')
+		if open < 0 {
+			b.WriteString(tmpl)
+			return b.String()
+		}
+		end := strings.IndexByte(tmpl[open:], '}')
+		if end < 0 {
+			b.WriteString(tmpl)
+			return b.String()
+		}
+		end += open
+		b.WriteString(tmpl[:open+1])
+		name, rest, hasEq := strings.Cut(tmpl[open+1:end], "=")
+		b.WriteString(jsonVariablePath(name, msg))
+		if hasEq {
+			b.WriteString("=" + rest)
+		}
+		b.WriteByte('}')
+		tmpl = tmpl[end+1:]
+	}
+}
+
+// jsonVariablePath is the JSON form of a field path of msg.
+func jsonVariablePath(path string, msg protoreflect.MessageDescriptor) string {
+	parts := strings.Split(path, ".")
+	for i, p := range parts {
+		if msg == nil {
+			break
+		}
+		fd := msg.Fields().ByName(protoreflect.Name(p))
+		if fd == nil {
+			break
+		}
+		parts[i] = fd.JSONName()
+		msg = fd.Message()
+	}
+	return strings.Join(parts, ".")
+}
+
+// patternString is the string form runtime.Pattern gives tmpl: a variable
+// without a segment pattern matches one segment, {name=*}.
+func patternString(tmpl string) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(tmpl, '{')
+		end := strings.IndexByte(tmpl, '}')
+		if open < 0 || end < open {
+			b.WriteString(tmpl)
+			return b.String()
+		}
+		v := tmpl[open+1 : end]
+		if !strings.Contains(v, "=") {
+			v += "=*"
+		}
+		b.WriteString(tmpl[:open] + "{" + v + "}")
+		tmpl = tmpl[end+1:]
+	}
+}
+
+func newRouteTable(routes []route) *routeTable {
+	t := &routeTable{routes: routes, byPattern: make(map[string]string, len(routes))}
+	for _, r := range routes {
+		t.byPattern[patternString(r.template)] = r.display
+	}
+	return t
+}
+
+// add records a route registered with HandlePath.
+func (t *routeTable) add(method, template string) {
+	t.routes = append(t.routes, route{method: method, template: template, display: template})
+	t.byPattern[patternString(template)] = template
+}
+
+// allowed lists, sorted, the methods whose routes match path.
+func (t *routeTable) allowed(path string) []string {
+	var methods []string
+	for _, r := range t.routes {
+		if templateMatches(r.template, path) && !slices.Contains(methods, r.method) {
+			methods = append(methods, r.method)
+		}
+	}
+	slices.Sort(methods)
+	return methods
+}
+
+// templateMatches reports whether path matches the path template tmpl: a
+// literal segment matches itself, a variable or "*" one segment, "**" the
+// rest of the path. A trailing ":verb" must match literally.
+func templateMatches(tmpl, path string) bool {
+	tsegs := templateSegments(tmpl)
+	psegs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	for i, ts := range tsegs {
+		if ts == "**" {
+			return true
+		}
+		if i >= len(psegs) {
+			return false
+		}
+		if ts != "*" && ts != psegs[i] {
+			return false
+		}
+	}
+	return len(tsegs) == len(psegs)
+}
+
+// templateSegments splits tmpl into literal segments, "*" and "**", a
+// variable standing for its own segment pattern (one segment when it has
+// none).
+func templateSegments(tmpl string) []string {
+	var segs []string
+	for _, s := range splitTemplate(strings.TrimPrefix(tmpl, "/")) {
+		if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
+			_, pat, ok := strings.Cut(s[1:len(s)-1], "=")
+			if !ok {
+				pat = "*"
+			}
+			segs = append(segs, strings.Split(pat, "/")...)
+			continue
+		}
+		segs = append(segs, s)
+	}
+	return segs
+}
+
+// splitTemplate splits on the slashes outside braces.
+func splitTemplate(s string) []string {
+	var segs []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case '/':
+			if depth == 0 {
+				segs = append(segs, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(segs, s[start:])
+}
