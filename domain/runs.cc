@@ -82,11 +82,8 @@ void CheckRunName(absl::string_view name, absl::string_view field,
                                    " bytes; got ", name.size()));
     return;
   }
-  for (unsigned char c : name) {
-    if (c < 0x20 || c == 0x7f) {
-      errors.Add(field, "must not contain control characters");
-      return;
-    }
+  if (HasControlCharacter(name)) {
+    errors.Add(field, "must not contain control characters");
   }
 }
 

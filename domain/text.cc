@@ -23,4 +23,11 @@ std::string QuoteForMessage(absl::string_view text) {
                       cut ? "...\"" : "\"");
 }
 
+bool HasControlCharacter(absl::string_view text) {
+  for (unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) return true;
+  }
+  return false;
+}
+
 }  // namespace mdc::domain

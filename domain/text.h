@@ -12,6 +12,10 @@ namespace mdc::domain {
 // Returns false for anything else or more than 9 digits.
 bool ParseDigits(absl::string_view text, int* value);
 
+// True when `text` holds a control character (C0, i.e. below 0x20, or DEL).
+// Names stored as PostgreSQL text must not: text cannot hold NUL at all.
+bool HasControlCharacter(absl::string_view text);
+
 // Quotes client text for an error message, cut to a readable length and with
 // control characters escaped, so a message never echoes a huge or binary
 // input back.

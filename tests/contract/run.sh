@@ -9,9 +9,9 @@
 #   MDC_CONTRACT_URL=http://127.0.0.1:18080 MDC_CONTRACT_TOKEN=mdc_... tests/contract/run.sh
 #
 # Use a throwaway stack: with an admin token the run calls every admin route
-# with generated arguments (deleting holidays, data of dates, ...). Refreshing
-# a key and deleting a developer are left out: either could revoke the token
-# the run itself uses.
+# with generated arguments (deleting holidays, data of dates, ...). The
+# checks, exclusions and hooks are those of the ctest `contract`
+# (schemathesis.toml, hooks.py; contract.py starts its own stack for it).
 #
 # Environment: MDC_CONTRACT_URL (default http://$MDC_HTTP_ADDR or
 # http://127.0.0.1:8080), MDC_CONTRACT_TOKEN (default: the admin token
@@ -21,7 +21,7 @@
 # Exit status: schemathesis's (non-zero when it found a problem).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-version=4.32.5
+version=$(sed -n 's/^schemathesis==//p' "$root/tests/contract/requirements.txt")
 
 url=${MDC_CONTRACT_URL:-http://${MDC_HTTP_ADDR:-127.0.0.1:8080}}
 token=${MDC_CONTRACT_TOKEN:-}
@@ -40,15 +40,11 @@ fi
 
 reports=${MDC_CONTRACT_REPORTS:-${TMPDIR:-/tmp}/mdc-contract}
 mkdir -p "$reports"
-exec "$venv/bin/schemathesis" run "$url/openapi.json" \
+export SCHEMATHESIS_HOOKS=hooks PYTHONPATH=$root/tests/contract${PYTHONPATH:+:$PYTHONPATH}
+exec "$venv/bin/schemathesis" --config-file "$root/tests/contract/schemathesis.toml" run "$url/openapi.json" \
   --url "$url" \
   --header "Authorization: Bearer $token" \
   --seed "${MDC_CONTRACT_SEED:-20251231}" \
   --max-time "${MDC_CONTRACT_SECONDS:-120}" \
-  --phases examples,coverage,fuzzing \
-  --checks all \
-  --exclude-operation-id AdminService_RefreshDeveloperKey \
-  --exclude-operation-id AdminService_DeleteDeveloper \
-  --workers 1 \
   --report junit --report-dir "$reports" \
   "$@"

@@ -85,6 +85,31 @@ TEST(ValidateCalendarEntries, RejectsEmptyBadDatesAndBadSessions) {
   EXPECT_TRUE((*good)[0].special_session());
 }
 
+TEST(ValidateCalendarEntries, RefusesControlCharactersAndLongNames) {
+  for (const std::string& name :
+       {std::string("a\0b", 3), std::string("tab\there"),
+        std::string("del\x7f")}) {
+    google::protobuf::RepeatedPtrField<v1::Holiday> holidays;
+    auto* h = holidays.Add();
+    h->set_date("2025-01-26");
+    h->set_name(name);
+    auto entries = ValidateCalendarEntries(holidays, {});
+    ASSERT_FALSE(entries.ok()) << name.size();
+    EXPECT_NE(entries.status().message().find(
+                  "holidays[0].name: must not contain control characters"),
+              std::string::npos)
+        << entries.status();
+  }
+  auto long_name = ValidateCalendarEntries(
+      Holidays({{"2025-01-26", std::string(101, 'x').c_str()}}), {});
+  ASSERT_FALSE(long_name.ok());
+  EXPECT_NE(long_name.status().message().find("at most 100 bytes"),
+            std::string::npos);
+  EXPECT_TRUE(ValidateCalendarEntries(
+                  Holidays({{"2025-01-26", "Republic Day — गणतंत्र दिवस"}}), {})
+                  .ok());
+}
+
 TEST(ValidateDateList, NeedsAtLeastOneDistinctValidDate) {
   EXPECT_FALSE(ValidateDateList({}).ok());
   EXPECT_FALSE(ValidateDateList(Dates({"2025-01-26", "2025-01-26"})).ok());

@@ -1163,7 +1163,8 @@ type Holiday struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// YYYY-MM-DD, the trading day in Asia/Kolkata.
 	Date string `protobuf:"bytes,1,opt,name=date,proto3" json:"date,omitempty"`
-	// Name of the holiday or session, at most 100 characters; optional.
+	// Name of the holiday or session, at most 100 bytes of UTF-8 without
+	// control characters; optional.
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
 	// HH:MM in Asia/Kolkata; empty for an ordinary holiday. Given together
 	// with `sessionClose`, and before it.

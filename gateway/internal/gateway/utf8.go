@@ -14,9 +14,16 @@ import (
 // parameters, once percent-decoded, are not UTF-8. Protobuf strings must be
 // UTF-8: forwarded as they are, the gRPC client cannot marshal them and the
 // caller would get a 500 for its own mistake.
+//
+// It also answers 400 to a backtest clock header (X-Current-Timestamp,
+// X-Current-Timezone) holding a byte outside printable ASCII: gRPC metadata
+// cannot carry it, so the header would be dropped on the way and the
+// request answered as if it had none, although the value is malformed.
 func rejectInvalidUTF8(m runtime.Marshaler, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if vs := invalidUTF8(r.URL); len(vs) > 0 {
+		vs := invalidUTF8(r.URL)
+		vs = append(vs, unprintableClockHeaders(r.Header)...)
+		if len(vs) > 0 {
 			writeStatus(w, m, http.StatusBadRequest, violationsStatus(vs))
 			return
 		}
@@ -46,6 +53,23 @@ func invalidUTF8(u *url.URL) []violation {
 		}
 		if !valid {
 			vs = append(vs, violation{field: sanitizeUTF8(name), description: problem})
+		}
+	}
+	return vs
+}
+
+// clockHeaders are the request headers the server parses as values (a
+// wall-clock time, a zone); X-Run-Id is only logged and may be anything.
+var clockHeaders = []string{"X-Current-Timestamp", "X-Current-Timezone"}
+
+func unprintableClockHeaders(h http.Header) []violation {
+	var vs []violation
+	for _, name := range clockHeaders {
+		for _, v := range h.Values(name) {
+			if strings.IndexFunc(v, func(r rune) bool { return r < 0x20 || r > 0x7e }) >= 0 {
+				vs = append(vs, violation{field: name, description: "must be printable ASCII"})
+				break
+			}
 		}
 	}
 	return vs

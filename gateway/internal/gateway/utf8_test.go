@@ -39,3 +39,24 @@ func TestInvalidUTF8Is400(t *testing.T) {
 		})
 	}
 }
+
+// TestUnprintableClockHeaderIs400: a clock header gRPC metadata cannot carry
+// is refused by name, not dropped (which would answer as if it were absent).
+func TestUnprintableClockHeaderIs400(t *testing.T) {
+	_, base := startGateway(t)
+	for _, name := range []string{"X-Current-Timestamp", "X-Current-Timezone"} {
+		t.Run(name, func(t *testing.T) {
+			resp := do(t, "GET", base+"/v1/developer/nifty", "", map[string]string{name: "Asia/Kolkata\u0084"})
+			if resp.status != http.StatusBadRequest {
+				t.Fatalf("status = %d (%s), want 400", resp.status, resp.body)
+			}
+			if _, ok := fieldViolations(t, errorBody(t, resp.body))[name]; !ok {
+				t.Errorf("no violation for %q: %s", name, resp.body)
+			}
+		})
+	}
+	// X-Run-Id is only logged: anything goes.
+	if resp := do(t, "GET", base+"/v1/developer/nifty", "", map[string]string{"X-Run-Id": "run\u0084"}); resp.status == http.StatusBadRequest {
+		t.Errorf("X-Run-Id: status 400 (%s)", resp.body)
+	}
+}

@@ -43,8 +43,10 @@ func Build(swagger []byte, warn func(string)) (*openapi3.T, error) {
 	applyErrors(doc, ops)
 	applyHeaders(doc, ops)
 	applyStringForms(doc, ops, warn)
+	applyLimits(doc, warn)
 	applyNumberRanges(ops)
 	applyResponseRequired(doc, ops)
+	applyRequestNullable(doc, ops)
 	if err := applyExamples(ops, warn); err != nil {
 		return nil, err
 	}

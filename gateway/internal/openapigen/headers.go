@@ -18,11 +18,11 @@ func headerParameters() openapi3.ParametersMap {
 	return openapi3.ParametersMap{
 		clockHeader: header(clockHeader,
 			"The backtest clock: \"now\" for this request, a wall-clock time YYYY-MM-DDTHH:MM:SS in X-Current-Timezone. "+
-				"Data stamped at or after it is never returned; see docs/api.md section 9.3. Malformed: 400.",
-			openapi3.NewStringSchema().WithPattern(wallClockPattern)),
+				"Data stamped at or after it is never returned; see docs/api.md section 9.3. Empty: no clock. Malformed: 400.",
+			openapi3.NewStringSchema().WithPattern(optionalWallClockPattern)),
 		zoneHeader: header(zoneHeader,
 			"The zone of X-Current-Timestamp: an IANA name (any case) or a fixed offset +HH:MM / -HH:MM; default Asia/Kolkata. Malformed: 400.",
-			openapi3.NewStringSchema()),
+			openapi3.NewStringSchema().WithPattern(timeZonePattern)),
 		runIDHeader: header(runIDHeader,
 			"A caller's run id, logged with the request (first 128 characters); it changes nothing else.",
 			openapi3.NewStringSchema()),

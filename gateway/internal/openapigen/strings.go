@@ -2,6 +2,7 @@ package openapigen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -10,16 +11,54 @@ import (
 // section 1 and 9; the server's parsers in domain/time.cc,
 // domain/observations.cc, domain/calendar.cc).
 const (
-	// A wall-clock time in a request: no offset, no fraction. The ranges
-	// of month, day, hour, minute and second are checked here too (the
-	// server also refuses days a month lacks, e.g. 02-30); years from 1000.
-	wallClockPattern = `^[1-9][0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$`
+	// A wall-clock time in a request: no offset, no fraction. The server
+	// takes instants from 1900-01-01T00:00:00Z to before 2200-01-01 (domain/
+	// time.cc SupportedInstantAt); the pattern allows the wall clocks inside
+	// that range in every zone (offsets up to 14 hours): 1900-01-02 to
+	// 2199-12-30. The ranges of month, day, hour, minute and second are
+	// checked here, and so are the days a month lacks (the server refuses
+	// 04-31 and 02-30): day 31 only in the months that have it, 29 February
+	// only in leap years (1900 and 2100 are none, 2000 is one).
+	wallClockPattern = `^` + wallClockBody + `$`
+	wallClockBody    = `((190[1-9]|19[1-9][0-9]|20[0-9]{2}|21[0-8][0-9]|219[0-8])-` + monthDay +
+		`|1900-(01-(0[2-9]|[12][0-9]|3[01])|(0[2-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|(0[3-9]|1[0-2])-(29|30)|(0[3578]|1[02])-31)` +
+		`|2199-((0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|(0[13-9]|1[0-2])-(29|30)|(0[13578]|10)-31)` +
+		`|(19(0[48]|[2468][048]|[13579][26])|20(0[048]|[2468][048]|[13579][26])|21(0[48]|[2468][048]|[13579][26]))-02-29)` +
+		`T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]`
+	// A date YYYY-MM-DD, years 0001-9999 (domain/time.cc ParseDate).
+	dateBody = `((000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-` + monthDay +
+		`|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)`
+	// A month and a day it has, 29 February aside.
+	monthDay = `((0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|(0[13-9]|1[0-2])-(29|30)|(0[13578]|1[02])-31)`
+	// An optional date query parameter: a date YYYY-MM-DD, or empty for
+	// absent (format "date" cannot say "or empty").
+	optionalDatePattern = `^(` + dateBody + `)?$`
+	// The same or empty: a query parameter or header left empty is absent.
+	optionalWallClockPattern = `^(` + wallClockBody + `)?$`
+	// A time zone: a fixed offset +HH:MM / -HH:MM up to 14:00, or one of the
+	// IANA names every tzdata has. The server takes any IANA name of its
+	// tzdata in any case (domain/time.cc), which no schema can list; the
+	// pattern names the common ones, so a value it allows is always accepted.
+	// Empty is the same as absent: the default zone, Asia/Kolkata.
+	timeZonePattern = `^([+-](0[0-9]|1[0-3]):[0-5][0-9]|[+-]14:00|` + timeZoneNames + `)?$`
+	timeZoneNames   = `UTC|Etc/UTC|GMT|Asia/Kolkata|Asia/Calcutta|Asia/Dubai|Asia/Singapore|Asia/Hong_Kong|Asia/Shanghai|Asia/Tokyo|` +
+		`Europe/London|Europe/Berlin|Europe/Paris|America/New_York|America/Chicago|America/Los_Angeles|Australia/Sydney`
+	// A run tag as the server keeps it (docs/api.md section 9.4, "Tag
+	// rules"); the server also trims surrounding blanks first.
+	tagPattern = `^[A-Za-z0-9_-]{1,50}$`
+	// The `tag` filter of the runs list: a tag, or empty for no filter.
+	tagFilterPattern = `^([A-Za-z0-9_-]{1,50})?$`
+	// Text without control characters (C0 and DEL).
+	noControlPattern = "^[^\\x00-\\x1f\\x7f]*$"
+	// Printable ASCII without blanks (broker credentials, with maxLength 4096).
+	printablePattern = `^[!-~]+$`
 	// An id: a positive whole number as a string.
 	idPattern = `^[1-9][0-9]*$`
 	// An NSE symbol: 1-32 of A-Z a-z 0-9 & . _ -.
 	symbolPattern = `^[A-Za-z0-9&._-]{1,32}$`
 	// A special session's open or close, HH:MM in Asia/Kolkata.
-	clockTimePattern = `^[0-9]{2}:[0-9]{2}$`
+	// Empty for an ordinary holiday.
+	clockTimePattern = `^(([01][0-9]|2[0-3]):[0-5][0-9])?$`
 	// A username: 1-64 of A-Z a-z 0-9 _ . -.
 	usernamePattern = `^[A-Za-z0-9_.-]{1,64}$`
 )
@@ -37,6 +76,7 @@ var (
 	symbol    = stringForm{pattern: symbolPattern}
 	clockTime = stringForm{pattern: clockTimePattern}
 	id        = stringForm{pattern: idPattern}
+	timeZone  = stringForm{pattern: timeZonePattern}
 )
 
 // formsByName apply to every string property and query parameter of that
@@ -57,6 +97,7 @@ var formsByName = map[string]stringForm{
 	"sessionClose":  clockTime,
 	"id":            id,
 	"runId":         id,
+	"timezone":      timeZone,
 }
 
 // The names the query parameters that the protos keep as strings accept
@@ -73,11 +114,17 @@ var (
 	dbScripts = []any{"analyze", "vacuum", "purge-before", "dedupe-check"}
 )
 
-// queryForms apply to query parameters by name.
+// queryForms apply to query parameters by name, after formsByName. An
+// empty query parameter is absent to the server, so the wall-clock ones
+// may be empty.
 var queryForms = map[string]stringForm{
-	"type":     {enum: shortlistTypes},
-	"scope":    {enum: scopes},
-	"interval": {enum: intervals},
+	"datetime":      {pattern: optionalWallClockPattern},
+	"startDatetime": {pattern: optionalWallClockPattern},
+	"endDatetime":   {pattern: optionalWallClockPattern},
+	"type":          {enum: shortlistTypes},
+	"scope":         {enum: scopes},
+	"interval":      {enum: intervals},
+	"tag":           {pattern: tagFilterPattern},
 }
 
 // propertyForms apply to one property of one component schema. A renamed
@@ -123,6 +170,18 @@ func applyStringForms(doc *openapi3.T, ops []operation, warn func(string)) {
 			}
 			if form, ok := queryForms[p.Value.Name]; ok && p.Value.In == openapi3.ParameterInQuery {
 				form.apply(p.Value.Schema)
+			}
+			// An optional query parameter left empty is absent: a date or
+			// a name of an enum may be empty too.
+			if s := p.Value.Schema; p.Value.In == openapi3.ParameterInQuery && !p.Value.Required &&
+				s != nil && s.Value != nil && s.Value.Type.Is("string") {
+				if s.Value.Format == "date" {
+					s.Value.Format = ""
+					s.Value.Pattern = optionalDatePattern
+				}
+				if len(s.Value.Enum) > 0 && !slices.Contains(s.Value.Enum, any("")) {
+					s.Value.Enum = append(slices.Clone(s.Value.Enum), "")
+				}
 			}
 		}
 	}

@@ -1,0 +1,214 @@
+package openapigen
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// limit is what the server checks of one request property beyond its type
+// and form (docs/api.md section 9; domain/*_requests.cc): the bounds a
+// generated request must keep to be accepted.
+type limit struct {
+	minLength, maxLength uint64 // strings; 0: no bound
+	pattern              string // strings, or the items of a list of strings
+	minItems, maxItems   uint64 // lists; 0: no bound
+	uniqueItems          bool
+	positive             bool // numbers: > 0
+	nonNegative          bool // numbers: >= 0
+	whole                bool // numbers: a whole number (type integer)
+	// omitEnum: a $ref to an enum becomes an inline copy without this
+	// value (the UNSPECIFIED zero value of a required enum field, which
+	// the server refuses as "is required").
+	omitEnum string
+	// enumNumbers: the enum also takes these numbers, as protobuf JSON
+	// reads an enum (its value numbers; 0 is UNSPECIFIED).
+	enumNumbers []int
+	// dbScriptArgs: the arguments object of RunDbScript (only `before`).
+	dbScriptArgs bool
+}
+
+// runName: "at most 200 bytes, no control characters". maxLength counts
+// characters, not bytes: the schema says 200, and a name of 200 characters
+// that needs more than 200 bytes is one it cannot refuse.
+var runName = limit{maxLength: 200, pattern: noControlPattern}
+
+// runTags: each tag 1-50 of [A-Za-z0-9_-] (surrounding blanks are trimmed
+// by the server); at most 10 distinct ones, which a schema cannot count, in
+// a list of at most 100.
+var runTags = limit{pattern: tagPattern, maxItems: 100}
+
+// dateList: the admin deletes take 1-366 distinct dates.
+var dateList = limit{minItems: 1, maxItems: 366, uniqueItems: true}
+
+// propertyLimits are the limits by component schema and property. A renamed
+// field or message is reported (the build goes on without its limit).
+var propertyLimits = map[string]map[string]limit{
+	"SignInRequest":               {"developerToken": {minLength: 1, maxLength: 512}},
+	"SetBrokerCredentialsRequest": {"apiKey": {pattern: printablePattern, maxLength: 4096}, "apiSecret": {pattern: printablePattern, maxLength: 4096}},
+	"DeleteDataDatesRequest":      {"dates": dateList},
+	"DeleteHolidaysRequest":       {"dates": dateList},
+	"QuotesData":                  {"quotes": {minItems: 1, maxItems: 1000}},
+	"CreateOrderBody":             {"entryPrice": {positive: true}, "stopLossPrice": {positive: true}, "takeProfitPrice": {positive: true}},
+	"CreateRunRequest":            {"name": runName, "tags": runTags},
+	"RunUpdate":                   {"name": runName, "tags": runTags},
+	"Holiday":                     {"name": {maxLength: 100, pattern: noControlPattern}},
+	"ShortlistEntry":              {"price": {nonNegative: true}},
+	// ShortlistData.shortlistType keeps SHORTLIST_TYPE_UNSPECIFIED, which
+	// the server refuses as "is required", for now: clients/typescript
+	// passes its ShortlistType (the component enum) there. tests/contract
+	// hooks.py replaces it in generated requests.
+	// Epoch milliseconds: a whole number >= 0 (domain/observations.cc).
+	"QuotePayload":       {"last_trade_time": {whole: true, nonNegative: true}},
+	"ShortlistData":      {"shortlistType": {enumNumbers: []int{1, 2}}, "scope": {enumNumbers: []int{0, 1, 2}}},
+	"QuoteData":          {"status": {omitEnum: "QUOTE_STATUS_UNSPECIFIED", enumNumbers: []int{1, 2}}},
+	"RunDbScriptRequest": {"args": {dbScriptArgs: true}},
+}
+
+// applyLimits sets propertyLimits.
+func applyLimits(doc *openapi3.T, warn func(string)) {
+	for _, name := range sortedKeys(propertyLimits) {
+		ref, ok := doc.Components.Schemas[name]
+		if !ok || ref.Value == nil {
+			warn("internal/openapigen/limits.go: no schema " + name)
+			continue
+		}
+		for _, prop := range sortedKeys(propertyLimits[name]) {
+			p, ok := ref.Value.Properties[prop]
+			l := propertyLimits[name][prop]
+			if ok && (l.omitEnum != "" || l.enumNumbers != nil) {
+				if l.omitEnum != "" {
+					if p = withoutEnumValue(doc, p, l.omitEnum); p == nil {
+						warn(fmt.Sprintf("internal/openapigen/limits.go: %s.%s is no enum with %s", name, prop, l.omitEnum))
+						continue
+					}
+				}
+				if l.enumNumbers != nil {
+					numbers := openapi3.NewIntegerSchema()
+					for _, n := range l.enumNumbers {
+						numbers.Enum = append(numbers.Enum, n)
+					}
+					p = openapi3.NewSchemaRef("", &openapi3.Schema{
+						AnyOf:       openapi3.SchemaRefs{p, openapi3.NewSchemaRef("", numbers)},
+						Description: descriptionOf(doc, p) + " Protobuf JSON also takes the enum's numbers.",
+					})
+				}
+				ref.Value.Properties[prop] = p
+				continue
+			}
+			if !ok || p.Value == nil || p.Ref != "" {
+				warn(fmt.Sprintf("internal/openapigen/limits.go: schema %s has no inline property %q", name, prop))
+				continue
+			}
+			l.apply(p.Value)
+		}
+	}
+}
+
+// withoutEnumValue is an inline copy of the enum schema ref points to,
+// without value; nil when ref is no such enum.
+func withoutEnumValue(doc *openapi3.T, ref *openapi3.SchemaRef, value string) *openapi3.SchemaRef {
+	name, ok := strings.CutPrefix(ref.Ref, "#/components/schemas/")
+	target := doc.Components.Schemas[name]
+	if !ok || target == nil || target.Value == nil || !slices.Contains(target.Value.Enum, any(value)) {
+		return nil
+	}
+	s := *target.Value
+	s.Enum = slices.DeleteFunc(slices.Clone(s.Enum), func(v any) bool { return v == value })
+	s.Default = nil
+	return openapi3.NewSchemaRef("", &s)
+}
+
+func (l limit) apply(s *openapi3.Schema) {
+	if l.dbScriptArgs {
+		// docs/api.md section 9.5, "DB scripts": only purge-before takes an
+		// argument, `before`; any other name is 400 args.<name>.
+		before := openapi3.NewStringSchema()
+		before.Format = "date"
+		before.Description = "purge-before only (and required there): the first trading day kept."
+		s.Properties = openapi3.Schemas{"before": openapi3.NewSchemaRef("", before)}
+		no := false
+		s.AdditionalProperties = openapi3.AdditionalProperties{Has: &no}
+		return
+	}
+	if s.Type.Is("array") {
+		s.MinItems = l.minItems
+		if l.maxItems > 0 {
+			s.MaxItems = openapi3.Uint64Ptr(l.maxItems)
+		}
+		s.UniqueItems = l.uniqueItems
+		if l.pattern != "" && s.Items != nil && s.Items.Value != nil && s.Items.Value.Type.Is("string") {
+			s.Items.Value.Pattern = l.pattern
+		}
+		return
+	}
+	if s.Type.Is("string") {
+		s.MinLength = l.minLength
+		if l.maxLength > 0 {
+			s.MaxLength = openapi3.Uint64Ptr(l.maxLength)
+		}
+		if l.pattern != "" {
+			s.Pattern = l.pattern
+		}
+		return
+	}
+	if l.whole && s.Type.Is("number") {
+		s.Type = &openapi3.Types{"integer"}
+		s.Format = "" // any size: the server reads a double
+	}
+	if (l.positive || l.nonNegative) && (s.Type.Is("number") || s.Type.Is("integer")) {
+		s.Min = openapi3.Float64Ptr(0)
+		if l.positive {
+			s.WithExclusiveMin(true)
+		}
+	}
+}
+
+// applyRequestNullable marks the optional properties of the schemas that
+// requests use as nullable: to protobuf JSON, null is the same as absent
+// (a required one stays refused: "is required").
+func applyRequestNullable(doc *openapi3.T, ops []operation) {
+	schemas := doc.Components.Schemas
+	inRequests := map[string]bool{}
+	for _, o := range ops {
+		if rb := o.op.RequestBody; rb != nil && rb.Value != nil {
+			for _, media := range rb.Value.Content {
+				markReachable(schemas, media.Schema, inRequests)
+			}
+		}
+	}
+	for _, name := range sortedKeys(inRequests) {
+		ref := schemas[name]
+		if ref == nil || ref.Value == nil {
+			continue
+		}
+		for prop, p := range ref.Value.Properties {
+			switch {
+			case slices.Contains(ref.Value.Required, prop):
+			case p.Ref != "":
+				// A $ref cannot carry nullable in OpenAPI 3.0: wrap it.
+				ref.Value.Properties[prop] = openapi3.NewSchemaRef("", &openapi3.Schema{
+					AllOf: openapi3.SchemaRefs{p}, Nullable: true, Description: descriptionOf(doc, p),
+				})
+			case p.Value != nil:
+				p.Value.Nullable = true
+			}
+		}
+	}
+}
+
+// descriptionOf is the description of the schema ref is or points to.
+func descriptionOf(doc *openapi3.T, ref *openapi3.SchemaRef) string {
+	if name, ok := strings.CutPrefix(ref.Ref, "#/components/schemas/"); ok {
+		if target := doc.Components.Schemas[name]; target != nil && target.Value != nil {
+			return target.Value.Description
+		}
+		return ""
+	}
+	if ref.Value == nil {
+		return ""
+	}
+	return ref.Value.Description
+}

@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""The ctest `contract`: schemathesis against a private mdc stack.
+
+Starts its own stack like clients/python/tests/mdc_stack.py (a database
+``mdc_contract_<random>`` created through the superuser URL in
+``MDC_TEST_DATABASE_URL`` with psql; ``MDC_SERVER_BIN`` and ``MDC_GATEWAY_BIN``
+on free 127.0.0.1 ports; a fake broker token endpoint so
+GET /v1/developer/token has something to call), creates a developer and an
+admin through the API, and runs schemathesis (PyPI, pinned in
+requirements.txt, installed into a virtualenv under the build folder) twice
+with a fixed seed and a bounded number of examples per operation:
+
+1. the developer token on every operation outside /v1/admin/ (health,
+   sign-in, collector writes, developer reads, dashboard, runs, orders);
+2. the admin token on the /v1/admin/ operations, except the two that could
+   revoke that very token (see schemathesis.toml).
+
+Both runs use tests/contract/schemathesis.toml (checks, phases, exclusions,
+each with its reason) and tests/contract/hooks.py (no pageToken). Exit
+status: 0 when both runs pass, 1 when either finds a problem, 2 on a setup
+error. Stdlib only: it runs with the system python3.
+
+Environment: MDC_SERVER_BIN, MDC_GATEWAY_BIN, MDC_TEST_DATABASE_URL
+(required); MDC_CONTRACT_WORK (virtualenv, reports and logs; default
+./contract-work), MDC_CONTRACT_SEED (default 20251231),
+MDC_CONTRACT_EXAMPLES (max examples per operation in the fuzzing phase;
+default 90), MDC_CONTRACT_KEEP_LOGS=1 (keep the stack's logs on success).
+"""
+
+from __future__ import annotations
+
+import base64
+import ctypes
+import http.server
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+HERE = Path(__file__).resolve().parent
+HEALTH_TIMEOUT = 30.0
+STOP_GRACE = 20.0
+
+
+def log(msg: str) -> None:
+    print(f"contract: {msg}", flush=True)
+
+
+def free_addr() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        host, port = s.getsockname()
+        return f"{host}:{port}"
+
+
+def random_token() -> str:
+    return "mdc_" + base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+
+
+def psql(db_url: str, sql: str) -> str:
+    binary = shutil.which("psql") or "/usr/lib/postgresql/15/bin/psql"
+    result = subprocess.run(
+        [binary, "--no-psqlrc", "--quiet", "--tuples-only", "--no-align",
+         "--set=ON_ERROR_STOP=1", f"--dbname={db_url}", f"--command={sql}"],
+        capture_output=True, text=True, timeout=60,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"psql {sql!r}: {result.stderr.strip()}")
+    return result.stdout.strip()
+
+
+def _die_with_parent() -> None:
+    """The kernel kills the child when this script dies (PR_SET_PDEATHSIG)."""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def venv_schemathesis(work: Path) -> Path:
+    """The schemathesis of a virtualenv under work, made (once per pinned
+    requirements.txt) with pip from PyPI."""
+    requirements = HERE / "requirements.txt"
+    venv = work / "venv"
+    marker = venv / "requirements.txt"
+    exe = venv / "bin" / "schemathesis"
+    if exe.exists() and marker.exists() and marker.read_text() == requirements.read_text():
+        return exe
+    log(f"installing {requirements.read_text().strip()} into {venv}")
+    shutil.rmtree(venv, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check",
+                    "-r", str(requirements)], check=True)
+    shutil.copyfile(requirements, marker)
+    return exe
+
+
+class FakeBroker:
+    """A broker token endpoint on 127.0.0.1: POST with {api_key, api_secret}
+    answers {"access_token": ...}, as docs/api.md section 9.3 expects. Without
+    it GET /v1/developer/token is 503 BROKER_NOT_CONFIGURED, a correct answer
+    that not_a_server_error would still count as a failure."""
+
+    def __init__(self) -> None:
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                length = int(self.headers.get("Content-Length") or 0)
+                self.rfile.read(length)
+                body = json.dumps({"access_token": "fake-broker-" + secrets.token_hex(8)}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = "http://127.0.0.1:%d/token" % self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class Process:
+    def __init__(self, name: str, binary: str, env: dict[str, str], log_path: Path) -> None:
+        self.name, self.binary, self.env, self.log_path = name, binary, env, log_path
+        self.popen: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with open(self.log_path, "ab") as out:
+            self.popen = subprocess.Popen(
+                [self.binary], env={**os.environ, **self.env}, stdout=out,
+                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent,
+            )
+
+    def exited(self) -> str:
+        if self.popen is None or self.popen.poll() is None:
+            return ""
+        return f"{self.name} exited with status {self.popen.returncode}"
+
+    def stop(self) -> None:
+        if self.popen is None or self.popen.poll() is not None:
+            return
+        self.popen.send_signal(signal.SIGTERM)
+        try:
+            self.popen.wait(STOP_GRACE)
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+            self.popen.wait()
+
+    def tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+
+def call(base: str, method: str, path: str, token: str, body: object = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method, headers={
+        "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.loads(resp.read())
+
+
+def wait_healthy(base: str, processes: list[Process]) -> None:
+    deadline = time.monotonic() + HEALTH_TIMEOUT
+    last = "no answer yet"
+    while True:
+        for p in processes:
+            if ended := p.exited():
+                raise RuntimeError(f"{ended}\n{p.tail()}")
+        try:
+            with urllib.request.urlopen(base + "/health", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, OSError) as exc:
+            last = str(exc)
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"GET {base}/health did not answer 200 within {HEALTH_TIMEOUT}s ({last})")
+        time.sleep(0.1)
+
+
+def schemathesis_run(exe: Path, base: str, token: str, name: str, reports: Path, seed: str,
+                     examples: str, filters: list[str]) -> int:
+    args = [
+        str(exe), "--config-file", str(HERE / "schemathesis.toml"), "run", base + "/openapi.json",
+        "--url", base,
+        "--header", f"Authorization: Bearer {token}",
+        "--seed", seed,
+        "--max-examples", examples,
+        "--report", "junit,ndjson",
+        "--report-junit-path", str(reports / f"{name}.junit.xml"),
+        "--report-ndjson-path", str(reports / f"{name}.ndjson"),
+        "--report-dir", str(reports),
+        "--no-color",
+        *filters,
+    ]
+    log(f"schemathesis, {name} token: " + " ".join(a if "Bearer" not in a else "Authorization: Bearer ..." for a in args[3:]))
+    started = time.monotonic()
+    status = subprocess.run(args, env={**os.environ, "SCHEMATHESIS_HOOKS": "hooks",
+                                       "PYTHONPATH": str(HERE)}).returncode
+    log(f"schemathesis, {name} token: exit status {status} after {time.monotonic() - started:.0f}s")
+    return status
+
+
+def main() -> int:
+    missing = [v for v in ("MDC_SERVER_BIN", "MDC_GATEWAY_BIN", "MDC_TEST_DATABASE_URL") if not os.environ.get(v)]
+    if missing:
+        log("set " + ", ".join(missing))
+        return 2
+    work = Path(os.environ.get("MDC_CONTRACT_WORK") or "contract-work").resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    seed = os.environ.get("MDC_CONTRACT_SEED") or "20251231"
+    examples = os.environ.get("MDC_CONTRACT_EXAMPLES") or "90"
+    exe = venv_schemathesis(work)
+
+    run_dir = work / time.strftime("run-%Y%m%d-%H%M%S")
+    run_dir.mkdir()
+    super_url = os.environ["MDC_TEST_DATABASE_URL"]
+    db_name = "mdc_contract_" + secrets.token_hex(6)
+    broker = FakeBroker()
+    processes: list[Process] = []
+    created_db = False
+    status = 2
+    try:
+        psql(super_url, f"CREATE DATABASE {db_name}")
+        created_db = True
+        db_url = urlunsplit(urlsplit(super_url)._replace(path="/" + db_name))
+        grpc_addr, http_addr = free_addr(), free_addr()
+        bootstrap = random_token()
+        server = Process("mdc-server", os.environ["MDC_SERVER_BIN"], {
+            "DATABASE_URL": db_url,
+            "MDC_GRPC_ADDR": grpc_addr,
+            "MDC_ADMIN_TOKEN": bootstrap,
+            "MDC_METRICS_ADDR": "",
+            "MDC_DB_POOL_SIZE": "4",
+            # A key, so PUT /v1/admin/broker can store credentials (else 412).
+            "MDC_SECRET_KEY": secrets.token_hex(32),
+            "MDC_BROKER_TOKEN_URL": broker.url,
+            "MDC_BROKER_API_KEY": "contract-key",
+            "MDC_BROKER_API_SECRET": "contract-secret",
+        }, run_dir / "server.log")
+        gateway = Process("mdc-gateway", os.environ["MDC_GATEWAY_BIN"],
+                          {"MDC_HTTP_ADDR": http_addr, "MDC_GRPC_ADDR": grpc_addr},
+                          run_dir / "gateway.log")
+        processes = [server, gateway]
+        server.start()
+        gateway.start()
+        base = f"http://{http_addr}"
+        wait_healthy(base, processes)
+        developer = call(base, "POST", "/v1/admin/developers", bootstrap,
+                         {"username": "contract-developer", "role": "developer"})["token"]
+        admin = call(base, "POST", "/v1/admin/developers", bootstrap,
+                     {"username": "contract-admin", "role": "admin"})["token"]
+        log(f"stack on {base} (database {db_name}, logs in {run_dir})")
+
+        dev_status = schemathesis_run(exe, base, developer, "developer", run_dir, seed, examples,
+                                      ["--exclude-path-regex", "^/v1/admin/"])
+        admin_status = schemathesis_run(exe, base, admin, "admin", run_dir, seed, examples,
+                                        ["--include-path-regex", "^/v1/admin/"])
+        for p in processes:
+            if ended := p.exited():
+                log(f"{ended} during the run\n{p.tail()}")
+                dev_status = dev_status or 1
+        status = 1 if dev_status or admin_status else 0
+    except Exception as exc:  # setup failed: say why, with the logs
+        log(f"setup failed: {exc}")
+        for p in processes:
+            log(f"--- {p.name}:\n{p.tail()}")
+        status = 2
+    finally:
+        for p in reversed(processes):
+            p.stop()
+        broker.stop()
+        if created_db:
+            try:
+                psql(super_url, f"DROP DATABASE IF EXISTS {db_name} WITH (FORCE)")
+            except RuntimeError as exc:
+                log(str(exc))
+    if status == 0 and not os.environ.get("MDC_CONTRACT_KEEP_LOGS"):
+        shutil.rmtree(run_dir, ignore_errors=True)
+    else:
+        log(f"logs and reports in {run_dir}")
+    log("PASSED" if status == 0 else f"FAILED (exit status {status})")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
