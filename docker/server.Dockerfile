@@ -7,7 +7,7 @@
 FROM debian:12 AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      build-essential cmake ninja-build pkg-config git python3 python3-pip \
+      build-essential cmake ninja-build pkg-config git python3 python3-pip nodejs npm \
       ca-certificates protobuf-compiler protobuf-compiler-grpc libprotobuf-dev \
       libgrpc++-dev libabsl-dev libpq-dev libssl-dev libcurl4-openssl-dev \
       prometheus-cpp-dev googletest libgtest-dev libgmock-dev tzdata \

@@ -1,6 +1,13 @@
 #include "domain/sign_in.h"
 
+#include <arpa/inet.h>
+
+#include <cstring>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "domain/tokens.h"
 
 namespace mdc::domain {
 
@@ -19,6 +26,38 @@ std::string ClientKey(absl::string_view address) {
   }
   // "unix:/path" and plain addresses are keys as they are.
   return std::string(address.substr(0, 200));
+}
+
+std::string ClientTokenKey(absl::string_view client_key,
+                           absl::string_view token) {
+  return absl::StrCat(client_key, " ",
+                      absl::BytesToHexString(HashToken(token).substr(0, 8)));
+}
+
+std::optional<std::string> CanonicalIp(absl::string_view text) {
+  if (text.size() > 100) return std::nullopt;
+  const std::string address(text);
+  unsigned char bytes[16];
+  char out[INET6_ADDRSTRLEN];
+  if (inet_pton(AF_INET, address.c_str(), bytes) == 1) {
+    if (inet_ntop(AF_INET, bytes, out, sizeof(out)) == nullptr) {
+      return std::nullopt;
+    }
+    return std::string(out);
+  }
+  if (inet_pton(AF_INET6, address.c_str(), bytes) != 1) return std::nullopt;
+  static constexpr unsigned char kMapped[12] = {0, 0, 0, 0, 0,    0,
+                                                0, 0, 0, 0, 0xff, 0xff};
+  if (std::memcmp(bytes, kMapped, sizeof(kMapped)) == 0) {
+    if (inet_ntop(AF_INET, bytes + 12, out, sizeof(out)) == nullptr) {
+      return std::nullopt;
+    }
+    return std::string(out);
+  }
+  if (inet_ntop(AF_INET6, bytes, out, sizeof(out)) == nullptr) {
+    return std::nullopt;
+  }
+  return std::string(out);
 }
 
 }  // namespace mdc::domain

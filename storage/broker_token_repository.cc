@@ -13,14 +13,15 @@ constexpr int64_t kRefreshLockKey = 0x6d6463746f6b;
 
 constexpr Statement kFind{
     "broker_tokens_find",
-    "SELECT access_token, expires_at, fetched_at FROM broker_tokens "
+    "SELECT access_token_sealed, expires_at, fetched_at FROM broker_tokens "
     "WHERE id"};
 
 constexpr Statement kSave{
     "broker_tokens_save",
-    "INSERT INTO broker_tokens (id, access_token, expires_at, fetched_at) "
-    "VALUES (true, $1, $2, now()) ON CONFLICT (id) DO UPDATE SET "
-    "access_token = EXCLUDED.access_token, expires_at = EXCLUDED.expires_at, "
+    "INSERT INTO broker_tokens (id, access_token_sealed, expires_at, "
+    "fetched_at) VALUES (true, $1, $2, now()) ON CONFLICT (id) DO UPDATE SET "
+    "access_token_sealed = EXCLUDED.access_token_sealed, "
+    "expires_at = EXCLUDED.expires_at, "
     "fetched_at = EXCLUDED.fetched_at"};
 
 constexpr Statement kLock{"broker_tokens_lock",
@@ -55,8 +56,8 @@ BrokerTokenRepository::LockedSession::Find() {
 }
 
 absl::Status BrokerTokenRepository::LockedSession::Save(
-    const std::string& access_token, absl::Time expires_at) {
-  return conn_.Exec(kSave, Params().Text(access_token).Time(expires_at))
+    const std::string& access_token_sealed, absl::Time expires_at) {
+  return conn_.Exec(kSave, Params().Bytes(access_token_sealed).Time(expires_at))
       .status();
 }
 

@@ -1,6 +1,7 @@
-// The one broker access token the service holds (table broker_tokens), and
-// the database lock that makes sure only one refresh runs at a time across
-// every replica sharing the database.
+// The one broker access token the service holds (table broker_tokens), stored
+// sealed: this repository only moves the encrypted bytes; the caller seals
+// and opens them (domain/secret_box.h). And the database lock that makes sure
+// only one refresh runs at a time across every replica sharing the database.
 //
 // Thread-safe (each call checks out its own connection).
 #ifndef MDC_STORAGE_BROKER_TOKEN_REPOSITORY_H_
@@ -18,7 +19,7 @@
 namespace mdc::storage {
 
 struct StoredBrokerToken {
-  std::string access_token;
+  std::string access_token_sealed;
   absl::Time expires_at;
   absl::Time fetched_at;
 };
@@ -36,7 +37,8 @@ class BrokerTokenRepository {
    public:
     absl::StatusOr<std::optional<StoredBrokerToken>> Find();
     // Replaces the stored token; committed when the locked body returns OK.
-    absl::Status Save(const std::string& access_token, absl::Time expires_at);
+    absl::Status Save(const std::string& access_token_sealed,
+                      absl::Time expires_at);
 
    private:
     friend class BrokerTokenRepository;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "domain/secret_box.h"
 
 namespace mdc {
 
@@ -25,6 +26,11 @@ class BrokerCredentialsSource {
   // The credentials, nullopt when none are configured, or an error when
   // they cannot be read.
   virtual absl::StatusOr<std::optional<BrokerCredentials>> Get() = 0;
+
+  // The key broker secrets are sealed with at rest (MDC_SECRET_KEY), or
+  // null when this server has none. The token refresher seals the token it
+  // stores with it, and stores none without it (broker_tokens.h).
+  virtual const domain::SecretBox* secret_box() const { return nullptr; }
 };
 
 // Fixed credentials from the environment (MDC_BROKER_API_KEY /

@@ -9,8 +9,40 @@
 
 namespace mdc {
 
-absl::StatusOr<storage::StoredBrokerToken> BrokerTokens::Current(
-    absl::Time now) {
+std::optional<BrokerToken> BrokerTokens::Usable(
+    const std::optional<storage::StoredBrokerToken>& stored,
+    const domain::SecretBox& box, absl::Time now) {
+  if (!stored.has_value() ||
+      !domain::BrokerTokenUsable(stored->expires_at, now)) {
+    return std::nullopt;
+  }
+  auto opened =
+      box.Open(stored->access_token_sealed, kBrokerAccessTokenContext);
+  if (!opened.ok()) {
+    log::Warning(
+        "the stored broker token cannot be opened with this server's "
+        "MDC_SECRET_KEY (sealed under another key?); fetching a new one",
+        {{"error", opened.status().message()}});
+    return std::nullopt;
+  }
+  return BrokerToken{*std::move(opened), stored->expires_at,
+                     stored->fetched_at};
+}
+
+absl::StatusOr<BrokerToken> BrokerTokens::FetchUnstored(absl::Time now) {
+  auto token = Fetch();
+  if (!token.ok()) return token.status();
+  BrokerToken current{*std::move(token), domain::BrokerTokenExpiry(now), now};
+  if (!warned_unstored_.exchange(true)) {
+    log::Warning(
+        "MDC_SECRET_KEY is not set: the broker token is not stored, every "
+        "token request fetches a new one from the broker",
+        {});
+  }
+  return current;
+}
+
+absl::StatusOr<BrokerToken> BrokerTokens::Current(absl::Time now) {
   if (token_url_.empty()) {
     return domain::WithReason(
         absl::UnavailableError(
@@ -18,15 +50,17 @@ absl::StatusOr<storage::StoredBrokerToken> BrokerTokens::Current(
             "(MDC_BROKER_TOKEN_URL)"),
         domain::reason::kBrokerNotConfigured);
   }
+  const domain::SecretBox* box = credentials_.secret_box();
+  if (box == nullptr) return FetchUnstored(now);
+
   auto stored = repository_.Find();
   if (!stored.ok()) return stored.status();
-  if (stored->has_value() &&
-      domain::BrokerTokenUsable((*stored)->expires_at, now)) {
-    return **stored;
+  if (auto usable = Usable(*stored, *box, now); usable.has_value()) {
+    return *std::move(usable);
   }
 
   absl::MutexLock local(&refresh_mu_);
-  storage::StoredBrokerToken current;
+  BrokerToken current;
   // A waiter must outlast the refresh in progress: its HTTP call plus slack.
   absl::Status refreshed = repository_.WithRefreshLock(
       timeout_ + absl::Seconds(5),
@@ -35,9 +69,8 @@ absl::StatusOr<storage::StoredBrokerToken> BrokerTokens::Current(
         // Another thread or replica may have refreshed while we waited.
         auto again = session.Find();
         if (!again.ok()) return again.status();
-        if (again->has_value() &&
-            domain::BrokerTokenUsable((*again)->expires_at, now)) {
-          current = **again;
+        if (auto usable = Usable(*again, *box, now); usable.has_value()) {
+          current = *std::move(usable);
           return absl::OkStatus();
         }
         auto token = Fetch();
@@ -47,7 +80,9 @@ absl::StatusOr<storage::StoredBrokerToken> BrokerTokens::Current(
         current.expires_at = domain::BrokerTokenExpiry(now);
         log::Info("broker token refreshed",
                   {{"expires_at", domain::FormatInstant(current.expires_at)}});
-        return session.Save(current.access_token, current.expires_at);
+        return session.Save(
+            box->Seal(current.access_token, kBrokerAccessTokenContext),
+            current.expires_at);
       });
   if (!refreshed.ok()) return refreshed;
   return current;

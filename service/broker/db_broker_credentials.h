@@ -32,6 +32,10 @@ class DbBrokerCredentials final : public BrokerCredentialsSource {
   // another key than they were sealed with).
   absl::StatusOr<std::optional<BrokerCredentials>> Get() override;
 
+  const domain::SecretBox *secret_box() const override {
+    return box_.has_value() ? &*box_ : nullptr;
+  }
+
  private:
   storage::BrokerCredentialsRepository &repository_;
   const std::optional<domain::SecretBox> box_;

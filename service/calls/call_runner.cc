@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/log.h"
+#include "domain/sign_in.h"
 #include "service/calls/grpc_status.h"
 
 namespace mdc {
@@ -22,20 +23,6 @@ absl::string_view Metadata(const grpc::ServerContextBase& context,
   auto it = metadata.find(grpc::string_ref(key.data(), key.size()));
   if (it == metadata.end()) return {};
   return absl::string_view(it->second.data(), it->second.size());
-}
-
-std::string ClientAddress(const grpc::ServerContextBase& context) {
-  // The gateway appends the address it saw to whatever X-Forwarded-For the
-  // client sent: only the last entry can be trusted (earlier ones are
-  // client-controlled and would let a caller dodge per-address limits).
-  absl::string_view forwarded = Metadata(context, "x-forwarded-for");
-  if (!forwarded.empty()) {
-    const size_t comma = forwarded.rfind(',');
-    return std::string(absl::StripAsciiWhitespace(
-        comma == absl::string_view::npos ? forwarded
-                                         : forwarded.substr(comma + 1)));
-  }
-  return context.peer();
 }
 
 absl::StatusOr<domain::BacktestClock> ClockOf(
@@ -52,14 +39,6 @@ bool IsServerFailure(absl::StatusCode code) {
          code == absl::StatusCode::kDataLoss;
 }
 
-CallContext Describe(const grpc::ServerContextBase& context) {
-  CallContext call;
-  call.request_id = RequestIdOf(Metadata(context, "x-request-id"));
-  call.run_id = std::string(Metadata(context, "x-run-id").substr(0, 128));
-  call.client_address = ClientAddress(context);
-  return call;
-}
-
 absl::Status Prepare(grpc::ServerContext& context, Authenticator& auth,
                      Access access, CallContext& call) {
   auto caller = auth.Authenticate(Metadata(context, "authorization"), access);
@@ -71,7 +50,54 @@ absl::Status Prepare(grpc::ServerContext& context, Authenticator& auth,
   return absl::OkStatus();
 }
 
+absl::flat_hash_set<std::string> CanonicalIps(
+    const std::vector<std::string>& addresses) {
+  absl::flat_hash_set<std::string> ips;
+  for (const std::string& address : addresses) {
+    if (auto ip = domain::CanonicalIp(address); ip.has_value()) {
+      ips.insert(*std::move(ip));
+    }
+  }
+  return ips;
+}
+
 }  // namespace
+
+CallRunner::CallRunner(Authenticator& auth, Metrics& metrics,
+                       std::vector<std::string> trusted_proxies)
+    : auth_(auth),
+      metrics_(metrics),
+      trusted_proxies_(CanonicalIps(trusted_proxies)) {}
+
+std::string CallRunner::ClientAddress(
+    const grpc::ServerContextBase& context) const {
+  const std::string peer = context.peer();
+  const std::optional<std::string> peer_ip =
+      domain::CanonicalIp(domain::ClientKey(peer));
+  if (!peer_ip.has_value() || !trusted_proxies_.contains(*peer_ip)) {
+    // Not a proxy we trust: whatever x-forwarded-for it sent is its own
+    // claim, and believing it would let a caller dodge per-address limits.
+    return peer;
+  }
+  // A trusted proxy (the gateway) appends the address it saw to whatever
+  // X-Forwarded-For the client sent: only the last entry can be trusted.
+  absl::string_view forwarded = Metadata(context, "x-forwarded-for");
+  if (!forwarded.empty()) {
+    const size_t comma = forwarded.rfind(',');
+    return std::string(absl::StripAsciiWhitespace(
+        comma == absl::string_view::npos ? forwarded
+                                         : forwarded.substr(comma + 1)));
+  }
+  return peer;
+}
+
+CallContext CallRunner::Describe(const grpc::ServerContextBase& context) const {
+  CallContext call;
+  call.request_id = RequestIdOf(Metadata(context, "x-request-id"));
+  call.run_id = std::string(Metadata(context, "x-run-id").substr(0, 128));
+  call.client_address = ClientAddress(context);
+  return call;
+}
 
 std::string RequestIdOf(absl::string_view sent) {
   bool valid = !sent.empty() && sent.size() <= 128;

@@ -13,7 +13,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
@@ -35,7 +37,9 @@ struct CallContext {
   // x-request-id as the gateway sent it, or one made here when it is absent
   // or invalid (RequestIdOf): every log line of the call carries it.
   std::string request_id;
-  std::string client_address;  // x-forwarded-for, else the peer
+  // The last x-forwarded-for entry when the peer is a trusted proxy, else
+  // the peer.
+  std::string client_address;
 };
 
 // The request id a call logs: `sent` (x-request-id) when it is 1-128
@@ -44,8 +48,11 @@ std::string RequestIdOf(absl::string_view sent);
 
 class CallRunner {
  public:
-  CallRunner(Authenticator& auth, Metrics& metrics)
-      : auth_(auth), metrics_(metrics) {}
+  // `trusted_proxies`: IP addresses (domain::CanonicalIp forms; others
+  // never match) whose x-forwarded-for names the client. From any other
+  // peer, x-forwarded-for is ignored.
+  CallRunner(Authenticator& auth, Metrics& metrics,
+             std::vector<std::string> trusted_proxies = {"127.0.0.1", "::1"});
 
   grpc::Status Run(grpc::ServerContext* context, absl::string_view method,
                    Access access,
@@ -82,8 +89,14 @@ class CallRunner {
   // Finish for a StartWrite call: answers through its reactor.
   void Answer(std::unique_ptr<PendingWrite> write, const absl::Status& status);
 
+  // The CallContext of a call, before authentication.
+  CallContext Describe(const grpc::ServerContextBase& context) const;
+  // See CallContext::client_address.
+  std::string ClientAddress(const grpc::ServerContextBase& context) const;
+
   Authenticator& auth_;
   Metrics& metrics_;
+  const absl::flat_hash_set<std::string> trusted_proxies_;
 };
 
 }  // namespace mdc

@@ -4,7 +4,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "domain/secret_box.h"
+#include "domain/sign_in.h"
 #include "service/config/flags.h"
 
 namespace mdc {
@@ -138,6 +140,21 @@ const std::vector<Option> &Options() {
            return true;
          }
          return SetSwitch(&c.access_log, v);
+       }},
+      {"trusted-proxies", "MDC_TRUSTED_PROXIES",
+       "comma-separated IP addresses whose x-forwarded-for is believed "
+       "(default 127.0.0.1,::1: the local gateway); empty: none",
+       [](Config &c, const std::string &v) {
+         std::vector<std::string> proxies;
+         for (absl::string_view part : absl::StrSplit(v, ',')) {
+           part = absl::StripAsciiWhitespace(part);
+           if (part.empty()) continue;
+           auto ip = domain::CanonicalIp(part);
+           if (!ip.has_value()) return false;
+           proxies.push_back(*std::move(ip));
+         }
+         c.trusted_proxies = std::move(proxies);
+         return true;
        }},
   };
   return *options;

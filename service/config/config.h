@@ -37,6 +37,11 @@ struct Config {
   // --access-log, MDC_ACCESS_LOG: on/off (also true/false, 1/0); off drops
   // the per-request info line, never an error line.
   bool access_log = true;
+  // --trusted-proxies, MDC_TRUSTED_PROXIES: comma-separated IP addresses of
+  // the proxies (the gateway) whose x-forwarded-for names the client; a call
+  // from any other peer is counted as coming from the peer itself. Empty:
+  // trust no one.
+  std::vector<std::string> trusted_proxies = {"127.0.0.1", "::1"};
 };
 
 // Reads `args` (argv without the program name; "--name=value" or "--name

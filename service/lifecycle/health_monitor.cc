@@ -12,11 +12,13 @@ HealthMonitor::Probe HealthMonitor::PingPool(storage::ConnectionPool& pool) {
 
 HealthMonitor::HealthMonitor(Probe probe,
                              grpc::HealthCheckServiceInterface* health,
-                             Metrics& metrics, absl::Duration interval)
+                             Metrics& metrics, absl::Duration interval,
+                             std::vector<std::string> services)
     : probe_(std::move(probe)),
       health_(health),
       metrics_(metrics),
       interval_(interval),
+      services_(std::move(services)),
       thread_([this] { Loop(); }) {}
 
 HealthMonitor::~HealthMonitor() {
@@ -38,7 +40,14 @@ void HealthMonitor::Drain() {
   // afterwards, so this NOT_SERVING is the last word.
   absl::MutexLock lock(&mu_);
   Stop();
-  health_->SetServingStatus(false);
+  Publish(false);
+}
+
+void HealthMonitor::Publish(bool serving) {
+  for (const std::string& service : services_) {
+    health_->SetServingStatus(service, serving);
+  }
+  health_->SetServingStatus(serving);
 }
 
 void HealthMonitor::Loop() {
@@ -49,7 +58,7 @@ void HealthMonitor::Loop() {
     {
       absl::MutexLock lock(&mu_);
       if (stopped_) return;
-      health_->SetServingStatus(up);
+      Publish(up);
       metrics_.SetDatabaseUp(up);
     }
     if (up != last) {

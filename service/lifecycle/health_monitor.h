@@ -1,5 +1,6 @@
 // Keeps the standard grpc.health.v1 status (and the mdc_database_up metric)
-// in step with the database: a thread asks a probe (in production, a ping of
+// in step with the database, for the whole server ("") and for each service
+// name given: a thread asks a probe (in production, a ping of
 // the connection pool) every interval and publishes the answer, until
 // shutdown begins (Drain) and the server is NOT_SERVING for good.
 //
@@ -11,7 +12,9 @@
 #include <grpcpp/health_check_service_interface.h>
 
 #include <functional>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
@@ -33,10 +36,13 @@ class HealthMonitor {
   static Probe PingPool(storage::ConnectionPool& pool);
 
   // Starts the thread, which probes at once and then every `interval`, and
-  // publishes each answer to `health` (every service at once) and `metrics`.
-  // `health` and `metrics` must outlive the monitor.
+  // publishes each answer to `health` and `metrics`: first for each of
+  // `services` by name (so that a name is known to the health service, not
+  // NOT_FOUND), then for every service at once. `health` and `metrics` must
+  // outlive the monitor.
   HealthMonitor(Probe probe, grpc::HealthCheckServiceInterface* health,
-                Metrics& metrics, absl::Duration interval);
+                Metrics& metrics, absl::Duration interval,
+                std::vector<std::string> services = {});
 
   // Stops the thread (waiting for a probe under way) without publishing.
   ~HealthMonitor();
@@ -53,11 +59,14 @@ class HealthMonitor {
   void Loop();
   // Ends the loop: no status is published afterwards. Idempotent.
   void Stop() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Publishes `serving` for each of services_, then for every service.
+  void Publish(bool serving) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const Probe probe_;
   grpc::HealthCheckServiceInterface* const health_;
   Metrics& metrics_;
   const absl::Duration interval_;
+  const std::vector<std::string> services_;
 
   // Makes "still running? then publish" one step with respect to Drain:
   // without it a probe that found the database up could publish SERVING

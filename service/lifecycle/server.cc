@@ -16,6 +16,7 @@
 #include "common/log.h"
 #include "domain/secret_box.h"
 #include "domain/tokens.h"
+#include "grpc/health/v1/health.pb.h"
 #include "service/broker/db_broker_credentials.h"
 #include "storage/migrations.h"
 
@@ -41,6 +42,14 @@ absl::Status WaitForDatabase(storage::ConnectionPool &pool,
 }
 
 }  // namespace
+
+std::vector<std::string> HealthCheckedServices() {
+  return {v1::CollectorService::service_full_name(),
+          v1::DeveloperService::service_full_name(),
+          v1::DashboardService::service_full_name(),
+          v1::AdminService::service_full_name(),
+          v1::HealthService::service_full_name()};
+}
 
 Server::Server(const Config &config) : config_(config) {}
 
@@ -73,7 +82,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
     return served;
   }
   s->auth_ = std::make_unique<Authenticator>(repos.developers);
-  s->calls_ = std::make_unique<CallRunner>(*s->auth_, *s->metrics_);
+  s->calls_ = std::make_unique<CallRunner>(*s->auth_, *s->metrics_,
+                                           config.trusted_proxies);
   s->collector_ = std::make_unique<CollectorService>(
       *s->calls_, CollectorService::Stores{repos.shortlists, repos.nifty,
                                            repos.quotes, repos.holidays});
@@ -109,6 +119,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
       std::move(secret_box));
   s->health_ = std::make_unique<HealthService>(*s->calls_, *s->pool_);
 
+  // gRPC's built-in grpc.health.v1 service answers Check and Watch but does
+  // not register its descriptor; asking for ours here links the generated
+  // grpc/health/v1/health.proto in, so that reflection can describe it.
+  if (grpc::health::v1::HealthCheckResponse::descriptor() == nullptr) {
+    return absl::InternalError("grpc.health.v1 descriptor missing");
+  }
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
@@ -148,7 +164,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   }
   s->monitor_ = std::make_unique<HealthMonitor>(
       HealthMonitor::PingPool(*s->pool_),
-      s->grpc_server_->GetHealthCheckService(), *s->metrics_, absl::Seconds(2));
+      s->grpc_server_->GetHealthCheckService(), *s->metrics_, absl::Seconds(2),
+      HealthCheckedServices());
   log::Info("serving", {{"grpc_addr", config.grpc_addr},
                         {"port", s->port_},
                         {"metrics_addr", config.metrics_addr},

@@ -9,6 +9,8 @@
 #include <grpcpp/server.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "service/api/admin_service.h"
@@ -28,6 +30,11 @@
 #include "storage/repositories.h"
 
 namespace mdc {
+
+// The names grpc.health.v1 reports a status for besides "" (the whole
+// server): the full names of the mdc services, such as
+// "mdc.v1.CollectorService". All share the database's status.
+std::vector<std::string> HealthCheckedServices();
 
 class Server {
  public:

@@ -34,18 +34,29 @@ func TestDashboardSignIn(t *testing.T) {
 		time.Sleep(time.Duration((61 - second) * float64(time.Second)))
 	}
 
-	// Ten failures are answered 401; the eleventh attempt (even with a good
-	// token) 429 until the minute is over.
+	// Ten failures with one token are answered 401; the eleventh attempt with
+	// that token 429 until the minute is over.
 	for i := 0; i < 10; i++ {
-		anonymous.fails(401, "POST", "/v1/dashboard/auth/sign-in",
-			map[string]any{"developerToken": "mdc_wrong" + strings.Repeat("x", i)})
+		anonymous.fails(401, "POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": "mdc_wrong"})
 	}
 	throttled := anonymous.fails(429, "POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": "mdc_wrong"})
 	if info := errorInfo(throttled); info == nil || info["reason"] != "SIGN_IN_THROTTLED" {
 		t.Errorf("a throttled sign-in carries no SIGN_IN_THROTTLED reason: %v", throttled)
 	}
-	anonymous.fails(429, "POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": d.token})
 	// A client-written X-Forwarded-For does not dodge the limit.
+	anonymous.fails(429, "POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": "mdc_wrong"},
+		"X-Forwarded-For", "203.0.113.77")
+	// Another token from the same address (another client behind the same
+	// proxy or NAT) is not locked out.
+	anonymous.ok("POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": d.token})
+
+	// 100 failures from the address with any tokens: every sign-in from it,
+	// even with a good token, is 429 until the minute is over.
+	for i := 0; i < 90; i++ {
+		anonymous.fails(401, "POST", "/v1/dashboard/auth/sign-in",
+			map[string]any{"developerToken": "mdc_wrong" + strings.Repeat("x", i+1)})
+	}
+	anonymous.fails(429, "POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": d.token})
 	anonymous.fails(429, "POST", "/v1/dashboard/auth/sign-in", map[string]any{"developerToken": d.token},
 		"X-Forwarded-For", "203.0.113.77")
 

@@ -1,7 +1,8 @@
 package e2e
 
 // The broker token (GET /v1/developer/token) against a fake token endpoint
-// this test starts: success, caching until expiry, and every failure mode.
+// this test starts: success, caching until expiry (sealed in the database
+// with MDC_SECRET_KEY), every failure mode, and no caching without a key.
 
 import (
 	"encoding/json"
@@ -81,9 +82,22 @@ func TestBrokerTokenFromAFakeEndpoint(t *testing.T) {
 		"MDC_BROKER_API_KEY=key-1",
 		"MDC_BROKER_API_SECRET=secret-\"1\"",
 		"MDC_BROKER_TIMEOUT_SECONDS=1",
+		// The token is stored (sealed) only when the server has a key.
+		"MDC_SECRET_KEY=" + mustRandomHex(t, 32),
 	}})
 	_, token := s.NewDeveloper(t, "developer")
 	get := func() *Response { return s.Do(t, "GET", "/v1/developer/token", token, nil) }
+	// The stored token: sealed bytes (hex), never the token in clear.
+	stored := func() string {
+		t.Helper()
+		row := s.SQL(t, "SELECT encode(access_token_sealed, 'hex'), "+
+			"position('broker-token-'::bytea IN access_token_sealed) FROM broker_tokens")
+		sealed, position, _ := strings.Cut(row, "|")
+		if sealed == "" || position != "0" {
+			t.Errorf("stored token: %q, want sealed bytes without the token in clear", row)
+		}
+		return sealed
+	}
 
 	// Success: the token and the next 06:00 IST.
 	r := get()
@@ -118,9 +132,7 @@ func TestBrokerTokenFromAFakeEndpoint(t *testing.T) {
 	if n := fake.count(); n != 1 {
 		t.Errorf("endpoint called %d times, want 1", n)
 	}
-	if got := s.SQL(t, "SELECT access_token FROM broker_tokens"); got != "broker-token-1" {
-		t.Errorf("stored token %q", got)
-	}
+	sealed := stored()
 
 	// Expired: every failure mode is a 503 with a clear message, and stores
 	// nothing.
@@ -147,7 +159,7 @@ func TestBrokerTokenFromAFakeEndpoint(t *testing.T) {
 			t.Errorf("%s: endpoint called %d times, want 1", f.mode, fake.count()-before)
 		}
 	}
-	if got := s.SQL(t, "SELECT access_token FROM broker_tokens"); got != "broker-token-1" {
+	if got := stored(); got != sealed {
 		t.Errorf("a failed refresh changed the stored token to %q", got)
 	}
 
@@ -175,4 +187,39 @@ func TestBrokerTokenFromAFakeEndpoint(t *testing.T) {
 	if n := fake.count() - before; n != 1 {
 		t.Errorf("%d refreshes for 8 concurrent callers, want 1", n)
 	}
+}
+
+// Without MDC_SECRET_KEY the token is not stored (it would be in clear) nor
+// kept in one replica's memory: every request fetches a new one.
+func TestBrokerTokenWithoutASecretKeyIsFetchedEachTime(t *testing.T) {
+	fake := &fakeBroker{mode: "ok"}
+	endpoint := httptest.NewServer(fake)
+	t.Cleanup(endpoint.Close)
+	s := StartStackWith(t, StackOptions{Env: []string{
+		"MDC_BROKER_TOKEN_URL=" + endpoint.URL + "/session/token",
+		"MDC_BROKER_API_KEY=key-1",
+		"MDC_BROKER_API_SECRET=secret-1",
+		"MDC_BROKER_TIMEOUT_SECONDS=1",
+	}})
+	_, token := s.NewDeveloper(t, "developer")
+	for i := 1; i <= 3; i++ {
+		r := s.Do(t, "GET", "/v1/developer/token", token, nil)
+		expectStatus(t, r, 200)
+		if want := fmt.Sprintf("broker-token-%d", i); r.JSON["accessToken"] != want {
+			t.Errorf("call %d: %s, want %s", i, r.Text(), want)
+		}
+		if _, err := time.Parse(time.RFC3339, fmt.Sprint(r.JSON["expiresAt"])); err != nil {
+			t.Errorf("expiresAt: %s", r.Text())
+		}
+	}
+	if n := fake.count(); n != 3 {
+		t.Errorf("endpoint called %d times for 3 requests, want 3", n)
+	}
+	if n := s.SQL(t, "SELECT count(*) FROM broker_tokens"); n != "0" {
+		t.Errorf("%s tokens stored without a key, want 0", n)
+	}
+	// A failing endpoint is still a 503: there is no cached token to hand out.
+	fake.set("500")
+	r := s.Do(t, "GET", "/v1/developer/token", token, nil)
+	expectReason(t, r, 503, "BROKER_UNAVAILABLE")
 }

@@ -162,17 +162,17 @@ TEST_F(DeveloperReadsTest, ShortlistRangeIsAscendingAndKeepsEmptySnapshots) {
 
 TEST_F(DeveloperReadsTest, BrokerTokenSavedUnderTheLockIsCommitted) {
   const absl::Time expiry = At("2030-01-02T06:00:00");
-  ASSERT_TRUE(
-      repos_->broker_tokens
-          .WithRefreshLock(absl::Seconds(5),
-                           [&](BrokerTokenRepository::LockedSession& s) {
-                             return s.Save("tok-1", expiry);
-                           })
-          .ok());
+  ASSERT_TRUE(repos_->broker_tokens
+                  .WithRefreshLock(
+                      absl::Seconds(5),
+                      [&](BrokerTokenRepository::LockedSession& s) {
+                        return s.Save(std::string("sealed\0-1", 9), expiry);
+                      })
+                  .ok());
   auto found = repos_->broker_tokens.Find();
   ASSERT_TRUE(found.ok()) << found.status();
   ASSERT_TRUE(found->has_value());
-  EXPECT_EQ((*found)->access_token, "tok-1");
+  EXPECT_EQ((*found)->access_token_sealed, std::string("sealed\0-1", 9));
   EXPECT_EQ((*found)->expires_at, expiry);
 
   // A failing body rolls its save back.
@@ -180,11 +180,13 @@ TEST_F(DeveloperReadsTest, BrokerTokenSavedUnderTheLockIsCommitted) {
       repos_->broker_tokens
           .WithRefreshLock(absl::Seconds(5),
                            [&](BrokerTokenRepository::LockedSession& s) {
-                             EXPECT_TRUE(s.Save("tok-2", expiry).ok());
+                             EXPECT_TRUE(s.Save("sealed-2", expiry).ok());
                              return absl::UnavailableError("fetch failed");
                            })
           .ok());
-  EXPECT_EQ(db_->Query("SELECT access_token FROM broker_tokens"), "tok-1");
+  EXPECT_EQ(db_->Query("SELECT encode(access_token_sealed, 'hex') "
+                       "FROM broker_tokens"),
+            "7365616c6564002d31");
 }
 
 TEST_F(DeveloperReadsTest, RefreshLockIsExclusiveAcrossConnections) {

@@ -52,6 +52,7 @@ func TestBodyLimit(t *testing.T) {
 			body := &countingReader{r: strings.NewReader(tt.body)}
 			req := httptest.NewRequest("POST", "/v1/developer/collector/shortlists", body)
 			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer t")
 			req.ContentLength = int64(len(tt.body))
 			if tt.chunked {
 				req.ContentLength = -1
@@ -86,6 +87,7 @@ func TestBodyLimitOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	req.Header.Set("Authorization", "Bearer t")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

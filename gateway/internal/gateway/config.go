@@ -20,6 +20,10 @@ type Options struct {
 	GRPCAddr string
 	// MaxBodyBytes is the largest request body accepted; larger ones get 413.
 	MaxBodyBytes int64
+	// MaxBodyBytesInFlight bounds the request body bytes held at once by
+	// all requests together; a request that cannot get its share within a
+	// second gets 503.
+	MaxBodyBytesInFlight int64
 	// CallTimeout bounds every forwarded gRPC call.
 	CallTimeout time.Duration
 	// CORSOrigins are the origins (scheme://host[:port]) browsers may call
@@ -40,11 +44,13 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultHTTPAddr        = "127.0.0.1:8080"
-	DefaultGRPCAddr        = "127.0.0.1:50051"
-	DefaultMaxBodyBytes    = 4 << 20
-	DefaultCallTimeout     = 30 * time.Second
-	DefaultShutdownTimeout = 10 * time.Second
+	DefaultHTTPAddr     = "127.0.0.1:8080"
+	DefaultGRPCAddr     = "127.0.0.1:50051"
+	DefaultMaxBodyBytes = 4 << 20
+	// DefaultMaxBodyBytesInFlight is 64 MiB.
+	DefaultMaxBodyBytesInFlight = 64 << 20
+	DefaultCallTimeout          = 30 * time.Second
+	DefaultShutdownTimeout      = 10 * time.Second
 )
 
 // withDefaults fills the unset fields of o.
@@ -57,6 +63,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.MaxBodyBytesInFlight <= 0 {
+		o.MaxBodyBytesInFlight = DefaultMaxBodyBytesInFlight
 	}
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = DefaultCallTimeout
@@ -147,6 +156,7 @@ var ErrVersion = errors.New("version requested")
 //	--http-addr       MDC_HTTP_ADDR        default 127.0.0.1:8080
 //	--grpc-addr       MDC_GRPC_ADDR        default 127.0.0.1:50051
 //	--max-body-bytes  MDC_MAX_BODY_BYTES   default 4194304 (4 MiB)
+//	--max-body-bytes-in-flight  MDC_MAX_BODY_BYTES_IN_FLIGHT  default 67108864 (64 MiB)
 //	--call-timeout    MDC_CALL_TIMEOUT     default 30s
 //	--cors-origins    MDC_CORS_ORIGINS     default empty (no CORS)
 //	--log-level       MDC_LOG_LEVEL        default info (debug, info, warn, error)
@@ -162,6 +172,10 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	if err != nil {
 		return Options{}, fmt.Errorf("MDC_MAX_BODY_BYTES: %w", err)
 	}
+	maxInFlight, err := strconv.ParseInt(env("MDC_MAX_BODY_BYTES_IN_FLIGHT", strconv.Itoa(DefaultMaxBodyBytesInFlight)), 10, 64)
+	if err != nil {
+		return Options{}, fmt.Errorf("MDC_MAX_BODY_BYTES_IN_FLIGHT: %w", err)
+	}
 	callTimeout, err := time.ParseDuration(env("MDC_CALL_TIMEOUT", DefaultCallTimeout.String()))
 	if err != nil {
 		return Options{}, fmt.Errorf("MDC_CALL_TIMEOUT: %w", err)
@@ -174,6 +188,7 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.StringVar(&o.HTTPAddr, "http-addr", env("MDC_HTTP_ADDR", DefaultHTTPAddr), "HTTP listen address (env MDC_HTTP_ADDR)")
 	fs.StringVar(&o.GRPCAddr, "grpc-addr", env("MDC_GRPC_ADDR", DefaultGRPCAddr), "mdc gRPC server address (env MDC_GRPC_ADDR)")
 	fs.Int64Var(&o.MaxBodyBytes, "max-body-bytes", maxBody, "largest accepted request body in bytes (env MDC_MAX_BODY_BYTES)")
+	fs.Int64Var(&o.MaxBodyBytesInFlight, "max-body-bytes-in-flight", maxInFlight, "request body bytes held at once by all requests together; a request that cannot get its share within 1s gets 503 (env MDC_MAX_BODY_BYTES_IN_FLIGHT)")
 	fs.DurationVar(&o.CallTimeout, "call-timeout", callTimeout, "deadline of every forwarded gRPC call (env MDC_CALL_TIMEOUT)")
 	fs.StringVar(&corsOrigins, "cors-origins", env("MDC_CORS_ORIGINS", ""), "comma-separated origins browsers may call the API from, e.g. https://a.example,http://localhost:5173; empty: no CORS (env MDC_CORS_ORIGINS)")
 	version := fs.Bool("version", false, "print the version and exit")
@@ -190,6 +205,9 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 	if o.MaxBodyBytes <= 0 {
 		return Options{}, fmt.Errorf("--max-body-bytes must be positive, got %d", o.MaxBodyBytes)
+	}
+	if o.MaxBodyBytesInFlight <= 0 {
+		return Options{}, fmt.Errorf("--max-body-bytes-in-flight must be positive, got %d", o.MaxBodyBytesInFlight)
 	}
 	if o.CallTimeout <= 0 {
 		return Options{}, fmt.Errorf("--call-timeout must be positive, got %s", o.CallTimeout)

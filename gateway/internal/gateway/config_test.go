@@ -48,8 +48,17 @@ func TestParseOptions(t *testing.T) {
 		{"access log flag wins", []string{"--access-log=on"}, map[string]string{"MDC_ACCESS_LOG": "off"},
 			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second}, false},
 		{"invalid access log", nil, map[string]string{"MDC_ACCESS_LOG": "sometimes"}, Options{}, true},
+		{"body budget from the environment", nil, map[string]string{"MDC_MAX_BODY_BYTES_IN_FLIGHT": "1048576"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, MaxBodyBytesInFlight: 1 << 20, CallTimeout: 30 * time.Second}, false},
+		{"body budget flag wins", []string{"--max-body-bytes-in-flight=2048"}, map[string]string{"MDC_MAX_BODY_BYTES_IN_FLIGHT": "1048576"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, MaxBodyBytesInFlight: 2048, CallTimeout: 30 * time.Second}, false},
+		{"bad body budget", []string{"--max-body-bytes-in-flight=0"}, nil, Options{}, true},
+		{"bad body budget environment", nil, map[string]string{"MDC_MAX_BODY_BYTES_IN_FLIGHT": "64M"}, Options{}, true},
 	}
 	for _, tt := range tests {
+		if tt.want.MaxBodyBytesInFlight == 0 {
+			tt.want.MaxBodyBytesInFlight = DefaultMaxBodyBytesInFlight
+		}
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ParseOptions(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
 			if (err != nil) != tt.wantErr {

@@ -17,7 +17,8 @@ const openAPIPath = "/openapi.json"
 // NewHandler returns the gateway's HTTP handler: every service in services
 // forwarded to conn, GET /openapi.json, Swagger UI at /docs, and the
 // middleware that applies to all of them (request id and log line, CORS,
-// header and body limits, UTF-8 of path and query).
+// header limits, the bearer header of protected routes, body limits and the
+// budget of bodies in flight, UTF-8 of path and query).
 func NewHandler(ctx context.Context, conn *grpc.ClientConn, o Options) (http.Handler, error) {
 	o = o.withDefaults()
 	m := newMarshaler()
@@ -51,8 +52,9 @@ func NewHandler(ctx context.Context, conn *grpc.ClientConn, o Options) (http.Han
 	return observe(o.Logger, !o.NoAccessLog,
 		withCORS(o.CORSOrigins, m,
 			limitHeaders(m,
-				limitBody(o.MaxBodyBytes, m,
-					rejectInvalidUTF8(m, mux))))), nil
+				requireBearer(routes, m,
+					limitBody(o.MaxBodyBytes, newBodyBudget(o.MaxBodyBytesInFlight), m,
+						rejectInvalidUTF8(m, mux)))))), nil
 }
 
 // recordRoute is a mux middleware: it notes the template of the route that

@@ -1,5 +1,6 @@
 // DashboardService: SignIn, the dashboard's exchange of a developer token for
-// the developer it belongs to, with failed attempts throttled per address.
+// the developer it belongs to, with failed attempts throttled per address
+// and token (and, with a higher limit, per address).
 #include "domain/sign_in.h"
 
 #include <string>
@@ -23,20 +24,34 @@ grpc::Status DashboardService::SignIn(grpc::ServerContext* context,
                                       "is required: the developer's token");
         }
         const std::string client = domain::ClientKey(call.client_address);
-        auto failures = stores_.sign_ins.FailuresThisMinute(client);
+        const std::string client_token =
+            domain::ClientTokenKey(client, request->developer_token());
+        auto failures =
+            stores_.sign_ins.FailuresThisMinute(client, client_token);
         if (!failures.ok()) return failures.status();
-        if (*failures >= domain::kMaxSignInFailuresPerMinute) {
+        if (failures->address_token >= domain::kMaxSignInFailuresPerMinute) {
+          return domain::WithReason(
+              absl::ResourceExhaustedError(absl::StrCat(
+                  "too many failed sign-ins with this token from this "
+                  "address (more than ",
+                  domain::kMaxSignInFailuresPerMinute,
+                  " in a minute); try again when the current minute is over")),
+              domain::reason::kSignInThrottled);
+        }
+        if (failures->address >=
+            domain::kMaxSignInFailuresPerAddressPerMinute) {
           return domain::WithReason(
               absl::ResourceExhaustedError(absl::StrCat(
                   "too many failed sign-ins from this address (more than ",
-                  domain::kMaxSignInFailuresPerMinute,
+                  domain::kMaxSignInFailuresPerAddressPerMinute,
                   " in a minute); try again when the current minute is over")),
               domain::reason::kSignInThrottled);
         }
         auto caller = auth_.Identify(request->developer_token());
         if (!caller.ok()) {
           if (absl::IsUnauthenticated(caller.status())) {
-            if (auto recorded = stores_.sign_ins.RecordFailure(client);
+            if (auto recorded =
+                    stores_.sign_ins.RecordFailure(client, client_token);
                 !recorded.ok()) {
               return recorded;
             }

@@ -1,0 +1,90 @@
+package gateway
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// Messages of a refused Authorization header: the same words as mdc-server
+// (service/auth/auth.cc), so a client sees the same 401 whichever of the two
+// refuses it.
+const (
+	missingAuthMessage   = "missing Authorization header; send 'Authorization: Bearer <token>'"
+	malformedAuthMessage = "malformed Authorization header; expected 'Bearer <token>'"
+	badTokenMessage      = "unknown or revoked token"
+	// maxTokenBytes is the longest token the server accepts.
+	maxTokenBytes = 512
+)
+
+// requireBearer answers 401 (google.rpc.Status, WWW-Authenticate: Bearer)
+// before the body is read when a request to a protected route carries no
+// well-formed bearer header: scheme Bearer in any case, then a token of 1-512
+// bytes. Whether the token is known stays mdc-server's job. Public routes
+// (health, sign-in, /openapi.json, /docs) and requests no route matches (404,
+// 405 from the mux) pass unchecked.
+func requireBearer(routes *routeTable, m runtime.Marshaler, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if display, ok := routes.protected(r.Method, r.URL.Path); ok {
+			if msg := bearerProblem(r.Header.Get("Authorization")); msg != "" {
+				if info := infoFrom(r.Context()); info != nil {
+					info.route = display
+				}
+				if r.ContentLength != 0 {
+					// The unread body stays on the connection: do not reuse it.
+					w.Header().Set("Connection", "close")
+				}
+				writeStatus(w, m, http.StatusUnauthorized, status.New(codes.Unauthenticated, msg))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bearerProblem is why the Authorization header h is refused, or "" when its
+// form is right. It mirrors Authenticator::TokenHash of mdc-server.
+func bearerProblem(h string) string {
+	const scheme = "bearer "
+	if h == "" {
+		return missingAuthMessage
+	}
+	if len(h) <= len(scheme) || !strings.EqualFold(h[:len(scheme)], scheme) {
+		return malformedAuthMessage
+	}
+	token := strings.Trim(h[len(scheme):], " \t\n\v\f\r")
+	if token == "" || len(token) > maxTokenBytes {
+		return badTokenMessage
+	}
+	return ""
+}
+
+// publicRoute reports whether method and path belong to a route that needs no
+// token (docs/api.md section 1, "Auth"; plus the gateway's own documents).
+func publicRoute(method, path string) bool {
+	switch path {
+	case "/health", "/v1/health", openAPIPath, docsPath:
+		return true
+	case "/v1/dashboard/auth/sign-in":
+		return method == http.MethodPost
+	}
+	return strings.HasPrefix(path, docsPath+"/")
+}
+
+// protected reports whether a request with method and path reaches a route
+// of t that needs a token, and the display template of that route (the
+// "route" of the log line).
+func (t *routeTable) protected(method, path string) (string, bool) {
+	if publicRoute(method, path) {
+		return "", false
+	}
+	for _, r := range t.routes {
+		if r.method == method && templateMatches(r.template, path) {
+			return r.display, true
+		}
+	}
+	return "", false
+}
