@@ -11,19 +11,14 @@
 #include "domain/field_errors.h"
 #include "domain/secret_box.h"
 #include "google/rpc/error_details.pb.h"
+#include "tests/support/field_violations.h"
 
 namespace mdc::domain {
 namespace {
 
 // The fields a BadRequest payload names, in order.
 std::vector<std::string> BadFields(const absl::Status &status) {
-  std::vector<std::string> fields;
-  auto payload = status.GetPayload(kBadRequestTypeUrl);
-  if (!payload.has_value()) return fields;
-  google::rpc::BadRequest bad;
-  bad.ParseFromString(std::string(*payload));
-  for (const auto &v : bad.field_violations()) fields.push_back(v.field());
-  return fields;
+  return testing::ViolatedFields(status);
 }
 
 TEST(ParseDeveloperId, AcceptsPositiveDecimalsOnly) {

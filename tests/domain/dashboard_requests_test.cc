@@ -13,6 +13,7 @@
 #include "domain/field_errors.h"
 #include "domain/time.h"
 #include "google/rpc/error_details.pb.h"
+#include "tests/support/field_violations.h"
 
 namespace mdc::domain {
 namespace {
@@ -22,23 +23,11 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // (field, description) of every violation `errors` holds, in order.
 std::vector<std::pair<std::string, std::string>> Violations(
     const FieldErrors& errors) {
-  std::vector<std::pair<std::string, std::string>> out;
-  auto payload = errors.ToStatus().GetPayload(kBadRequestTypeUrl);
-  if (!payload.has_value()) return out;
-  google::rpc::BadRequest bad;
-  bad.ParseFromString(std::string(*payload));
-  for (const auto& v : bad.field_violations()) {
-    out.emplace_back(v.field(), v.description());
-  }
-  return out;
+  return testing::FieldViolations(errors.ToStatus());
 }
 
 std::vector<std::string> Fields(const FieldErrors& errors) {
-  std::vector<std::string> fields;
-  for (const auto& [field, description] : Violations(errors)) {
-    fields.push_back(field);
-  }
-  return fields;
+  return testing::ViolatedFields(errors.ToStatus());
 }
 
 TEST(RequiredDate, ParsesATradingDate) {

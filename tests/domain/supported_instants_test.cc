@@ -18,29 +18,18 @@
 #include "domain/time.h"
 #include "domain/time_range.h"
 #include "google/rpc/error_details.pb.h"
+#include "tests/support/field_violations.h"
 
 namespace mdc::domain {
 namespace {
+
+using ::mdc::testing::FieldViolations;
 
 constexpr char kRule[] = "must be between 1900-01-01 and 2199-12-31 (UTC)";
 
 absl::Time Utc(int y, int m, int d, int hh = 0, int mm = 0, int ss = 0) {
   return absl::FromCivil(absl::CivilSecond(y, m, d, hh, mm, ss),
                          absl::UTCTimeZone());
-}
-
-// (field, description) of every violation `status` carries.
-std::vector<std::pair<std::string, std::string>> Violations(
-    const absl::Status& status) {
-  std::vector<std::pair<std::string, std::string>> out;
-  auto payload = status.GetPayload(kBadRequestTypeUrl);
-  if (!payload.has_value()) return out;
-  google::rpc::BadRequest bad;
-  bad.ParseFromString(std::string(*payload));
-  for (const auto& v : bad.field_violations()) {
-    out.emplace_back(v.field(), v.description());
-  }
-  return out;
 }
 
 // Whether `status` is INVALID_ARGUMENT with one violation of the rule,
@@ -50,7 +39,7 @@ std::vector<std::pair<std::string, std::string>> Violations(
   if (status.code() != absl::StatusCode::kInvalidArgument) {
     return ::testing::AssertionFailure() << "not a 400: " << status;
   }
-  const auto violations = Violations(status);
+  const auto violations = FieldViolations(status);
   if (violations.size() != 1 || violations[0].first != field ||
       violations[0].second.find(kRule) != 0) {
     return ::testing::AssertionFailure() << "violations: " << status;
