@@ -137,12 +137,6 @@ class Connection {
   absl::flat_hash_set<const char*> prepared_;
 };
 
-// Routes the NOTICEs (and WARNINGs) `conn` receives to the structured log:
-// "database notice" at debug level (warn for a WARNING), with severity,
-// sqlstate and message, instead of libpq's raw lines on stderr. Connection
-// installs it on every connection it opens.
-void InstallNoticeLogger(PGconn* conn);
-
 // SQLSTATE of a failed statement, carried as a payload of the status the
 // storage layer returns, so repositories can tell a unique violation from
 // other failures without parsing messages.
