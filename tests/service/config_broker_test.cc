@@ -3,19 +3,18 @@
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "service/config/config.h"
+#include "tests/support/config_from.h"
 
 namespace mdc {
 namespace {
 
 absl::StatusOr<Config> Load(std::map<std::string, std::string> vars,
                             std::vector<std::string> args = {}) {
-  vars.emplace("DATABASE_URL", "postgres://localhost/mdc");
-  return LoadConfig(args, [&vars](const char* name) -> const char* {
-    auto it = vars.find(name);
-    return it == vars.end() ? nullptr : it->second.c_str();
-  });
+  return testing::ConfigFrom(std::move(vars), args);
 }
 
 TEST(BrokerConfig, DefaultsToNoBroker) {

@@ -17,6 +17,7 @@
 #include "common/log.h"
 #include "service/calls/call_runner.h"
 #include "service/config/config.h"
+#include "tests/support/config_from.h"
 #include "tests/support/service_stack.h"
 
 namespace mdc::testing {
@@ -27,11 +28,7 @@ using ::testing::Not;
 
 absl::StatusOr<Config> Load(std::map<std::string, std::string> vars,
                             std::vector<std::string> args = {}) {
-  vars.emplace("DATABASE_URL", "postgres://localhost/mdc");
-  return LoadConfig(args, [&vars](const char* name) -> const char* {
-    auto it = vars.find(name);
-    return it == vars.end() ? nullptr : it->second.c_str();
-  });
+  return ConfigFrom(std::move(vars), args);
 }
 
 TEST(LogConfig, DefaultsToInfoWithTheAccessLogOn) {
