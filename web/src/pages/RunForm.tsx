@@ -1,0 +1,59 @@
+import type { VNode } from "preact";
+import { useState } from "preact/hooks";
+import { Field, FormMessage } from "../components/Field";
+import { type FormErrors, NO_ERRORS, formErrors } from "../formerrors";
+import { type Run, createRun, splitTags } from "../runs";
+import { IST_LABEL, parseISTWallClock, istWallClock } from "../time";
+
+const FIELDS = ["name", "tags", "startDatetime", "endDatetime"];
+
+/** Creates a run; start and end are IST wall clocks. */
+export function RunForm({ onCreated }: { onCreated: (run: Run) => void }): VNode {
+  const [name, setName] = useState("");
+  const [tags, setTags] = useState("");
+  const [start, setStart] = useState("");
+  const [end, setEnd] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setErrors(NO_ERRORS);
+    try {
+      // datetime-local gives "YYYY-MM-DDTHH:MM"; the API wants seconds too.
+      const wall = (v: string) => {
+        const at = parseISTWallClock(v);
+        return at ? istWallClock(at) : v;
+      };
+      const run = await createRun({ name: name.trim(), tags: splitTags(tags), start: wall(start), end: wall(end) });
+      setName("");
+      setTags("");
+      onCreated(run);
+    } catch (error) {
+      setErrors(formErrors(error, FIELDS));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card form-grid" onSubmit={submit} aria-labelledby="new-run-title" data-testid="run-form">
+      <h2 id="new-run-title">New run</h2>
+      <Field id="run-name" label="Name" error={errors.fields["name"]}>
+        {(input) => <input {...input} value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />}
+      </Field>
+      <Field id="run-tags" label="Tags" hint="Separated by commas or spaces" error={errors.fields["tags"]}>
+        {(input) => <input {...input} value={tags} onInput={(e) => setTags(e.currentTarget.value)} />}
+      </Field>
+      <Field id="run-start" label={`Start (${IST_LABEL})`} error={errors.fields["startDatetime"]}>
+        {(input) => <input {...input} type="datetime-local" step={1} value={start} onInput={(e) => setStart(e.currentTarget.value)} />}
+      </Field>
+      <Field id="run-end" label={`End (${IST_LABEL})`} error={errors.fields["endDatetime"]}>
+        {(input) => <input {...input} type="datetime-local" step={1} value={end} onInput={(e) => setEnd(e.currentTarget.value)} />}
+      </Field>
+      <FormMessage message={errors.message} />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>{busy ? "Creating…" : "Create run"}</button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { type Route, formatRoute, parseRoute } from "../src/route";
+
+describe("routes in the URL", () => {
+  const cases: [string, Route][] = [
+    ["/runs", { page: "runs", tag: undefined, sort: undefined }],
+    ["/runs?tag=momentum&sort=-created", { page: "runs", tag: "momentum", sort: { key: "created", desc: true } }],
+    ["/runs/42?gain=1.5&sort=time", { page: "run", runId: "42", gain: 1.5, sort: { key: "time", desc: false } }],
+    ["/chart?symbol=M%26M&date=2025-01-02&interval=1minute&run=7",
+      { page: "chart", symbol: "M&M", date: "2025-01-02", interval: "1minute", runId: "7" }],
+    ["/chart", { page: "chart", symbol: undefined, date: undefined, interval: "5minute", runId: undefined }],
+    ["/shortlist?type=VOLUME_SHOCKERS&scope=FULL&at=2025-01-02T09%3A20%3A00&tp=2&sl=1",
+      { page: "shortlist", type: "VOLUME_SHOCKERS", scope: "FULL", date: "2025-01-02", at: "2025-01-02T09:20:00", tp: 2, sl: 1, sort: undefined }],
+    ["/shortlist?date=2025-01-02",
+      { page: "shortlist", type: "TOP_GAINERS", scope: "TOP_5", date: "2025-01-02", at: undefined, tp: undefined, sl: undefined, sort: undefined }],
+    ["/companies?date=2025-01-02&type=TOP_GAINERS&min=60",
+      { page: "companies", date: "2025-01-02", type: "TOP_GAINERS", scope: "TOP_5", min: 60 }],
+    ["/admin/developers", { page: "admin-developers" }],
+    ["/admin/holidays?year=2026", { page: "admin-holidays", year: 2026 }],
+    ["/admin/data", { page: "admin-data" }],
+    ["/admin/scripts", { page: "admin-scripts" }],
+    ["/sign-in?next=%2Fruns%2F3", { page: "sign-in", next: "/runs/3" }],
+  ];
+
+  it.each(cases)("parses %s", (url, route) => {
+    expect(parseRoute(url)).toEqual(route);
+  });
+
+  it.each(cases)("writes %s back to the same route", (url, route) => {
+    expect(parseRoute(formatRoute(route))).toEqual(route);
+  });
+
+  it("leaves defaults out of the URL", () => {
+    expect(formatRoute({ page: "chart", symbol: "TCS", date: "2025-01-02", interval: "5minute" })).toBe("/chart?symbol=TCS&date=2025-01-02");
+    expect(formatRoute({ page: "shortlist", type: "TOP_GAINERS", scope: "TOP_5" })).toBe("/shortlist");
+    expect(formatRoute({ page: "runs" })).toBe("/runs");
+  });
+
+  it("falls back to defaults for values that do not parse", () => {
+    expect(parseRoute("/chart?interval=7minute&date=2025-02-30&symbol=a%20b&run=x")).toEqual(
+      { page: "chart", symbol: undefined, date: undefined, interval: "5minute", runId: undefined });
+    expect(parseRoute("/shortlist?tp=-1&sl=101&type=TOP_LOSERS&at=2025-01-02T9:20")).toMatchObject(
+      { type: "TOP_GAINERS", tp: undefined, sl: undefined, at: undefined });
+    expect(parseRoute("/admin/holidays?year=1850")).toEqual({ page: "admin-holidays", year: undefined });
+  });
+
+  it("opens the runs at the root and admin's first page at /admin", () => {
+    expect(parseRoute("/").page).toBe("runs");
+    expect(parseRoute("/admin").page).toBe("admin-developers");
+  });
+
+  it("names unknown paths and malformed ids not found", () => {
+    expect(parseRoute("/nowhere")).toEqual({ page: "not-found", path: "/nowhere" });
+    expect(parseRoute("/runs/abc").page).toBe("not-found");
+    expect(parseRoute("/admin/secrets").page).toBe("not-found");
+  });
+
+  it("never sends sign-in anywhere but a path of this site", () => {
+    expect(parseRoute("/sign-in?next=https%3A%2F%2Fevil.example").page).toBe("sign-in");
+    expect(parseRoute("/sign-in?next=https%3A%2F%2Fevil.example")).toEqual({ page: "sign-in", next: undefined });
+    expect(parseRoute("/sign-in?next=%2F%2Fevil.example")).toEqual({ page: "sign-in", next: undefined });
+  });
+});
