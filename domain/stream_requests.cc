@@ -1,0 +1,159 @@
+#include "domain/stream_requests.h"
+
+#include "absl/strings/str_cat.h"
+#include "domain/day_reads.h"
+#include "domain/field_errors.h"
+#include "domain/market_enums.h"
+#include "domain/observations.h"
+#include "domain/time.h"
+
+namespace mdc::domain {
+namespace {
+
+absl::Status CheckNoClock(const BacktestClock& clock) {
+  if (!clock.active()) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      "a watch streams records as they are written, so it cannot honour "
+      "X-Current-Timestamp; replay a past day with ReplayDay instead");
+}
+
+void ParseCursor(const std::string& text, WatchSelection& selection,
+                 FieldErrors& errors) {
+  if (text.empty()) return;
+  auto cursor = ParseWatchCursor(text);
+  if (cursor.ok()) {
+    selection.cursor = *cursor;
+  } else {
+    errors.Add("cursor", "must be a cursor a watch returned (decimal digits)");
+  }
+}
+
+// Checks each symbol; the checked ones, without repeats, in order.
+std::vector<std::string> ParseSymbols(
+    const google::protobuf::RepeatedPtrField<std::string>& values,
+    bool required, FieldErrors& errors) {
+  const std::vector<std::string> symbols(values.begin(), values.end());
+  if (symbols.empty()) {
+    if (required) errors.Add("symbols", "is required: 1-1000 NSE symbols");
+    return symbols;
+  }
+  if (symbols.size() > static_cast<size_t>(kMaxStreamSymbols)) {
+    errors.Add("symbols", absl::StrCat("must hold at most ", kMaxStreamSymbols,
+                                       " symbols; got ", symbols.size()));
+    return {};
+  }
+  absl::flat_hash_set<std::string> seen;
+  std::vector<std::string> unique;
+  for (size_t i = 0; i < symbols.size(); ++i) {
+    if (absl::Status ok = CheckSymbol(symbols[i]); !ok.ok()) {
+      errors.AddStatus(absl::StrCat("symbols[", i, "]"), ok);
+    } else if (seen.insert(symbols[i]).second) {
+      unique.push_back(symbols[i]);
+    }
+  }
+  return unique;
+}
+
+}  // namespace
+
+bool WatchSelection::Selects(const v1::MarketEvent& event) const {
+  switch (kind) {
+    case RecordKind::kQuote:
+      return event.has_quote() && symbols.contains(event.quote().nse_symbol());
+    case RecordKind::kNifty:
+      return event.has_nifty();
+    case RecordKind::kShortlist:
+      return event.has_shortlist() &&
+             event.shortlist().shortlist_type() == type &&
+             event.shortlist().scope() == scope;
+  }
+  return false;
+}
+
+absl::StatusOr<WatchSelection> ParseWatchQuotes(
+    const v1::WatchQuotesRequest& request, const BacktestClock& clock) {
+  WatchSelection selection;
+  selection.kind = RecordKind::kQuote;
+  FieldErrors errors;
+  selection.symbol_list =
+      ParseSymbols(request.symbols(), /*required=*/true, errors);
+  selection.symbols.insert(selection.symbol_list.begin(),
+                           selection.symbol_list.end());
+  ParseCursor(request.cursor(), selection, errors);
+  if (!errors.empty()) return errors.ToStatus();
+  if (auto ok = CheckNoClock(clock); !ok.ok()) return ok;
+  return selection;
+}
+
+absl::StatusOr<WatchSelection> ParseWatchNifty(
+    const v1::WatchNiftyRequest& request, const BacktestClock& clock) {
+  WatchSelection selection;
+  selection.kind = RecordKind::kNifty;
+  FieldErrors errors;
+  ParseCursor(request.cursor(), selection, errors);
+  if (!errors.empty()) return errors.ToStatus();
+  if (auto ok = CheckNoClock(clock); !ok.ok()) return ok;
+  return selection;
+}
+
+absl::StatusOr<WatchSelection> ParseWatchShortlists(
+    const v1::WatchShortlistsRequest& request, const BacktestClock& clock) {
+  WatchSelection selection;
+  selection.kind = RecordKind::kShortlist;
+  FieldErrors errors;
+  ShortlistKind kind =
+      ParseShortlistKind(request.type(), request.scope(), errors);
+  selection.type = kind.type;
+  selection.scope = EffectiveScope(kind.scope);
+  ParseCursor(request.cursor(), selection, errors);
+  if (!errors.empty()) return errors.ToStatus();
+  if (auto ok = CheckNoClock(clock); !ok.ok()) return ok;
+  return selection;
+}
+
+absl::StatusOr<ReplayPlan> ParseReplayDay(const v1::ReplayDayRequest& request,
+                                          const BacktestClock& clock) {
+  ReplayPlan plan;
+  FieldErrors errors;
+  if (request.date().empty()) {
+    errors.Add("date", "is required: a trading day YYYY-MM-DD");
+  } else if (auto day = ParseDate(request.date()); !day.ok()) {
+    errors.AddStatus("date", day.status());
+  } else {
+    plan.day = *day;
+  }
+  plan.symbols = ParseSymbols(request.symbols(), /*required=*/false, errors);
+  const auto& kinds = request.kinds();
+  if (!kinds.empty()) {
+    plan.quotes = plan.nifty = plan.shortlists = false;
+    for (int i = 0; i < kinds.size(); ++i) {
+      const std::string& kind = kinds[i];
+      if (kind == "quotes") {
+        plan.quotes = true;
+      } else if (kind == "nifty") {
+        plan.nifty = true;
+      } else if (kind == "shortlists") {
+        plan.shortlists = true;
+      } else {
+        errors.Add(absl::StrCat("kinds[", i, "]"),
+                   "must be one of quotes, nifty, shortlists");
+      }
+    }
+  }
+  if (!request.cursor().empty()) {
+    auto cursor = ParseReplayCursor(request.cursor());
+    if (cursor.ok()) {
+      plan.cursor = *cursor;
+    } else {
+      errors.Add("cursor", "must be a cursor a replay returned");
+    }
+  }
+  if (!errors.empty()) return errors.ToStatus();
+  auto limit = DayReadLimit(plan.day, clock);
+  if (!limit.ok()) return limit.status();
+  plan.day_start = DayStart(plan.day);
+  plan.end = *limit + absl::Microseconds(1);
+  return plan;
+}
+
+}  // namespace mdc::domain

@@ -1,0 +1,63 @@
+#include "service/api/stream_service.h"
+
+#include "domain/stream_requests.h"
+#include "service/streams/replay_stream.h"
+#include "service/streams/watch_stream.h"
+
+namespace mdc {
+namespace {
+
+// Threads for token lookups, catch-up and replay pages. Each runs one
+// blocking step at a time, so more replays than this share them.
+constexpr int kStreamWorkers = 4;
+
+}  // namespace
+
+StreamService::StreamService(CallRunner& calls, storage::ConnectionPool& pool,
+                             const std::string& database_url)
+    : calls_(calls),
+      events_(pool),
+      workers_(kStreamWorkers),
+      hub_(database_url, events_) {
+  hub_.Start();
+}
+
+StreamService::~StreamService() { Stop(); }
+
+void StreamService::Stop() { hub_.Stop(); }
+
+grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchQuotes(
+    grpc::CallbackServerContext* context,
+    const v1::WatchQuotesRequest* request) {
+  return StartWatch({calls_, hub_, workers_, events_}, context, "WatchQuotes",
+                    [request = *request](const domain::BacktestClock& clock) {
+                      return domain::ParseWatchQuotes(request, clock);
+                    });
+}
+
+grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchNifty(
+    grpc::CallbackServerContext* context,
+    const v1::WatchNiftyRequest* request) {
+  return StartWatch({calls_, hub_, workers_, events_}, context, "WatchNifty",
+                    [request = *request](const domain::BacktestClock& clock) {
+                      return domain::ParseWatchNifty(request, clock);
+                    });
+}
+
+grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchShortlists(
+    grpc::CallbackServerContext* context,
+    const v1::WatchShortlistsRequest* request) {
+  return StartWatch({calls_, hub_, workers_, events_}, context,
+                    "WatchShortlists",
+                    [request = *request](const domain::BacktestClock& clock) {
+                      return domain::ParseWatchShortlists(request, clock);
+                    });
+}
+
+grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::ReplayDay(
+    grpc::CallbackServerContext* context, const v1::ReplayDayRequest* request) {
+  return StartReplay({calls_, workers_, events_}, context, "ReplayDay",
+                     *request);
+}
+
+}  // namespace mdc

@@ -1,0 +1,175 @@
+#include "domain/stream_cursors.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "domain/stream_requests.h"
+#include "domain/time.h"
+
+namespace mdc::domain {
+namespace {
+
+const absl::Time kAt = absl::FromUnixSeconds(2000000000);
+
+ReplayPosition Quote(absl::Time at, const char* symbol) {
+  return {at, RecordKind::kQuote, symbol, ""};
+}
+
+TEST(ReplayCursor, RoundTrips) {
+  for (const ReplayPosition& p :
+       {ReplayPosition{kAt, RecordKind::kNifty, "", ""}, Quote(kAt, "M&M"),
+        ReplayPosition{kAt + absl::Microseconds(7), RecordKind::kShortlist,
+                       "TOP_GAINERS", "FULL"}}) {
+    auto parsed = ParseReplayCursor(EncodeReplayCursor(p));
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    EXPECT_EQ(*parsed, p);
+  }
+}
+
+TEST(ReplayCursor, RefusesWhatItDidNotMake) {
+  for (const char* text : {"", "12", "r", "r!!", "rMSwy", "w1"}) {
+    auto parsed = ParseReplayCursor(text);
+    ASSERT_FALSE(parsed.ok()) << text;
+    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(parsed.status().message().find("cursor"), std::string::npos);
+  }
+}
+
+TEST(ReplayOrder, InstantThenNiftyQuotesShortlistsThenKeys) {
+  std::vector<ReplayPosition> sorted = {
+      {kAt, RecordKind::kNifty, "", ""},
+      Quote(kAt, "A"),
+      Quote(kAt, "B"),
+      {kAt, RecordKind::kShortlist, "TOP_GAINERS", "FULL"},
+      {kAt, RecordKind::kShortlist, "TOP_GAINERS", "TOP_5"},
+      {kAt + absl::Microseconds(1), RecordKind::kNifty, "", ""},
+  };
+  EXPECT_TRUE(std::is_sorted(sorted.begin(), sorted.end()));
+}
+
+// A source resumes exactly after the cursor: a record of kind `source` at
+// position p comes next iff p > cursor, which the keyset bound expresses as
+// (at, key1, key2) > bound.
+bool AfterBound(const ReplayPosition& p, const KeysetBound& b) {
+  return std::tie(p.at, p.key1, p.key2) > std::tie(b.at, b.key1, b.key2);
+}
+
+TEST(ResumeBound, SelectsExactlyTheRecordsAfterTheCursor) {
+  std::vector<ReplayPosition> all;
+  for (absl::Time at :
+       {kAt - absl::Microseconds(1), kAt, kAt + absl::Microseconds(1)}) {
+    all.push_back({at, RecordKind::kNifty, "", ""});
+    all.push_back(Quote(at, "A"));
+    all.push_back(Quote(at, "ZZ"));
+    all.push_back({at, RecordKind::kShortlist, "TOP_GAINERS", "TOP_5"});
+    all.push_back({at, RecordKind::kShortlist, "VOLUME_SHOCKERS", "FULL"});
+  }
+  for (const ReplayPosition& cursor : all) {
+    for (const ReplayPosition& p : all) {
+      const KeysetBound bound = ResumeBound(cursor, p.kind);
+      // NIFTY rows are compared by instant only (their keys are empty).
+      const bool selected =
+          p.kind == RecordKind::kNifty ? p.at > bound.at : AfterBound(p, bound);
+      EXPECT_EQ(selected, cursor < p) << "cursor " << EncodeReplayCursor(cursor)
+                                      << " record " << EncodeReplayCursor(p);
+    }
+  }
+}
+
+TEST(WatchCursor, DecimalDigits) {
+  EXPECT_EQ(*ParseWatchCursor(EncodeWatchCursor(42)), 42);
+  for (const char* text : {"", "-1", "1a", "r1", "1234567890123456789"}) {
+    EXPECT_FALSE(ParseWatchCursor(text).ok()) << text;
+  }
+}
+
+// A list parameter repeats (`symbols=A&symbols=B`); each value is one item,
+// exactly as the OpenAPI document describes it: no comma lists, no blanks,
+// no other spelling of a kind.
+TEST(ParseReplayDay, EachValueIsOneExactItem) {
+  for (const char* symbol : {"", "INFY,TCS", " INFY"}) {
+    v1::ReplayDayRequest request;
+    request.set_date("2024-01-02");
+    request.add_symbols("INFY");
+    request.add_symbols(symbol);
+    auto plan = ParseReplayDay(request, BacktestClock());
+    ASSERT_FALSE(plan.ok()) << symbol;
+    EXPECT_NE(plan.status().message().find("symbols[1]"), std::string::npos)
+        << plan.status();
+  }
+  for (const char* kind : {"", "QUOTES", "quotes,nifty"}) {
+    v1::ReplayDayRequest request;
+    request.set_date("2024-01-02");
+    request.add_kinds(kind);
+    auto plan = ParseReplayDay(request, BacktestClock());
+    ASSERT_FALSE(plan.ok()) << kind;
+    EXPECT_NE(plan.status().message().find("kinds[0]"), std::string::npos)
+        << plan.status();
+  }
+}
+
+TEST(ParseReplayDay, RepeatedSymbolsCountOnce) {
+  v1::ReplayDayRequest request;
+  request.set_date("2024-01-02");
+  request.add_symbols("TCS");
+  request.add_symbols("INFY");
+  request.add_symbols("TCS");
+  auto plan = ParseReplayDay(request, BacktestClock());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->symbols, (std::vector<std::string>{"TCS", "INFY"}));
+}
+
+TEST(ParseReplayDay, NamesEveryBadParameter) {
+  v1::ReplayDayRequest request;
+  request.set_date("2024-02-30");
+  request.add_symbols("OK");
+  request.add_symbols("NOT OK");
+  request.add_kinds("quotes");
+  request.add_kinds("trades");
+  request.set_cursor("x");
+  auto plan = ParseReplayDay(request, BacktestClock());
+  ASSERT_FALSE(plan.ok());
+  for (const char* field : {"date", "symbols[1]", "kinds[1]", "cursor"}) {
+    EXPECT_NE(plan.status().message().find(field), std::string::npos) << field;
+  }
+}
+
+TEST(ParseReplayDay, TheClockCutsTheDay) {
+  v1::ReplayDayRequest request;
+  request.set_date("2024-01-02");
+  const absl::Time ten = DayStart(absl::CivilDay(2024, 1, 2)) + absl::Hours(10);
+  auto plan = ParseReplayDay(request, BacktestClock(ten));
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->end, ten);
+  EXPECT_TRUE(plan->quotes && plan->nifty && plan->shortlists);
+  auto future = ParseReplayDay(
+      request, BacktestClock(DayStart(absl::CivilDay(2024, 1, 2))));
+  EXPECT_EQ(future.status().code(), absl::StatusCode::kPermissionDenied);
+}
+
+TEST(ParseWatch, TheClockHasNoMeaningForAWatch) {
+  v1::WatchNiftyRequest request;
+  EXPECT_TRUE(ParseWatchNifty(request, BacktestClock()).ok());
+  EXPECT_EQ(ParseWatchNifty(request, BacktestClock(kAt)).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(WatchSelection, SelectsItsRecords) {
+  v1::WatchQuotesRequest request;
+  request.add_symbols("INFY");
+  request.add_symbols("TCS");
+  auto selection = ParseWatchQuotes(request, BacktestClock());
+  ASSERT_TRUE(selection.ok());
+  v1::MarketEvent event;
+  event.mutable_quote()->set_nse_symbol("TCS");
+  EXPECT_TRUE(selection->Selects(event));
+  event.mutable_quote()->set_nse_symbol("tcs");
+  EXPECT_FALSE(selection->Selects(event));
+  event.mutable_nifty();
+  EXPECT_FALSE(selection->Selects(event));
+}
+
+}  // namespace
+}  // namespace mdc::domain
