@@ -30,6 +30,9 @@
 #   MDC_BENCH_SKIP_BUILD   1: use the binaries already in the build folder
 #   MDC_BENCH_SERVER_ARGS  extra mdc-server flags, e.g. "--db-pool-size 4"
 #   MDC_BENCH_GATEWAY_ENV  extra environment of mdc-gateway, e.g. "GOMAXPROCS=1"
+#   MDC_BENCH_SQL          SQL run once after mdc-server applied its migrations,
+#                          before the tests: to measure a schema change, e.g.
+#                          "DROP TRIGGER stock_quotes_lock ON stock_quotes"
 #   MDC_BENCH_PG_PORT / MDC_BENCH_GRPC_PORT / MDC_BENCH_HTTP_PORT
 #                          ports (55480 / 55481 / 55482), all on 127.0.0.1
 #   MDC_BENCH_KEEP         1: keep the scratch folder (logs, cluster)
@@ -129,6 +132,10 @@ developer=$(curl -fsS -X POST "$base_url/v1/admin/developers" \
 token=$(jq -r .token <<<"$developer")
 [ -n "$token" ] && [ "$token" != null ] || die "could not create the developer: $developer"
 dev_id=$(psql_ -c "SELECT id FROM developers WHERE username = 'bench'")
+if [ -n "${MDC_BENCH_SQL:-}" ]; then
+  log "running MDC_BENCH_SQL: $MDC_BENCH_SQL"
+  psql_ -v ON_ERROR_STOP=1 -c "$MDC_BENCH_SQL" >&2
+fi
 token_hash=$(psql_ -c "SELECT encode(token_hash, 'hex') FROM developers WHERE username = 'bench'")
 
 # --- Measuring helpers ------------------------------------------------------------------
@@ -316,6 +323,7 @@ dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | gre
   echo "PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') (fresh cluster, fsync and synchronous_commit on)."
   echo "${duration}s measured after ${warmup}s warm-up per test; wrk -t$wrk_threads; grpcload over $grpc_channels gRPC connection(s)."
   echo "Server flags: ${MDC_BENCH_SERVER_ARGS:-(defaults)}; gateway environment: ${MDC_BENCH_GATEWAY_ENV:-(defaults)}."
+  [ -z "${MDC_BENCH_SQL:-}" ] || echo "SQL run before the tests: \`$MDC_BENCH_SQL\`."
   echo
   if [ "$runs" -gt 1 ]; then
     echo "Medians of $runs runs (non-2xx and socket errors: totals over the runs; rows stored: median per run)."

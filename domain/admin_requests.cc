@@ -2,6 +2,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "domain/calendar.h"
 #include "domain/field_errors.h"
 #include "domain/time.h"
 
@@ -9,7 +10,7 @@ namespace mdc::domain {
 
 absl::StatusOr<int> ResolveYear(int64_t year, absl::Time now) {
   if (year == 0) return static_cast<int>(TradingDay(now).year());
-  if (year < 1900 || year > 2200) {
+  if (year < kFirstCalendarYear || year > kLastCalendarYear) {
     return InvalidField("year", "must be a year between 1900 and 2200");
   }
   return static_cast<int>(year);

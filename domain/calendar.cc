@@ -39,6 +39,18 @@ void AddUnique(const CalendarEntry& entry, const std::string& path,
   out.push_back(entry);
 }
 
+// A date of a holiday to create: YYYY-MM-DD in the calendar years.
+absl::StatusOr<absl::CivilDay> ParseCalendarDate(absl::string_view text) {
+  auto day = ParseDate(text);
+  if (day.ok() &&
+      (day->year() < kFirstCalendarYear || day->year() > kLastCalendarYear)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "must be a date in the years ", kFirstCalendarYear, "-",
+        kLastCalendarYear, " (those the calendar lists); got ", text));
+  }
+  return day;
+}
+
 }  // namespace
 
 DayStatus ClassifyDay(absl::CivilDay day,
@@ -74,7 +86,7 @@ absl::StatusOr<std::vector<CalendarEntry>> ValidateCalendarEntries(
     const v1::Holiday& h = holidays[i];
     const std::string path = absl::StrCat("holidays[", i, "]");
     CalendarEntry entry;
-    auto date = ParseDate(h.date());
+    auto date = ParseCalendarDate(h.date());
     errors.AddStatus(path + ".date", date.status());
     if (h.name().size() > kMaxHolidayName) {
       errors.Add(path + ".name", "must be at most 100 bytes (UTF-8)");
@@ -109,7 +121,7 @@ absl::StatusOr<std::vector<CalendarEntry>> ValidateCalendarEntries(
   }
   for (int i = 0; i < dates.size(); ++i) {
     const std::string path = absl::StrCat("dates[", i, "]");
-    auto date = ParseDate(dates[i]);
+    auto date = ParseCalendarDate(dates[i]);
     errors.AddStatus(path, date.status());
     if (date.ok())
       AddUnique(CalendarEntry{*date, "", {}, {}}, path, seen, entries, errors);

@@ -35,9 +35,15 @@ struct DayStatus {
 DayStatus ClassifyDay(absl::CivilDay day,
                       const std::optional<CalendarEntry>& entry);
 
+// The years the calendar holds: holiday listings take them, and a holiday
+// is created only inside them (a date outside could never be listed).
+inline constexpr int kFirstCalendarYear = 1900;
+inline constexpr int kLastCalendarYear = 2200;
+
 // Validates the holidays of a create request: `holidays` (with names and
 // optional session times) and/or bare `dates`. A date given twice is an
-// error. Field paths: holidays[i].date, dates[i], ...
+// error, and so is a date outside the calendar years. Field paths:
+// holidays[i].date, dates[i], ...
 absl::StatusOr<std::vector<CalendarEntry>> ValidateCalendarEntries(
     const google::protobuf::RepeatedPtrField<v1::Holiday>& holidays,
     const google::protobuf::RepeatedPtrField<std::string>& dates);

@@ -1,10 +1,10 @@
 #include "domain/dashboard_requests.h"
 
 #include <cmath>
-#include <limits>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "domain/number_limits.h"
 #include "domain/observations.h"
 #include "domain/time.h"
 
@@ -42,11 +42,15 @@ void CheckPercentage(std::optional<double> value, absl::string_view field,
   }
 }
 
+void CheckGainPercentage(std::optional<double> value, absl::string_view field,
+                         FieldErrors& errors) {
+  CheckPercentage(value, field, 0, kMaxGainPercentage, errors);
+}
+
 void CheckOutcomePercentages(std::optional<double> take_profit,
                              std::optional<double> stop_loss,
                              FieldErrors& errors) {
-  CheckPercentage(take_profit, "takeProfitPercentage", 0,
-                  std::numeric_limits<double>::infinity(), errors);
+  CheckGainPercentage(take_profit, "takeProfitPercentage", errors);
   CheckPercentage(stop_loss, "stopLossPercentage", 0, 100, errors);
   if (take_profit.has_value() != stop_loss.has_value()) {
     errors.Add(

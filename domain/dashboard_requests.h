@@ -43,8 +43,13 @@ void CheckSymbolParameter(absl::string_view symbol, absl::string_view field,
 void CheckPercentage(std::optional<double> value, absl::string_view field,
                      double low, double high, FieldErrors& errors);
 
+// An optional take-profit or target-gain percentage: a number from 0 to
+// kMaxGainPercentage (domain/number_limits.h).
+void CheckGainPercentage(std::optional<double> value, absl::string_view field,
+                         FieldErrors& errors);
+
 // The trade levels of a dashboard shortlist (docs/api.md 5.3):
-// takeProfitPercentage >= 0 and stopLossPercentage in [0, 100], given
+// takeProfitPercentage in [0, 1000] and stopLossPercentage in [0, 100], given
 // together (outcomes wanted) or not at all.
 void CheckOutcomePercentages(std::optional<double> take_profit,
                              std::optional<double> stop_loss,

@@ -15,10 +15,12 @@
 #define MDC_DOMAIN_ERROR_REASON_H_
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "google/rpc/status.pb.h"
 
 namespace mdc::domain {
@@ -26,6 +28,10 @@ namespace mdc::domain {
 // Type URL under which the ErrorInfo payload travels in an absl::Status.
 inline constexpr absl::string_view kErrorInfoTypeUrl =
     "type.googleapis.com/google.rpc.ErrorInfo";
+
+// Type URL under which a google.rpc.RetryInfo payload travels.
+inline constexpr absl::string_view kRetryInfoTypeUrl =
+    "type.googleapis.com/google.rpc.RetryInfo";
 
 // ErrorInfo.domain of every reason this service defines.
 inline constexpr absl::string_view kErrorDomain = "mdc.v1";
@@ -56,6 +62,17 @@ inline constexpr absl::string_view kBrokerNotConfigured =
 // UNAVAILABLE: the broker token endpoint failed (timeout, unreachable,
 // non-2xx, or an answer without an access token).
 inline constexpr absl::string_view kBrokerUnavailable = "BROKER_UNAVAILABLE";
+// RESOURCE_EXHAUSTED: this developer made more calls than its rate limit
+// (MDC_RATE_LIMIT_*) allows; nothing was done. Carries a RetryInfo.
+// Metadata: `limit` ("reads" or "writes").
+inline constexpr absl::string_view kRateLimited = "RATE_LIMITED";
+// UNAVAILABLE: a database statement ran past MDC_STATEMENT_TIMEOUT (or was
+// cancelled) and was rolled back: nothing of it was written.
+inline constexpr absl::string_view kDatabaseTimeout = "DATABASE_TIMEOUT";
+// RESOURCE_EXHAUSTED: a watch stream (StreamService) was ended because its
+// caller read more slowly than records arrived. Metadata: `cursor` (the last
+// cursor sent; resume from the last one received).
+inline constexpr absl::string_view kWatcherFellBehind = "WATCHER_FELL_BEHIND";
 }  // namespace reason
 
 // `status` with `reason` (and `metadata`, keys lowerCamelCase) attached as a
@@ -69,9 +86,18 @@ absl::Status WithReason(
 // The reason attached to `status`, or "" when it has none.
 std::string ReasonOf(const absl::Status& status);
 
+// `status` with a google.rpc.RetryInfo saying the call may be sent again
+// after `delay` (negative counts as zero), replacing any it had. The gateway
+// turns it into a Retry-After header. An OK status is returned unchanged.
+absl::Status WithRetryDelay(absl::Status status, absl::Duration delay);
+
+// The retry delay attached to `status`, or nullopt when it has none.
+std::optional<absl::Duration> RetryDelayOf(const absl::Status& status);
+
 // `status` as a google.rpc.Status: code, message, and as details the
-// BadRequest payload (first, when present) then the ErrorInfo payload (when
-// present). No details when it carries neither.
+// BadRequest payload (first, when present), then the ErrorInfo payload, then
+// the RetryInfo payload (each when present). No details when it carries
+// none of them.
 google::rpc::Status ToRpcStatus(const absl::Status& status);
 
 }  // namespace mdc::domain

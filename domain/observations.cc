@@ -12,6 +12,7 @@
 #include "domain/field_errors.h"
 #include "domain/field_path.h"
 #include "domain/market_enums.h"
+#include "domain/number_limits.h"
 #include "domain/time.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
@@ -22,10 +23,20 @@ namespace {
 using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
 
-// Every number in a quote payload must be finite: JSON has no NaN, but
-// protobuf JSON accepts the strings "NaN" and "Infinity" for doubles.
-void CheckFiniteNumbers(const Message& message, const FieldPath& path,
-                        FieldErrors& errors) {
+// The rule of every number of a quote payload and of dayChangePerc.
+const std::string& MagnitudeRule() {
+  static const auto* rule = new std::string(
+      absl::StrCat("must be a finite number from -", kMaxMagnitudeText, " to ",
+                   kMaxMagnitudeText));
+  return *rule;
+}
+
+// Every number in a quote payload must be finite (JSON has no NaN, but
+// protobuf JSON accepts the strings "NaN" and "Infinity" for doubles) and
+// within kMaxMagnitude, so that candles and outcomes built from it stay
+// finite.
+void CheckPayloadNumbers(const Message& message, const FieldPath& path,
+                         FieldErrors& errors) {
   const auto* reflection = message.GetReflection();
   std::vector<const FieldDescriptor*> fields;
   reflection->ListFields(message, &fields);
@@ -33,18 +44,18 @@ void CheckFiniteNumbers(const Message& message, const FieldPath& path,
     const FieldPath field_path = path.Field(field->json_name());
     if (field->cpp_type() == FieldDescriptor::CPPTYPE_DOUBLE) {
       if (field->is_repeated()) continue;  // QuotePayload has none.
-      if (!std::isfinite(reflection->GetDouble(message, field))) {
-        errors.Add(field_path.str(), "must be a finite number");
+      if (!WithinMaxMagnitude(reflection->GetDouble(message, field))) {
+        errors.Add(field_path.str(), MagnitudeRule());
       }
     } else if (field->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
       if (field->is_repeated()) {
         for (int i = 0; i < reflection->FieldSize(message, field); ++i) {
-          CheckFiniteNumbers(reflection->GetRepeatedMessage(message, field, i),
-                             field_path.Item(i), errors);
+          CheckPayloadNumbers(reflection->GetRepeatedMessage(message, field, i),
+                              field_path.Item(i), errors);
         }
       } else {
-        CheckFiniteNumbers(reflection->GetMessage(message, field), field_path,
-                           errors);
+        CheckPayloadNumbers(reflection->GetMessage(message, field), field_path,
+                            errors);
       }
     }
   }
@@ -58,7 +69,7 @@ void CheckQuoteData(const v1::QuoteData& quote, const FieldPath& path,
   }
   if (!quote.has_payload()) return;
   const FieldPath payload_path = path.Field("payload");
-  CheckFiniteNumbers(quote.payload(), payload_path, errors);
+  CheckPayloadNumbers(quote.payload(), payload_path, errors);
   if (quote.payload().has_last_trade_time()) {
     const double millis = quote.payload().last_trade_time();
     if (std::isfinite(millis) && (millis < 0 || std::floor(millis) != millis)) {
@@ -141,8 +152,10 @@ absl::StatusOr<ShortlistSnapshot> ValidateShortlist(
     }
     if (!entry.has_price()) {
       errors.Add(path.Field("price").str(), "is required: a number >= 0");
-    } else if (!std::isfinite(entry.price()) || entry.price() < 0) {
-      errors.Add(path.Field("price").str(), "must be a finite number >= 0");
+    } else if (!WithinMaxMagnitude(entry.price()) || entry.price() < 0) {
+      errors.Add(path.Field("price").str(),
+                 absl::StrCat("must be a finite number from 0 to ",
+                              kMaxMagnitudeText));
     }
     if (entry.has_quote_data()) {
       CheckQuoteData(entry.quote_data(), path.Field("quoteData"), errors);
@@ -166,8 +179,8 @@ absl::StatusOr<NiftyObservation> ValidateNifty(const v1::NiftyData& data) {
   }
   if (!data.has_day_change_perc()) {
     errors.Add("data.dayChangePerc", "is required: a number");
-  } else if (!std::isfinite(data.day_change_perc())) {
-    errors.Add("data.dayChangePerc", "must be a finite number");
+  } else if (!WithinMaxMagnitude(data.day_change_perc())) {
+    errors.Add("data.dayChangePerc", MagnitudeRule());
   }
   if (!errors.empty()) return errors.ToStatus();
   nifty.quote = data.quote_data();

@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "domain/number_limits.h"
 #include "domain/text.h"
 
 namespace mdc::domain {
@@ -95,8 +96,10 @@ void CheckOrderPrices(std::optional<double> entry,
     if (!price.has_value()) {
       errors.Add(field, "is required");
       all_valid = false;
-    } else if (!std::isfinite(*price) || *price <= 0) {
-      errors.Add(field, "must be a number greater than 0");
+    } else if (!std::isfinite(*price) || *price < kMinOrderPrice ||
+               *price > kMaxMagnitude) {
+      errors.Add(field, absl::StrCat("must be a number from 0.000001 to ",
+                                     kMaxMagnitudeText));
       all_valid = false;
     }
   };

@@ -18,10 +18,18 @@
 #
 # GOOGLEAPIS_DIR holds google/api/*.proto and google/rpc/*.proto
 # (scripts/fetch-googleapis.sh puts them there).
+#
+# With --generate-only, only step 1 runs: the build (CMakeLists.txt) does
+# that first, builds the dashboard (web/build.sh, whose TypeScript client is
+# typed from the OpenAPI document) into internal/webui/dist, then runs this
+# script again for step 2, so the binary embeds the dashboard.
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-  echo "usage: $0 BUILD_DIR GOOGLEAPIS_DIR" >&2
+generate_only=0
+if [ $# -eq 3 ] && [ "$3" = --generate-only ]; then
+  generate_only=1
+elif [ $# -ne 2 ]; then
+  echo "usage: $0 BUILD_DIR GOOGLEAPIS_DIR [--generate-only]" >&2
   exit 2
 fi
 mkdir -p "$1"
@@ -87,6 +95,8 @@ if ! up_to_date; then
   "$tools/openapi-gen" "$tools/mdc.swagger.json" "$openapi_out"
   printf '%s' "$stamp_text" >"$stamp"
 fi
+
+[ "$generate_only" -eq 0 ] || exit 0
 
 # The version `mdc-gateway --version` prints: MDC_VERSION when set, else the
 # one of project(mdc VERSION ...) in the top-level CMakeLists.txt.

@@ -12,7 +12,10 @@ packages=(
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
   libabsl-dev libpq-dev libssl-dev libcurl4-openssl-dev prometheus-cpp-dev
   googletest libgtest-dev libgmock-dev postgresql postgresql-contrib tzdata
-  clang-format wrk curl ca-certificates libtcmalloc-minimal4
+  clang-format wrk curl ca-certificates openssl libtcmalloc-minimal4
+  # The dashboard's browser tests (web/): Debian's chromium, driven headless by
+  # Playwright (which downloads no browser of its own), and a font to draw text.
+  chromium fonts-dejavu-core
 )
 # Debian's nodejs lacks npm; NodeSource's nodejs bundles it (and conflicts with the npm package).
 command -v npm >/dev/null || packages+=(npm)

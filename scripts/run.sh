@@ -7,7 +7,8 @@
 #
 # Environment: MDC_HTTP_ADDR (127.0.0.1:8080), MDC_GRPC_ADDR (127.0.0.1:50051),
 # DATABASE_URL, MDC_ADMIN_TOKEN, MDC_DATA_DIR (.mdc), MDC_PG_PORT (54329),
-# MDC_BUILD_DIR (build), MDC_DB_POOL_SIZE, MDC_METRICS_ADDR.
+# MDC_BUILD_DIR (build), MDC_DB_POOL_SIZE, MDC_METRICS_ADDR,
+# MDC_GATEWAY_METRICS_ADDR.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -22,12 +23,14 @@ scripts=$MDC_ROOT/scripts
 "$scripts/install-deps.sh"
 "$scripts/build.sh" mdc-server mdc-gateway
 
-for addr in "$grpc_addr" "$http_addr" ${MDC_METRICS_ADDR:+"$MDC_METRICS_ADDR"}; do
+for addr in "$grpc_addr" "$http_addr" ${MDC_METRICS_ADDR:+"$MDC_METRICS_ADDR"} \
+  ${MDC_GATEWAY_METRICS_ADDR:+"$MDC_GATEWAY_METRICS_ADDR"}; do
   connect_addr=$addr
   case $addr in 0.0.0.0:* | :*) connect_addr=127.0.0.1:${addr##*:} ;; esac
   if port_in_use "$connect_addr"; then
     die "$addr is already in use (is mdc already running?); stop that program or" \
-      "choose other addresses with MDC_HTTP_ADDR / MDC_GRPC_ADDR / MDC_METRICS_ADDR"
+      "choose other addresses with MDC_HTTP_ADDR / MDC_GRPC_ADDR / MDC_METRICS_ADDR /" \
+      "MDC_GATEWAY_METRICS_ADDR"
   fi
 done
 # What curl and the health check talk to.
@@ -148,10 +151,14 @@ cat <<EOF
 
 mdc is running.
   HTTP (gateway)  $http_url   (GET /health, /v1/...)
+  dashboard       $http_url/   (sign in with a developer token, or the admin token below)
   gRPC (server)   $grpc_addr
 EOF
 if [ -n "${MDC_METRICS_ADDR:-}" ]; then
   echo "  metrics         http://$MDC_METRICS_ADDR/metrics"
+fi
+if [ -n "${MDC_GATEWAY_METRICS_ADDR:-}" ]; then
+  echo "  gateway metrics http://$MDC_GATEWAY_METRICS_ADDR/metrics"
 fi
 cat <<EOF
   database        $db_note

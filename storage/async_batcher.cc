@@ -2,11 +2,16 @@
 
 #include <utility>
 
+#include "absl/time/clock.h"
+#include "storage/pool.h"
+
 namespace mdc::storage {
 
 AsyncBatcher::AsyncBatcher(ConnectionPool& pool, BatchMode mode, int max_batch,
-                           int threads)
+                           int threads, absl::string_view name)
     : pool_(pool),
+      observer_(pool.observer()),
+      name_(name),
       mode_(mode),
       max_batch_(max_batch < 1 ? 1 : static_cast<size_t>(max_batch)) {
   for (int i = 0; i < (threads < 1 ? 1 : threads); ++i) {
@@ -26,6 +31,7 @@ void AsyncBatcher::Submit(const Statement& statement, Params params,
                           Done done) {
   absl::MutexLock lock(&mu_);
   waiting_.push_back(Job{&statement, std::move(params), std::move(done)});
+  observer_.BatchQueueDepth(name_, static_cast<int>(waiting_.size()));
 }
 
 void AsyncBatcher::Loop() {
@@ -44,12 +50,16 @@ void AsyncBatcher::Loop() {
         batch.push_back(std::move(waiting_.front()));
         waiting_.pop_front();
       }
+      observer_.BatchQueueDepth(name_, static_cast<int>(waiting_.size()));
     }
     queries.clear();
     for (const Job& job : batch)
       queries.push_back({job.statement, &job.params});
+    const absl::Time start = absl::Now();
     std::vector<absl::StatusOr<Result>> results =
         RunBatch(pool_, mode_, queries);
+    observer_.BatchRan(name_, static_cast<int>(batch.size()),
+                       absl::Now() - start);
     for (size_t i = 0; i < batch.size(); ++i) {
       std::move(batch[i].done)(std::move(results[i]));
     }

@@ -22,8 +22,10 @@
 
 #include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "storage/batch.h"
+#include "storage/observer.h"
 #include "storage/pg.h"
 
 namespace mdc::storage {
@@ -35,9 +37,10 @@ class AsyncBatcher {
   using Done = absl::AnyInvocable<void(absl::StatusOr<Result>) &&>;
 
   // At most `max_batch` statements per batch; `threads` batches at once,
-  // each on its own pooled connection.
-  AsyncBatcher(ConnectionPool& pool, BatchMode mode, int max_batch,
-               int threads);
+  // each on its own pooled connection. `name` (a string constant) names the
+  // batcher in reports to the pool's observer.
+  AsyncBatcher(ConnectionPool& pool, BatchMode mode, int max_batch, int threads,
+               absl::string_view name = {});
   ~AsyncBatcher();
   AsyncBatcher(const AsyncBatcher&) = delete;
   AsyncBatcher& operator=(const AsyncBatcher&) = delete;
@@ -57,6 +60,8 @@ class AsyncBatcher {
   void Loop();
 
   ConnectionPool& pool_;
+  StorageObserver& observer_;
+  const absl::string_view name_;
   const BatchMode mode_;
   const size_t max_batch_;
   absl::Mutex mu_;

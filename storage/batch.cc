@@ -19,6 +19,18 @@ std::vector<absl::StatusOr<Result>> AllFail(size_t count,
   return out;
 }
 
+// The status of the first statement of a batch that the database cancelled
+// for running too long, or nullptr.
+const absl::Status* FirstTimeout(
+    const std::vector<absl::StatusOr<Result>>& results) {
+  for (const auto& result : results) {
+    if (!result.ok() && IsStatementTimeout(result.status())) {
+      return &result.status();
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::vector<absl::StatusOr<Result>> RunBatch(
@@ -56,6 +68,22 @@ std::vector<absl::StatusOr<Result>> RunBatch(
     // upserts; the client retries.
     return AllFail(queries.size(),
                    absl::UnavailableError("database unavailable"));
+  }
+  if (const absl::Status* timeout = FirstTimeout(results); timeout != nullptr) {
+    // A statement ran past statement_timeout. Running the others again one
+    // by one could take as long for each (they may wait on the same lock),
+    // so every statement that did not succeed fails like it: nothing of a
+    // write batch committed, and a read is safe to send again.
+    if (write) (void)(*conn)->ExecScript("ROLLBACK");
+    for (size_t i = 0; i < queries.size(); ++i) {
+      auto& result = results[first + i];
+      if (!write && result.ok()) {
+        out.push_back(std::move(result));
+      } else {
+        out.push_back(*timeout);
+      }
+    }
+    return out;
   }
   if (write) {
     // One statement failed: nothing of the batch committed. Run each on its

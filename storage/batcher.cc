@@ -2,10 +2,15 @@
 
 #include <utility>
 
+#include "absl/time/clock.h"
+#include "storage/pool.h"
+
 namespace mdc::storage {
 Batcher::Batcher(ConnectionPool& pool, Mode mode, int max_batch,
-                 int max_in_flight)
+                 int max_in_flight, absl::string_view name)
     : pool_(pool),
+      observer_(pool.observer()),
+      name_(name),
       mode_(mode),
       max_batch_(max_batch < 1 ? 1 : max_batch),
       max_in_flight_(max_in_flight < 1 ? 1 : max_in_flight) {}
@@ -15,6 +20,7 @@ absl::StatusOr<Result> Batcher::Run(const Statement& statement,
   Job job{&statement, &params};
   absl::MutexLock lock(&mu_);
   waiting_.push_back(&job);
+  observer_.BatchQueueDepth(name_, static_cast<int>(waiting_.size()));
   auto can_go = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     return job.done || (!job.taken && in_flight_ < max_in_flight_);
   };
@@ -30,6 +36,7 @@ absl::StatusOr<Result> Batcher::Run(const Statement& statement,
       next->taken = true;
       batch.push_back(next);
     }
+    observer_.BatchQueueDepth(name_, static_cast<int>(waiting_.size()));
     ++in_flight_;
     mu_.Unlock();
     Execute(batch);
@@ -44,7 +51,10 @@ void Batcher::Execute(const std::vector<Job*>& batch) {
   std::vector<Connection::Query> queries;
   queries.reserve(batch.size());
   for (const Job* job : batch) queries.push_back({job->statement, job->params});
+  const absl::Time start = absl::Now();
   std::vector<absl::StatusOr<Result>> results = RunBatch(pool_, mode_, queries);
+  observer_.BatchRan(name_, static_cast<int>(batch.size()),
+                     absl::Now() - start);
   for (size_t i = 0; i < batch.size(); ++i) {
     batch[i]->result = std::move(results[i]);
   }

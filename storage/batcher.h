@@ -21,8 +21,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "storage/batch.h"
+#include "storage/observer.h"
 #include "storage/pg.h"
 
 namespace mdc::storage {
@@ -34,8 +36,10 @@ class Batcher {
   using Mode = BatchMode;
 
   // At most `max_batch` statements per batch, at most `max_in_flight`
-  // batches at once (each on its own pooled connection).
-  Batcher(ConnectionPool& pool, Mode mode, int max_batch, int max_in_flight);
+  // batches at once (each on its own pooled connection). `name` (a string
+  // constant) names the batcher in reports to the pool's observer.
+  Batcher(ConnectionPool& pool, Mode mode, int max_batch, int max_in_flight,
+          absl::string_view name = {});
 
   // Runs `statement` with `params`, batched with concurrent submissions.
   absl::StatusOr<Result> Run(const Statement& statement, const Params& params);
@@ -53,6 +57,8 @@ class Batcher {
   void Execute(const std::vector<Job*>& batch);
 
   ConnectionPool& pool_;
+  StorageObserver& observer_;
+  const absl::string_view name_;
   const Mode mode_;
   const int max_batch_;
   const int max_in_flight_;

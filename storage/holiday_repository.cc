@@ -86,7 +86,7 @@ absl::Status HolidayRepository::CreateAll(
     const std::vector<domain::CalendarEntry>& entries) {
   std::vector<absl::CivilDay> days;
   for (const auto& e : entries) days.push_back(e.date);
-  return pool_.InTransaction([&](Connection& conn) -> absl::Status {
+  auto insert_all = [&](Connection& conn) -> absl::Status {
     auto existing = conn.Exec(kExisting, Params().DateArray(days));
     if (!existing.ok()) return existing.status();
     if (existing->rows() > 0) {
@@ -113,7 +113,13 @@ absl::Status HolidayRepository::CreateAll(
       }
     }
     return absl::OkStatus();
-  });
+  };
+  absl::Status created = pool_.InTransaction(insert_all);
+  if (created.ok()) {
+    pool_.observer().RowsWritten("holidays",
+                                 static_cast<int64_t>(entries.size()));
+  }
+  return created;
 }
 
 absl::StatusOr<std::vector<absl::CivilDay>> HolidayRepository::Delete(

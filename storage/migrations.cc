@@ -7,7 +7,10 @@ namespace mdc::storage {
 namespace {
 
 // Any constant unique to mdc; pg_advisory_xact_lock releases at commit.
+// No statement timeout (MDC_STATEMENT_TIMEOUT) for migrations: waiting for
+// another server's migrations, or rewriting a large table, may take longer.
 constexpr char kLockAndPrepare[] = R"sql(
+SET LOCAL statement_timeout = 0;
 SELECT pg_advisory_xact_lock(4242001);
 CREATE TABLE IF NOT EXISTS schema_migrations (
   name text PRIMARY KEY,

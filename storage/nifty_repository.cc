@@ -5,6 +5,7 @@
 #include "domain/time.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
+#include "storage/rows_written.h"
 
 namespace mdc::storage {
 namespace {
@@ -82,7 +83,8 @@ void NiftyRepository::Upsert(const domain::NiftyObservation& nifty,
                         .Double(nifty.day_change_perc)
                         .Bytes(nifty.quote.SerializeAsString())
                         .Bytes(token_hash),
-                    ReportDeveloper(std::move(done)));
+                    CountRowsWritten(pool_.observer(), "nifty_quotes", 1,
+                                     ReportDeveloper(std::move(done))));
 }
 
 absl::StatusOr<std::optional<v1::NiftyQuote>> NiftyRepository::FindLatest(

@@ -7,6 +7,7 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "common/log.h"
+#include "domain/error_reason.h"
 #include "storage/pg_notices.h"
 
 namespace mdc::storage {
@@ -32,6 +33,9 @@ constexpr int64_t kPgEpochUnixMicros = 946684800000000LL;
 constexpr int64_t kPgEpochUnixDays = 10957;
 
 constexpr char kSqlStatePayload[] = "mdc/sqlstate";
+constexpr char kTimedOut[] =
+    "the database took too long: the statement ran past the server's "
+    "statement timeout and was cancelled, so nothing of it took effect; retry";
 
 void AppendBigEndian(std::string& out, uint64_t value, int bytes) {
   for (int i = bytes - 1; i >= 0; --i) {
@@ -341,6 +345,15 @@ absl::StatusOr<Result> Connection::Check(PGresult* raw, const char* what) {
   if (state == kUniqueViolation || state == kForeignKeyViolation) {
     return WithSqlState(absl::AlreadyExistsError(absl::StrCat(
                             "constraint ", constraint ? constraint : "")),
+                        sqlstate);
+  }
+  if (state == kQueryCanceled) {
+    // MDC_STATEMENT_TIMEOUT (a lock held elsewhere, an overloaded database):
+    // not a bug, and retrying later may work.
+    log::Warning("database statement cancelled",
+                 {{"statement", what}, {"error", PQresultErrorMessage(raw)}});
+    return WithSqlState(domain::WithReason(absl::UnavailableError(kTimedOut),
+                                           domain::reason::kDatabaseTimeout),
                         sqlstate);
   }
   // Anything else is a bug or an outage: log it in full, tell the client

@@ -146,6 +146,14 @@ std::optional<std::string> SqlState(const absl::Status& status);
 bool IsSkippedInPipeline(const absl::Status& status);
 inline constexpr absl::string_view kUniqueViolation = "23505";
 inline constexpr absl::string_view kForeignKeyViolation = "23503";
+// query_canceled: the statement ran past statement_timeout (or someone
+// cancelled it). It answers UNAVAILABLE with reason DATABASE_TIMEOUT; the
+// statement's transaction is rolled back and the connection stays usable.
+inline constexpr absl::string_view kQueryCanceled = "57014";
+// True for the status of a statement cancelled that way.
+inline bool IsStatementTimeout(const absl::Status& status) {
+  return SqlState(status) == kQueryCanceled;
+}
 
 }  // namespace mdc::storage
 

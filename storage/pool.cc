@@ -1,6 +1,11 @@
 #include "storage/pool.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 
 namespace mdc::storage {
 
@@ -24,17 +29,25 @@ constexpr int kReadBatchesInFlight = 1;
 
 }  // namespace
 
-ConnectionPool::ConnectionPool(std::string url, int size)
+ConnectionPool::ConnectionPool(std::string url, int size,
+                               absl::Duration statement_timeout,
+                               StorageObserver* observer)
     : url_(std::move(url)),
       size_(size < 1 ? 1 : size),
+      statement_timeout_(statement_timeout),
+      observer_(observer != nullptr ? *observer : NoStorageObserver()),
       reads_(std::make_unique<Batcher>(*this, BatchMode::kRead, kMaxBatch,
-                                       kReadBatchesInFlight)),
-      async_reads_(std::make_unique<AsyncBatcher>(
-          *this, BatchMode::kRead, kMaxBatch, kReadBatchesInFlight)),
-      writes_(std::make_unique<AsyncBatcher>(*this, BatchMode::kWrite,
-                                             kMaxBatch, kWriteBatchesInFlight)),
+                                       kReadBatchesInFlight, kReads)),
+      async_reads_(
+          std::make_unique<AsyncBatcher>(*this, BatchMode::kRead, kMaxBatch,
+                                         kReadBatchesInFlight, kAsyncReads)),
+      writes_(std::make_unique<AsyncBatcher>(
+          *this, BatchMode::kWrite, kMaxBatch, kWriteBatchesInFlight, kWrites)),
       bulk_writes_(std::make_unique<AsyncBatcher>(
-          *this, BatchMode::kWrite, kMaxBatch, kBulkWriteBatchesInFlight)) {}
+          *this, BatchMode::kWrite, kMaxBatch, kBulkWriteBatchesInFlight,
+          kBulkWrites)) {
+  observer_.PoolSized(size_);
+}
 
 ConnectionPool::~ConnectionPool() = default;
 
@@ -60,33 +73,66 @@ void ConnectionPool::SubmitRead(const Statement& statement, Params params,
 
 absl::StatusOr<PooledConnection> ConnectionPool::Acquire(absl::Duration wait) {
   std::unique_ptr<Connection> conn;
+  bool replaces_broken = false;
   {
     absl::MutexLock lock(&mu_);
     auto available = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
       return !idle_.empty() || open_ < size_;
     };
-    if (!mu_.AwaitWithTimeout(absl::Condition(&available), wait)) {
-      return absl::ResourceExhaustedError(
-          "server busy: no database connection free; retry");
+    if (!available()) {
+      // Every connection is busy. Only this path reads the clock.
+      const absl::Time start = absl::Now();
+      const bool freed =
+          mu_.AwaitWithTimeout(absl::Condition(&available), wait);
+      observer_.PoolWaited(absl::Now() - start, /*timed_out=*/!freed);
+      if (!freed) {
+        return absl::ResourceExhaustedError(
+            "server busy: no database connection free; retry");
+      }
     }
     if (!idle_.empty()) {
       conn = std::move(idle_.back());
       idle_.pop_back();
     } else {
       ++open_;  // reserve the slot; connect outside the lock
+      if (broken_ > 0) {
+        --broken_;
+        replaces_broken = true;
+      }
     }
+    ReportConnections();
   }
   if (conn != nullptr && conn->healthy()) {
     return PooledConnection(this, std::move(conn));
   }
+  if (conn != nullptr) replaces_broken = true;
   conn.reset();  // broken: replace it
-  auto opened = Connection::Open(url_);
+  auto opened = Open();
   if (!opened.ok()) {
+    observer_.PoolConnectFailed();
     absl::MutexLock lock(&mu_);
     --open_;
+    if (replaces_broken) ++broken_;  // still to be replaced
+    ReportConnections();
     return opened.status();
   }
+  if (replaces_broken) observer_.PoolReconnected();
   return PooledConnection(this, std::move(*opened));
+}
+
+absl::StatusOr<std::unique_ptr<Connection>> ConnectionPool::Open() {
+  auto opened = Connection::Open(url_);
+  if (!opened.ok() || statement_timeout_ <= absl::ZeroDuration()) {
+    return opened;
+  }
+  // Set for the session, outside any transaction, so it stays; in
+  // milliseconds, PostgreSQL's unit for it.
+  const int64_t ms =
+      std::max<int64_t>(1, absl::ToInt64Milliseconds(statement_timeout_));
+  auto set =
+      (*opened)->ExecScript(absl::StrCat("SET statement_timeout = ", ms));
+  if (!set.ok()) return set.status();
+  return opened;
 }
 
 void ConnectionPool::Release(std::unique_ptr<Connection> conn) {
@@ -95,7 +141,13 @@ void ConnectionPool::Release(std::unique_ptr<Connection> conn) {
     idle_.push_back(std::move(conn));
   } else {
     --open_;  // dropped; a later Acquire opens a fresh one
+    ++broken_;
   }
+  ReportConnections();
+}
+
+void ConnectionPool::ReportConnections() {
+  observer_.PoolConnections(open_ - static_cast<int>(idle_.size()), open_);
 }
 
 absl::Status ConnectionPool::InTransaction(

@@ -18,6 +18,7 @@
 #include "absl/time/time.h"
 #include "storage/async_batcher.h"
 #include "storage/batcher.h"
+#include "storage/observer.h"
 #include "storage/pg.h"
 
 namespace mdc::storage {
@@ -43,7 +44,21 @@ class PooledConnection {
 
 class ConnectionPool {
  public:
-  ConnectionPool(std::string url, int size);
+  // The names of the pool's batchers in reports to the observer.
+  static constexpr absl::string_view kReads = "reads";
+  static constexpr absl::string_view kAsyncReads = "async_reads";
+  static constexpr absl::string_view kWrites = "writes";
+  static constexpr absl::string_view kBulkWrites = "bulk_writes";
+
+  // `statement_timeout` > 0 becomes PostgreSQL's statement_timeout on every
+  // connection (MDC_STATEMENT_TIMEOUT): a statement that runs longer, e.g.
+  // waiting on a lock, is cancelled and fails with UNAVAILABLE and reason
+  // DATABASE_TIMEOUT (pg.h), and the connection stays usable.
+  // `observer` (none: NoStorageObserver()) hears about the pool, its
+  // batchers and the rows the repositories write; it must outlive the pool.
+  ConnectionPool(std::string url, int size,
+                 absl::Duration statement_timeout = absl::ZeroDuration(),
+                 StorageObserver* observer = nullptr);
   ~ConnectionPool();
 
   // Waits up to `wait` for a free connection, opening one if the pool is not
@@ -85,15 +100,26 @@ class ConnectionPool {
 
   int size() const { return size_; }
 
+  StorageObserver& observer() const { return observer_; }
+
  private:
   friend class PooledConnection;
   void Release(std::unique_ptr<Connection> conn);
+  // Connection::Open with the pool's session settings applied.
+  absl::StatusOr<std::unique_ptr<Connection>> Open();
+  // Tells the observer how many connections are in use and open.
+  void ReportConnections() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string url_;
   const int size_;
+  const absl::Duration statement_timeout_;
+  StorageObserver& observer_;
   absl::Mutex mu_;
   std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
   int open_ ABSL_GUARDED_BY(mu_) = 0;  // idle + checked out
+  // Broken connections dropped and not replaced yet: the next connections
+  // opened are reconnects.
+  int broken_ ABSL_GUARDED_BY(mu_) = 0;
   // Declared last: destroyed first, their threads still using the pool.
   std::unique_ptr<Batcher> reads_;
   std::unique_ptr<AsyncBatcher> async_reads_;

@@ -9,6 +9,7 @@
 #include "domain/time.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
+#include "storage/rows_written.h"
 
 namespace mdc::storage {
 namespace {
@@ -98,16 +99,19 @@ void QuoteRepository::UpsertBatch(const domain::QuoteBatch& batch,
     volumes.push_back(Volume(quote.quote));
     payloads.push_back(quote.quote.SerializeAsString());
   }
-  pool_.SubmitBulkWrite(kUpsertBatch,
-                        Params()
-                            .TextArray(symbols)
-                            .Time(batch.observed_at)
-                            .Date(domain::TradingDay(batch.observed_at))
-                            .DoubleArray(last_prices)
-                            .DoubleArray(volumes)
-                            .BytesArray(payloads)
-                            .Bytes(token_hash),
-                        ReportDeveloper(std::move(done)));
+  pool_.SubmitBulkWrite(
+      kUpsertBatch,
+      Params()
+          .TextArray(symbols)
+          .Time(batch.observed_at)
+          .Date(domain::TradingDay(batch.observed_at))
+          .DoubleArray(last_prices)
+          .DoubleArray(volumes)
+          .BytesArray(payloads)
+          .Bytes(token_hash),
+      CountRowsWritten(pool_.observer(), "stock_quotes",
+                       static_cast<int64_t>(batch.quotes.size()),
+                       ReportDeveloper(std::move(done))));
 }
 
 absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(

@@ -5,6 +5,7 @@
 #include "domain/proto_time.h"
 #include "domain/time.h"
 #include "storage/rows.h"
+#include "storage/rows_written.h"
 
 namespace mdc::storage {
 namespace {
@@ -85,7 +86,8 @@ void ShortlistRepository::Upsert(const domain::ShortlistSnapshot& snapshot,
                         .Int32(snapshot.entries.entries_size())
                         .Bytes(snapshot.entries.SerializeAsString())
                         .Bytes(token_hash),
-                    ReportDeveloper(std::move(done)));
+                    CountRowsWritten(pool_.observer(), "shortlist_snapshots", 1,
+                                     ReportDeveloper(std::move(done))));
 }
 
 absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(

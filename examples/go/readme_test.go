@@ -2,7 +2,8 @@ package main
 
 // Runs the Go quick starts verbatim against a real mdc-server: the ```go block
 // under "## Quick start" in clients/go/README.md and the one under "## Clients"
-// in the top-level README.md. Each block is wrapped in package main with the
+// in the top-level README.md; and the streams example under "## Streams" in
+// clients/go/README.md. Each block is wrapped in package main with the
 // imports clients/go/README.md lists and `func main() { ctx :=
 // context.Background(); <block> }`, written into a temporary module that
 // requires this checkout's clients/go (replace), and run with `go run` with
@@ -29,6 +30,22 @@ import (
 var quickStarts = []struct{ readme, heading string }{
 	{"clients/go/README.md", "## Quick start"},
 	{"README.md", "## Clients"},
+}
+
+// readmePrograms are the blocks run: the quick starts, each printing the
+// entry TCS it saved and read back, and the streams example of
+// clients/go/README.md, printing the quote it watched and the day it
+// replayed. Each output ends with the last call's error, <nil>.
+var readmePrograms = []struct {
+	readme, heading string
+	want            []*regexp.Regexp
+}{
+	{quickStarts[0].readme, quickStarts[0].heading, []*regexp.Regexp{regexp.MustCompile(`nse_symbol:\s*"TCS"`)}},
+	{quickStarts[1].readme, quickStarts[1].heading, []*regexp.Regexp{regexp.MustCompile(`nse_symbol:\s*"TCS"`)}},
+	{"clients/go/README.md", "## Streams", []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^watched TCS 3522$`),
+		regexp.MustCompile(`(?m)^replayed TCS 2025-12-31 03:46:00 \+0000 UTC$`),
+	}},
 }
 
 // readmeImports are the imports clients/go/README.md lists for the block,
@@ -138,8 +155,8 @@ func TestReadmeQuickStartsRun(t *testing.T) {
 	if goBin == "" {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	for i, q := range quickStarts {
-		t.Run(q.readme, func(t *testing.T) {
+	for i, q := range readmePrograms {
+		t.Run(q.readme+" "+q.heading, func(t *testing.T) {
 			block := quickStart(t, filepath.Join(root, q.readme), q.heading)
 			prog := filepath.Join(dir, "cmd"+string(rune('a'+i)))
 			if err := os.Mkdir(prog, 0o755); err != nil {
@@ -156,17 +173,19 @@ func TestReadmeQuickStartsRun(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Run(); err != nil {
-				t.Fatalf("go run of the %s quick start: %v\n%s\nstdout:\n%s\nprogram:\n%s",
-					q.readme, err, stderr.String(), stdout.String(), src)
+				t.Fatalf("go run of the %s block of %s: %v\n%s\nstdout:\n%s\nprogram:\n%s",
+					q.heading, q.readme, err, stderr.String(), stdout.String(), src)
 			}
 			out := stdout.String()
 			t.Logf("output:\n%s", out)
-			// Text format of the entries; protobuf-go varies its spacing.
-			if !regexp.MustCompile(`nse_symbol:\s*"TCS"`).MatchString(out) {
-				t.Errorf("%s: the output lacks the saved entry TCS:\n%s", q.readme, out)
+			// (Text format of the entries: protobuf-go varies its spacing.)
+			for _, want := range q.want {
+				if !want.MatchString(out) {
+					t.Errorf("%s %s: the output lacks %s:\n%s", q.readme, q.heading, want, out)
+				}
 			}
 			if !strings.HasSuffix(strings.TrimSpace(out), "<nil>") {
-				t.Errorf("%s: GetList returned an error:\n%s", q.readme, out)
+				t.Errorf("%s %s: the last call returned an error:\n%s", q.readme, q.heading, out)
 			}
 		})
 	}

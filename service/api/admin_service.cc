@@ -144,7 +144,7 @@ grpc::Status AdminService::DeleteDeveloper(
 grpc::Status AdminService::ListHolidays(grpc::ServerContext *context,
                                         const v1::ListHolidaysRequest *request,
                                         v1::ListHolidaysResponse *response) {
-  return calls_.Run(context, "AdminListHolidays", Access::kAdmin,
+  return calls_.Run(context, "ListHolidays", Access::kAdmin,
                     [&](const CallContext &) -> absl::Status {
                       auto year =
                           domain::ResolveYear(request->year(), absl::Now());

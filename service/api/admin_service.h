@@ -10,6 +10,7 @@
 #include "domain/secret_box.h"
 #include "mdc/v1/admin.grpc.pb.h"
 #include "service/calls/call_runner.h"
+#include "service/calls/service_calls.h"
 #include "storage/broker_credentials_repository.h"
 #include "storage/developer_repository.h"
 #include "storage/holiday_repository.h"
@@ -34,7 +35,9 @@ class AdminService final : public v1::AdminService::Service {
   // SECRET_KEY_NOT_CONFIGURED.
   AdminService(CallRunner &calls, Stores stores,
                std::optional<domain::SecretBox> secret_box)
-      : calls_(calls), stores_(stores), secret_box_(std::move(secret_box)) {}
+      : calls_(calls, v1::AdminService::service_full_name()),
+        stores_(stores),
+        secret_box_(std::move(secret_box)) {}
 
   grpc::Status ListDevelopers(grpc::ServerContext *context,
                               const v1::ListDevelopersRequest *request,
@@ -88,7 +91,7 @@ class AdminService final : public v1::AdminService::Service {
   absl::Status DeleteHolidayDays(const std::vector<absl::CivilDay> &days,
                                  v1::DeleteHolidaysResponse *response);
 
-  CallRunner &calls_;
+  ServiceCalls calls_;
   Stores stores_;
   const std::optional<domain::SecretBox> secret_box_;
 };

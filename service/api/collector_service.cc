@@ -18,7 +18,7 @@ absl::Status RequireData(bool has_data) {
 // request's data into a domain value, which the write takes along to
 // `store` (a repository upsert as the holder of a token hash).
 template <typename Request, typename Validate, typename Store>
-grpc::ServerUnaryReactor* StartSave(CallRunner& calls,
+grpc::ServerUnaryReactor* StartSave(ServiceCalls& calls,
                                     grpc::CallbackServerContext* context,
                                     absl::string_view method,
                                     const Request& request, Validate validate,

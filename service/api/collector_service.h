@@ -5,6 +5,7 @@
 
 #include "mdc/v1/collector.grpc.pb.h"
 #include "service/calls/call_runner.h"
+#include "service/calls/service_calls.h"
 #include "storage/holiday_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/quote_repository.h"
@@ -31,7 +32,8 @@ class CollectorService final : public CollectorServiceBase {
   };
 
   CollectorService(CallRunner& calls, Stores stores)
-      : calls_(calls), stores_(stores) {}
+      : calls_(calls, v1::CollectorService::service_full_name()),
+        stores_(stores) {}
 
   grpc::ServerUnaryReactor* SaveShortlist(
       grpc::CallbackServerContext* context,
@@ -49,7 +51,7 @@ class CollectorService final : public CollectorServiceBase {
                             v1::CheckHolidayResponse* response) override;
 
  private:
-  CallRunner& calls_;
+  ServiceCalls calls_;
   Stores stores_;
 };
 

@@ -5,6 +5,7 @@
 #include "mdc/v1/developer.grpc.pb.h"
 #include "service/broker/broker_tokens.h"
 #include "service/calls/call_runner.h"
+#include "service/calls/service_calls.h"
 #include "storage/holiday_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/quote_repository.h"
@@ -24,7 +25,9 @@ class DeveloperService final : public v1::DeveloperService::Service {
 
   DeveloperService(CallRunner& calls, Stores stores,
                    BrokerTokens& broker_tokens)
-      : calls_(calls), stores_(stores), broker_tokens_(broker_tokens) {}
+      : calls_(calls, v1::DeveloperService::service_full_name()),
+        stores_(stores),
+        broker_tokens_(broker_tokens) {}
 
   grpc::Status GetList(grpc::ServerContext* context,
                        const v1::GetListRequest* request,
@@ -57,7 +60,7 @@ class DeveloperService final : public v1::DeveloperService::Service {
                             v1::ListHolidaysResponse* response) override;
 
  private:
-  CallRunner& calls_;
+  ServiceCalls calls_;
   Stores stores_;
   BrokerTokens& broker_tokens_;
 };

@@ -6,7 +6,7 @@ grpc::Status HealthService::Check(grpc::ServerContext* context,
                                   const v1::HealthCheckRequest*,
                                   v1::HealthCheckResponse* response) {
   return calls_.Run(
-      context, "HealthCheck", Access::kPublic,
+      context, "Check", Access::kPublic,
       [&](const CallContext&) -> absl::Status {
         const bool up = pool_.Ping().ok();
         response->set_status(up ? v1::HealthCheckResponse::SERVING

@@ -8,6 +8,7 @@
 
 #include "mdc/v1/health.grpc.pb.h"
 #include "service/calls/call_runner.h"
+#include "service/calls/service_calls.h"
 #include "storage/pool.h"
 
 namespace mdc {
@@ -15,7 +16,7 @@ namespace mdc {
 class HealthService final : public v1::HealthService::Service {
  public:
   HealthService(CallRunner& calls, storage::ConnectionPool& pool)
-      : calls_(calls), pool_(pool) {}
+      : calls_(calls, v1::HealthService::service_full_name()), pool_(pool) {}
 
   // SERVING with database "ok" when a round trip to PostgreSQL succeeds,
   // else NOT_SERVING with database "unreachable". Always an OK RPC.
@@ -24,7 +25,7 @@ class HealthService final : public v1::HealthService::Service {
                      v1::HealthCheckResponse* response) override;
 
  private:
-  CallRunner& calls_;
+  ServiceCalls calls_;
   storage::ConnectionPool& pool_;
 };
 

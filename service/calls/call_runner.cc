@@ -39,7 +39,7 @@ bool IsServerFailure(absl::StatusCode code) {
          code == absl::StatusCode::kDataLoss;
 }
 
-absl::Status Prepare(grpc::ServerContext& context, Authenticator& auth,
+absl::Status Prepare(grpc::ServerContextBase& context, Authenticator& auth,
                      Access access, CallContext& call) {
   auto caller = auth.Authenticate(Metadata(context, "authorization"), access);
   if (!caller.ok()) return caller.status();
@@ -64,10 +64,25 @@ absl::flat_hash_set<std::string> CanonicalIps(
 }  // namespace
 
 CallRunner::CallRunner(Authenticator& auth, Metrics& metrics,
-                       std::vector<std::string> trusted_proxies)
+                       std::vector<std::string> trusted_proxies,
+                       CallLimits limits)
     : auth_(auth),
       metrics_(metrics),
-      trusted_proxies_(CanonicalIps(trusted_proxies)) {}
+      trusted_proxies_(CanonicalIps(trusted_proxies)),
+      reads_("reads", limits.reads),
+      writes_("writes", limits.writes) {}
+
+absl::Status CallRunner::Limit(const grpc::ServerContextBase& context,
+                               Access access, CallKind kind) {
+  if (access != Access::kDeveloper) return absl::OkStatus();
+  RateLimiter& limiter = kind == CallKind::kWrite ? writes_ : reads_;
+  if (!limiter.enabled()) return absl::OkStatus();
+  // Keyed by the token's hash: known without the database, and one token is
+  // one developer. An unknown token gets a bucket too, until it is idle.
+  auto token_hash = auth_.TokenHash(Metadata(context, "authorization"));
+  if (!token_hash.ok()) return absl::OkStatus();
+  return limiter.Admit(*token_hash);
+}
 
 std::string CallRunner::ClientAddress(
     const grpc::ServerContextBase& context) const {
@@ -118,18 +133,19 @@ std::string RequestIdOf(absl::string_view sent) {
 }
 
 grpc::Status CallRunner::Run(
-    grpc::ServerContext* context, absl::string_view method, Access access,
+    grpc::ServerContextBase* context, Rpc rpc, Access access, CallKind kind,
     absl::FunctionRef<absl::Status(const CallContext&)> body) {
   const absl::Time start = absl::Now();
   CallContext call = Describe(*context);
-  absl::Status status = Prepare(*context, auth_, access, call);
+  absl::Status status = Limit(*context, access, kind);
+  if (status.ok()) status = Prepare(*context, auth_, access, call);
   if (status.ok()) status = body(call);
-  return Finish(method, start, call, status);
+  return Finish(rpc, start, call, status);
 }
 
 // What a StartWrite call carries from its handler to its answer.
 struct CallRunner::PendingWrite {
-  absl::string_view method;
+  Rpc rpc;
   absl::Time start;
   CallContext call;
   grpc::ServerUnaryReactor* reactor;
@@ -141,13 +157,18 @@ struct CallRunner::PendingWrite {
 // whatever else is wrong.
 void CallRunner::StartWrite(
     grpc::CallbackServerContext* context, grpc::ServerUnaryReactor* reactor,
-    absl::string_view method,
-    absl::FunctionRef<absl::StatusOr<Write>()> validate) {
+    Rpc rpc, absl::FunctionRef<absl::StatusOr<Write>()> validate) {
   auto pending = std::make_unique<PendingWrite>(
-      PendingWrite{method, absl::Now(), Describe(*context), reactor, {}});
+      PendingWrite{rpc, absl::Now(), Describe(*context), reactor, {}});
   auto token_hash = auth_.TokenHash(Metadata(*context, "authorization"));
   if (!token_hash.ok()) return Answer(std::move(pending), token_hash.status());
   pending->token_hash = *std::move(token_hash);
+  if (writes_.enabled()) {
+    // Before anything reaches the database: a refused write costs nothing.
+    if (auto admitted = writes_.Admit(pending->token_hash); !admitted.ok()) {
+      return Answer(std::move(pending), admitted);
+    }
+  }
   auto clock = ClockOf(*context);
   absl::StatusOr<Write> write = clock.ok() ? validate() : clock.status();
   if (!write.ok()) {
@@ -184,20 +205,21 @@ void CallRunner::Written(
 
 void CallRunner::Answer(std::unique_ptr<PendingWrite> write,
                         const absl::Status& status) {
-  write->reactor->Finish(
-      Finish(write->method, write->start, write->call, status));
+  write->reactor->Finish(Finish(write->rpc, write->start, write->call, status));
 }
 
-grpc::Status CallRunner::Finish(absl::string_view method, absl::Time start,
+grpc::Status CallRunner::Finish(Rpc rpc, absl::Time start,
                                 const CallContext& call,
                                 const absl::Status& status) {
   const double latency_ms = absl::ToDoubleMilliseconds(absl::Now() - start);
-  metrics_.RecordCall(method, status.code(), latency_ms / 1000.0);
+  metrics_.RecordCall(rpc.service, rpc.method, status.code(),
+                      latency_ms / 1000.0);
   const bool failed = IsServerFailure(status.code());
   if (failed || log::AccessLogEnabled()) {
     const std::string code = absl::StatusCodeToString(status.code());
     const log::Fields fields = {{"request_id", call.request_id},
-                                {"method", method},
+                                {"method", rpc.method},
+                                {"service", rpc.service},
                                 {"code", code},
                                 {"latency_ms", latency_ms},
                                 {"developer", call.caller.developer_id},

@@ -1,7 +1,8 @@
-// Runs the body of every RPC the same way: authenticate, read the backtest
-// clock and run id, time the call, write one structured log line, count it
-// in the metrics, and convert the result to a grpc::Status. Services stay
-// thin translations between protobuf and the domain.
+// Runs the body of every RPC the same way: apply the caller's rate limit,
+// authenticate, read the backtest clock and run id, time the call, write one
+// structured log line, count it in the metrics, and convert the result to a
+// grpc::Status. Services stay thin translations between protobuf and the
+// domain.
 //
 // Thread-safe.
 #ifndef MDC_SERVICE_CALLS_CALL_RUNNER_H_
@@ -23,7 +24,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "domain/backtest_clock.h"
+#include "domain/token_bucket.h"
 #include "service/auth/auth.h"
+#include "service/calls/rate_limiter.h"
 #include "service/metrics/metrics.h"
 #include "storage/developer_repository.h"
 
@@ -42,6 +45,36 @@ struct CallContext {
   std::string client_address;
 };
 
+// Which per-developer rate limit a call counts against.
+enum class CallKind {
+  kRead,   // MDC_RATE_LIMIT_READS: every developer route but the writes
+  kWrite,  // MDC_RATE_LIMIT_WRITES: collector writes, run and order changes
+};
+
+// The per-developer rate limits (MDC_RATE_LIMIT_*); the defaults are off.
+// They apply to calls on developer routes (Access::kDeveloper), whoever
+// makes them, admins included; admin routes and public routes (health, and
+// sign-in, which has its own throttle) are not limited.
+struct CallLimits {
+  domain::RateLimit reads;
+  domain::RateLimit writes;
+};
+
+// An RPC's names, for its metrics and log line: the full name of its
+// service ("mdc.v1.DashboardService"; empty when the caller does not say,
+// see ServiceCalls) and its own ("GetQuoteTimeline"). Both view string
+// constants.
+struct Rpc {
+  Rpc(const char* method) : method(method) {}         // NOLINT: implicit
+  Rpc(absl::string_view method) : method(method) {}   // NOLINT: implicit
+  Rpc(const std::string& method) : method(method) {}  // NOLINT: implicit
+  Rpc(absl::string_view service, absl::string_view method)
+      : service(service), method(method) {}
+
+  absl::string_view service;
+  absl::string_view method;
+};
+
 // The request id a call logs: `sent` (x-request-id) when it is 1-128
 // printable ASCII characters without spaces, else 32 random hex digits.
 std::string RequestIdOf(absl::string_view sent);
@@ -52,11 +85,23 @@ class CallRunner {
   // never match) whose x-forwarded-for names the client. From any other
   // peer, x-forwarded-for is ignored.
   CallRunner(Authenticator& auth, Metrics& metrics,
-             std::vector<std::string> trusted_proxies = {"127.0.0.1", "::1"});
+             std::vector<std::string> trusted_proxies = {"127.0.0.1", "::1"},
+             CallLimits limits = {});
 
-  grpc::Status Run(grpc::ServerContext* context, absl::string_view method,
-                   Access access,
+  // Runs `body` for a call of `kind`. The answers come in this order: a
+  // malformed authorization header is 401; a developer route's caller over
+  // its rate limit is 429 (RATE_LIMITED, with a retry delay) before the
+  // token is looked up, so a refused call costs the database nothing; an
+  // unknown token is 401, then the role, headers and `body`. The stream
+  // RPCs (callback API) call it from a worker thread to open a stream.
+  grpc::Status Run(grpc::ServerContextBase* context, Rpc rpc, Access access,
+                   CallKind kind,
                    absl::FunctionRef<absl::Status(const CallContext&)> body);
+  // Run for a read.
+  grpc::Status Run(grpc::ServerContextBase* context, Rpc rpc, Access access,
+                   absl::FunctionRef<absl::Status(const CallContext&)> body) {
+    return Run(context, rpc, access, CallKind::kRead, body);
+  }
 
   // Submits the write of a validated request as the holder of
   // `token_hash`; `done` gets that developer, or none (having written
@@ -70,18 +115,19 @@ class CallRunner {
   // thread waits on the database. `validate` checks the request without the
   // database and returns its write. One statement per request instead of a
   // token lookup and a write; the answers are Run's: a bad header is 401
-  // first, an invalid request has its token looked up (without blocking)
+  // first, then the write rate limit (429, nothing reaches the database),
+  // then an invalid request has its token looked up (without blocking)
   // so an unknown token is 401 before any 400.
   void StartWrite(grpc::CallbackServerContext* context,
-                  grpc::ServerUnaryReactor* reactor, absl::string_view method,
+                  grpc::ServerUnaryReactor* reactor, Rpc rpc,
                   absl::FunctionRef<absl::StatusOr<Write>()> validate);
 
  private:
   struct PendingWrite;
 
   // Logs, counts and converts the outcome of a call.
-  grpc::Status Finish(absl::string_view method, absl::Time start,
-                      const CallContext& call, const absl::Status& status);
+  grpc::Status Finish(Rpc rpc, absl::Time start, const CallContext& call,
+                      const absl::Status& status);
   // Completes a StartWrite call once its write has run.
   void Written(
       std::unique_ptr<PendingWrite> write,
@@ -93,10 +139,17 @@ class CallRunner {
   CallContext Describe(const grpc::ServerContextBase& context) const;
   // See CallContext::client_address.
   std::string ClientAddress(const grpc::ServerContextBase& context) const;
+  // The rate limit of a call of `kind` on a route of `access`, counted
+  // against the holder of the authorization header's token (a malformed
+  // header is left for authentication to refuse).
+  absl::Status Limit(const grpc::ServerContextBase& context, Access access,
+                     CallKind kind);
 
   Authenticator& auth_;
   Metrics& metrics_;
   const absl::flat_hash_set<std::string> trusted_proxies_;
+  RateLimiter reads_;
+  RateLimiter writes_;
 };
 
 }  // namespace mdc

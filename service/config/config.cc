@@ -30,6 +30,33 @@ bool SetInt(int *field, const std::string &value, int min, int max) {
   return true;
 }
 
+// Calls a second for a rate limit: a decimal number from 0 (no limit) to a
+// million.
+bool SetRate(double *field, const std::string &value) {
+  double parsed = 0;
+  if (!absl::SimpleAtod(absl::StripAsciiWhitespace(value), &parsed) ||
+      !(parsed >= 0 && parsed <= 1e6)) {  // also refuses NaN
+    return false;
+  }
+  *field = parsed;
+  return true;
+}
+
+// A duration as the gateway writes its own ("25s", "500ms", "1m"): zero
+// (off), or from 100 ms to 24 h.
+bool SetTimeout(absl::Duration *field, const std::string &value) {
+  absl::Duration parsed;
+  if (!absl::ParseDuration(absl::StripAsciiWhitespace(value), &parsed)) {
+    return false;
+  }
+  if (parsed != absl::ZeroDuration() &&
+      (parsed < absl::Milliseconds(100) || parsed > absl::Hours(24))) {
+    return false;
+  }
+  *field = parsed;
+  return true;
+}
+
 // An on/off switch, read as the gateway reads its own (any case).
 bool SetSwitch(bool *field, const std::string &text) {
   const std::string value =
@@ -85,6 +112,18 @@ const std::vector<Option> &Options() {
        "host:port for Prometheus /metrics; empty disables",
        [](Config &c, const std::string &v) {
          c.metrics_addr = v;
+         return true;
+       }},
+      {"grpc-tls-cert", "MDC_GRPC_TLS_CERT",
+       "PEM certificate (chain) of the gRPC listener; with --grpc-tls-key "
+       "the server speaks gRPC over TLS only",
+       [](Config &c, const std::string &v) {
+         c.grpc_tls_cert = v;
+         return true;
+       }},
+      {"grpc-tls-key", "MDC_GRPC_TLS_KEY", "PEM private key of --grpc-tls-cert",
+       [](Config &c, const std::string &v) {
+         c.grpc_tls_key = v;
          return true;
        }},
       {"db-wait-seconds", "MDC_DB_WAIT_SECONDS",
@@ -156,6 +195,36 @@ const std::vector<Option> &Options() {
          c.trusted_proxies = std::move(proxies);
          return true;
        }},
+      {"rate-limit-reads", "MDC_RATE_LIMIT_READS",
+       "reads a second one developer may make (0-1000000, decimals allowed); "
+       "0: no limit (default)",
+       [](Config &c, const std::string &v) {
+         return SetRate(&c.rate_limit_reads, v);
+       }},
+      {"rate-limit-reads-burst", "MDC_RATE_LIMIT_READS_BURST",
+       "reads one developer may make at once (0-1000000); 0: one second's "
+       "worth (default)",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.rate_limit_reads_burst, v, 0, 1000000);
+       }},
+      {"rate-limit-writes", "MDC_RATE_LIMIT_WRITES",
+       "writes a second one developer may make (0-1000000, decimals "
+       "allowed); 0: no limit (default)",
+       [](Config &c, const std::string &v) {
+         return SetRate(&c.rate_limit_writes, v);
+       }},
+      {"rate-limit-writes-burst", "MDC_RATE_LIMIT_WRITES_BURST",
+       "writes one developer may make at once (0-1000000); 0: one second's "
+       "worth (default)",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.rate_limit_writes_burst, v, 0, 1000000);
+       }},
+      {"statement-timeout", "MDC_STATEMENT_TIMEOUT",
+       "longest a database statement may run, e.g. 25s (default) or 500ms; "
+       "0 or 100ms-24h; keep it below the gateway's MDC_CALL_TIMEOUT",
+       [](Config &c, const std::string &v) {
+         return SetTimeout(&c.statement_timeout, v);
+       }},
   };
   return *options;
 }
@@ -202,6 +271,14 @@ absl::StatusOr<Config> LoadConfig(
   if (config.database_url.empty()) {
     return absl::InvalidArgumentError(
         "no database: set DATABASE_URL or --database-url");
+  }
+  // Half a TLS configuration is a mistake, never a request for plaintext.
+  if (config.grpc_tls_cert.empty() != config.grpc_tls_key.empty()) {
+    const bool cert = !config.grpc_tls_cert.empty();
+    return absl::InvalidArgumentError(absl::StrCat(
+        cert ? "MDC_GRPC_TLS_CERT" : "MDC_GRPC_TLS_KEY", " is set but ",
+        cert ? "MDC_GRPC_TLS_KEY" : "MDC_GRPC_TLS_CERT",
+        " is not: set both (gRPC over TLS), or neither"));
   }
   return config;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "common/log.h"
 
 namespace mdc {
@@ -23,6 +24,12 @@ struct Config {
   int db_pool_size = 8;      // --db-pool-size, MDC_DB_POOL_SIZE
   int max_threads = 128;     // --max-threads, MDC_MAX_THREADS
   std::string metrics_addr;  // --metrics-addr, MDC_METRICS_ADDR ("" = off)
+  // --grpc-tls-cert, MDC_GRPC_TLS_CERT and --grpc-tls-key, MDC_GRPC_TLS_KEY:
+  // PEM files of the gRPC listener's certificate (chain) and key. Both set:
+  // gRPC over TLS only (service/lifecycle/tls_credentials.h); neither:
+  // plaintext. One without the other is refused.
+  std::string grpc_tls_cert;
+  std::string grpc_tls_key;
   int db_wait_seconds = 60;  // --db-wait-seconds, MDC_DB_WAIT_SECONDS
   int drain_seconds = 10;    // --drain-seconds, MDC_DRAIN_SECONDS
   // The broker's token endpoint ("" = no broker) and credentials.
@@ -42,6 +49,20 @@ struct Config {
   // from any other peer is counted as coming from the peer itself. Empty:
   // trust no one.
   std::vector<std::string> trusted_proxies = {"127.0.0.1", "::1"};
+  // Per-developer rate limits on developer routes (service/calls/
+  // call_runner.h): calls a second, 0 = no limit (the default), and the
+  // burst, 0 = one second's worth. --rate-limit-reads, MDC_RATE_LIMIT_READS;
+  // --rate-limit-reads-burst, MDC_RATE_LIMIT_READS_BURST; the same for
+  // writes.
+  double rate_limit_reads = 0;
+  int rate_limit_reads_burst = 0;
+  double rate_limit_writes = 0;
+  int rate_limit_writes_burst = 0;
+  // --statement-timeout, MDC_STATEMENT_TIMEOUT: PostgreSQL statement_timeout
+  // of every pooled connection, so a stuck statement cannot hold a
+  // connection for ever; below the gateway's MDC_CALL_TIMEOUT (30s). Zero:
+  // none.
+  absl::Duration statement_timeout = absl::Seconds(25);
 };
 
 // Reads `args` (argv without the program name; "--name=value" or "--name

@@ -18,6 +18,7 @@
 #include "domain/tokens.h"
 #include "grpc/health/v1/health.pb.h"
 #include "service/broker/db_broker_credentials.h"
+#include "service/lifecycle/tls_credentials.h"
 #include "storage/migrations.h"
 
 namespace mdc {
@@ -48,15 +49,23 @@ std::vector<std::string> HealthCheckedServices() {
           v1::DeveloperService::service_full_name(),
           v1::DashboardService::service_full_name(),
           v1::AdminService::service_full_name(),
-          v1::HealthService::service_full_name()};
+          v1::HealthService::service_full_name(),
+          v1::StreamService::service_full_name()};
 }
 
 Server::Server(const Config &config) : config_(config) {}
 
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   std::unique_ptr<Server> s(new Server(config));
-  s->pool_ = std::make_unique<storage::ConnectionPool>(config.database_url,
-                                                       config.db_pool_size);
+  // First: a bad key pair stops start-up at once, not after the database.
+  auto credentials =
+      GrpcServerCredentials(config.grpc_tls_cert, config.grpc_tls_key);
+  if (!credentials.ok()) return credentials.status();
+  // Before the pool, which reports to it.
+  s->metrics_ = std::make_unique<Metrics>();
+  s->pool_ = std::make_unique<storage::ConnectionPool>(
+      config.database_url, config.db_pool_size, config.statement_timeout,
+      &s->metrics_->storage_observer());
   if (auto ready =
           WaitForDatabase(*s->pool_, absl::Seconds(config.db_wait_seconds));
       !ready.ok()) {
@@ -77,13 +86,16 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   }
 
   storage::Repositories &repos = *s->repos_;
-  s->metrics_ = std::make_unique<Metrics>();
   if (auto served = s->metrics_->Serve(config.metrics_addr); !served.ok()) {
     return served;
   }
   s->auth_ = std::make_unique<Authenticator>(repos.developers);
-  s->calls_ = std::make_unique<CallRunner>(*s->auth_, *s->metrics_,
-                                           config.trusted_proxies);
+  s->calls_ = std::make_unique<CallRunner>(
+      *s->auth_, *s->metrics_, config.trusted_proxies,
+      CallLimits{domain::MakeRateLimit(config.rate_limit_reads,
+                                       config.rate_limit_reads_burst),
+                 domain::MakeRateLimit(config.rate_limit_writes,
+                                       config.rate_limit_writes_burst)});
   s->collector_ = std::make_unique<CollectorService>(
       *s->calls_, CollectorService::Stores{repos.shortlists, repos.nifty,
                                            repos.quotes, repos.holidays});
@@ -118,6 +130,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
                            repos.maintenance, repos.broker_credentials},
       std::move(secret_box));
   s->health_ = std::make_unique<HealthService>(*s->calls_, *s->pool_);
+  s->stream_ = std::make_unique<StreamService>(*s->calls_, *s->pool_,
+                                               config.database_url);
 
   // gRPC's built-in grpc.health.v1 service answers Check and Watch but does
   // not register its descriptor; asking for ours here links the generated
@@ -131,13 +145,13 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   // gRPC sets SO_REUSEPORT by default: a second server on a taken port
   // would silently share it instead of failing to start.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-  builder.AddListeningPort(config.grpc_addr, grpc::InsecureServerCredentials(),
-                           &s->port_);
+  builder.AddListeningPort(config.grpc_addr, *credentials, &s->port_);
   builder.RegisterService(s->collector_.get());
   builder.RegisterService(s->developer_.get());
   builder.RegisterService(s->dashboard_.get());
   builder.RegisterService(s->admin_.get());
   builder.RegisterService(s->health_.get());
+  builder.RegisterService(s->stream_.get());
   // Handlers block on libpq; bound the threads so overload queues instead of
   // exhausting memory. An RPC arriving while every thread is busy would be
   // refused with RESOURCE_EXHAUSTED, so each connection may carry at most
@@ -166,16 +180,21 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
       HealthMonitor::PingPool(*s->pool_),
       s->grpc_server_->GetHealthCheckService(), *s->metrics_, absl::Seconds(2),
       HealthCheckedServices());
-  log::Info("serving", {{"grpc_addr", config.grpc_addr},
-                        {"port", s->port_},
-                        {"metrics_addr", config.metrics_addr},
-                        {"version", MDC_VERSION}});
+  log::Info("serving",
+            {{"grpc_addr", config.grpc_addr},
+             {"port", s->port_},
+             {"grpc_tls", config.grpc_tls_cert.empty() ? "off" : "on"},
+             {"metrics_addr", config.metrics_addr},
+             {"version", MDC_VERSION}});
   return s;
 }
 
 void Server::Shutdown() {
   log::Info("draining", {{"seconds", config_.drain_seconds}});
   monitor_->Drain();
+  // Watches never end by themselves: end them (UNAVAILABLE, with the cursor
+  // to resume from) so the drain does not wait for them.
+  stream_->Stop();
   grpc_server_->Shutdown(std::chrono::system_clock::now() +
                          std::chrono::seconds(config_.drain_seconds));
   grpc_server_->Wait();

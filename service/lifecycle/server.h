@@ -18,6 +18,7 @@
 #include "service/api/dashboard/dashboard_service.h"
 #include "service/api/developer_service.h"
 #include "service/api/health_service.h"
+#include "service/api/stream_service.h"
 #include "service/auth/auth.h"
 #include "service/broker/broker_credentials.h"
 #include "service/broker/broker_tokens.h"
@@ -55,9 +56,10 @@ class Server {
 
   Config config_;
   int port_ = 0;
+  // Before the pool, which reports to it until destroyed.
+  std::unique_ptr<Metrics> metrics_;
   std::unique_ptr<storage::ConnectionPool> pool_;
   std::unique_ptr<storage::Repositories> repos_;
-  std::unique_ptr<Metrics> metrics_;
   std::unique_ptr<Authenticator> auth_;
   std::unique_ptr<CallRunner> calls_;
   std::unique_ptr<HttpClient> http_;
@@ -69,6 +71,7 @@ class Server {
   std::unique_ptr<DashboardService> dashboard_;
   std::unique_ptr<AdminService> admin_;
   std::unique_ptr<HealthService> health_;
+  std::unique_ptr<StreamService> stream_;
   std::unique_ptr<grpc::Server> grpc_server_;
   std::unique_ptr<HealthMonitor> monitor_;
 };

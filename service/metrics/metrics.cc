@@ -9,17 +9,24 @@
 #include <exception>
 
 #include "absl/strings/str_cat.h"
+#include "service/metrics/process_collector.h"
+#include "service/metrics/storage_metrics.h"
 
 namespace mdc {
 
-Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
+Metrics::Metrics()
+    : registry_(std::make_shared<prometheus::Registry>()),
+      process_(std::make_shared<ProcessCollector>()),
+      storage_(std::make_unique<StorageMetrics>(*registry_)) {
   calls_ = &prometheus::BuildCounter()
                 .Name("mdc_rpc_total")
-                .Help("RPCs handled, by method and status code")
+                .Help("RPCs handled, by service, method and status code")
                 .Register(*registry_);
   latency_ = &prometheus::BuildHistogram()
                   .Name("mdc_rpc_duration_seconds")
-                  .Help("RPC handling time at the server, by method")
+                  .Help(
+                      "RPC handling time at the server, by service and "
+                      "method")
                   .Register(*registry_);
   database_up_ = &prometheus::BuildGauge()
                       .Name("mdc_database_up")
@@ -39,19 +46,27 @@ absl::Status Metrics::Serve(const std::string& address) {
         absl::StrCat("cannot serve metrics on ", address, ": ", e.what()));
   }
   exposer_->RegisterCollectable(registry_);
+  exposer_->RegisterCollectable(process_);
   return absl::OkStatus();
 }
 
-void Metrics::RecordCall(absl::string_view method, absl::StatusCode code,
-                         double seconds) {
-  const std::string name(method);
-  calls_->Add({{"method", name}, {"code", absl::StatusCodeToString(code)}})
+void Metrics::RecordCall(absl::string_view service, absl::string_view method,
+                         absl::StatusCode code, double seconds) {
+  const std::string service_name(service);
+  const std::string method_name(method);
+  calls_
+      ->Add({{"service", service_name},
+             {"method", method_name},
+             {"code", absl::StatusCodeToString(code)}})
       .Increment();
   static const prometheus::Histogram::BucketBoundaries kBuckets = {
       0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1, 5};
-  latency_->Add({{"method", name}}, kBuckets).Observe(seconds);
+  latency_->Add({{"service", service_name}, {"method", method_name}}, kBuckets)
+      .Observe(seconds);
 }
 
 void Metrics::SetDatabaseUp(bool up) { database_up_->Set(up ? 1 : 0); }
+
+storage::StorageObserver& Metrics::storage_observer() { return *storage_; }
 
 }  // namespace mdc

@@ -1,5 +1,8 @@
 // Prometheus metrics of the server, served as text on their own port
-// (MDC_METRICS_ADDR) so scraping never competes with API traffic.
+// (MDC_METRICS_ADDR) so scraping never competes with API traffic: RPCs
+// (here), the database's health, the connection pool, batchers and rows
+// written (storage_metrics.h), and the process (process_collector.h). Every
+// series is listed in docs/operations.md, "Metrics".
 //
 // Thread-safe.
 #ifndef MDC_SERVICE_METRICS_METRICS_H_
@@ -10,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "storage/observer.h"
 
 namespace prometheus {
 class Exposer;
@@ -23,6 +27,9 @@ class Gauge;
 
 namespace mdc {
 
+class ProcessCollector;
+class StorageMetrics;
+
 class Metrics {
  public:
   Metrics();
@@ -32,15 +39,21 @@ class Metrics {
   // empty address.
   absl::Status Serve(const std::string& address);
 
-  // One finished RPC.
-  void RecordCall(absl::string_view method, absl::StatusCode code,
-                  double seconds);
+  // One finished RPC: `service` is the full name of its service
+  // ("mdc.v1.DashboardService"), `method` the RPC's ("GetQuoteTimeline").
+  void RecordCall(absl::string_view service, absl::string_view method,
+                  absl::StatusCode code, double seconds);
 
   // 1 while the database answers, 0 while it does not.
   void SetDatabaseUp(bool up);
 
+  // What the connection pool reports to (storage/observer.h).
+  storage::StorageObserver& storage_observer();
+
  private:
   std::shared_ptr<prometheus::Registry> registry_;
+  std::shared_ptr<ProcessCollector> process_;
+  std::unique_ptr<StorageMetrics> storage_;
   std::unique_ptr<prometheus::Exposer> exposer_;
   prometheus::Family<prometheus::Counter>* calls_;
   prometheus::Family<prometheus::Histogram>* latency_;

@@ -41,25 +41,9 @@ def before_load_schema(context, raw_schema):
 #   (both times or neither);
 # - at most 10 distinct run tags (the list may hold up to 100);
 # - the quotes of one save name each symbol once;
-# - a shortlist's shortlistType is not SHORTLIST_TYPE_UNSPECIFIED (refused
-#   as "is required"; the document still lists it, see
-#   gateway/internal/openapigen/limits.go);
 # - a run name is at most 200 bytes and a holiday name at most 100 (the
 #   server counts bytes of UTF-8; maxLength counts characters): cut to fit.
 #
-# One more repair is a workaround, not a rule: numbers are capped at 1e12 in
-# magnitude. The server takes any finite number (docs/api.md: prices,
-# payload numbers, percentages), but values near the double maximum make
-# derived ones overflow (an order at 6e306 with a take-profit at 1e308 gets
-# an outcome targetPrice of Infinity, which the answer carries as the string
-# "Infinity"), so the answer breaks its schema. Reported; remove the cap
-# once the server bounds its inputs or its arithmetic. Query parameters are
-# capped in requests generated as invalid too (a bad header with a huge
-# targetGainPercentage still gets its orders listed): a query number capped
-# at 1e12 still breaks the bound it was generated to break (0-100, >= 0,
-# 1900-2200). Bodies generated as invalid are left alone: capping 1.5e300
-# to 1e12 could turn "not a whole number" into a valid one.
-
 RANGE_PATHS = {
     "/v1/developer/historical-candles",
     "/v1/developer/quote-timeline",
@@ -92,7 +76,8 @@ def _fix_order(body):
     values = sorted(body[k] for k in keys)
     if not values[0] < values[1] < values[2]:
         low = values[0]
-        values = [low, low * 2, low * 3] if low * 3 < float("inf") else [1.0, 2.0, 3.0]
+        # Prices go up to 1e15 (docs/api.md section 9.4).
+        values = [low, low * 2, low * 3] if low * 3 <= 1e15 else [1.0, 2.0, 3.0]
     for k, v in zip(keys, values):
         body[k] = v
 
@@ -150,24 +135,6 @@ def _fix_holidays(body):
         body["dates"] = dates or ["2001-01-01"]
 
 
-CAP = 1e12
-
-
-def _cap(value):
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)) and abs(value) > CAP:
-        # An int stays an int: schemathesis reuses the values it has sent,
-        # and 1e12 written as 1000000000000.0 is no JSON Schema integer.
-        capped = int(CAP) if isinstance(value, int) else CAP
-        return capped if value > 0 else -capped
-    if isinstance(value, dict):
-        return {k: _cap(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_cap(v) for v in value]
-    return value
-
-
 def _cut(text, limit):
     if isinstance(text, str) and len(text.encode()) > limit:
         return text.encode()[:limit].decode(errors="ignore")
@@ -191,12 +158,8 @@ def _fix_run(body):
 
 @schemathesis.hook
 def map_case(context, case):
-    if isinstance(case.query, dict):
-        case.query = _cap(case.query)
     if not _positive(case):
         return case
-    if isinstance(case.body, (dict, list)):
-        case.body = _cap(case.body)
     method, path = case.operation.method.upper(), case.operation.path
     if method == "GET" and path in RANGE_PATHS:
         _fix_range(case.query, "startDatetime", "endDatetime")
@@ -211,10 +174,6 @@ def map_case(context, case):
             case.query.pop("stopLossPercentage", None)
     elif method == "POST" and path == "/v1/dashboard/runs/{runId}/orders":
         _fix_order(case.body)
-    elif method == "POST" and path == "/v1/developer/collector/shortlists":
-        data = case.body.get("data") if isinstance(case.body, dict) else None
-        if isinstance(data, dict) and data.get("shortlistType") == "SHORTLIST_TYPE_UNSPECIFIED":
-            data["shortlistType"] = "TOP_GAINERS"
     elif method == "POST" and path == "/v1/developer/collector/quotes":
         _fix_quotes(case.body)
     elif method == "POST" and path == "/v1/admin/db-scripts":

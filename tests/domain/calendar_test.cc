@@ -110,6 +110,30 @@ TEST(ValidateCalendarEntries, RefusesControlCharactersAndLongNames) {
                   .ok());
 }
 
+// A holiday outside the years List Holidays takes could never be listed.
+TEST(ValidateCalendarEntries, DatesMustBeInTheCalendarYears) {
+  auto entries = ValidateCalendarEntries(
+      Holidays({{"0001-01-01", "A"}, {"1899-12-31", "B"}}),
+      Dates({"9999-12-31", "2201-01-01"}));
+  ASSERT_FALSE(entries.ok());
+  for (const char* field : {"holidays[0].date: must be a date in the years "
+                            "1900-2200 (those the calendar lists); got "
+                            "0001-01-01",
+                            "holidays[1].date", "dates[0]", "dates[1]"}) {
+    EXPECT_NE(entries.status().message().find(field), std::string::npos)
+        << field << ": " << entries.status();
+  }
+  EXPECT_TRUE(ValidateCalendarEntries(Holidays({{"1900-01-01", "First"}}),
+                                      Dates({"2200-12-31"}))
+                  .ok());
+}
+
+// Deleting takes any date: a holiday stored before the years were enforced
+// can still be removed.
+TEST(ValidateDateList, TakesAnyYear) {
+  EXPECT_TRUE(ValidateDateList(Dates({"0001-01-01", "9999-12-31"})).ok());
+}
+
 TEST(ValidateDateList, NeedsAtLeastOneDistinctValidDate) {
   EXPECT_FALSE(ValidateDateList({}).ok());
   EXPECT_FALSE(ValidateDateList(Dates({"2025-01-26", "2025-01-26"})).ok());

@@ -126,8 +126,34 @@ TEST(CheckOutcomePercentages, RangesOfEach) {
   CheckOutcomePercentages(-1.0, 101.0, errors);
   EXPECT_EQ(Violations(errors),
             (std::vector<std::pair<std::string, std::string>>{
-                {"takeProfitPercentage", "must be a number >= 0"},
+                {"takeProfitPercentage", "must be a number from 0 to 1000"},
                 {"stopLossPercentage", "must be a number from 0 to 100"}}));
+}
+
+// A take-profit of 1e306% on a large price made the outcome's targetPrice
+// Infinity.
+TEST(CheckOutcomePercentages, TakeProfitIsBounded) {
+  FieldErrors errors;
+  CheckOutcomePercentages(1000.0, 5.0, errors);
+  EXPECT_TRUE(errors.empty());
+  CheckOutcomePercentages(1000.5, 5.0, errors);
+  CheckOutcomePercentages(1e306, 5.0, errors);
+  EXPECT_EQ(Violations(errors),
+            (std::vector<std::pair<std::string, std::string>>{
+                {"takeProfitPercentage", "must be a number from 0 to 1000"},
+                {"takeProfitPercentage", "must be a number from 0 to 1000"}}));
+}
+
+TEST(CheckGainPercentage, FromZeroTo1000) {
+  FieldErrors errors;
+  CheckGainPercentage(std::nullopt, "g", errors);
+  CheckGainPercentage(0.0, "g", errors);
+  CheckGainPercentage(1000.0, "g", errors);
+  EXPECT_TRUE(errors.empty());
+  CheckGainPercentage(-0.1, "g", errors);
+  CheckGainPercentage(1e306, "g", errors);
+  CheckGainPercentage(kInfinity, "g", errors);
+  EXPECT_EQ(Fields(errors), (std::vector<std::string>{"g", "g", "g"}));
 }
 
 TEST(RequiredWallClock, ResolvesInTheRequestsZone) {

@@ -74,7 +74,8 @@ TEST(Reasons, AreUpperSnakeCase) {
        {reason::kFutureRead, reason::kLastAdmin, reason::kUsernameTaken,
         reason::kHolidayExists, reason::kSecretKeyNotConfigured,
         reason::kSignInThrottled, reason::kBrokerNotConfigured,
-        reason::kBrokerUnavailable}) {
+        reason::kBrokerUnavailable, reason::kRateLimited,
+        reason::kDatabaseTimeout}) {
     ASSERT_FALSE(r.empty());
     EXPECT_LE(r.size(), 63u) << r;  // AIP-193: at most 63 characters
     EXPECT_TRUE(r.front() >= 'A' && r.front() <= 'Z') << r;

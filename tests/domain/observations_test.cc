@@ -87,8 +87,10 @@ TEST(ValidateShortlist, ImpossibleTimestampIsNamed) {
 }
 
 TEST(ValidateShortlist, PriceRules) {
+  // 1e306 and above: outcomes built on such a price overflowed to Infinity.
   for (double price :
-       {-1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+       {-1.0, std::nan(""), std::numeric_limits<double>::infinity(),
+        1.000001e15, 1e306}) {
     v1::ShortlistData data = GoodShortlist();
     data.mutable_entries(0)->set_price(price);
     EXPECT_EQ(ViolatedFields(ValidateShortlist(data).status()),
@@ -102,6 +104,9 @@ TEST(ValidateShortlist, PriceRules) {
   v1::ShortlistData zero = GoodShortlist();
   zero.mutable_entries(0)->set_price(0);
   EXPECT_TRUE(ValidateShortlist(zero).ok());
+  v1::ShortlistData largest = GoodShortlist();
+  largest.mutable_entries(0)->set_price(1e15);
+  EXPECT_TRUE(ValidateShortlist(largest).ok());
 }
 
 TEST(ValidateShortlist, AtMostAThousandEntries) {
@@ -182,6 +187,32 @@ TEST(ValidateNifty, QuoteRules) {
                 "data.quoteData.payload.ohlc.high",
                 "data.quoteData.payload.depth.sell[0].price",
                 "data.quoteData.payload.last_trade_time"}));
+}
+
+// Numbers near the double maximum are refused: candles and outcomes built
+// from them would overflow.
+TEST(ValidateNifty, NumbersAreBoundedBy1e15) {
+  v1::NiftyData data = GoodNifty();
+  auto* payload = data.mutable_quote_data()->mutable_payload();
+  payload->set_volume(1e15);
+  payload->set_day_change(-1e15);
+  EXPECT_TRUE(ValidateNifty(data).ok());
+  payload->set_volume(1e306);
+  payload->set_day_change(-1.000001e15);
+  payload->mutable_depth()->add_buy()->set_quantity(1.7976931348623157e308);
+  payload->set_last_trade_time(1e306);
+  data.set_day_change_perc(-1e306);
+  const absl::Status status = ValidateNifty(data).status();
+  EXPECT_EQ(
+      ViolatedFields(status),
+      (std::vector<std::string>{"data.quoteData.payload.day_change",
+                                "data.quoteData.payload.volume",
+                                "data.quoteData.payload.last_trade_time",
+                                "data.quoteData.payload.depth.buy[0].quantity",
+                                "data.dayChangePerc"}));
+  EXPECT_NE(status.message().find("must be a finite number from -1e15 to 1e15"),
+            absl::string_view::npos)
+      << status;
 }
 
 TEST(ValidateNifty, FailureWithoutPayloadIsValid) {

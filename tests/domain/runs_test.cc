@@ -116,8 +116,26 @@ TEST(CheckOrderPrices, MissingAndNonPositive) {
   FieldErrors errors;
   CheckOrderPrices(std::nullopt, 0, -1, errors);
   EXPECT_EQ(Fields(errors),
-            "entryPrice: is required; stopLossPrice: must be a number greater "
-            "than 0; takeProfitPrice: must be a number greater than 0");
+            "entryPrice: is required; stopLossPrice: must be a number from "
+            "0.000001 to 1e15; takeProfitPrice: must be a number from "
+            "0.000001 to 1e15");
+}
+
+// Prices near the double maximum made outcomes overflow (a targetPrice of
+// Infinity); tiny ones round to 0 and overflow the maximum gain.
+TEST(CheckOrderPrices, BoundedAboveAndBelow) {
+  FieldErrors bounds;
+  CheckOrderPrices(0.000001, 0.000001 / 2, 1e15, bounds);
+  EXPECT_EQ(Fields(bounds),
+            "stopLossPrice: must be a number from 0.000001 to 1e15");
+  FieldErrors huge;
+  CheckOrderPrices(6e306, 1, 1e308, huge);
+  EXPECT_EQ(Fields(huge),
+            "entryPrice: must be a number from 0.000001 to 1e15; "
+            "takeProfitPrice: must be a number from 0.000001 to 1e15");
+  FieldErrors edges;
+  CheckOrderPrices(2, 0.000001, 1e15, edges);
+  EXPECT_TRUE(edges.empty()) << Fields(edges);
 }
 
 TEST(CheckOrderPrices, Ordering) {

@@ -6,14 +6,20 @@ package e2e
 // the proto files themselves, so a new route cannot be left out.
 
 import (
+	"bufio"
+	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 type route struct {
@@ -23,6 +29,10 @@ type route struct {
 	public       bool // security: [] in the document
 	hasBody      bool
 	body         string // a body the gateway forwards: "{}" plus each required list, empty
+	// stream: a streaming route (its 200 answer is application/x-ndjson),
+	// whose path carries a sample of each required query parameter so an
+	// authorized call opens the stream.
+	stream bool
 }
 
 func (r route) String() string { return r.method + " " + r.template }
@@ -31,14 +41,28 @@ func (r route) String() string { return r.method + " " + r.template }
 // calls that pass the access check change nothing.
 var samplePathValues = map[string]string{"id": "999999", "runId": "999999", "date": "2031-01-01"}
 
+// sampleStreamQuery fills the required query parameters of the streaming
+// routes (a watch without symbols would be a 400 and never open).
+// TestAccessMatrixCoversEveryRoute stores a NIFTY quote on the date, so the
+// replay has a first message too.
+var sampleStreamQuery = map[string]string{"symbols": "SAMPLE", "type": "TOP_GAINERS", "date": "2031-01-01"}
+
 func routesFromOpenAPI(t *testing.T, s *Stack) []route {
 	t.Helper()
 	r := s.Do(t, "GET", "/openapi.json", "", nil)
 	expectStatus(t, r, 200)
 	var doc struct {
 		Paths map[string]map[string]struct {
-			Tags        []string          `json:"tags"`
-			Security    *[]map[string]any `json:"security"`
+			Tags       []string          `json:"tags"`
+			Security   *[]map[string]any `json:"security"`
+			Parameters []struct {
+				Name     string `json:"name"`
+				In       string `json:"in"`
+				Required bool   `json:"required"`
+			} `json:"parameters"`
+			Responses map[string]struct {
+				Content map[string]any `json:"content"`
+			} `json:"responses"`
 			RequestBody *struct {
 				Content map[string]struct {
 					Schema struct {
@@ -73,6 +97,24 @@ func routesFromOpenAPI(t *testing.T, s *Stack) []route {
 			})
 			for _, tag := range op.Tags {
 				r.admin = r.admin || tag == "AdminService"
+			}
+			if _, ok := op.Responses["200"].Content["application/x-ndjson"]; ok {
+				r.stream = true
+				var query []string
+				for _, p := range op.Parameters {
+					if p.In != "query" || !p.Required {
+						continue
+					}
+					v, ok := sampleStreamQuery[p.Name]
+					if !ok {
+						t.Fatalf("%s: no sample value for required query parameter %s; add one", template, p.Name)
+					}
+					query = append(query, p.Name+"="+v)
+				}
+				if len(query) > 0 {
+					sort.Strings(query)
+					r.path += "?" + strings.Join(query, "&")
+				}
 			}
 			// "security: []" (or only empty requirements) marks a route that
 			// needs no token; absent, the document's Bearer requirement holds.
@@ -177,8 +219,14 @@ func TestAccessMatrixCoversEveryRoute(t *testing.T) {
 	deletedID, deletedToken := s.NewDeveloper(t, "admin")
 	checkStatus(t, "delete", s.Do(t, "DELETE", "/v1/admin/developers/"+deletedID, s.AdminToken(), nil), 200)
 
+	// The replay of the sample date has a record to send.
+	postNifty(t, s, devToken, devQuote{at: sampleStreamQuery["date"] + "T10:00:00", price: 1})
+
 	call := func(t *testing.T, r route, authorization string) *Response {
 		t.Helper()
+		if r.stream {
+			return openStreamOnce(t, s, r.path, authorization)
+		}
 		var body any
 		if r.hasBody {
 			body = r.body
@@ -215,11 +263,62 @@ func TestAccessMatrixCoversEveryRoute(t *testing.T) {
 			if !r.admin && (dev.Status == 401 || dev.Status == 403) {
 				t.Errorf("developer token on a developer route: refused with %v", dev)
 			}
-			if admin := call(t, r, "Bearer "+s.AdminToken()); admin.Status == 401 || admin.Status == 403 {
+			admin := call(t, r, "Bearer "+s.AdminToken())
+			if admin.Status == 401 || admin.Status == 403 {
 				t.Errorf("admin token: refused with %v", admin)
+			}
+			// A stream a token may open does open: 200 and a first message.
+			if r.stream && !r.admin {
+				for who, got := range map[string]*Response{"developer": dev, "admin": admin} {
+					if got.Status != 200 || got.JSON == nil || got.JSON["result"] == nil {
+						t.Errorf("%s token: want the stream's first message, got %v", who, got)
+					}
+				}
 			}
 		})
 	}
+}
+
+// openStreamOnce opens a streaming route (GET path) with the Authorization
+// header as given ("" sends none). A refused stream is an ordinary answer,
+// returned whole. An opened one (200) is read up to its first line, which is
+// returned as the body, and then closed: a watch never ends by itself.
+func openStreamOnce(t *testing.T, s *Stack, path, authorization string) *Response {
+	t.Helper()
+	// Only a server that never sends the first message meets this bound.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.BaseURL()+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
+	}
+	// The stack's client has an overall timeout, which would cut a stream.
+	resp, err := (&http.Client{Transport: s.client.Transport}).Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	var data []byte
+	if resp.StatusCode == http.StatusOK {
+		if ct := resp.Header.Get("Content-Type"); ct != "application/x-ndjson" {
+			t.Errorf("GET %s: 200 with Content-Type %q, want application/x-ndjson", path, ct)
+		}
+		data, err = bufio.NewReader(resp.Body).ReadBytes('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			t.Fatalf("GET %s: reading the first line: %v", path, err)
+		}
+	} else if data, err = io.ReadAll(resp.Body); err != nil {
+		t.Fatalf("GET %s: reading the answer: %v", path, err)
+	}
+	r := &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}
+	var obj map[string]any
+	if json.Unmarshal(data, &obj) == nil {
+		r.JSON = obj
+	}
+	return r
 }
 
 // Public routes answer without any header.

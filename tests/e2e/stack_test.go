@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -31,13 +32,19 @@ type Stack struct {
 	server     *process
 	gateway    *process
 	client     *http.Client
+	https      bool // the gateway serves HTTPS (StackOptions.ClientTLS)
 }
 
 // AdminToken is the token of the bootstrap admin (MDC_ADMIN_TOKEN).
 func (s *Stack) AdminToken() string { return s.adminToken }
 
 // BaseURL is the gateway's address, e.g. http://127.0.0.1:41234.
-func (s *Stack) BaseURL() string { return "http://" + s.httpAddr }
+func (s *Stack) BaseURL() string {
+	if s.https {
+		return "https://" + s.httpAddr
+	}
+	return "http://" + s.httpAddr
+}
 
 // GRPCAddr is the server's gRPC address, e.g. 127.0.0.1:41235.
 func (s *Stack) GRPCAddr() string { return s.grpcAddr }
@@ -54,6 +61,12 @@ type StackOptions struct {
 	// created from MDC_TEST_DATABASE_URL. The harness neither creates nor
 	// drops it; SQL runs there.
 	DatabaseURL string
+	// GatewayEnv is added to mdc-gateway's environment after the harness's
+	// own entries, e.g. "MDC_GATEWAY_METRICS_ADDR=127.0.0.1:9465".
+	GatewayEnv []string
+	// ClientTLS, when set, makes the harness speak HTTPS to the gateway with
+	// it (the gateway then needs MDC_TLS_CERT and MDC_TLS_KEY in GatewayEnv).
+	ClientTLS *tls.Config
 }
 
 // StartStack starts a private stack for t and stops it, and drops its
@@ -104,7 +117,8 @@ func startStack(log logger, opts StackOptions) (*Stack, error) {
 	s := &Stack{
 		adminToken: token,
 		logDir:     logDir,
-		client:     &http.Client{Timeout: 30 * time.Second},
+		client:     &http.Client{Timeout: 30 * time.Second, Transport: clientTransport(opts.ClientTLS)},
+		https:      opts.ClientTLS != nil,
 	}
 	if s.grpcAddr, err = freeAddr(); err != nil {
 		return s, err
@@ -132,16 +146,19 @@ func startStack(log logger, opts StackOptions) (*Stack, error) {
 			// secret key and no broker unless opts.Env gives them.
 			"MDC_SECRET_KEY=",
 			"MDC_BROKER_TOKEN_URL=",
+			"MDC_GRPC_TLS_CERT=", "MDC_GRPC_TLS_KEY=", // plaintext unless opts.Env
 		}, opts.Env...),
 	}
 	s.gateway = &process{
 		name:    "mdc-gateway",
 		bin:     env.gatewayBin,
 		logPath: filepath.Join(logDir, "gateway.log"),
-		env: []string{
+		env: append([]string{
 			"MDC_HTTP_ADDR=" + s.httpAddr,
 			"MDC_GRPC_ADDR=" + s.grpcAddr,
-		},
+			// Plain HTTP and plaintext gRPC unless opts.GatewayEnv says.
+			"MDC_TLS_CERT=", "MDC_TLS_KEY=", "MDC_GRPC_TLS_CA=", "MDC_GRPC_TLS_SERVER_NAME=",
+		}, opts.GatewayEnv...),
 	}
 	if err := s.server.start(); err != nil {
 		return s, err
@@ -160,7 +177,7 @@ func startStack(log logger, opts StackOptions) (*Stack, error) {
 // healthTimeout passes.
 func (s *Stack) waitHealthy() error {
 	deadline := time.Now().Add(healthTimeout)
-	client := &http.Client{Timeout: 2 * time.Second}
+	client := &http.Client{Timeout: 2 * time.Second, Transport: s.client.Transport}
 	last := "no answer yet"
 	for {
 		for _, p := range []*process{s.server, s.gateway} {
@@ -183,6 +200,15 @@ func (s *Stack) waitHealthy() error {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// clientTransport is the HTTP transport of a stack's client: the default,
+// or one that speaks TLS with cfg.
+func clientTransport(cfg *tls.Config) http.RoundTripper {
+	if cfg == nil {
+		return nil
+	}
+	return &http.Transport{TLSClientConfig: cfg}
 }
 
 // StopServer stops mdc-server (SIGTERM, it drains) and leaves the gateway

@@ -7,7 +7,8 @@
 #   common/   nothing of mdc's, no protobuf, no gRPC, no libpq
 #   domain/   common/ and protobuf messages (*.pb.h); no service/, storage/,
 #             gRPC (grpcpp/, grpc/, *.grpc.pb.h) or libpq
-#   storage/  domain/, common/ and libpq; no service/ and no gRPC
+#   storage/  domain/, common/ and libpq; no service/, no gRPC and no
+#             Prometheus (it reports to storage/observer.h instead)
 #   service/  anything
 #
 #   tests/layering/check_layers.sh [ROOT]
@@ -20,6 +21,7 @@ cd "$root"
 
 grpc='^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](grpcpp/|grpc/|[^">]*\.grpc\.pb\.h)'
 libpq='^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](libpq-fe\.h|libpq/)'
+prometheus='^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]prometheus/'
 proto='^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]([^">]*\.pb\.h|google/protobuf/)'
 mdc_folder() {  # an include of one of mdc's own folders
   printf '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](%s)/' "$1"
@@ -51,6 +53,10 @@ forbid domain "$libpq" "domain/ must not use libpq"
 
 forbid storage "$(mdc_folder 'service')" "storage/ may use domain/ and common/, never service/"
 forbid storage "$grpc" "storage/ must not use the gRPC transport"
+for layer in common domain storage; do
+  forbid "$layer" "$prometheus" \
+    "$layer/ must not use Prometheus: storage reports to storage/observer.h, service/metrics counts"
+done
 
 if [ "$violations" -gt 0 ]; then
   printf 'layering: %d include(s) break service -> storage -> domain -> common\n' \

@@ -67,6 +67,8 @@ expect_violation "domain includes libpq" domain/rules.cc '#include <libpq-fe.h>'
 expect_violation "domain include with spaces" domain/rules.cc '  #  include "storage/pool.h"'
 expect_violation "storage includes service" storage/repo.cc '#include "service/auth/auth.h"'
 expect_violation "storage includes grpcpp" storage/pg.h '#include <grpcpp/server_context.h>'
+expect_violation "storage includes prometheus" storage/pool.cc '#include <prometheus/counter.h>'
+expect_violation "domain includes prometheus" domain/rules.cc '#include "prometheus/gauge.h"'
 expect_violation "common includes domain" common/log.h '#include "domain/time.h"'
 expect_violation "common includes protobuf" common/log.h '#include "google/protobuf/message.h"'
 

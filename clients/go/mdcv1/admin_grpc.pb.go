@@ -86,8 +86,9 @@ type AdminServiceClient interface {
 	ListHolidays(ctx context.Context, in *ListHolidaysRequest, opts ...grpc.CallOption) (*ListHolidaysResponse, error)
 	// Creates holidays, all or none.
 	// Returns INVALID_ARGUMENT naming each bad field (no dates, more than 366,
-	// a bad date, a date twice in the request, a name over 100 bytes or with
-	// control characters, bad session times), and ALREADY_EXISTS with reason
+	// a bad date or one outside the years 1900-2200, a date twice in the
+	// request, a name over 100 bytes or with control characters, bad session
+	// times), and ALREADY_EXISTS with reason
 	// HOLIDAY_EXISTS naming the dates already stored. Nothing is stored when
 	// either is returned.
 	CreateHolidays(ctx context.Context, in *CreateHolidaysRequest, opts ...grpc.CallOption) (*ListHolidaysResponse, error)
@@ -318,8 +319,9 @@ type AdminServiceServer interface {
 	ListHolidays(context.Context, *ListHolidaysRequest) (*ListHolidaysResponse, error)
 	// Creates holidays, all or none.
 	// Returns INVALID_ARGUMENT naming each bad field (no dates, more than 366,
-	// a bad date, a date twice in the request, a name over 100 bytes or with
-	// control characters, bad session times), and ALREADY_EXISTS with reason
+	// a bad date or one outside the years 1900-2200, a date twice in the
+	// request, a name over 100 bytes or with control characters, bad session
+	// times), and ALREADY_EXISTS with reason
 	// HOLIDAY_EXISTS naming the dates already stored. Nothing is stored when
 	// either is returned.
 	CreateHolidays(context.Context, *CreateHolidaysRequest) (*ListHolidaysResponse, error)

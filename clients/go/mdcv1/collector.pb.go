@@ -167,7 +167,7 @@ type NiftyData struct {
 	Timezone string `protobuf:"bytes,2,opt,name=timezone,proto3" json:"timezone,omitempty"`
 	// The quote with the status of its upstream call; required.
 	QuoteData *QuoteData `protobuf:"bytes,3,opt,name=quote_data,json=quoteData,proto3" json:"quote_data,omitempty"`
-	// The index's day change in percent; required, a finite number.
+	// The index's day change in percent; required, from -1e15 to 1e15.
 	DayChangePerc *float64 `protobuf:"fixed64,4,opt,name=day_change_perc,json=dayChangePerc,proto3,oneof" json:"day_change_perc,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

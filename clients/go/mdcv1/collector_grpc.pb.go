@@ -53,7 +53,8 @@ type CollectorServiceClient interface {
 	SaveShortlist(ctx context.Context, in *SaveShortlistRequest, opts ...grpc.CallOption) (*emptypb.Empty, error)
 	// Stores one NIFTY 50 quote, keyed by its instant.
 	// Returns INVALID_ARGUMENT naming each bad field (e.g. a missing
-	// `data.quoteData` or `data.dayChangePerc`, a non-finite payload number).
+	// `data.quoteData` or `data.dayChangePerc`, a payload number that is not
+	// finite or outside -1e15 to 1e15).
 	SaveNifty(ctx context.Context, in *SaveNiftyRequest, opts ...grpc.CallOption) (*emptypb.Empty, error)
 	// Stores up to 1000 stock quotes of one instant, all or none, keyed by
 	// (symbol, instant).
@@ -140,7 +141,8 @@ type CollectorServiceServer interface {
 	SaveShortlist(context.Context, *SaveShortlistRequest) (*emptypb.Empty, error)
 	// Stores one NIFTY 50 quote, keyed by its instant.
 	// Returns INVALID_ARGUMENT naming each bad field (e.g. a missing
-	// `data.quoteData` or `data.dayChangePerc`, a non-finite payload number).
+	// `data.quoteData` or `data.dayChangePerc`, a payload number that is not
+	// finite or outside -1e15 to 1e15).
 	SaveNifty(context.Context, *SaveNiftyRequest) (*emptypb.Empty, error)
 	// Stores up to 1000 stock quotes of one instant, all or none, keyed by
 	// (symbol, instant).

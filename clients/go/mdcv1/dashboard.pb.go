@@ -694,7 +694,7 @@ type GetShortlistRequest struct {
 	Type string `protobuf:"bytes,3,opt,name=type,proto3" json:"type,omitempty"`
 	// TOP_5 (default) or FULL, also top-5 / full (any case).
 	Scope string `protobuf:"bytes,4,opt,name=scope,proto3" json:"scope,omitempty"`
-	// Take-profit percentage, a number >= 0: target = entry x (1 + TP/100).
+	// Take-profit percentage, 0 to 1000: target = entry x (1 + TP/100).
 	// Give it together with `stopLossPercentage` to get outcomes.
 	TakeProfitPercentage *float64 `protobuf:"fixed64,5,opt,name=take_profit_percentage,json=takeProfitPercentage,proto3,oneof" json:"take_profit_percentage,omitempty"`
 	// Stop-loss percentage, 0 to 100: stop = entry x (1 - SL/100). Give it
@@ -1574,7 +1574,7 @@ type ListOrdersRequest struct {
 	// The run's id, as `Run.id` gives it (1-18 digits). A malformed id, an
 	// unknown one or another developer's run is NOT_FOUND.
 	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
-	// A number >= 0. When set, the target is entry x (1 + g/100) instead of
+	// 0 to 1000. When set, the target is entry x (1 + g/100) instead of
 	// the stored take-profit price.
 	TargetGainPercentage *float64 `protobuf:"fixed64,2,opt,name=target_gain_percentage,json=targetGainPercentage,proto3,oneof" json:"target_gain_percentage,omitempty"`
 	// Page size: default 100 (also for 0), values above 1000 are treated as
@@ -1827,12 +1827,12 @@ type CreateOrderRequest struct {
 	RunId string `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
 	// NSE trading symbol, 1-32 characters of A-Z a-z 0-9 & . _ -.
 	NseSymbol string `protobuf:"bytes,2,opt,name=nse_symbol,json=nseSymbol,proto3" json:"nse_symbol,omitempty"`
-	// Entry price, a number > 0, between the stop-loss and take-profit
+	// Entry price, 0.000001 to 1e15, between the stop-loss and take-profit
 	// prices.
 	EntryPrice *float64 `protobuf:"fixed64,3,opt,name=entry_price,json=entryPrice,proto3,oneof" json:"entry_price,omitempty"`
-	// Stop-loss price, a number > 0, below `entryPrice`.
+	// Stop-loss price, 0.000001 to 1e15, below `entryPrice`.
 	StopLossPrice *float64 `protobuf:"fixed64,4,opt,name=stop_loss_price,json=stopLossPrice,proto3,oneof" json:"stop_loss_price,omitempty"`
-	// Take-profit price, a number > 0, above `entryPrice`.
+	// Take-profit price, 0.000001 to 1e15, above `entryPrice`.
 	TakeProfitPrice *float64 `protobuf:"fixed64,5,opt,name=take_profit_price,json=takeProfitPrice,proto3,oneof" json:"take_profit_price,omitempty"`
 	// Wall-clock time YYYY-MM-DDTHH:MM:SS in `timezone`: the order's time. It
 	// need not lie inside the run's start and end.

@@ -94,7 +94,7 @@ type DashboardServiceClient interface {
 	// The shortlist as of `datetime`, each entry with its quote and, when both
 	// percentages are given, its trade outcome (docs/api.md section 5.3).
 	// Returns INVALID_ARGUMENT naming `type` (missing or unknown), `scope`,
-	// `takeProfitPercentage` (negative), `stopLossPercentage` (not 0-100), the
+	// `takeProfitPercentage` (not 0-1000), `stopLossPercentage` (not 0-100), the
 	// missing one of the two percentages, `datetime` or `timezone`;
 	// PERMISSION_DENIED with reason FUTURE_READ if `datetime` is at or after
 	// the backtest clock; and NOT_FOUND if no snapshot exists on its trading
@@ -130,15 +130,15 @@ type DashboardServiceClient interface {
 	// A run's orders ascending by time, each with its outcome (section 5.4).
 	// Returns NOT_FOUND if the run does not exist, belongs to another developer
 	// or `run_id` is malformed, and INVALID_ARGUMENT naming
-	// `targetGainPercentage` (negative), `pageSize` (negative) or `pageToken`
+	// `targetGainPercentage` (not 0-1000), `pageSize` (negative) or `pageToken`
 	// (not one this API returned).
 	ListOrders(ctx context.Context, in *ListOrdersRequest, opts ...grpc.CallOption) (*ListOrdersResponse, error)
 	// Adds an order to a run.
 	// Returns NOT_FOUND if the run does not exist, belongs to another developer
 	// or `run_id` is malformed, and INVALID_ARGUMENT naming `nseSymbol`, each
-	// price that is missing, not > 0 or out of order (stopLossPrice <
-	// entryPrice < takeProfitPrice), `datetime` (missing or malformed) or
-	// `timezone`.
+	// price that is missing, not from 0.000001 to 1e15 or out of order
+	// (stopLossPrice < entryPrice < takeProfitPrice), `datetime` (missing or
+	// malformed) or `timezone`.
 	CreateOrder(ctx context.Context, in *CreateOrderRequest, opts ...grpc.CallOption) (*Order, error)
 }
 
@@ -345,7 +345,7 @@ type DashboardServiceServer interface {
 	// The shortlist as of `datetime`, each entry with its quote and, when both
 	// percentages are given, its trade outcome (docs/api.md section 5.3).
 	// Returns INVALID_ARGUMENT naming `type` (missing or unknown), `scope`,
-	// `takeProfitPercentage` (negative), `stopLossPercentage` (not 0-100), the
+	// `takeProfitPercentage` (not 0-1000), `stopLossPercentage` (not 0-100), the
 	// missing one of the two percentages, `datetime` or `timezone`;
 	// PERMISSION_DENIED with reason FUTURE_READ if `datetime` is at or after
 	// the backtest clock; and NOT_FOUND if no snapshot exists on its trading
@@ -381,15 +381,15 @@ type DashboardServiceServer interface {
 	// A run's orders ascending by time, each with its outcome (section 5.4).
 	// Returns NOT_FOUND if the run does not exist, belongs to another developer
 	// or `run_id` is malformed, and INVALID_ARGUMENT naming
-	// `targetGainPercentage` (negative), `pageSize` (negative) or `pageToken`
+	// `targetGainPercentage` (not 0-1000), `pageSize` (negative) or `pageToken`
 	// (not one this API returned).
 	ListOrders(context.Context, *ListOrdersRequest) (*ListOrdersResponse, error)
 	// Adds an order to a run.
 	// Returns NOT_FOUND if the run does not exist, belongs to another developer
 	// or `run_id` is malformed, and INVALID_ARGUMENT naming `nseSymbol`, each
-	// price that is missing, not > 0 or out of order (stopLossPrice <
-	// entryPrice < takeProfitPrice), `datetime` (missing or malformed) or
-	// `timezone`.
+	// price that is missing, not from 0.000001 to 1e15 or out of order
+	// (stopLossPrice < entryPrice < takeProfitPrice), `datetime` (missing or
+	// malformed) or `timezone`.
 	CreateOrder(context.Context, *CreateOrderRequest) (*Order, error)
 	mustEmbedUnimplementedDashboardServiceServer()
 }

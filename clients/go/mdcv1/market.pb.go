@@ -266,9 +266,9 @@ func (x *Ohlc) GetClose() float64 {
 // One price level of the order book.
 type DepthLevel struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Price of the level; optional, nullable, finite.
+	// Price of the level; optional, nullable, from -1e15 to 1e15.
 	Price *float64 `protobuf:"fixed64,1,opt,name=price,proto3,oneof" json:"price,omitempty"`
-	// Quantity at that price; optional, nullable, finite.
+	// Quantity at that price; optional, nullable, from -1e15 to 1e15.
 	Quantity      *float64 `protobuf:"fixed64,2,opt,name=quantity,proto3,oneof" json:"quantity,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -663,7 +663,7 @@ type QuoteData struct {
 	// SUCCESS or FAILURE; required.
 	Status QuoteStatus `protobuf:"varint,1,opt,name=status,proto3,enum=mdc.v1.QuoteStatus" json:"status,omitempty"`
 	// The quote; may be absent (typical with FAILURE). Every number in it
-	// must be finite.
+	// must be finite and from -1e15 to 1e15.
 	Payload       *QuotePayload `protobuf:"bytes,2,opt,name=payload,proto3" json:"payload,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -721,7 +721,7 @@ type ShortlistEntry struct {
 	NseSymbol string `protobuf:"bytes,1,opt,name=nse_symbol,json=nseSymbol,proto3" json:"nse_symbol,omitempty"`
 	// Company name, at most 256 characters; optional.
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	// Price when observed; required, finite and >= 0 (integer or decimal).
+	// Price when observed; required, from 0 to 1e15 (integer or decimal).
 	Price *float64 `protobuf:"fixed64,3,opt,name=price,proto3,oneof" json:"price,omitempty"`
 	// The quote the collector fetched with the entry, when it did.
 	QuoteData     *QuoteData `protobuf:"bytes,4,opt,name=quote_data,json=quoteData,proto3" json:"quote_data,omitempty"`
@@ -1161,7 +1161,8 @@ func (x *CandleSeries) GetCandles() []*Candle {
 // trading session on a day that is normally closed, such as Muhurat trading.
 type Holiday struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// YYYY-MM-DD, the trading day in Asia/Kolkata.
+	// YYYY-MM-DD, the trading day in Asia/Kolkata; created only in the
+	// years 1900-2200.
 	Date string `protobuf:"bytes,1,opt,name=date,proto3" json:"date,omitempty"`
 	// Name of the holiday or session, at most 100 bytes of UTF-8 without
 	// control characters; optional.

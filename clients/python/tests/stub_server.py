@@ -4,6 +4,7 @@ request with the next reply of a script and records what it received."""
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 import time
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ class Reply:
     status: int = 200
     body: object = field(default_factory=dict)
     delay: float = 0.0  # seconds to wait before answering
+    headers: dict[str, str] = field(default_factory=dict)  # sent besides Content-Type/-Length
 
 
 @dataclass
@@ -34,8 +36,9 @@ class Stub:
 
 
 @contextmanager
-def stub_server(*script: Reply) -> Iterator[Stub]:
-    """Serves ``script`` in order on 127.0.0.1; the last reply repeats."""
+def stub_server(*script: Reply, tls: ssl.SSLContext | None = None) -> Iterator[Stub]:
+    """Serves ``script`` in order on 127.0.0.1; the last reply repeats. With
+    ``tls`` (a server context holding a certificate), over HTTPS."""
     received: list[Received] = []
     lock = threading.Lock()
 
@@ -52,6 +55,8 @@ def stub_server(*script: Reply) -> Iterator[Stub]:
                 self.send_response(reply.status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(payload)))
+                for name, value in reply.headers.items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(payload)
             except (BrokenPipeError, ConnectionResetError):
@@ -64,10 +69,13 @@ def stub_server(*script: Reply) -> Iterator[Stub]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield Stub(f"http://127.0.0.1:{server.server_port}", received)
+        scheme = "https" if tls is not None else "http"
+        yield Stub(f"{scheme}://127.0.0.1:{server.server_port}", received)
     finally:
         server.shutdown()
         server.server_close()

@@ -1,6 +1,7 @@
 """The Python quick starts, run verbatim against the test stack: the
 ```python block under "## Quick start" in clients/python/README.md and the one
-under "## Clients" in the top-level README.md."""
+under "## Clients" in the top-level README.md; and the streams example under
+"## Streams" in clients/python/README.md."""
 
 from __future__ import annotations
 
@@ -54,3 +55,18 @@ def test_the_quick_start_runs(
     printed = capsys.readouterr().out
     assert 'nse_symbol: "RELIANCE"' in printed
     assert "price: 1234.5" in printed
+
+
+def test_the_streams_example_runs(
+    stack: Stack,
+    developer_token: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    readme = CLIENT / "README.md"
+    monkeypatch.setenv("MDC_URL", stack.base_url)
+    monkeypatch.setenv("MDC_TOKEN", developer_token)
+    exec(compile(quick_start(readme, "## Streams"), str(readme), "exec"), {"__name__": "__readme__"})
+    printed = capsys.readouterr().out
+    assert "watched TCS 3521.0" in printed
+    assert "replayed TCS 2025-01-02 05:01:00+00:00" in printed

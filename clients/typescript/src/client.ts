@@ -7,10 +7,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./generated/openapi.js";
 import { MdcError, errorFromNetwork, errorFromResponse } from "./errors.js";
-import { shouldRetry } from "./retry.js";
+import { parseRetryAfter, shouldRetry } from "./retry.js";
+import { EventStream, type MarketEvent } from "./streams.js";
 
 export type Schemas = components["schemas"];
-export type ShortlistType = Schemas["ShortlistType"];
+/** The shortlist types a write takes (the schema's enum also names SHORTLIST_TYPE_UNSPECIFIED, which answers mean). */
+export type ShortlistType = Exclude<Schemas["ShortlistType"], "SHORTLIST_TYPE_UNSPECIFIED">;
 export type Scope = Schemas["Scope"];
 export type ShortlistEntry = Schemas["ShortlistEntry"];
 export type QuoteData = Schemas["QuoteData"];
@@ -19,6 +21,16 @@ type Query<P extends keyof paths, M extends "get"> = NonNullable<NonNullable<pat
 export type ListType = NonNullable<Query<"/v1/developer/lists", "get">["type"]>;
 /** The candle intervals ("1minute" ... "1month"). */
 export type CandleInterval = NonNullable<Query<"/v1/developer/historical-candles", "get">["interval"]>;
+/** The record kinds a day replay takes ("quotes", "nifty", "shortlists"). */
+export type ReplayKind = NonNullable<Query<"/v1/developer/replay", "get">["kinds"]>[number];
+/** A stream's event with its instants as Date. */
+export type StreamEvent = Dated<MarketEvent>;
+/** How a stream resumes: `cursor` is where to start (a cursor of an earlier stream); with `resume` (the default)
+ * a stream that breaks in a way resuming repairs reopens by itself from its last cursor, within the retries. */
+export interface StreamOptions {
+  cursor?: string;
+  resume?: boolean;
+}
 
 /** Keys of answers that hold an RFC 3339 instant; the facade turns them into Date. */
 const DATE_KEYS = new Set([
@@ -43,8 +55,9 @@ export interface MdcClientOptions {
   token?: string | undefined;
   /** Milliseconds each attempt may take, answer body included (default 10000). */
   timeoutMs?: number;
-  /** How many times a call is sent again when shouldRetry allows it (default 3): after a 503, or no
-   * answer to an idempotent call or to one that could not connect. */
+  /** How many times a call is sent again when shouldRetry allows it (default 3): after a 503, a 429
+   * with Retry-After (the rate limit; waited out, up to 60 s), or no answer to an idempotent call or
+   * to one that could not connect. */
   retries?: number;
   /** Milliseconds before the first retry, doubled each time with jitter (default 250). */
   backoffMs?: number;
@@ -87,8 +100,13 @@ const attemptsOf = new WeakMap<Response, number>();
 export class MdcClient {
   /** The openapi-fetch client underneath (retries, timeout and token included), for any route. */
   readonly api: Client<paths>;
+  /** The same for the stream routes: the timeout covers the answer's headers, not its body. */
+  private readonly streamApi: Client<paths>;
   private readonly clock = new AsyncLocalStorage<Record<string, string>>();
   private readonly runId: string | undefined;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly delayMs: (n: number) => number;
 
   constructor(options: MdcClientOptions) {
     const timeoutMs = options.timeoutMs ?? 10_000;
@@ -97,12 +115,16 @@ export class MdcClient {
     const maxBackoffMs = options.maxBackoffMs ?? 5_000;
     const send = options.fetch ?? globalThis.fetch;
     this.runId = options.runId;
+    this.timeoutMs = timeoutMs;
+    this.retries = retries;
+    this.delayMs = (n) => backoff(n + 1, backoffMs, maxBackoffMs);
 
     // Every call goes through this fetch: a timeout per attempt (AbortController)
     // and retries with exponential backoff and jitter when shouldRetry (src/retry.ts)
-    // says so: a 503 always; no answer only when the request cannot have left,
-    // or the call is idempotent (reads, collector writes; not the creates).
-    const retryingFetch = async (input: Request): Promise<Response> => {
+    // says so: a 503 always, a 429 with Retry-After (waited out); no answer only when the request cannot have left,
+    // or the call is idempotent (reads, collector writes; not the creates). A stream
+    // (`stream`) is returned as soon as its 200 answer's headers are in, body unread.
+    const retryingFetch = (stream: boolean) => async (input: Request): Promise<Response> => {
       const body = input.method === "GET" || input.method === "HEAD" ? undefined : await input.arrayBuffer();
       for (let attempt = 1; ; attempt++) {
         const controller = new AbortController();
@@ -116,6 +138,11 @@ export class MdcClient {
             redirect: "follow",
             signal: controller.signal,
           });
+          if (stream && answer.ok) {
+            clearTimeout(timer);
+            attemptsOf.set(answer, attempt);
+            return answer;
+          }
           // Read the whole body inside the timeout.
           const bytes = await answer.arrayBuffer();
           response = new Response(answer.status === 204 ? null : bytes, {
@@ -132,8 +159,10 @@ export class MdcClient {
         } finally {
           clearTimeout(timer);
         }
-        if (attempt <= retries && shouldRetry({ method: input.method, url: input.url, status: response.status })) {
-          await sleep(backoff(attempt, backoffMs, maxBackoffMs));
+        const retryAfterSeconds = parseRetryAfter(response.headers.get("Retry-After"));
+        if (attempt <= retries && shouldRetry({ method: input.method, url: input.url, status: response.status, retryAfterSeconds })) {
+          // No sooner than the answer's Retry-After (the rate limit's 429).
+          await sleep(Math.max(backoff(attempt, backoffMs, maxBackoffMs), (retryAfterSeconds ?? 0) * 1000));
           continue;
         }
         attemptsOf.set(response, attempt);
@@ -141,11 +170,12 @@ export class MdcClient {
       }
     };
 
-    this.api = createClient<paths>({
+    const clientOptions = {
       baseUrl: options.baseUrl.replace(/\/+$/, ""),
       headers: options.token ? { Authorization: `Bearer ${options.token}` } : {},
-      fetch: retryingFetch,
-    });
+    };
+    this.api = createClient<paths>({ ...clientOptions, fetch: retryingFetch(false) });
+    this.streamApi = createClient<paths>({ ...clientOptions, fetch: retryingFetch(true) });
   }
 
   // Backtest clock ---------------------------------------------------------------
@@ -274,6 +304,62 @@ export class MdcClient {
     })));
   }
 
+  // Streams (docs/api.md section 10) ---------------------------------------------------
+
+  /**
+   * The stock quotes of `symbols` as their writes commit: an async iterator of events
+   * (`event.quote`, `event.cursor`) that never ends by itself. Resolves once the watch is live
+   * (its first message came), so whatever commits afterwards reaches it; rejects with MdcError
+   * when it cannot open (bad symbol, token; 412 under the backtest clock).
+   */
+  async watchQuotes(symbols: string[], opts: StreamOptions = {}): Promise<EventStream<StreamEvent>> {
+    const headers = this.headers();
+    return this.stream(opts, false, (cursor) => this.streamApi.GET("/v1/developer/watch/quotes", {
+      headers, parseAs: "stream", params: { query: { symbols, ...(cursor ? { cursor } : {}) } },
+    }));
+  }
+
+  /** NIFTY 50 quotes as their writes commit (`event.nifty`); as watchQuotes. */
+  async watchNifty(opts: StreamOptions = {}): Promise<EventStream<StreamEvent>> {
+    const headers = this.headers();
+    return this.stream(opts, false, (cursor) => this.streamApi.GET("/v1/developer/watch/nifty", {
+      headers, parseAs: "stream", params: { query: { ...(cursor ? { cursor } : {}) } },
+    }));
+  }
+
+  /** Shortlist snapshots of one type and scope (TOP_5 by default) as their writes commit (`event.shortlist`); as watchQuotes. */
+  async watchShortlists(
+    type: Query<"/v1/developer/watch/shortlists", "get">["type"],
+    opts: StreamOptions & { scope?: Query<"/v1/developer/watch/shortlists", "get">["scope"] } = {},
+  ): Promise<EventStream<StreamEvent>> {
+    const headers = this.headers();
+    return this.stream(opts, false, (cursor) => this.streamApi.GET("/v1/developer/watch/shortlists", {
+      headers, parseAs: "stream",
+      params: { query: { type, ...(opts.scope ? { scope: opts.scope } : {}), ...(cursor ? { cursor } : {}) } },
+    }));
+  }
+
+  /**
+   * Every stored record of a trading day (`date`: YYYY-MM-DD, Asia/Kolkata) in time order (NIFTY
+   * before stock quotes before shortlists at one instant): an async iterator that ends after the
+   * last one. `symbols` filters the stock quotes (empty: all), `kinds` picks the record kinds (empty:
+   * all). Under the backtest clock in force when it is called, only records stamped before it.
+   */
+  async replayDay(
+    date: string,
+    opts: StreamOptions & { symbols?: string[]; kinds?: ReplayKind[] } = {},
+  ): Promise<EventStream<StreamEvent>> {
+    const headers = this.headers();
+    const query = {
+      date,
+      ...(opts.symbols?.length ? { symbols: opts.symbols } : {}),
+      ...(opts.kinds?.length ? { kinds: opts.kinds } : {}),
+    };
+    return this.stream(opts, true, (cursor) => this.streamApi.GET("/v1/developer/replay", {
+      headers, parseAs: "stream", params: { query: { ...query, ...(cursor ? { cursor } : {}) } },
+    }));
+  }
+
   // Dashboard: runs and orders -----------------------------------------------------
 
   /** The caller's runs, newest first, page by page. */
@@ -354,6 +440,30 @@ export class MdcClient {
 
   private headers(): Record<string, string> {
     return { ...(this.runId ? { "X-Run-Id": this.runId } : {}), ...(this.clock.getStore() ?? {}) };
+  }
+
+  /** Opens a stream: `ends` for a replay (its body must keep coming: each wait up to timeoutMs), not
+   * for a watch (quiet for as long as nothing is written). */
+  private stream(
+    opts: StreamOptions,
+    ends: boolean,
+    get: (cursor: string | undefined) => Promise<{ data?: ReadableStream<Uint8Array> | null; error?: unknown; response: Response }>,
+  ): Promise<EventStream<StreamEvent>> {
+    return EventStream.open(
+      async (cursor) => {
+        const { data, error, response } = await get(cursor);
+        if (!response.ok) throw errorFromResponse(response, error, attemptsOf.get(response) ?? 1);
+        return data ?? null;
+      },
+      {
+        cursor: opts.cursor,
+        ends,
+        retries: opts.resume === false ? 0 : this.retries,
+        delayMs: this.delayMs,
+        readTimeoutMs: ends ? this.timeoutMs : undefined,
+        convert: (event) => withDates(event),
+      },
+    );
   }
 
   /** The answer's data, or MdcError for any error answer. */

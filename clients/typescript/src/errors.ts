@@ -1,4 +1,5 @@
 /** Every failure of a call to mdc: the gateway's google.rpc.Status, or no answer. */
+import { parseRetryAfter } from "./retry.js";
 
 export interface FieldViolation {
   field: string;
@@ -29,8 +30,10 @@ export class MdcError extends Error {
   readonly code: string;
   /** Each bad field of the google.rpc.BadRequest detail, in the server's order. */
   readonly fieldViolations: FieldViolation[];
-  /** The google.rpc.ErrorInfo reason (FUTURE_READ, USERNAME_TAKEN, ...), when sent. */
+  /** The google.rpc.ErrorInfo reason (FUTURE_READ, USERNAME_TAKEN, RATE_LIMITED, ...), when sent. */
   readonly reason: string | undefined;
+  /** Seconds the answer's Retry-After asks to wait before sending the call again (the rate limit's 429), when sent. */
+  readonly retryAfter: number | undefined;
   /** How many times the call was sent, retries included. */
   readonly attempts: number;
 
@@ -41,6 +44,7 @@ export class MdcError extends Error {
       code: string;
       fieldViolations?: FieldViolation[];
       reason?: string | undefined;
+      retryAfter?: number | undefined;
       attempts?: number;
       cause?: unknown;
     },
@@ -51,6 +55,7 @@ export class MdcError extends Error {
     this.code = opts.code;
     this.fieldViolations = opts.fieldViolations ?? [];
     this.reason = opts.reason;
+    this.retryAfter = opts.retryAfter;
     this.attempts = opts.attempts ?? 1;
   }
 
@@ -69,12 +74,34 @@ export class MdcError extends Error {
 /** Reads an error answer: the gateway's google.rpc.Status JSON, or whatever a
  * proxy in between answered (then only the HTTP status is known). */
 export function errorFromResponse(response: Response, body: unknown, attempts = 1): MdcError {
+  const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
+  return errorFromStatus(body, response.status, response.statusText || `HTTP ${response.status}`, retryAfter, attempts);
+}
+
+/** The HTTP status the gateway answers for each code (docs/api.md section 1). */
+const HTTP_STATUS_OF_CODE: Record<string, number> = {
+  CANCELLED: 499, UNKNOWN: 500, INVALID_ARGUMENT: 400, DEADLINE_EXCEEDED: 504, NOT_FOUND: 404,
+  ALREADY_EXISTS: 409, PERMISSION_DENIED: 403, RESOURCE_EXHAUSTED: 429, FAILED_PRECONDITION: 412,
+  ABORTED: 409, OUT_OF_RANGE: 400, UNIMPLEMENTED: 501, INTERNAL: 500, UNAVAILABLE: 503, DATA_LOSS: 500,
+  UNAUTHENTICATED: 401,
+};
+
+/** The error that ended a stream after it started: its {"error": google.rpc.Status} line (docs/api.md
+ * "Streams over HTTP"). httpStatus is the status its code stands for (what the gateway answers the same
+ * error before a stream starts: 503 for UNAVAILABLE, 429 for RESOURCE_EXHAUSTED, ...). */
+export function errorFromStream(status: unknown): MdcError {
+  const number = isObject(status) ? status["code"] : undefined;
+  const code = (typeof number === "number" ? CODE_NAMES[number] : undefined) ?? "UNKNOWN";
+  return errorFromStatus(status, HTTP_STATUS_OF_CODE[code] ?? 500, code);
+}
+
+function errorFromStatus(body: unknown, httpStatus: number, fallbackMessage: string, retryAfter?: number, attempts = 1): MdcError {
   const status = isObject(body) ? body : {};
   const number = status["code"];
-  const code = (typeof number === "number" ? CODE_NAMES[number] : undefined) ?? HTTP_CODES[response.status] ?? "UNKNOWN";
+  const code = (typeof number === "number" ? CODE_NAMES[number] : undefined) ?? HTTP_CODES[httpStatus] ?? "UNKNOWN";
   let message = status["message"];
   if (typeof message !== "string" || !message) {
-    message = response.statusText || `HTTP ${response.status}`;
+    message = fallbackMessage;
   }
   const fieldViolations: FieldViolation[] = [];
   let reason: string | undefined;
@@ -91,7 +118,7 @@ export function errorFromResponse(response: Response, body: unknown, attempts = 
       reason = detail["reason"];
     }
   }
-  return new MdcError(message as string, { httpStatus: response.status, code, fieldViolations, reason, attempts });
+  return new MdcError(message as string, { httpStatus, code, fieldViolations, reason, retryAfter, attempts });
 }
 
 /** A call that got no HTTP answer (connection refused, reset, timeout). */

@@ -3,7 +3,15 @@
  * (clients/python/src/mdc/transport.py and methods.py).
  *
  * - An answer of 503: the gateway or the server said nothing was done (server
- *   down, draining, PostgreSQL unreachable), so any call may be sent again.
+ *   down, draining, PostgreSQL unreachable or too slow), so any call may be
+ *   sent again.
+ * - An answer of 429 with `Retry-After`: the developer's rate limit refused the
+ *   call before doing anything (reason RATE_LIMITED), so any call may be sent
+ *   again, no sooner than Retry-After says. A 429 without it (failed
+ *   sign-ins) is final.
+ * - An answer whose Retry-After asks for more than MAX_RETRY_AFTER_SECONDS is
+ *   final: the client does not block its caller for minutes on its own
+ *   (MdcError.retryAfter tells how long to wait).
  * - No answer, and the request cannot have left: the connection was refused
  *   or could not be opened (ECONNREFUSED, DNS failure, unreachable host,
  *   connect timeout). Any call may be sent again.
@@ -33,6 +41,15 @@ const NOT_SENT_CODES = new Set([
 const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE"]);
 const IDEMPOTENT_POST_PREFIX = "/v1/developer/collector/";
 
+/** The longest Retry-After (seconds) the client waits out by itself. */
+export const MAX_RETRY_AFTER_SECONDS = 60;
+
+/** The seconds of a Retry-After header (delay-seconds; mdc never sends the date form), or undefined. */
+export function parseRetryAfter(value: string | null | undefined): number | undefined {
+  const text = value?.trim() ?? "";
+  return /^[0-9]+$/.test(text) ? Number(text) : undefined;
+}
+
 /** One failed attempt: either an HTTP answer (`status`) or none (`error`). */
 export interface FailedAttempt {
   /** The HTTP method, e.g. "POST". */
@@ -41,6 +58,8 @@ export interface FailedAttempt {
   url: string;
   /** The status of the answer; undefined when no answer came. */
   status?: number | undefined;
+  /** The answer's Retry-After in seconds (parseRetryAfter), when it had one. */
+  retryAfterSeconds?: number | undefined;
   /** Why no answer came (fetch's error, or the abort of a timeout). */
   error?: unknown;
 }
@@ -68,7 +87,11 @@ export function neverSent(error: unknown): boolean {
 
 /** Whether a failed attempt may be sent again (how many retries are left aside). */
 export function shouldRetry(attempt: FailedAttempt): boolean {
-  if (attempt.status !== undefined) return attempt.status === 503;
+  if (attempt.status !== undefined) {
+    const wait = attempt.retryAfterSeconds;
+    if (wait !== undefined && wait > MAX_RETRY_AFTER_SECONDS) return false;
+    return attempt.status === 503 || (attempt.status === 429 && wait !== undefined);
+  }
   return neverSent(attempt.error) || isIdempotent(attempt.method, attempt.url);
 }
 

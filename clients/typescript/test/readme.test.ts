@@ -1,6 +1,7 @@
 // The TypeScript quick starts, run verbatim against a real mdc stack: the ```ts
 // block under "## Quick start" in clients/typescript/README.md and the one under
-// "## Clients" in the top-level README.md. Each is transpiled with TypeScript's
+// "## Clients" in the top-level README.md, and the streams example under
+// "## Streams" in clients/typescript/README.md. Each is transpiled with TypeScript's
 // transpileModule (ES2022 module: top-level await, `import ... from
 // "@mdc/client"` kept as written), written as an .mjs file in a temporary folder
 // inside this package (so that the self-reference resolves through package.json
@@ -102,4 +103,20 @@ describe("the README quick starts", { skip: missing.length ? "no mdc stack: set 
       assert.match(stdout, /price: 1234\.5/, `${name}: output lacks the saved price:\n${stdout}`);
     });
   }
+
+  it("clients/typescript/README.md: the streams example runs as written", async () => {
+    const readme = path.join(pkg, "README.md");
+    const file = path.join(dir, "streams.mjs");
+    fs.writeFileSync(file, transpile(quickStart(readme, "## Streams"), readme));
+    const env: NodeJS.ProcessEnv = { ...process.env, MDC_URL: stack.baseUrl, MDC_TOKEN: developerToken };
+    let stdout: string;
+    try {
+      ({ stdout } = await promisify(execFile)(process.execPath, [file], { env, timeout: 60_000 }));
+    } catch (error) {
+      const e = error as { stdout?: string; stderr?: string };
+      assert.fail(`the streams example failed: ${String(error)}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`);
+    }
+    assert.match(stdout, /^watched TCS 3521$/m, stdout);
+    assert.match(stdout, /^replayed TCS 2025-01-02T05:01:00\.000Z$/m, stdout);
+  });
 });

@@ -50,7 +50,21 @@ export class Stack {
     readonly dbName: string,
     readonly logDir: string,
     private readonly children: { name: string; child: ChildProcess }[],
+    private readonly startServerProcess: () => { name: string; child: ChildProcess },
   ) {}
+
+  /** Stops mdc-server (SIGTERM: it drains) and leaves the gateway running. */
+  async stopServer(): Promise<void> {
+    const server = this.children.find((c) => c.name === "mdc-server")!;
+    await stopChild(server.child);
+  }
+
+  /** Starts mdc-server again on the same address and database; resolves once /health answers 200. */
+  async startServer(): Promise<void> {
+    const i = this.children.findIndex((c) => c.name === "mdc-server");
+    this.children[i] = this.startServerProcess();
+    await this.waitHealthy();
+  }
 
   get baseUrl(): string {
     return `http://${this.httpAddr}`;
@@ -72,19 +86,20 @@ export class Stack {
       fs.closeSync(log);
       return { name, child };
     };
+    const startServer = () => run("mdc-server", process.env["MDC_SERVER_BIN"]!, {
+      DATABASE_URL: url.toString(),
+      MDC_GRPC_ADDR: grpcAddr,
+      MDC_ADMIN_TOKEN: adminToken,
+      MDC_METRICS_ADDR: "",
+      MDC_DB_POOL_SIZE: "4",
+      MDC_SECRET_KEY: "",
+      MDC_BROKER_TOKEN_URL: "",
+    });
     const children = [
-      run("mdc-server", process.env["MDC_SERVER_BIN"]!, {
-        DATABASE_URL: url.toString(),
-        MDC_GRPC_ADDR: grpcAddr,
-        MDC_ADMIN_TOKEN: adminToken,
-        MDC_METRICS_ADDR: "",
-        MDC_DB_POOL_SIZE: "4",
-        MDC_SECRET_KEY: "",
-        MDC_BROKER_TOKEN_URL: "",
-      }),
+      startServer(),
       run("mdc-gateway", process.env["MDC_GATEWAY_BIN"]!, { MDC_HTTP_ADDR: httpAddr, MDC_GRPC_ADDR: grpcAddr }),
     ];
-    const stack = new Stack(adminToken, httpAddr, dbName, logDir, children);
+    const stack = new Stack(adminToken, httpAddr, dbName, logDir, children, startServer);
     try {
       await stack.waitHealthy();
     } catch (error) {
@@ -127,15 +142,18 @@ export class Stack {
 
   /** Stops the gateway, then the server (SIGTERM, SIGKILL after 20 s), then drops the database. */
   async stop(keepLogs = false): Promise<void> {
-    for (const { child } of [...this.children].reverse()) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    for (const { child } of [...this.children].reverse()) await stopChild(child);
     psql(process.env["MDC_TEST_DATABASE_URL"]!, `DROP DATABASE IF EXISTS ${this.dbName} WITH (FORCE)`);
     if (!keepLogs) fs.rmSync(this.logDir, { recursive: true, force: true });
   }
+}
+
+/** SIGTERM, then SIGKILL after 20 s; resolves once the process is gone. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  await exited;
+  clearTimeout(timer);
 }

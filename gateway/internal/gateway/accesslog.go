@@ -44,6 +44,10 @@ type requestInfo struct {
 	id    string
 	route string // route template, set once a route matched
 	cause error  // why the gateway answered 5xx, when it knows
+	// retries is how many times the gRPC call was sent again on another
+	// server (retry.go); retried is the error of the first attempt that was.
+	retries int
+	retried error
 }
 
 type requestInfoKey struct{}
@@ -65,7 +69,8 @@ func setCause(ctx context.Context, err error) {
 // (X-Request-Id on the request, so it is forwarded as "x-request-id", and on
 // the answer), then logs one line when the answer is written. The line has
 // the keys time, level, msg, request_id, method, route, status, latency_ms
-// (shared with mdc-server) and run_id when the client sent X-Run-Id; a 5xx
+// (shared with mdc-server), run_id when the client sent X-Run-Id, retries
+// and retried_error when the call was sent again on another server; a 5xx
 // adds error (its cause) and is logged at error level even when the access
 // log is off.
 func observe(logger *slog.Logger, accessLog bool, next http.Handler) http.Handler {
@@ -110,6 +115,9 @@ func observe(logger *slog.Logger, accessLog bool, next http.Handler) http.Handle
 		}
 		if runID := r.Header.Get("X-Run-Id"); runID != "" {
 			attrs = append(attrs, slog.String("run_id", runID))
+		}
+		if info.retries > 0 {
+			attrs = append(attrs, slog.Int("retries", info.retries), slog.String("retried_error", info.retried.Error()))
 		}
 		logger.LogAttrs(r.Context(), level, "request", attrs...)
 	})

@@ -16,7 +16,9 @@ import (
 type Options struct {
 	// HTTPAddr is the address the HTTP server listens on.
 	HTTPAddr string
-	// GRPCAddr is the address of the mdc gRPC server.
+	// GRPCAddr names the mdc gRPC servers: one address (a DNS name standing
+	// for every address it resolves to), or a comma-separated list of
+	// host:port (servers.go).
 	GRPCAddr string
 	// MaxBodyBytes is the largest request body accepted; larger ones get 413.
 	MaxBodyBytes int64
@@ -40,6 +42,21 @@ type Options struct {
 	// Logger receives the access log and lifecycle messages. Default: JSON
 	// lines on stderr at LogLevel (see NewLogger).
 	Logger *slog.Logger
+	// TLSCertFile and TLSKeyFile (PEM; MDC_TLS_CERT, MDC_TLS_KEY): both set,
+	// the gateway serves HTTPS only; neither, plain HTTP (tls.go).
+	TLSCertFile, TLSKeyFile string
+	// GRPCTLSCAFile (PEM; MDC_GRPC_TLS_CA): the CA certificates the gRPC
+	// server's certificate is verified against; set, the gateway dials the
+	// server with TLS, else in plaintext. GRPCTLSServerName
+	// (MDC_GRPC_TLS_SERVER_NAME) is the name that certificate must carry,
+	// by default the host of each server's address.
+	GRPCTLSCAFile, GRPCTLSServerName string
+	// MetricsAddr is where Prometheus /metrics is served, on a listener of
+	// its own (MDC_GATEWAY_METRICS_ADDR). Empty: no metrics.
+	MetricsAddr string
+
+	// metrics records the requests when set (by Run, for MetricsAddr).
+	metrics *httpMetrics
 }
 
 // Defaults of Options.
@@ -154,13 +171,17 @@ var ErrVersion = errors.New("version requested")
 // its environment variable, which wins over the default.
 //
 //	--http-addr       MDC_HTTP_ADDR        default 127.0.0.1:8080
-//	--grpc-addr       MDC_GRPC_ADDR        default 127.0.0.1:50051
+//	--grpc-addr       MDC_GRPC_ADDR        default 127.0.0.1:50051 (or host:port,host:port,...)
 //	--max-body-bytes  MDC_MAX_BODY_BYTES   default 4194304 (4 MiB)
 //	--max-body-bytes-in-flight  MDC_MAX_BODY_BYTES_IN_FLIGHT  default 67108864 (64 MiB)
 //	--call-timeout    MDC_CALL_TIMEOUT     default 30s
 //	--cors-origins    MDC_CORS_ORIGINS     default empty (no CORS)
 //	--log-level       MDC_LOG_LEVEL        default info (debug, info, warn, error)
 //	--access-log      MDC_ACCESS_LOG       default on (on, off)
+//	--tls-cert, --tls-key  MDC_TLS_CERT, MDC_TLS_KEY  default empty (plain HTTP)
+//	--grpc-tls-ca     MDC_GRPC_TLS_CA      default empty (plaintext gRPC)
+//	--grpc-tls-server-name  MDC_GRPC_TLS_SERVER_NAME  default the host of each server's address
+//	--metrics-addr    MDC_GATEWAY_METRICS_ADDR  default empty (no metrics)
 func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (Options, error) {
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
@@ -186,7 +207,7 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs := flag.NewFlagSet("mdc-gateway", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.HTTPAddr, "http-addr", env("MDC_HTTP_ADDR", DefaultHTTPAddr), "HTTP listen address (env MDC_HTTP_ADDR)")
-	fs.StringVar(&o.GRPCAddr, "grpc-addr", env("MDC_GRPC_ADDR", DefaultGRPCAddr), "mdc gRPC server address (env MDC_GRPC_ADDR)")
+	fs.StringVar(&o.GRPCAddr, "grpc-addr", env("MDC_GRPC_ADDR", DefaultGRPCAddr), "mdc gRPC server address, a DNS name of several, or a comma-separated list host:port,host:port; calls are balanced over the healthy ones (env MDC_GRPC_ADDR)")
 	fs.Int64Var(&o.MaxBodyBytes, "max-body-bytes", maxBody, "largest accepted request body in bytes (env MDC_MAX_BODY_BYTES)")
 	fs.Int64Var(&o.MaxBodyBytesInFlight, "max-body-bytes-in-flight", maxInFlight, "request body bytes held at once by all requests together; a request that cannot get its share within 1s gets 503 (env MDC_MAX_BODY_BYTES_IN_FLIGHT)")
 	fs.DurationVar(&o.CallTimeout, "call-timeout", callTimeout, "deadline of every forwarded gRPC call (env MDC_CALL_TIMEOUT)")
@@ -194,6 +215,11 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	version := fs.Bool("version", false, "print the version and exit")
 	fs.StringVar(&logLevel, "log-level", env("MDC_LOG_LEVEL", "info"), "least severe level logged: debug, info, warn or error (env MDC_LOG_LEVEL)")
 	fs.StringVar(&accessLog, "access-log", env("MDC_ACCESS_LOG", "on"), "one log line per request: on or off; 5xx answers are logged at error level regardless (env MDC_ACCESS_LOG)")
+	fs.StringVar(&o.TLSCertFile, "tls-cert", env("MDC_TLS_CERT", ""), "PEM certificate (chain) for HTTPS; with --tls-key the gateway serves HTTPS only (env MDC_TLS_CERT)")
+	fs.StringVar(&o.TLSKeyFile, "tls-key", env("MDC_TLS_KEY", ""), "PEM private key of --tls-cert (env MDC_TLS_KEY)")
+	fs.StringVar(&o.GRPCTLSCAFile, "grpc-tls-ca", env("MDC_GRPC_TLS_CA", ""), "PEM CA certificates to verify the gRPC server with; set, the gateway dials it with TLS (env MDC_GRPC_TLS_CA)")
+	fs.StringVar(&o.GRPCTLSServerName, "grpc-tls-server-name", env("MDC_GRPC_TLS_SERVER_NAME", ""), "name the gRPC server's certificate must carry; default the host of each server's address (env MDC_GRPC_TLS_SERVER_NAME)")
+	fs.StringVar(&o.MetricsAddr, "metrics-addr", env("MDC_GATEWAY_METRICS_ADDR", ""), "host:port of a listener of its own for Prometheus /metrics, e.g. 127.0.0.1:9465; empty: no metrics (env MDC_GATEWAY_METRICS_ADDR)")
 	if err := fs.Parse(args); err != nil {
 		return Options{}, err
 	}
@@ -223,5 +249,14 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return Options{}, fmt.Errorf("--access-log (MDC_ACCESS_LOG): %w", err)
 	}
 	o.NoAccessLog = !on
+	if _, err := ParseServerAddrs(o.GRPCAddr); err != nil {
+		return Options{}, fmt.Errorf("--grpc-addr (MDC_GRPC_ADDR): %w", err)
+	}
+	if err := checkPair("MDC_TLS_CERT", o.TLSCertFile, "MDC_TLS_KEY", o.TLSKeyFile); err != nil {
+		return Options{}, err
+	}
+	if o.GRPCTLSServerName != "" && o.GRPCTLSCAFile == "" {
+		return Options{}, errors.New("MDC_GRPC_TLS_SERVER_NAME is set but MDC_GRPC_TLS_CA is not: TLS to the server needs the CA that signed its certificate")
+	}
 	return o, nil
 }

@@ -2,12 +2,15 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 )
@@ -15,16 +18,28 @@ import (
 // maxRecvMsgBytes caps a response from the server (long timelines are big).
 const maxRecvMsgBytes = 64 << 20
 
-// Dial returns the one client connection all services share. It connects
-// lazily and does not wait for readiness: while the server is down, calls
-// fail at once with UNAVAILABLE (HTTP 503) instead of hanging.
-func Dial(addr string, callTimeout time.Duration) (*grpc.ClientConn, error) {
-	return grpc.NewClient(addr,
+// Dial returns the one client connection all services share, to every
+// server addr names (MDC_GRPC_ADDR: one address, a DNS name of several, or
+// a list; servers.go), balanced round robin over the healthy ones. It
+// connects lazily and does not wait for readiness: while no server is
+// healthy, calls fail at once with UNAVAILABLE (HTTP 503) instead of
+// hanging. The transport is plaintext unless opts give other credentials
+// (grpcTransport in tls.go); opts are applied last.
+func Dial(addr string, callTimeout time.Duration, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
+	target, targetOpts, err := serverTarget(addr)
+	if err != nil {
+		return nil, err
+	}
+	return grpc.NewClient(target, append(append([]grpc.DialOption{
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultServiceConfig(healthCheckedServiceConfig),
+		grpc.WithDisableServiceConfig(), // a DNS TXT record cannot change it
+		reconnectBackoff,
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxRecvMsgBytes)),
 		grpc.WithMaxHeaderListSize(maxGRPCHeaderListBytes),
 		grpc.WithUnaryInterceptor(unaryInterceptor(callTimeout)),
-	)
+		grpc.WithStreamInterceptor(streamInterceptor()),
+	}, targetOpts...), opts...)...)
 }
 
 // unaryInterceptor gives every call without a deadline one of timeout,
@@ -40,19 +55,67 @@ func unaryInterceptor(timeout time.Duration) grpc.UnaryClientInterceptor {
 			ctx, cancel = context.WithTimeout(ctx, timeout)
 			defer cancel()
 		}
-		var p peer.Peer
-		err := invoker(ctx, method, req, reply, cc, append(opts, grpc.Peer(&p))...)
+		// An idempotent call cut off by its server is sent to another one.
+		p, _, err := invokeWithRetry(ctx, method, req, reply, cc, invoker, opts)
+		return callError(ctx, method, err, &p)
+	}
+}
+
+// callError records err (nil: none) as the cause of a failed call and
+// returns its client-facing form: errHeaderListTooLarge when the metadata
+// exceeds the server's header list size, a reworded error when the gRPC
+// client library raised it itself (p, the call's peer, is unset: the call
+// never reached a server), else err.
+func callError(ctx context.Context, method string, err error, p *peer.Peer) error {
+	if err == nil {
+		return nil
+	}
+	setCause(ctx, fmt.Errorf("%s: %w", method, err))
+	if p.Addr == nil {
+		if isHeaderListSizeError(err) {
+			return headerListError(err)
+		}
+		return localError(err)
+	}
+	return err
+}
+
+// streamInterceptor is unaryInterceptor for the streaming calls
+// (StreamService), without the deadline: a watch lasts as long as its
+// client wants. Errors of opening the stream and of its first answer get
+// the same treatment, so headers over the server's limit are 431 and
+// transport details stay private there too.
+func streamInterceptor() grpc.StreamClientInterceptor {
+	return func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+		p := &peer.Peer{}
+		cs, err := streamer(ctx, desc, cc, method, append(opts, grpc.Peer(p))...)
 		if err != nil {
-			setCause(ctx, fmt.Errorf("%s: %w", method, err))
+			return nil, callError(ctx, method, err, p)
 		}
-		if err != nil && p.Addr == nil {
-			if isHeaderListSizeError(err) {
-				return headerListError(err)
-			}
-			return localError(err)
-		}
+		return &checkedStream{ClientStream: cs, ctx: ctx, method: method, peer: p}, nil
+	}
+}
+
+// checkedStream passes the errors of a stream's header and messages through
+// callError (io.EOF, the normal end, unchanged).
+type checkedStream struct {
+	grpc.ClientStream
+	ctx    context.Context
+	method string
+	peer   *peer.Peer
+}
+
+func (s *checkedStream) Header() (metadata.MD, error) {
+	md, err := s.ClientStream.Header()
+	return md, callError(s.ctx, s.method, err, s.peer)
+}
+
+func (s *checkedStream) RecvMsg(m any) error {
+	err := s.ClientStream.RecvMsg(m)
+	if errors.Is(err, io.EOF) {
 		return err
 	}
+	return callError(s.ctx, s.method, err, s.peer)
 }
 
 // localError is the client-facing form of an error raised before the call

@@ -152,6 +152,7 @@ func writeStatus(w http.ResponseWriter, m runtime.Marshaler, httpStatus int, st 
 	if st.Code() == codes.Unauthenticated {
 		h.Set("WWW-Authenticate", "Bearer")
 	}
+	setRetryAfter(h, st)
 	buf, err := m.Marshal(st.Proto())
 	if err != nil {
 		// Text that is not UTF-8 (a client's bytes quoted back) cannot be

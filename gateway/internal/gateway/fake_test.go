@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/emptypb"
@@ -150,6 +152,9 @@ func startFakeServer(t *testing.T) (*recorder, string) {
 	mdcv1.RegisterDeveloperServiceServer(s, fakeDeveloper{recorder: rec})
 	mdcv1.RegisterDashboardServiceServer(s, fakeDashboard{recorder: rec})
 	mdcv1.RegisterHealthServiceServer(s, fakeHealth{recorder: rec})
+	// grpc.health.v1 says SERVING, as mdc-server's does while it reaches
+	// its database: the gateway checks it before sending calls (servers.go).
+	healthpb.RegisterHealthServer(s, health.NewServer())
 	go func() { _ = s.Serve(lis) }()
 	t.Cleanup(s.Stop)
 	return rec, lis.Addr().String()

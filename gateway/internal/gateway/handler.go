@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc"
 
 	"mdc/gateway/internal/openapi"
+	"mdc/gateway/internal/webui"
 )
 
 // openAPIPath is where the OpenAPI document is served.
@@ -18,8 +19,15 @@ const openAPIPath = "/openapi.json"
 // forwarded to conn, GET /openapi.json, Swagger UI at /docs, and the
 // middleware that applies to all of them (request id and log line, CORS,
 // header limits, the bearer header of protected routes, body limits and the
-// budget of bodies in flight, UTF-8 of path and query).
+// budget of bodies in flight, UTF-8 of path and query), and the dashboard
+// (web/) at / and every other path outside the API (webui.go).
 func NewHandler(ctx context.Context, conn *grpc.ClientConn, o Options) (http.Handler, error) {
+	return newHandler(ctx, conn, nil, o)
+}
+
+// newHandler is NewHandler with probe, the connection /health asks when no
+// server is healthy (health.go; nil: none).
+func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, o Options) (http.Handler, error) {
 	o = o.withDefaults()
 	m := newMarshaler()
 	routes := newRouteTable(descriptorRoutes())
@@ -37,11 +45,18 @@ func NewHandler(ctx context.Context, conn *grpc.ClientConn, o Options) (http.Han
 			return nil, fmt.Errorf("register service: %w", err)
 		}
 	}
+	if err := registerHealth(ctx, mux, conn, probe); err != nil {
+		return nil, fmt.Errorf("register health service: %w", err)
+	}
 	if err := mux.HandlePath(http.MethodGet, openAPIPath, serveOpenAPI); err != nil {
 		return nil, fmt.Errorf("register %s: %w", openAPIPath, err)
 	}
 	routes.add(http.MethodGet, openAPIPath)
 	docs := newDocsHandler()
+	dashboard, err := newWebUI(webui.Files())
+	if err != nil {
+		return nil, err
+	}
 	serveDocs := func(w http.ResponseWriter, r *http.Request, _ map[string]string) { docs.ServeHTTP(w, r) }
 	for _, path := range []string{docsPath, docsPath + "/{asset}"} {
 		if err := mux.HandlePath(http.MethodGet, path, serveDocs); err != nil {
@@ -49,12 +64,12 @@ func NewHandler(ctx context.Context, conn *grpc.ClientConn, o Options) (http.Han
 		}
 		routes.add(http.MethodGet, path)
 	}
-	return observe(o.Logger, !o.NoAccessLog,
+	return observe(o.Logger, !o.NoAccessLog, o.metrics.measure(routes,
 		withCORS(o.CORSOrigins, m,
 			limitHeaders(m,
 				requireBearer(routes, m,
 					limitBody(o.MaxBodyBytes, newBodyBudget(o.MaxBodyBytesInFlight), m,
-						rejectInvalidUTF8(m, mux)))))), nil
+						rejectInvalidUTF8(m, routes, withWebUI(dashboard, m, withStreams(mux, m, mux))))))))), nil
 }
 
 // recordRoute is a mux middleware: it notes the template of the route that

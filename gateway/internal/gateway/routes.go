@@ -153,6 +153,34 @@ func (t *routeTable) allowed(path string) []string {
 	return methods
 }
 
+// variableAt is the JSON name of the path variable that segment i (0-based,
+// after the leading slash) of path stands for in a route of method that
+// matches path; "" when no such route has a variable there.
+func (t *routeTable) variableAt(method, path string, i int) string {
+	for _, r := range t.routes {
+		if r.method != method || !templateMatches(r.template, path) {
+			continue
+		}
+		seg := 0
+		for _, s := range splitTemplate(strings.TrimPrefix(r.display, "/")) {
+			span := 1
+			name, pattern, isVar := "", "", strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}")
+			if isVar {
+				var hasPattern bool
+				name, pattern, hasPattern = strings.Cut(s[1:len(s)-1], "=")
+				if hasPattern {
+					span = len(strings.Split(pattern, "/"))
+				}
+			}
+			if i < seg+span {
+				return name
+			}
+			seg += span
+		}
+	}
+	return ""
+}
+
 // templateMatches reports whether path matches the path template tmpl: a
 // literal segment matches itself, a variable or "*" one segment, "**" the
 // rest of the path. A trailing ":verb" must match literally.

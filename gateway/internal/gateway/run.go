@@ -1,5 +1,5 @@
 // Package gateway is the mdc REST/JSON gateway: grpc-gateway handlers for
-// every mdc.v1 service on one connection to the C++ gRPC server, plus the
+// every mdc.v1 service on one connection to the C++ gRPC servers, plus the
 // HTTP conventions of docs/api.md section 1 (JSON shape, error mapping, body
 // limit, header forwarding, health status, OpenAPI document, access log).
 // It holds no business logic and no state.
@@ -12,19 +12,43 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"google.golang.org/grpc"
 )
 
 // Run serves the gateway on o.HTTPAddr until ctx is done, then drains
 // in-flight requests for at most o.ShutdownTimeout.
 func Run(ctx context.Context, o Options) error {
 	o = o.withDefaults()
-	conn, err := Dial(o.GRPCAddr, o.CallTimeout)
+	if o.MetricsAddr != "" {
+		o.metrics = newHTTPMetrics()
+	}
+	metrics, err := startMetrics(o.MetricsAddr, o.metrics, o.Logger)
+	if err != nil {
+		return err
+	}
+	defer metrics.close(o.ShutdownTimeout, o.Logger)
+	tlsConfig, err := serverTLSConfig(o.TLSCertFile, o.TLSKeyFile)
+	if err != nil {
+		return err
+	}
+	transport, err := grpcTransport(o.GRPCTLSCAFile, o.GRPCTLSServerName)
+	if err != nil {
+		return err
+	}
+	conn, err := Dial(o.GRPCAddr, o.CallTimeout, transport)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
+	// What /health asks when no server is healthy (health.go).
+	probe, err := Dial(o.GRPCAddr, o.CallTimeout, transport, grpc.WithDefaultServiceConfig(anyServerServiceConfig))
+	if err != nil {
+		return err
+	}
+	defer probe.Close()
 
-	handler, err := NewHandler(ctx, conn, o)
+	handler, err := newHandler(ctx, conn, probe, o)
 	if err != nil {
 		return err
 	}
@@ -39,11 +63,20 @@ func Run(ctx context.Context, o Options) error {
 		WriteTimeout:      o.CallTimeout + 30*time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    maxHTTPHeaderBytes, // see headerlimit.go
+		TLSConfig:         tlsConfig,
 	}
-	o.Logger.Info("mdc-gateway listening", "http_addr", ln.Addr().String(), "grpc_addr", o.GRPCAddr)
+	o.Logger.Info("mdc-gateway listening", "http_addr", ln.Addr().String(), "grpc_addr", o.GRPCAddr,
+		"https", tlsConfig != nil, "grpc_tls", o.GRPCTLSCAFile != "")
 
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() {
+		if tlsConfig != nil {
+			// The certificate is in srv.TLSConfig; ServeTLS adds HTTP/2.
+			served <- srv.ServeTLS(ln, "", "")
+			return
+		}
+		served <- srv.Serve(ln)
+	}()
 	select {
 	case err := <-served:
 		return err

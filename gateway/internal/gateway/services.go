@@ -14,11 +14,12 @@ import (
 type registerFunc func(context.Context, *runtime.ServeMux, *grpc.ClientConn) error
 
 // services are the gRPC services the gateway exposes over HTTP/JSON, all on
-// one shared connection to the mdc server. Adding a service is one line.
+// one shared connection to the mdc servers. Adding a service is one line.
+// HealthService is registered apart (registerHealth in health.go).
 var services = []registerFunc{
 	mdcv1.RegisterCollectorServiceHandler,
 	mdcv1.RegisterDeveloperServiceHandler,
 	mdcv1.RegisterDashboardServiceHandler,
 	mdcv1.RegisterAdminServiceHandler,
-	mdcv1.RegisterHealthServiceHandler,
+	mdcv1.RegisterStreamServiceHandler,
 }

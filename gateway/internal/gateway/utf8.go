@@ -15,14 +15,15 @@ import (
 // UTF-8: forwarded as they are, the gRPC client cannot marshal them and the
 // caller would get a 500 for its own mistake.
 //
-// It also answers 400 to a backtest clock header (X-Current-Timestamp,
-// X-Current-Timezone) holding a byte outside printable ASCII: gRPC metadata
-// cannot carry it, so the header would be dropped on the way and the
-// request answered as if it had none, although the value is malformed.
-func rejectInvalidUTF8(m runtime.Marshaler, next http.Handler) http.Handler {
+// It also answers 400 to a forwarded mdc header (X-Current-Timestamp,
+// X-Current-Timezone, X-Run-Id) holding a byte outside printable ASCII:
+// gRPC metadata cannot carry it, so the header would be dropped on the way
+// and the request answered as if it had none, although the value is
+// malformed.
+func rejectInvalidUTF8(m runtime.Marshaler, routes *routeTable, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		vs := invalidUTF8(r.URL)
-		vs = append(vs, unprintableClockHeaders(r.Header)...)
+		vs := invalidUTF8(r.Method, r.URL, routes)
+		vs = append(vs, unprintableHeaders(r.Header)...)
 		if len(vs) > 0 {
 			writeStatus(w, m, http.StatusBadRequest, violationsStatus(vs))
 			return
@@ -31,11 +32,23 @@ func rejectInvalidUTF8(m runtime.Marshaler, next http.Handler) http.Handler {
 	})
 }
 
-func invalidUTF8(u *url.URL) []violation {
+// invalidUTF8 lists the parts of u that are not UTF-8: a path segment, by
+// the name of the route variable it stands for ("path" when no route of
+// method has one there), and query parameters by name.
+func invalidUTF8(method string, u *url.URL, routes *routeTable) []violation {
 	const problem = "is not valid UTF-8"
 	var vs []violation
 	if !utf8.ValidString(u.Path) {
-		vs = append(vs, violation{field: "path", description: problem})
+		field := "path"
+		for i, seg := range strings.Split(strings.TrimPrefix(u.Path, "/"), "/") {
+			if !utf8.ValidString(seg) {
+				if name := routes.variableAt(method, u.Path, i); name != "" {
+					field = name
+				}
+				break
+			}
+		}
+		vs = append(vs, violation{field: field, description: problem})
 	}
 	if u.RawQuery == "" {
 		return vs
@@ -58,13 +71,14 @@ func invalidUTF8(u *url.URL) []violation {
 	return vs
 }
 
-// clockHeaders are the request headers the server parses as values (a
-// wall-clock time, a zone); X-Run-Id is only logged and may be anything.
-var clockHeaders = []string{"X-Current-Timestamp", "X-Current-Timezone"}
+// printableHeaders are the mdc request headers forwarded as metadata
+// (headers.go): the backtest clock, which the server parses, and the run
+// id, which it logs.
+var printableHeaders = []string{"X-Current-Timestamp", "X-Current-Timezone", "X-Run-Id"}
 
-func unprintableClockHeaders(h http.Header) []violation {
+func unprintableHeaders(h http.Header) []violation {
 	var vs []violation
-	for _, name := range clockHeaders {
+	for _, name := range printableHeaders {
 		for _, v := range h.Values(name) {
 			if strings.IndexFunc(v, func(r rune) bool { return r < 0x20 || r > 0x7e }) >= 0 {
 				vs = append(vs, violation{field: name, description: "must be printable ASCII"})

@@ -46,6 +46,7 @@ func Build(swagger []byte, warn func(string)) (*openapi3.T, error) {
 	applyLimits(doc, warn)
 	applyNumberRanges(ops)
 	applyResponseRequired(doc, ops)
+	applyStreams(ops)
 	applyRequestNullable(doc, ops)
 	if err := applyExamples(ops, warn); err != nil {
 		return nil, err

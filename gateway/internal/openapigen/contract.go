@@ -41,6 +41,7 @@ const (
 	quoteAsOf    = "Nothing stored on the trading day of `datetime` at or before it; without `datetime`, nothing stored at all (before the backtest clock when it is set)."
 	holidayGone  = "None of the dates is in the holiday calendar."
 	needsSecrets = "The server has no MDC_SECRET_KEY, so it cannot store the credentials encrypted."
+	watchClock   = "X-Current-Timestamp is set: a watch is live, the backtest clock applies to ReplayDay only."
 )
 
 // contracts holds every RPC of package mdc.v1 by full name. A test checks
@@ -104,6 +105,13 @@ var contracts = map[string]rpcContract{
 	"mdc.v1.AdminService.RunDbScript":          {access: adminToken},
 	"mdc.v1.AdminService.SetBrokerCredentials": {access: adminToken, errors: map[int]string{412: needsSecrets}},
 	"mdc.v1.AdminService.GetBrokerCredentials": {access: adminToken},
+
+	// Streams: a watch with the backtest clock set is 412; replay is cut by
+	// the clock, and a day starting at or after it is 403 (streams.go).
+	"mdc.v1.StreamService.WatchQuotes":     {access: developerToken, errors: map[int]string{412: watchClock}},
+	"mdc.v1.StreamService.WatchNifty":      {access: developerToken, errors: map[int]string{412: watchClock}},
+	"mdc.v1.StreamService.WatchShortlists": {access: developerToken, errors: map[int]string{412: watchClock}},
+	"mdc.v1.StreamService.ReplayDay":       {access: developerToken, clock: clockForbids},
 
 	// Health answers 503 with its own body while the database is down; see
 	// healthResponses in errors.go.

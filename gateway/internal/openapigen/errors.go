@@ -11,13 +11,15 @@ import (
 // steps: token, X-Current-* headers, then the RPC's own checks).
 const (
 	badRequest = "A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), " +
-		"the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp or X-Current-Timezone header is malformed."
+		"the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed."
 	unauthenticated = "The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`."
 	adminOnly       = "A developer token on an admin route."
 	futureRead      = "The request asks for an instant at or after the backtest clock (X-Current-Timestamp): " +
 		"`datetime`, `start_datetime`, or the start of the day of `date`. The google.rpc.ErrorInfo reason is FUTURE_READ."
 	tooLarge    = "The body is larger than the gateway's limit (MDC_MAX_BODY_BYTES, 4 MiB by default); it was not read."
 	busy        = "The server has no free database connection; retry later."
+	rateLimited = "The caller is over its per-developer rate limit (MDC_RATE_LIMIT_READS or MDC_RATE_LIMIT_WRITES; off unless the server sets them): " +
+		"nothing was done; the google.rpc.ErrorInfo reason is RATE_LIMITED, a google.rpc.RetryInfo gives the wait and `Retry-After` the same in whole seconds. Or: "
 	unavailable = "The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later."
 	otherError  = "Any other error, with the same body: 500 internal error (no internal detail is ever shown), " +
 		"504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry)."
@@ -34,6 +36,9 @@ func errorStatuses(o operation) map[int]string {
 	if o.contract.access != public {
 		s[401] = unauthenticated
 		s[429] = busy
+	}
+	if o.contract.access == developerToken {
+		s[429] = rateLimited + busy
 	}
 	switch {
 	case o.contract.access == adminToken && o.contract.clock == clockForbids:
@@ -72,6 +77,12 @@ func applyErrors(doc *openapi3.T, ops []operation) {
 
 func errorResponse(status int, when string) *openapi3.ResponseRef {
 	r := openapi3.NewResponse().WithDescription(when).WithJSONSchemaRef(schemaRef(statusSchema))
+	if status == 429 {
+		r.Headers = openapi3.Headers{"Retry-After": &openapi3.HeaderRef{Value: &openapi3.Header{Parameter: openapi3.Parameter{
+			Description: "Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED).",
+			Schema:      openapi3.NewSchemaRef("", openapi3.NewIntegerSchema().WithMin(0)),
+		}}}}
+	}
 	if status == 401 {
 		r.Headers = openapi3.Headers{"WWW-Authenticate": &openapi3.HeaderRef{Value: &openapi3.Header{Parameter: openapi3.Parameter{
 			Description: "Always `Bearer`.",

@@ -8,6 +8,8 @@ const (
 	clockHeader = "X-Current-Timestamp"
 	zoneHeader  = "X-Current-Timezone"
 	runIDHeader = "X-Run-Id"
+	// Printable ASCII, blanks included: what a gRPC metadata value holds.
+	printableASCIIPattern = `^[ -~]*$`
 )
 
 // headerParameters are the component parameters of those headers, by name.
@@ -24,8 +26,9 @@ func headerParameters() openapi3.ParametersMap {
 			"The zone of X-Current-Timestamp: an IANA name (any case) or a fixed offset +HH:MM / -HH:MM; default Asia/Kolkata. Malformed: 400.",
 			openapi3.NewStringSchema().WithPattern(timeZonePattern)),
 		runIDHeader: header(runIDHeader,
-			"A caller's run id, logged with the request (first 128 characters); it changes nothing else.",
-			openapi3.NewStringSchema()),
+			"A caller's run id, logged with the request (first 128 characters); it changes nothing else. "+
+				"Printable ASCII (gRPC metadata carries nothing else); another byte: 400.",
+			openapi3.NewStringSchema().WithPattern(printableASCIIPattern)),
 	}
 }
 

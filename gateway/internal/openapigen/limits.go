@@ -19,6 +19,9 @@ type limit struct {
 	positive             bool // numbers: > 0
 	nonNegative          bool // numbers: >= 0
 	whole                bool // numbers: a whole number (type integer)
+	// min, max: inclusive bounds of a number, set after positive and
+	// nonNegative; nil: none.
+	min, max *float64
 	// omitEnum: a $ref to an enum becomes an inline copy without this
 	// value (the UNSPECIFIED zero value of a required enum field, which
 	// the server refuses as "is required").
@@ -40,29 +43,43 @@ var runName = limit{maxLength: 200, pattern: noControlPattern}
 // a list of at most 100.
 var runTags = limit{pattern: tagPattern, maxItems: 100}
 
+// maxMagnitude is domain/number_limits.h kMaxMagnitude: no number a
+// client sends is larger in magnitude (prices, payload numbers,
+// dayChangePerc), so what is computed from them stays finite.
+const maxMagnitude = 1e15
+
+// magnitude: a number from -1e15 to 1e15.
+var magnitude = limit{min: bound(-maxMagnitude), max: bound(maxMagnitude)}
+
+// orderPrice: domain/number_limits.h kMinOrderPrice to kMaxMagnitude.
+var orderPrice = limit{min: bound(0.000001), max: bound(maxMagnitude)}
+
 // dateList: the admin deletes take 1-366 distinct dates.
 var dateList = limit{minItems: 1, maxItems: 366, uniqueItems: true}
 
 // propertyLimits are the limits by component schema and property. A renamed
-// field or message is reported (the build goes on without its limit).
+// field or message is reported (the build goes on without its limit). The
+// property "*" stands for every inline number property of the schema not
+// named on its own.
 var propertyLimits = map[string]map[string]limit{
 	"SignInRequest":               {"developerToken": {minLength: 1, maxLength: 512}},
 	"SetBrokerCredentialsRequest": {"apiKey": {pattern: printablePattern, maxLength: 4096}, "apiSecret": {pattern: printablePattern, maxLength: 4096}},
 	"DeleteDataDatesRequest":      {"dates": dateList},
 	"DeleteHolidaysRequest":       {"dates": dateList},
 	"QuotesData":                  {"quotes": {minItems: 1, maxItems: 1000}},
-	"CreateOrderBody":             {"entryPrice": {positive: true}, "stopLossPrice": {positive: true}, "takeProfitPrice": {positive: true}},
+	"CreateOrderBody":             {"entryPrice": orderPrice, "stopLossPrice": orderPrice, "takeProfitPrice": orderPrice},
 	"CreateRunRequest":            {"name": runName, "tags": runTags},
 	"RunUpdate":                   {"name": runName, "tags": runTags},
-	"Holiday":                     {"name": {maxLength: 100, pattern: noControlPattern}},
-	"ShortlistEntry":              {"price": {nonNegative: true}},
-	// ShortlistData.shortlistType keeps SHORTLIST_TYPE_UNSPECIFIED, which
-	// the server refuses as "is required", for now: clients/typescript
-	// passes its ShortlistType (the component enum) there. tests/contract
-	// hooks.py replaces it in generated requests.
+	"Holiday":                     {"name": {maxLength: 100, pattern: noControlPattern}, "date": {pattern: calendarDatePattern}},
+	"CreateHolidaysRequest":       {"dates": {pattern: calendarDatePattern}},
+	"ShortlistEntry":              {"price": {nonNegative: true, max: bound(maxMagnitude)}},
+	"NiftyData":                   {"dayChangePerc": magnitude},
+	"Ohlc":                        {"*": magnitude},
+	"DepthLevel":                  {"*": magnitude},
 	// Epoch milliseconds: a whole number >= 0 (domain/observations.cc).
-	"QuotePayload":       {"last_trade_time": {whole: true, nonNegative: true}},
-	"ShortlistData":      {"shortlistType": {enumNumbers: []int{1, 2}}, "scope": {enumNumbers: []int{0, 1, 2}}},
+	"QuotePayload": {"last_trade_time": {whole: true, nonNegative: true, max: bound(maxMagnitude)}, "*": magnitude},
+	// The UNSPECIFIED value of a required enum is refused as "is required".
+	"ShortlistData":      {"shortlistType": {omitEnum: "SHORTLIST_TYPE_UNSPECIFIED", enumNumbers: []int{1, 2}}, "scope": {enumNumbers: []int{0, 1, 2}}},
 	"QuoteData":          {"status": {omitEnum: "QUOTE_STATUS_UNSPECIFIED", enumNumbers: []int{1, 2}}},
 	"RunDbScriptRequest": {"args": {dbScriptArgs: true}},
 }
@@ -76,8 +93,14 @@ func applyLimits(doc *openapi3.T, warn func(string)) {
 			continue
 		}
 		for _, prop := range sortedKeys(propertyLimits[name]) {
-			p, ok := ref.Value.Properties[prop]
 			l := propertyLimits[name][prop]
+			if prop == "*" {
+				if !applyToNumbers(ref.Value, propertyLimits[name], l) {
+					warn("internal/openapigen/limits.go: schema " + name + " has no number property for \"*\"")
+				}
+				continue
+			}
+			p, ok := ref.Value.Properties[prop]
 			if ok && (l.omitEnum != "" || l.enumNumbers != nil) {
 				if l.omitEnum != "" {
 					if p = withoutEnumValue(doc, p, l.omitEnum); p == nil {
@@ -105,6 +128,22 @@ func applyLimits(doc *openapi3.T, warn func(string)) {
 			l.apply(p.Value)
 		}
 	}
+}
+
+// applyToNumbers applies l to every inline number property of s that named
+// has no limit of its own for; false when there is none.
+func applyToNumbers(s *openapi3.Schema, named map[string]limit, l limit) bool {
+	applied := false
+	for prop, p := range s.Properties {
+		if _, own := named[prop]; own || p.Ref != "" || p.Value == nil {
+			continue
+		}
+		if p.Value.Type.Is("number") || p.Value.Type.Is("integer") {
+			l.apply(p.Value)
+			applied = true
+		}
+	}
+	return applied
 }
 
 // withoutEnumValue is an inline copy of the enum schema ref points to,
@@ -162,6 +201,14 @@ func (l limit) apply(s *openapi3.Schema) {
 		s.Min = openapi3.Float64Ptr(0)
 		if l.positive {
 			s.WithExclusiveMin(true)
+		}
+	}
+	if s.Type.Is("number") || s.Type.Is("integer") {
+		if l.min != nil {
+			s.Min = l.min
+		}
+		if l.max != nil {
+			s.Max = l.max
 		}
 	}
 }

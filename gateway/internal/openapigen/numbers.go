@@ -15,14 +15,15 @@ func bound(v float64) *float64 { return &v }
 // parameters, by name (docs/api.md sections 1 and 9; a value outside is
 // 400). pageSize: 0 means the default; above 1000 most lists read 1000
 // (rpcQueryRanges has the one that refuses it). year: the holiday lists
-// take 1900-2200, and 0 (or absent) for the current year.
+// take 1900-2200, and 0 (or absent) for the current year. The gain
+// percentages: at most 1000 (domain/number_limits.h kMaxGainPercentage).
 var queryRanges = map[string]numberRange{
 	"pageSize":             {min: bound(0)},
 	"year":                 {min: bound(1900), max: bound(2200), orZero: true},
 	"minPercentage":        {min: bound(0), max: bound(100)},
 	"stopLossPercentage":   {min: bound(0), max: bound(100)},
-	"takeProfitPercentage": {min: bound(0)},
-	"targetGainPercentage": {min: bound(0)},
+	"takeProfitPercentage": {min: bound(0), max: bound(1000)},
+	"targetGainPercentage": {min: bound(0), max: bound(1000)},
 }
 
 // rpcQueryRanges replace queryRanges for one RPC.

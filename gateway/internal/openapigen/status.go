@@ -7,6 +7,7 @@ const (
 	statusSchema     = "Status"
 	badRequestSchema = "BadRequest"
 	errorInfoSchema  = "ErrorInfo"
+	retryInfoSchema  = "RetryInfo"
 )
 
 // Type URLs of the details the server and the gateway put in an error
@@ -14,6 +15,7 @@ const (
 const (
 	badRequestType = "type.googleapis.com/google.rpc.BadRequest"
 	errorInfoType  = "type.googleapis.com/google.rpc.ErrorInfo"
+	retryInfoType  = "type.googleapis.com/google.rpc.RetryInfo"
 )
 
 func schemaRef(name string) *openapi3.SchemaRef {
@@ -29,7 +31,8 @@ func described(s *openapi3.Schema, desc string) *openapi3.SchemaRef {
 // applyStatusSchema replaces the generated google.rpc.Status schema (whose
 // details are google.protobuf.Any: "an object with @type") by the error body
 // the gateway writes: code, message and details always present, each detail
-// a google.rpc.BadRequest or a google.rpc.ErrorInfo told apart by @type.
+// a google.rpc.BadRequest, a google.rpc.ErrorInfo or a google.rpc.RetryInfo
+// told apart by @type.
 func applyStatusSchema(doc *openapi3.T) {
 	schemas := doc.Components.Schemas
 	str := func(desc string) *openapi3.SchemaRef {
@@ -61,13 +64,22 @@ func applyStatusSchema(doc *openapi3.T) {
 	errorInfo.Description = "google.rpc.ErrorInfo: a machine-readable reason that tells apart errors sharing an HTTP status."
 	schemas[errorInfoSchema] = openapi3.NewSchemaRef("", errorInfo)
 
+	retryInfo := openapi3.NewObjectSchema().
+		WithPropertyRef("@type", typeURL(retryInfoType)).
+		WithPropertyRef("retryDelay", str("How long to wait before sending the call again, as a google.protobuf.Duration in JSON, e.g. \"0.200s\"; "+
+			"the answer's Retry-After header carries it in whole seconds, rounded up.")).
+		WithRequired([]string{"@type", "retryDelay"})
+	retryInfo.Description = "google.rpc.RetryInfo: when a refused call may be sent again (reason RATE_LIMITED)."
+	schemas[retryInfoSchema] = openapi3.NewSchemaRef("", retryInfo)
+
 	detail := &openapi3.Schema{
-		OneOf: openapi3.SchemaRefs{schemaRef(badRequestSchema), schemaRef(errorInfoSchema)},
+		OneOf: openapi3.SchemaRefs{schemaRef(badRequestSchema), schemaRef(errorInfoSchema), schemaRef(retryInfoSchema)},
 		Discriminator: &openapi3.Discriminator{
 			PropertyName: "@type",
 			Mapping: map[string]openapi3.MappingRef{
 				badRequestType: {Ref: "#/components/schemas/" + badRequestSchema},
 				errorInfoType:  {Ref: "#/components/schemas/" + errorInfoSchema},
+				retryInfoType:  {Ref: "#/components/schemas/" + retryInfoSchema},
 			},
 		},
 	}

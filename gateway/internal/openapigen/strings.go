@@ -28,6 +28,10 @@ const (
 	// A date YYYY-MM-DD, years 0001-9999 (domain/time.cc ParseDate).
 	dateBody = `((000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-` + monthDay +
 		`|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)`
+	// A date of a holiday to create: the calendar years 1900-2200
+	// (domain/calendar.h kFirstCalendarYear, kLastCalendarYear).
+	calendarDatePattern = `^((19[0-9]{2}|2[01][0-9]{2}|2200)-` + monthDay +
+		`|(19(0[48]|[2468][048]|[13579][26])|20(0[048]|[2468][048]|[13579][26])|21(0[48]|[2468][048]|[13579][26]))-02-29)$`
 	// A month and a day it has, 29 February aside.
 	monthDay = `((0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|(0[13-9]|1[0-2])-(29|30)|(0[13578]|1[02])-31)`
 	// An optional date query parameter: a date YYYY-MM-DD, or empty for
@@ -52,8 +56,9 @@ const (
 	noControlPattern = "^[^\\x00-\\x1f\\x7f]*$"
 	// Printable ASCII without blanks (broker credentials, with maxLength 4096).
 	printablePattern = `^[!-~]+$`
-	// An id: a positive whole number as a string.
-	idPattern = `^[1-9][0-9]*$`
+	// An id: a positive whole number as a string of 1-18 digits (the server's
+	// rule, domain/developers.cc and run ids).
+	idPattern = `^[1-9][0-9]{0,17}$`
 	// An NSE symbol: 1-32 of A-Z a-z 0-9 & . _ -.
 	symbolPattern = `^[A-Za-z0-9&._-]{1,32}$`
 	// A special session's open or close, HH:MM in Asia/Kolkata.
@@ -125,6 +130,8 @@ var queryForms = map[string]stringForm{
 	"scope":         {enum: scopes},
 	"interval":      {enum: intervals},
 	"tag":           {pattern: tagFilterPattern},
+	"symbols":       symbol,
+	"kinds":         {enum: []any{"quotes", "nifty", "shortlists"}},
 }
 
 // propertyForms apply to one property of one component schema. A renamed

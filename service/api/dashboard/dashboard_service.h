@@ -12,6 +12,7 @@
 #include "mdc/v1/dashboard.grpc.pb.h"
 #include "service/auth/auth.h"
 #include "service/calls/call_runner.h"
+#include "service/calls/service_calls.h"
 #include "storage/quote_batch_repository.h"
 #include "storage/quote_repository.h"
 #include "storage/run_repository.h"
@@ -32,7 +33,9 @@ class DashboardService final : public v1::DashboardService::Service {
   };
 
   DashboardService(CallRunner& calls, Authenticator& auth, Stores stores)
-      : calls_(calls), auth_(auth), stores_(stores) {}
+      : calls_(calls, v1::DashboardService::service_full_name()),
+        auth_(auth),
+        stores_(stores) {}
 
   grpc::Status SignIn(grpc::ServerContext* context,
                       const v1::SignInRequest* request,
@@ -81,7 +84,7 @@ class DashboardService final : public v1::DashboardService::Service {
                            v1::Order* response) override;
 
  private:
-  CallRunner& calls_;
+  ServiceCalls calls_;
   Authenticator& auth_;
   Stores stores_;
 };

@@ -4,7 +4,6 @@
 // Another developer's run, an unknown run and a malformed run id all answer
 // RunNotFound(), so a caller learns nothing about runs it does not own.
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -94,7 +93,7 @@ grpc::Status DashboardService::CreateRun(grpc::ServerContext* context,
                                          const v1::CreateRunRequest* request,
                                          v1::Run* response) {
   return calls_.Run(
-      context, "CreateRun", Access::kDeveloper,
+      context, "CreateRun", Access::kDeveloper, CallKind::kWrite,
       [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
         auto zone = domain::ResolveTimeZone(request->timezone());
@@ -126,7 +125,7 @@ grpc::Status DashboardService::UpdateRun(grpc::ServerContext* context,
                                          const v1::UpdateRunRequest* request,
                                          v1::Run* response) {
   return calls_.Run(
-      context, "UpdateRun", Access::kDeveloper,
+      context, "UpdateRun", Access::kDeveloper, CallKind::kWrite,
       [&](const CallContext& call) -> absl::Status {
         const std::optional<int64_t> run_id =
             domain::ParseRunId(request->run_id());
@@ -170,7 +169,7 @@ grpc::Status DashboardService::UpdateRun(grpc::ServerContext* context,
 grpc::Status DashboardService::DeleteRun(grpc::ServerContext* context,
                                          const v1::DeleteRunRequest* request,
                                          google::protobuf::Empty* response) {
-  return calls_.Run(context, "DeleteRun", Access::kDeveloper,
+  return calls_.Run(context, "DeleteRun", Access::kDeveloper, CallKind::kWrite,
                     [&](const CallContext& call) -> absl::Status {
                       const std::optional<int64_t> run_id =
                           domain::ParseRunId(request->run_id());
@@ -196,9 +195,7 @@ grpc::Status DashboardService::ListOrders(grpc::ServerContext* context,
         const std::optional<double> gain =
             OptionalField(request->has_target_gain_percentage(),
                           request->target_gain_percentage());
-        domain::CheckPercentage(gain, "targetGainPercentage", 0,
-                                std::numeric_limits<double>::infinity(),
-                                errors);
+        domain::CheckGainPercentage(gain, "targetGainPercentage", errors);
         auto page_size = domain::PageSize(request->page_size());
         errors.AddStatus("pageSize", page_size.status());
         auto cursor =
@@ -246,7 +243,7 @@ grpc::Status DashboardService::CreateOrder(
     grpc::ServerContext* context, const v1::CreateOrderRequest* request,
     v1::Order* response) {
   return calls_.Run(
-      context, "CreateOrder", Access::kDeveloper,
+      context, "CreateOrder", Access::kDeveloper, CallKind::kWrite,
       [&](const CallContext& call) -> absl::Status {
         const std::optional<int64_t> run_id =
             domain::ParseRunId(request->run_id());

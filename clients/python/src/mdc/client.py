@@ -16,6 +16,8 @@ datetime directly.
 from __future__ import annotations
 
 import contextvars
+import os
+import ssl
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import date, datetime
@@ -25,6 +27,7 @@ import httpx
 from google.protobuf import field_mask_pb2, json_format, message
 
 from mdc.methods import find_method
+from mdc.streams import EventStream
 from mdc.times import WIRE_TIMEZONE, day, to_datetime, wall_clock
 from mdc.transport import RetryPolicy, Transport
 from mdc.v1 import (
@@ -34,6 +37,7 @@ from mdc.v1 import (
     developer_pb2,
     health_pb2,
     market_pb2,
+    stream_pb2,
 )
 
 M = TypeVar("M", bound=message.Message)
@@ -50,13 +54,18 @@ class Client:
         base_url: the gateway, e.g. ``"http://127.0.0.1:8080"``.
         token: a developer or admin token (``Authorization: Bearer``).
         timeout: seconds each attempt of a call may take.
-        retries: how many times a call is sent again after a 503 or a
-            network failure (never after another answer); 0 disables.
+        retries: how many times a call is sent again after a 503, a 429
+            with ``Retry-After`` (the rate limit; waited out, up to 60 s) or
+            a network failure (never after another answer); 0 disables.
         backoff: seconds before the first retry; doubled each time (with
             jitter), at most ``max_backoff``.
         run_id: sent as ``X-Run-Id`` on every call (logged by the server).
         http: an ``httpx.Client`` to send with (proxies, custom transports);
             the client creates and owns one when absent.
+        ca_file: for an ``https://`` gateway whose certificate a private CA
+            signed (``MDC_TLS_CERT``, docs/operations.md "TLS"): the PEM file
+            of the CA certificates to verify it with, instead of the system's.
+            Not together with ``http`` (configure that client's ``verify``).
 
     Thread-safe. Use as a context manager, or call :meth:`close`.
     """
@@ -72,13 +81,19 @@ class Client:
         max_backoff: float = 5.0,
         run_id: str | None = None,
         http: httpx.Client | None = None,
+        ca_file: str | os.PathLike[str] | None = None,
     ) -> None:
+        if ca_file is not None and http is not None:
+            raise ValueError("give ca_file or http, not both: set verify on your httpx.Client")
+        self._retry = RetryPolicy(retries=retries, initial_backoff=backoff, max_backoff=max_backoff)
+        self._timeout = timeout
         self._transport = Transport(
             base_url,
             token,
             timeout=timeout,
-            retry=RetryPolicy(retries=retries, initial_backoff=backoff, max_backoff=max_backoff),
+            retry=self._retry,
             http=http,
+            verify=True if ca_file is None else ssl.create_default_context(cafile=os.fspath(ca_file)),
         )
         self._headers = {"X-Run-Id": run_id} if run_id else {}
         # The backtest clock of the calls in this context (thread, task).
@@ -292,6 +307,62 @@ class Client:
         answer = self._call("DeveloperService.ListHolidays", request, market_pb2.ListHolidaysResponse)
         return list(answer.holidays)
 
+    # Streams (docs/api.md section 10) -------------------------------------------------
+
+    def watch_quotes(
+        self, symbols: Iterable[str], *, cursor: str | None = None, resume: bool = True
+    ) -> EventStream:
+        """The stock quotes of ``symbols`` as their writes commit, as an
+        iterator of ``stream_pb2.MarketEvent`` (``event.quote``) that never
+        ends by itself. ``cursor``: resume after it (``stream.cursor`` of an
+        earlier watch). With ``resume``, a watch cut off by a server shutdown,
+        a database outage, a lost connection or reading too slowly (429
+        ``WATCHER_FELL_BEHIND``) reconnects from its last cursor by itself,
+        within the client's retries.
+
+        Raises:
+            MdcError: when the watch cannot open (bad symbol, token; the
+                backtest clock set: 412), and from the iterator when it
+                fails for good.
+        """
+        request = stream_pb2.WatchQuotesRequest(symbols=list(symbols))
+        return self._stream("StreamService.WatchQuotes", request, cursor, resume=resume, ends=False)
+
+    def watch_nifty(self, *, cursor: str | None = None, resume: bool = True) -> EventStream:
+        """NIFTY 50 quotes as their writes commit (``event.nifty``); as
+        :meth:`watch_quotes`."""
+        return self._stream(
+            "StreamService.WatchNifty", stream_pb2.WatchNiftyRequest(), cursor, resume=resume, ends=False
+        )
+
+    def watch_shortlists(
+        self, shortlist_type: str, *, scope: str | None = None, cursor: str | None = None, resume: bool = True
+    ) -> EventStream:
+        """Shortlist snapshots of one type and scope (``TOP_5`` by default)
+        as their writes commit (``event.shortlist``); as :meth:`watch_quotes`."""
+        request = stream_pb2.WatchShortlistsRequest(type=shortlist_type, scope=scope or "")
+        return self._stream("StreamService.WatchShortlists", request, cursor, resume=resume, ends=False)
+
+    def replay_day(
+        self,
+        trading_day: date,
+        *,
+        symbols: Iterable[str] = (),
+        kinds: Iterable[str] = (),
+        cursor: str | None = None,
+        resume: bool = True,
+    ) -> EventStream:
+        """Every stored record of ``trading_day`` in time order (NIFTY before
+        stock quotes before shortlists at one instant), as an iterator of
+        ``stream_pb2.MarketEvent`` that ends after the last one. ``symbols``
+        filters the stock quotes (empty: all), ``kinds`` is any of
+        ``"quotes"``, ``"nifty"``, ``"shortlists"`` (empty: all). Under
+        :meth:`backtest_clock`, only records stamped before it. ``cursor`` and
+        ``resume`` as for :meth:`watch_quotes`.
+        """
+        request = stream_pb2.ReplayDayRequest(date=day(trading_day), symbols=list(symbols), kinds=list(kinds))
+        return self._stream("StreamService.ReplayDay", request, cursor, resume=resume, ends=True)
+
     # Dashboard: the caller's runs and orders ------------------------------------------
 
     def runs(self, *, tag: str | None = None, page_size: int = 0) -> Iterator[dashboard_pb2.Run]:
@@ -407,6 +478,24 @@ class Client:
 
     def _call_headers(self) -> dict[str, str]:
         return {**self._headers, **self._clock.get()}
+
+    def _stream(
+        self, method: str, request: message.Message, cursor: str | None, *, resume: bool, ends: bool
+    ) -> EventStream:
+        """Opens a streaming RPC with the headers in force now. A replay's
+        body must keep coming (each wait up to the client's timeout); a
+        watch may stay quiet for as long as nothing is written."""
+        rpc = find_method(method)
+        headers = self._call_headers()
+
+        def open_from(at: str | None) -> httpx.Response:
+            sent = type(request)()
+            sent.CopyFrom(request)
+            setattr(sent, "cursor", at or "")
+            read_timeout = self._timeout if ends else None
+            return self._transport.open_stream(rpc, sent, headers, read_timeout=read_timeout)
+
+        return EventStream(open_from, cursor=cursor, ends=ends, retry=self._retry if resume else None)
 
     def _call(self, method: str, request: message.Message, answer: type[M] | None = None) -> M:
         response = self.call(method, request)

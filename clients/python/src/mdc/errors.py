@@ -61,6 +61,9 @@ class MdcError(Exception):
         field_violations: each bad field from the ``google.rpc.BadRequest``
             detail, in the server's order.
         reason: the ``google.rpc.ErrorInfo`` reason when the server sent one.
+        retry_after: seconds the answer's ``Retry-After`` header asks to wait
+            before sending the call again (a 429 of the rate limit, reason
+            ``RATE_LIMITED``), or None.
         attempts: how many times the call was sent (retries included).
 
     The cause of a failure without an answer (the ``httpx`` exception) is
@@ -75,6 +78,7 @@ class MdcError(Exception):
         code: str,
         field_violations: tuple[FieldViolation, ...] = (),
         reason: str | None = None,
+        retry_after: float | None = None,
         attempts: int = 1,
     ) -> None:
         super().__init__(message)
@@ -83,6 +87,7 @@ class MdcError(Exception):
         self.code = code
         self.field_violations = field_violations
         self.reason = reason
+        self.retry_after = retry_after
         self.attempts = attempts
 
     def __str__(self) -> str:
@@ -109,12 +114,42 @@ def error_from_response(response: httpx.Response, attempts: int = 1) -> MdcError
     """Reads an error answer: the gateway's ``google.rpc.Status`` JSON, or
     whatever a proxy in between answered (then only the HTTP status is known).
     """
-    body = _json_object(response)
+    return error_from_status(
+        _json_object(response),
+        http_status=response.status_code,
+        fallback_message=response.reason_phrase or f"HTTP {response.status_code}",
+        retry_after=retry_after_of(response),
+        attempts=attempts,
+    )
+
+
+def error_from_stream(status: object) -> MdcError:
+    """The error that ended a stream after it started: the ``{"error": ...}``
+    line (a ``google.rpc.Status``) of docs/api.md "Streams over HTTP". Its
+    ``http_status`` is the status its code stands for (what the gateway
+    answers the same error before a stream starts, e.g. 429 for
+    ``RESOURCE_EXHAUSTED``, 503 for ``UNAVAILABLE``)."""
+    body = status if isinstance(status, dict) else {}
+    number = body.get("code")
+    code = _CODE_NAMES.get(number, "UNKNOWN") if isinstance(number, int) else "UNKNOWN"
+    return error_from_status(body, http_status=_HTTP_STATUS_OF_CODE.get(code, 500), fallback_message=code)
+
+
+def error_from_status(
+    body: dict[str, Any],
+    *,
+    http_status: int,
+    fallback_message: str,
+    retry_after: float | None = None,
+    attempts: int = 1,
+) -> MdcError:
+    """An error from the JSON of a ``google.rpc.Status`` (code, message,
+    details)."""
     number = body.get("code")
     code = _CODE_NAMES.get(number, "") if isinstance(number, int) else ""
     message = body.get("message")
     if not isinstance(message, str) or not message:
-        message = response.reason_phrase or f"HTTP {response.status_code}"
+        message = fallback_message
     violations: list[FieldViolation] = []
     reason: str | None = None
     details = body.get("details")
@@ -135,12 +170,22 @@ def error_from_response(response: httpx.Response, attempts: int = 1) -> MdcError
             reason = info.reason or None
     return MdcError(
         message,
-        http_status=response.status_code,
-        code=code or _code_of_http_status(response.status_code),
+        http_status=http_status,
+        code=code or _code_of_http_status(http_status),
         field_violations=tuple(violations),
         reason=reason,
+        retry_after=retry_after,
         attempts=attempts,
     )
+
+
+def retry_after_of(response: httpx.Response) -> float | None:
+    """Seconds of the answer's ``Retry-After`` header (RFC 9110
+    delay-seconds; the date form is not used by mdc), or None."""
+    value = response.headers.get("Retry-After", "").strip()
+    if not (value.isascii() and value.isdigit()):
+        return None
+    return float(value)
 
 
 def error_from_transport(exc: httpx.TransportError, attempts: int = 1) -> MdcError:
@@ -163,6 +208,28 @@ def _json_object(response: httpx.Response) -> dict[str, Any]:
     except ValueError:
         return {}
     return body if isinstance(body, dict) else {}
+
+
+# The HTTP status the gateway answers for each code (grpc-gateway's
+# HTTPStatusFromCode, as docs/api.md section 1 lists it).
+_HTTP_STATUS_OF_CODE = {
+    "CANCELLED": 499,
+    "UNKNOWN": 500,
+    "INVALID_ARGUMENT": 400,
+    "DEADLINE_EXCEEDED": 504,
+    "NOT_FOUND": 404,
+    "ALREADY_EXISTS": 409,
+    "PERMISSION_DENIED": 403,
+    "RESOURCE_EXHAUSTED": 429,
+    "FAILED_PRECONDITION": 412,
+    "ABORTED": 409,
+    "OUT_OF_RANGE": 400,
+    "UNIMPLEMENTED": 501,
+    "INTERNAL": 500,
+    "UNAVAILABLE": 503,
+    "DATA_LOSS": 500,
+    "UNAUTHENTICATED": 401,
+}
 
 
 def _code_of_http_status(status: int) -> str:

@@ -4,7 +4,10 @@ Every call has a timeout (per attempt). A call is retried, with exponential
 backoff and jitter, only when retrying cannot do harm and may help:
 
 - the gateway answered 503: the server is down, draining, or cannot reach
-  PostgreSQL, and nothing was written;
+  PostgreSQL (or its statement timed out), and nothing was written;
+- the gateway answered 429 with ``Retry-After``: the developer's rate limit
+  refused the call before doing anything (reason ``RATE_LIMITED``); a 429
+  without it (failed sign-ins) is final;
 - no connection could be made (refused, connect timeout): nothing was sent;
 - the connection failed after the request was sent (reset, read timeout),
   when the RPC is idempotent: reads, and the collector writes, which replace
@@ -13,11 +16,17 @@ backoff and jitter, only when retrying cannot do harm and may help:
 
 Any other answer, a 4xx above all, is final: the same request would fail the
 same way.
+
+A retried answer with ``Retry-After`` (whole seconds) is sent again no sooner
+than it says, and one that asks for more than ``MAX_RETRY_AFTER`` seconds is
+raised at once (``MdcError.retry_after`` tells how long to wait): the client
+does not block its caller for minutes on its own.
 """
 
 from __future__ import annotations
 
 import random
+import ssl
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -25,7 +34,7 @@ from dataclasses import dataclass
 import httpx
 from google.protobuf import json_format, message
 
-from mdc.errors import MdcError, error_from_response, error_from_transport
+from mdc.errors import MdcError, error_from_response, error_from_transport, retry_after_of
 from mdc.methods import Method
 
 USER_AGENT = "mdc-python/0.1"
@@ -35,6 +44,18 @@ USER_AGENT = "mdc-python/0.1"
 _NOT_RETRYABLE = (httpx.UnsupportedProtocol, httpx.LocalProtocolError)
 # Failures before the request left: it cannot have landed.
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+
+# The longest Retry-After (seconds) the client waits out by itself.
+MAX_RETRY_AFTER = 60.0
+
+
+def may_retry_answer(status: int, retry_after: float | None) -> bool:
+    """Whether an error answer may be sent again (retries left aside): a 503,
+    or a 429 that says when (``Retry-After``), unless it asks to wait longer
+    than ``MAX_RETRY_AFTER``."""
+    if retry_after is not None and retry_after > MAX_RETRY_AFTER:
+        return False
+    return status == 503 or (status == 429 and retry_after is not None)
 
 
 @dataclass(frozen=True)
@@ -74,6 +95,7 @@ class Transport:
         retry: RetryPolicy,
         http: httpx.Client | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        verify: ssl.SSLContext | bool = True,
     ) -> None:
         if timeout <= 0:
             raise ValueError("timeout must be > 0 seconds")
@@ -81,7 +103,9 @@ class Transport:
         if token:
             headers["Authorization"] = f"Bearer {token}"
         self._owns_http = http is None
-        self._http = http or httpx.Client()
+        # verify: how the client this transport creates checks https
+        # certificates (an SSLContext with a private CA, or the system's).
+        self._http = http or httpx.Client(verify=verify)
         self._base_url = base_url.rstrip("/")
         self._headers = headers
         self._timeout = httpx.Timeout(timeout)
@@ -104,6 +128,38 @@ class Transport:
                 the retry budget (the last cause chained).
             TypeError: ``request`` is not a message of the method's input type.
         """
+        return _decode(method, self._send(method, request, headers, stream=False, timeout=self._timeout))
+
+    def open_stream(
+        self,
+        method: Method,
+        request: message.Message,
+        headers: Mapping[str, str] = {},
+        *,
+        read_timeout: float | None,
+    ) -> httpx.Response:
+        """Opens a streaming RPC (``mdc.streams``): returns the 200 answer
+        with its body unread (the caller reads its lines and closes it).
+        Opening is retried as any call; each wait for the next bytes of the
+        body may take ``read_timeout`` seconds (None: no limit, for watches).
+
+        Raises:
+            MdcError: as :meth:`call`, for an answer other than 200.
+        """
+        timeout = httpx.Timeout(self._timeout.connect, read=read_timeout)
+        return self._send(method, request, {**headers, "Accept": "application/x-ndjson"}, stream=True, timeout=timeout)
+
+    def _send(
+        self,
+        method: Method,
+        request: message.Message,
+        headers: Mapping[str, str],
+        *,
+        stream: bool,
+        timeout: httpx.Timeout,
+    ) -> httpx.Response:
+        """Sends with retries; returns the success answer (its body unread
+        when ``stream``) or raises the error."""
         if request.DESCRIPTOR.full_name != method.descriptor.input_type.full_name:
             raise TypeError(
                 f"{method.name} takes {method.descriptor.input_type.full_name}, "
@@ -120,14 +176,17 @@ class Transport:
             attempt += 1
             may_retry = attempt <= self._retry.retries
             try:
-                response = self._http.request(
+                sent = self._http.build_request(
                     built.verb,
                     url,
                     params=tuple(built.query),
                     content=content,
                     headers=all_headers,
-                    timeout=self._timeout,
+                    timeout=timeout,
                 )
+                response = self._http.send(sent, stream=stream)
+                if stream and not response.is_success:
+                    response.read()  # the error answer is short: read it whole
             except _NOT_RETRYABLE:
                 raise
             except httpx.TransportError as exc:
@@ -135,9 +194,13 @@ class Transport:
                     raise error_from_transport(exc, attempt) from exc
             else:
                 if response.is_success:
-                    return _decode(method, response)
-                if response.status_code != 503 or not may_retry:
+                    return response
+                response.close()
+                retry_after = retry_after_of(response)
+                if not may_retry or not may_retry_answer(response.status_code, retry_after):
                     raise error_from_response(response, attempt)
+                self._sleep(max(self._retry.delay(attempt - 1, self._rng), retry_after or 0.0))
+                continue
             self._sleep(self._retry.delay(attempt - 1, self._rng))
 
 

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package mdcclient_test
+
+import "syscall"
+
+func procAttr() *syscall.SysProcAttr { return nil }

@@ -1,0 +1,179 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// The gateway's Prometheus metrics, served on a listener of their own
+// (MDC_GATEWAY_METRICS_ADDR; unset: none) like mdc-server's
+// MDC_METRICS_ADDR, so that scraping never shares the public API port and
+// nothing about the process is exposed to API clients. Every series is
+// listed in docs/operations.md, "Metrics".
+
+// unmatchedRoute is the route label of requests that match no route (404):
+// one value whatever the path, so a scan of random paths cannot grow the
+// number of series.
+const unmatchedRoute = "unmatched"
+
+// httpMetrics are the request series and the registry that serves them with
+// the Go runtime and process collectors.
+type httpMetrics struct {
+	registry *prometheus.Registry
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	inFlight prometheus.Gauge
+}
+
+func newHTTPMetrics() *httpMetrics {
+	m := &httpMetrics{
+		registry: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mdc_gateway_http_requests_total",
+			Help: "HTTP requests answered, by method, route template and status code.",
+		}, []string{"method", "route", "code"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "mdc_gateway_http_request_duration_seconds",
+			Help: "Time from receiving a request to the end of its answer, by method and route template.",
+			Buckets: []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1,
+				0.25, 0.5, 1, 2.5, 5, 10, 30},
+		}, []string{"method", "route"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "mdc_gateway_http_requests_in_flight",
+			Help: "HTTP requests being answered.",
+		}),
+	}
+	m.registry.MustRegister(
+		m.requests, m.duration, m.inFlight,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	return m
+}
+
+// measure counts and times every request that next answers. It goes just
+// inside observe, whose request info carries the route that matched. A nil
+// m measures nothing.
+func (m *httpMetrics) measure(routes *routeTable, next http.Handler) http.Handler {
+	if m == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		m.inFlight.Inc()
+		defer m.inFlight.Dec()
+		rec, ok := w.(*statusRecorder)
+		if !ok {
+			rec = &statusRecorder{ResponseWriter: w, status: http.StatusOK, info: infoFrom(r.Context())}
+		}
+		next.ServeHTTP(rec, r)
+		method := methodLabel(r.Method)
+		route := routeLabel(routes, r)
+		m.requests.WithLabelValues(method, route, strconv.Itoa(rec.status)).Inc()
+		m.duration.WithLabelValues(method, route).Observe(time.Since(start).Seconds())
+	})
+}
+
+// methodLabel is method for the standard HTTP methods and "other" for any
+// other: a client cannot add series by inventing methods.
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut,
+		http.MethodPatch, http.MethodDelete, http.MethodOptions:
+		return method
+	}
+	return "other"
+}
+
+// routeLabel is the template of the route a request was for (as in the log
+// line, e.g. /v1/developer/quotes/{symbol}): the one that matched; else,
+// for a request refused before routing (headers, body, UTF-8) or with a
+// method the path does not allow (405, CORS preflight), the route its path
+// matches; else unmatchedRoute.
+func routeLabel(routes *routeTable, r *http.Request) string {
+	if info := infoFrom(r.Context()); info != nil && info.route != "" {
+		return info.route
+	}
+	if display, ok := routes.match(r.Method, r.URL.Path); ok {
+		return display
+	}
+	return unmatchedRoute
+}
+
+// match is the display template of the route of method and path, or of the
+// first route of path with any method.
+func (t *routeTable) match(method, path string) (string, bool) {
+	var other string
+	for _, r := range t.routes {
+		if !templateMatches(r.template, path) {
+			continue
+		}
+		if r.method == method {
+			return r.display, true
+		}
+		if other == "" {
+			other = r.display
+		}
+	}
+	return other, other != ""
+}
+
+// metricsServer serves GET /metrics of m on its own listener.
+type metricsServer struct {
+	srv    *http.Server
+	served chan error
+}
+
+// startMetrics listens on addr and serves m's /metrics there. A nil m or an
+// empty addr serves nothing (and returns a nil server, whose stop does
+// nothing).
+func startMetrics(addr string, m *httpMetrics, logger *slog.Logger) (*metricsServer, error) {
+	if m == nil || addr == "" {
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: listen on %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{}))
+	s := &metricsServer{
+		srv: &http.Server{
+			Handler:           mux,
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       30 * time.Second,
+			WriteTimeout:      30 * time.Second,
+		},
+		served: make(chan error, 1),
+	}
+	logger.Info("mdc-gateway metrics listening", "metrics_addr", ln.Addr().String())
+	go func() { s.served <- s.srv.Serve(ln) }()
+	return s, nil
+}
+
+// close stops the metrics listener, waiting at most timeout for scrapes
+// under way; a problem is logged.
+func (s *metricsServer) close(timeout time.Duration, logger *slog.Logger) {
+	if s == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if err := s.srv.Shutdown(ctx); err != nil {
+		logger.Warn("mdc-gateway metrics shutdown", "error", err.Error())
+		return
+	}
+	if err := <-s.served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		logger.Warn("mdc-gateway metrics listener failed", "error", err.Error())
+	}
+}

@@ -1,0 +1,57 @@
+// What the storage layer reports about its own work: the connection pool,
+// the batchers and the rows written. service/metrics turns the reports into
+// Prometheus series; storage knows nothing of metrics, so it stays below
+// service/ (docs/architecture.md, "Layers").
+//
+// Every method does nothing by default. They are called on the threads that
+// do the work, some while the pool or a batcher holds its lock: an
+// implementation must be thread-safe, quick, and must not call back into
+// storage.
+#ifndef MDC_STORAGE_OBSERVER_H_
+#define MDC_STORAGE_OBSERVER_H_
+
+#include <cstdint>
+
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+
+namespace mdc::storage {
+
+class StorageObserver {
+ public:
+  virtual ~StorageObserver() = default;
+
+  // The pool holds at most `max` connections. Reported once, at its
+  // construction.
+  virtual void PoolSized(int max) {}
+  // `in_use` connections are checked out of the pool, `open` are open
+  // (idle + in use, counting one being opened). Reported on every change.
+  virtual void PoolConnections(int in_use, int open) {}
+  // A checkout found no connection free and waited `waited`; `timed_out`
+  // when none became free in time (the caller got RESOURCE_EXHAUSTED).
+  virtual void PoolWaited(absl::Duration waited, bool timed_out) {}
+  // A connection was opened to replace one found broken (the database
+  // restarted, the network dropped).
+  virtual void PoolReconnected() {}
+  // Opening a connection failed (the database is unreachable).
+  virtual void PoolConnectFailed() {}
+
+  // `batcher` names one of the pool's batchers (ConnectionPool's kReads,
+  // ...). `depth` statements wait for a batch. Reported on every change.
+  virtual void BatchQueueDepth(absl::string_view batcher, int depth) {}
+  // A batch of `statements` ran in `took`, from taking them off the queue
+  // to their results: for a write batch, through its COMMIT.
+  virtual void BatchRan(absl::string_view batcher, int statements,
+                        absl::Duration took) {}
+
+  // `rows` rows of `table` were written (inserted or updated) and
+  // committed.
+  virtual void RowsWritten(absl::string_view table, int64_t rows) {}
+};
+
+// An observer that ignores everything: the pool's default.
+StorageObserver& NoStorageObserver();
+
+}  // namespace mdc::storage
+
+#endif  // MDC_STORAGE_OBSERVER_H_
