@@ -81,10 +81,6 @@ func (t *routeTable) protected(method, path string) (string, bool) {
 	if publicRoute(method, path) {
 		return "", false
 	}
-	for _, r := range t.routes {
-		if r.method == method && templateMatches(r.template, path) {
-			return r.display, true
-		}
-	}
-	return "", false
+	same, _ := t.find(method, path)
+	return same, same != ""
 }

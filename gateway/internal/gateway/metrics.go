@@ -113,17 +113,9 @@ func routeLabel(routes *routeTable, r *http.Request) string {
 // match is the display template of the route of method and path, or of the
 // first route of path with any method.
 func (t *routeTable) match(method, path string) (string, bool) {
-	var other string
-	for _, r := range t.routes {
-		if !templateMatches(r.template, path) {
-			continue
-		}
-		if r.method == method {
-			return r.display, true
-		}
-		if other == "" {
-			other = r.display
-		}
+	same, other := t.find(method, path)
+	if same != "" {
+		return same, true
 	}
 	return other, other != ""
 }

@@ -141,6 +141,24 @@ func (t *routeTable) add(method, template string) {
 	t.byPattern[patternString(template)] = template
 }
 
+// find is the display template of the first route of method that matches
+// path (same) and of the first route of any method that does (other); ""
+// where there is none.
+func (t *routeTable) find(method, path string) (same, other string) {
+	for _, r := range t.routes {
+		if !templateMatches(r.template, path) {
+			continue
+		}
+		if other == "" {
+			other = r.display
+		}
+		if r.method == method {
+			return r.display, other
+		}
+	}
+	return "", other
+}
+
 // allowed lists, sorted, the methods whose routes match path.
 func (t *routeTable) allowed(path string) []string {
 	var methods []string
