@@ -66,16 +66,30 @@ KeysetBound DayStartBound(absl::Time day_start) {
   return {day_start - absl::Microseconds(1), "", ""};
 }
 
-std::string EncodeWatchCursor(int64_t seq) { return absl::StrCat(seq); }
+std::string EncodeWatchCursor(const StreamPosition& position) {
+  return absl::StrCat(position.txid, ".", position.seq);
+}
 
-absl::StatusOr<int64_t> ParseWatchCursor(absl::string_view text) {
-  int64_t seq = 0;
-  if (text.empty() || text.size() > 18 ||
-      !std::all_of(text.begin(), text.end(), absl::ascii_isdigit) ||
-      !absl::SimpleAtoi(text, &seq)) {
-    return BadCursor("decimal digits");
-  }
-  return seq;
+namespace {
+
+// 1-18 decimal digits, so the value fits int64 without a sign.
+bool ParseDigits(absl::string_view text, int64_t& value) {
+  return !text.empty() && text.size() <= 18 &&
+         std::all_of(text.begin(), text.end(), absl::ascii_isdigit) &&
+         absl::SimpleAtoi(text, &value);
+}
+
+}  // namespace
+
+absl::StatusOr<StreamPosition> ParseWatchCursor(absl::string_view text) {
+  StreamPosition position;
+  const size_t dot = text.find('.');
+  const bool ok = dot == absl::string_view::npos
+                      ? ParseDigits(text, position.seq)
+                      : ParseDigits(text.substr(0, dot), position.txid) &&
+                            ParseDigits(text.substr(dot + 1), position.seq);
+  if (!ok) return BadCursor("decimal digits, as <txid>.<seq>");
+  return position;
 }
 
 }  // namespace mdc::domain

@@ -1,9 +1,11 @@
 // The cursors of the stream RPCs (StreamService) and the order a day replay
 // delivers records in. Pure functions; thread-safe.
 //
-// A watch cursor is the `seq` of the last record sent: records carry a
-// number that increases in commit order (migration 0008), so "after N" is
-// exact. It travels as decimal digits.
+// A watch cursor is the stream position of the last record sent: records
+// are read in (txid, seq) order and only once every transaction below their
+// txid has ended (migration 0009), so "after P" is exact. It travels as
+// "<txid>.<seq>" in decimal; a cursor of decimal digits alone (from before
+// migration 0009) means (0, seq).
 //
 // A replay cursor is the position of the last record sent in the replay
 // order: (instant, kind, key), kinds at one instant in the order NIFTY,
@@ -68,10 +70,29 @@ KeysetBound ResumeBound(const ReplayPosition& cursor, RecordKind source);
 // beginning: before every record of the day.
 KeysetBound DayStartBound(absl::Time day_start);
 
-std::string EncodeWatchCursor(int64_t seq);
+// A market record's place in the watch streams: the id of the transaction
+// that wrote it (pg_current_xact_id()), then its number from
+// market_event_seq. Ordered as a pair.
+struct StreamPosition {
+  int64_t txid = 0;
+  int64_t seq = 0;
 
-// INVALID_ARGUMENT naming `cursor` unless `text` is 1-18 decimal digits.
-absl::StatusOr<int64_t> ParseWatchCursor(absl::string_view text);
+  friend bool operator<(const StreamPosition& a, const StreamPosition& b) {
+    return std::tie(a.txid, a.seq) < std::tie(b.txid, b.seq);
+  }
+  friend bool operator<=(const StreamPosition& a, const StreamPosition& b) {
+    return !(b < a);
+  }
+  friend bool operator==(const StreamPosition& a, const StreamPosition& b) {
+    return a.txid == b.txid && a.seq == b.seq;
+  }
+};
+
+std::string EncodeWatchCursor(const StreamPosition& position);
+
+// INVALID_ARGUMENT naming `cursor` unless `text` is "<txid>.<seq>" or
+// "<seq>", each 1-18 decimal digits.
+absl::StatusOr<StreamPosition> ParseWatchCursor(absl::string_view text);
 
 }  // namespace mdc::domain
 

@@ -24,7 +24,7 @@ void ParseCursor(const std::string& text, WatchSelection& selection,
   if (cursor.ok()) {
     selection.cursor = *cursor;
   } else {
-    errors.Add("cursor", "must be a cursor a watch returned (decimal digits)");
+    errors.Add("cursor", "must be a cursor a watch returned");
   }
 }
 

@@ -29,7 +29,7 @@ struct WatchSelection {
   std::vector<std::string> symbol_list;                     // the same, for SQL
   v1::ShortlistType type = v1::SHORTLIST_TYPE_UNSPECIFIED;  // shortlists
   v1::Scope scope = v1::TOP_5;                              // shortlists
-  std::optional<int64_t> cursor;
+  std::optional<StreamPosition> cursor;
 
   // Whether `event` is one of the records this watch receives.
   bool Selects(const v1::MarketEvent& event) const;

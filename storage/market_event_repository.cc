@@ -10,42 +10,67 @@
 namespace mdc::storage {
 namespace {
 
-constexpr Statement kLatestSeq{
-    "market_events_latest_seq",
-    "SELECT GREATEST((SELECT max(seq) FROM stock_quotes), "
-    "(SELECT max(seq) FROM nifty_quotes), "
-    "(SELECT max(seq) FROM shortlist_snapshots), 0)"};
+// The horizon of a read: every transaction with a smaller id has ended, so
+// records with txid below it are final (migration 0009).
+#define MDC_HORIZON                                                            \
+  "WITH h AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS " \
+  "x) "
 
-// Columns of every record read by seq: seq, kind (domain::RecordKind),
-// observed_at, key1, key2, payload, day_change_perc. Each part is limited on
-// its own, so each is a short range of its seq index.
-constexpr Statement kListSince{
-    "market_events_since",
-    "(SELECT seq, 1 AS kind, observed_at, nse_symbol AS key1, ''::text AS "
-    "key2, quote_data AS payload, NULL::float8 AS day_change_perc "
-    "FROM stock_quotes WHERE seq > $1 ORDER BY seq LIMIT $2) "
-    "UNION ALL (SELECT seq, 0, observed_at, '', '', quote_data, "
-    "day_change_perc FROM nifty_quotes WHERE seq > $1 ORDER BY seq LIMIT $2) "
-    "UNION ALL (SELECT seq, 2, observed_at, shortlist_type, scope, entries, "
-    "NULL FROM shortlist_snapshots WHERE seq > $1 ORDER BY seq LIMIT $2) "
-    "ORDER BY seq LIMIT $2"};
+constexpr Statement kLatestPosition{
+    "market_events_latest_position", MDC_HORIZON
+    "SELECT txid::text::int8, seq FROM ("
+    "(SELECT txid, seq FROM stock_quotes WHERE txid < (SELECT x FROM h) "
+    "ORDER BY txid DESC, seq DESC LIMIT 1) "
+    "UNION ALL (SELECT txid, seq FROM nifty_quotes "
+    "WHERE txid < (SELECT x FROM h) ORDER BY txid DESC, seq DESC LIMIT 1) "
+    "UNION ALL (SELECT txid, seq FROM shortlist_snapshots "
+    "WHERE txid < (SELECT x FROM h) ORDER BY txid DESC, seq DESC LIMIT 1) "
+    "UNION ALL SELECT '0'::xid8, 0) p ORDER BY 1 DESC, 2 DESC LIMIT 1"};
+
+// Columns of every record read by position: txid, seq, kind
+// (domain::RecordKind), observed_at, key1, key2, payload, day_change_perc.
+// Each part is limited on its own, so each is a short range of its (txid,
+// seq) index. The last row, kind -1 and nothing else, is there only when
+// committed records wait behind the horizon.
+#define MDC_AFTER "(txid, seq) > ($1::text::xid8, $2) "
+constexpr Statement kListCommitted{
+    "market_events_committed", MDC_HORIZON
+    "SELECT * FROM ("
+    "(SELECT txid::text::int8 AS t, seq, 1 AS kind, observed_at, "
+    "nse_symbol AS key1, ''::text AS key2, quote_data AS payload, "
+    "NULL::float8 AS day_change_perc FROM stock_quotes WHERE " MDC_AFTER
+    "AND txid < (SELECT x FROM h) ORDER BY txid, seq LIMIT $3) "
+    "UNION ALL (SELECT txid::text::int8, seq, 0, observed_at, '', '', "
+    "quote_data, day_change_perc FROM nifty_quotes WHERE " MDC_AFTER
+    "AND txid < (SELECT x FROM h) ORDER BY txid, seq LIMIT $3) "
+    "UNION ALL (SELECT txid::text::int8, seq, 2, observed_at, shortlist_type, "
+    "scope, entries, NULL FROM shortlist_snapshots WHERE " MDC_AFTER
+    "AND txid < (SELECT x FROM h) ORDER BY txid, seq LIMIT $3) "
+    "ORDER BY 1, 2 LIMIT $3) e "
+    "UNION ALL SELECT NULL, NULL, -1, NULL, NULL, NULL, NULL, NULL FROM h "
+    "WHERE EXISTS (SELECT 1 FROM stock_quotes WHERE txid >= h.x) "
+    "OR EXISTS (SELECT 1 FROM nifty_quotes WHERE txid >= h.x) "
+    "OR EXISTS (SELECT 1 FROM shortlist_snapshots WHERE txid >= h.x)"};
+
+#define MDC_BETWEEN MDC_AFTER "AND (txid, seq) <= ($3::text::xid8, $4) "
 
 constexpr Statement kQuotesSince{
     "market_events_quotes_since",
-    "SELECT seq, 1, observed_at, nse_symbol, '', quote_data, NULL::float8 "
-    "FROM stock_quotes WHERE seq > $1 AND seq <= $2 "
-    "AND nse_symbol = ANY($3) ORDER BY seq LIMIT $4"};
+    "SELECT txid::text::int8, seq, 1, observed_at, nse_symbol, '', "
+    "quote_data, NULL::float8 FROM stock_quotes WHERE " MDC_BETWEEN
+    "AND nse_symbol = ANY($5) ORDER BY txid, seq LIMIT $6"};
 
 constexpr Statement kNiftySince{
     "market_events_nifty_since",
-    "SELECT seq, 0, observed_at, '', '', quote_data, day_change_perc "
-    "FROM nifty_quotes WHERE seq > $1 AND seq <= $2 ORDER BY seq LIMIT $3"};
+    "SELECT txid::text::int8, seq, 0, observed_at, '', '', quote_data, "
+    "day_change_perc FROM nifty_quotes WHERE " MDC_BETWEEN
+    "ORDER BY txid, seq LIMIT $5"};
 
 constexpr Statement kShortlistsSince{
     "market_events_shortlists_since",
-    "SELECT seq, 2, observed_at, shortlist_type, scope, entries, NULL::float8 "
-    "FROM shortlist_snapshots WHERE seq > $1 AND seq <= $2 "
-    "AND shortlist_type = $3 AND scope = $4 ORDER BY seq LIMIT $5"};
+    "SELECT txid::text::int8, seq, 2, observed_at, shortlist_type, scope, "
+    "entries, NULL::float8 FROM shortlist_snapshots WHERE " MDC_BETWEEN
+    "AND shortlist_type = $5 AND scope = $6 ORDER BY txid, seq LIMIT $7"};
 
 // Replay pages, in the order of the (trading_day, observed_at, keys COLLATE
 // "C") indexes. Columns: observed_at, key1, key2, payload, day_change_perc.
@@ -124,20 +149,35 @@ absl::Status ReadRecord(const Result& result, int row, int col,
   return absl::InternalError("unknown record kind");
 }
 
-// Rows of seq, kind, then the record columns.
-absl::StatusOr<std::vector<SeqEvent>> ReadSeqEvents(const Result& result) {
-  std::vector<SeqEvent> events(result.rows());
+constexpr int kHeldBackMarker = -1;
+
+// Rows of txid, seq, kind, then the record columns; a marker row (kind -1)
+// sets `held_back` when given.
+absl::StatusOr<std::vector<StreamEvent>> ReadStreamEvents(
+    const Result& result, bool* held_back = nullptr) {
+  std::vector<StreamEvent> events;
+  events.reserve(result.rows());
   for (int row = 0; row < result.rows(); ++row) {
-    SeqEvent& out = events[row];
-    out.seq = result.Int64(row, 0);
-    const auto kind = static_cast<domain::RecordKind>(result.Int64(row, 1));
-    if (auto read = ReadRecord(result, row, 2, kind, out.event); !read.ok()) {
+    const int64_t kind = result.Int64(row, 2);
+    if (kind == kHeldBackMarker && held_back != nullptr) {
+      *held_back = true;
+      continue;
+    }
+    StreamEvent& out = events.emplace_back();
+    out.position = {result.Int64(row, 0), result.Int64(row, 1)};
+    if (auto read = ReadRecord(
+            result, row, 3, static_cast<domain::RecordKind>(kind), out.event);
+        !read.ok()) {
       return read;
     }
-    out.event.set_cursor(domain::EncodeWatchCursor(out.seq));
+    out.event.set_cursor(domain::EncodeWatchCursor(out.position));
     out.wire_bytes = static_cast<int64_t>(out.event.ByteSizeLong());
   }
   return events;
+}
+
+Params& Position(Params& params, const domain::StreamPosition& position) {
+  return params.Int64(position.txid).Int64(position.seq);
 }
 
 absl::StatusOr<std::vector<ReplayRecord>> ReadReplayRecords(
@@ -164,50 +204,58 @@ absl::StatusOr<Result> Exec(ConnectionPool& pool, const Statement& statement,
 
 }  // namespace
 
-absl::StatusOr<int64_t> MarketEventRepository::LatestSeq() {
-  auto result = Exec(pool_, kLatestSeq, Params());
+absl::StatusOr<domain::StreamPosition> MarketEventRepository::LatestPosition() {
+  auto result = Exec(pool_, kLatestPosition, Params());
   if (!result.ok()) return result.status();
-  return result->Int64(0, 0);
+  return domain::StreamPosition{result->Int64(0, 0), result->Int64(0, 1)};
 }
 
-absl::StatusOr<std::vector<SeqEvent>> MarketEventRepository::ListSince(
-    int64_t after, int limit) {
-  auto result = Exec(pool_, kListSince, Params().Int64(after).Int32(limit));
+absl::StatusOr<CommittedPage> MarketEventRepository::ListCommitted(
+    domain::StreamPosition after, int limit) {
+  Params params;
+  Position(params, after).Int32(limit);
+  auto result = Exec(pool_, kListCommitted, params);
   if (!result.ok()) return result.status();
-  return ReadSeqEvents(*result);
+  CommittedPage page;
+  auto events = ReadStreamEvents(*result, &page.held_back);
+  if (!events.ok()) return events.status();
+  page.events = *std::move(events);
+  return page;
 }
 
-absl::StatusOr<std::vector<SeqEvent>> MarketEventRepository::ListQuotesSince(
-    const std::vector<std::string>& symbols, int64_t after, int64_t up_to,
-    int limit) {
-  auto result =
-      Exec(pool_, kQuotesSince,
-           Params().Int64(after).Int64(up_to).TextArray(symbols).Int32(limit));
+absl::StatusOr<std::vector<StreamEvent>> MarketEventRepository::ListQuotesSince(
+    const std::vector<std::string>& symbols, domain::StreamPosition after,
+    domain::StreamPosition up_to, int limit) {
+  Params params;
+  Position(Position(params, after), up_to).TextArray(symbols).Int32(limit);
+  auto result = Exec(pool_, kQuotesSince, params);
   if (!result.ok()) return result.status();
-  return ReadSeqEvents(*result);
+  return ReadStreamEvents(*result);
 }
 
-absl::StatusOr<std::vector<SeqEvent>> MarketEventRepository::ListNiftySince(
-    int64_t after, int64_t up_to, int limit) {
-  auto result =
-      Exec(pool_, kNiftySince, Params().Int64(after).Int64(up_to).Int32(limit));
+absl::StatusOr<std::vector<StreamEvent>> MarketEventRepository::ListNiftySince(
+    domain::StreamPosition after, domain::StreamPosition up_to, int limit) {
+  Params params;
+  Position(Position(params, after), up_to).Int32(limit);
+  auto result = Exec(pool_, kNiftySince, params);
   if (!result.ok()) return result.status();
-  return ReadSeqEvents(*result);
+  return ReadStreamEvents(*result);
 }
 
-absl::StatusOr<std::vector<SeqEvent>>
+absl::StatusOr<std::vector<StreamEvent>>
 MarketEventRepository::ListShortlistsSince(v1::ShortlistType type,
-                                           v1::Scope scope, int64_t after,
-                                           int64_t up_to, int limit) {
-  auto result = Exec(pool_, kShortlistsSince,
-                     Params()
-                         .Int64(after)
-                         .Int64(up_to)
-                         .Text(domain::ShortlistTypeName(type))
-                         .Text(domain::ScopeName(domain::EffectiveScope(scope)))
-                         .Int32(limit));
+                                           v1::Scope scope,
+                                           domain::StreamPosition after,
+                                           domain::StreamPosition up_to,
+                                           int limit) {
+  Params params;
+  Position(Position(params, after), up_to)
+      .Text(domain::ShortlistTypeName(type))
+      .Text(domain::ScopeName(domain::EffectiveScope(scope)))
+      .Int32(limit);
+  auto result = Exec(pool_, kShortlistsSince, params);
   if (!result.ok()) return result.status();
-  return ReadSeqEvents(*result);
+  return ReadStreamEvents(*result);
 }
 
 absl::StatusOr<std::vector<ReplayRecord>> MarketEventRepository::ReplayQuotes(

@@ -1,6 +1,7 @@
 // The market records of every kind (stock quotes, NIFTY quotes, shortlist
-// snapshots) read as stream events: by `seq`, the number that grows in
-// commit order (migration 0008), for live watches and their resumption; and
+// snapshots) read as stream events: by stream position (txid, seq), once
+// their transaction is below the commit horizon (migration 0009), for live
+// watches and their resumption; and
 // by trading day in replay order (domain/stream_cursors.h), for day replay.
 // Every read is one keyset page, so callers hold at most a page in memory.
 //
@@ -21,10 +22,10 @@
 
 namespace mdc::storage {
 
-// A record with its commit-ordered number; `event.cursor` is its watch
+// A record with its place in the watch streams; `event.cursor` is its watch
 // cursor.
-struct SeqEvent {
-  int64_t seq = 0;
+struct StreamEvent {
+  domain::StreamPosition position;
   v1::MarketEvent event;
   int64_t wire_bytes = 0;  // event's serialized size
 };
@@ -35,28 +36,39 @@ struct ReplayRecord {
   v1::MarketEvent event;
 };
 
+// Records that have become final, in stream order.
+struct CommittedPage {
+  std::vector<StreamEvent> events;
+  // Whether committed records exist that wait behind the horizon: an older
+  // transaction was still open when they were read. Read again soon.
+  bool held_back = false;
+};
+
 class MarketEventRepository {
  public:
   explicit MarketEventRepository(ConnectionPool& pool) : pool_(pool) {}
 
-  // The largest seq of any stored record (0 when there is none): every
-  // record with a larger one commits later.
-  absl::StatusOr<int64_t> LatestSeq();
+  // The last final position: records at or before it are all visible and
+  // no record can appear there later; every record after it commits (or
+  // becomes final) later. (0, 0) when there is none.
+  absl::StatusOr<domain::StreamPosition> LatestPosition();
 
-  // Up to `limit` records of every kind with seq > `after`, ascending.
-  absl::StatusOr<std::vector<SeqEvent>> ListSince(int64_t after, int limit);
+  // Up to `limit` final records of every kind after `after`, ascending.
+  // "Final": its transaction is below the snapshot's horizon (migration
+  // 0009), so nothing can ever commit before it.
+  absl::StatusOr<CommittedPage> ListCommitted(domain::StreamPosition after,
+                                              int limit);
 
-  // Up to `limit` records with `after` < seq <= `up_to`, ascending, of one
-  // watch's selection.
-  absl::StatusOr<std::vector<SeqEvent>> ListQuotesSince(
-      const std::vector<std::string>& symbols, int64_t after, int64_t up_to,
-      int limit);
-  absl::StatusOr<std::vector<SeqEvent>> ListNiftySince(int64_t after,
-                                                       int64_t up_to,
-                                                       int limit);
-  absl::StatusOr<std::vector<SeqEvent>> ListShortlistsSince(
-      v1::ShortlistType type, v1::Scope scope, int64_t after, int64_t up_to,
-      int limit);
+  // Up to `limit` records with `after` < position <= `up_to`, ascending, of
+  // one watch's selection. `up_to` must be final (from the above).
+  absl::StatusOr<std::vector<StreamEvent>> ListQuotesSince(
+      const std::vector<std::string>& symbols, domain::StreamPosition after,
+      domain::StreamPosition up_to, int limit);
+  absl::StatusOr<std::vector<StreamEvent>> ListNiftySince(
+      domain::StreamPosition after, domain::StreamPosition up_to, int limit);
+  absl::StatusOr<std::vector<StreamEvent>> ListShortlistsSince(
+      v1::ShortlistType type, v1::Scope scope, domain::StreamPosition after,
+      domain::StreamPosition up_to, int limit);
 
   // Up to `limit` records of trading day `day` of one kind, stamped before
   // `end`, after `bound` in replay order, ascending in replay order. An

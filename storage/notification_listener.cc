@@ -19,20 +19,25 @@ NotificationListener::Open(const std::string& url, const std::string& channel) {
                             "keepalives_idle",
                             "keepalives_interval",
                             "keepalives_count",
+                            "options",
                             nullptr};
-  const char* values[] = {url.c_str(), "5",    "mdc-server-listen", "10", "5",
-                          "3",         nullptr};
+  const char* values[] = {
+      url.c_str(), "5", "mdc-server-listen",         "10",
+      "5",         "3", "-c synchronous_commit=off", nullptr};
   PGconn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
   if (PQstatus(conn) != CONNECTION_OK) {
     log::Warning("listen connection failed", {{"error", PQerrorMessage(conn)}});
     PQfinish(conn);
     return absl::UnavailableError("database unavailable");
   }
-  std::unique_ptr<NotificationListener> listener(
-      new NotificationListener(conn));
   char* quoted = PQescapeIdentifier(conn, channel.data(), channel.size());
-  if (quoted == nullptr) return absl::InternalError("bad channel name");
+  if (quoted == nullptr) {
+    PQfinish(conn);
+    return absl::InternalError("bad channel name");
+  }
   const std::string sql = absl::StrCat("LISTEN ", quoted);
+  std::unique_ptr<NotificationListener> listener(
+      new NotificationListener(conn, absl::StrCat("NOTIFY ", quoted)));
   PQfreemem(quoted);
   PGresult* result = PQexec(conn, sql.c_str());
   const bool ok = PQresultStatus(result) == PGRES_COMMAND_OK;
@@ -47,29 +52,44 @@ NotificationListener::Open(const std::string& url, const std::string& channel) {
 NotificationListener::~NotificationListener() { PQfinish(conn_); }
 
 int NotificationListener::Drain() {
+  // Its own NOTIFYs come back to it too; they announce nothing new.
+  const int own_pid = PQbackendPID(conn_);
   int count = 0;
   while (PGnotify* notify = PQnotifies(conn_)) {
-    ++count;
+    if (notify->be_pid != own_pid) ++count;
     PQfreemem(notify);
   }
   return count;
 }
 
-absl::StatusOr<int> NotificationListener::Wait(absl::Duration timeout) {
+absl::StatusOr<int> NotificationListener::Wait(absl::Duration timeout,
+                                               int wake_fd) {
   int count = Drain();
   if (count > 0) return count;
-  pollfd fd{PQsocket(conn_), POLLIN, 0};
-  if (fd.fd < 0) return absl::UnavailableError("listen connection lost");
-  const int ready = poll(&fd, 1, absl::ToInt64Milliseconds(timeout));
+  pollfd fds[2] = {{PQsocket(conn_), POLLIN, 0}, {wake_fd, POLLIN, 0}};
+  if (fds[0].fd < 0) return absl::UnavailableError("listen connection lost");
+  const int ready =
+      poll(fds, wake_fd >= 0 ? 2 : 1, absl::ToInt64Milliseconds(timeout));
   if (ready < 0 && errno != EINTR) {
     return absl::UnavailableError("listen connection lost");
   }
-  if (ready <= 0) return 0;
+  if (ready <= 0 || fds[0].revents == 0) return 0;
   if (PQconsumeInput(conn_) == 0 || PQstatus(conn_) != CONNECTION_OK) {
     log::Warning("listen connection lost", {{"error", PQerrorMessage(conn_)}});
     return absl::UnavailableError("listen connection lost");
   }
   return Drain();
+}
+
+absl::Status NotificationListener::Notify() {
+  PGresult* result = PQexec(conn_, notify_sql_.c_str());
+  const bool ok = PQresultStatus(result) == PGRES_COMMAND_OK;
+  PQclear(result);
+  if (!ok) {
+    log::Warning("NOTIFY failed", {{"error", PQerrorMessage(conn_)}});
+    return absl::UnavailableError("listen connection lost");
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace mdc::storage

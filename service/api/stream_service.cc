@@ -14,11 +14,13 @@ constexpr int kStreamWorkers = 4;
 }  // namespace
 
 StreamService::StreamService(CallRunner& calls, storage::ConnectionPool& pool,
-                             const std::string& database_url)
+                             const std::string& database_url,
+                             WakeSignal& commits, absl::Duration heartbeat)
     : calls_(calls),
       events_(pool),
+      heartbeat_(heartbeat),
       workers_(kStreamWorkers),
-      hub_(database_url, events_) {
+      hub_(database_url, events_, commits) {
   hub_.Start();
 }
 
@@ -29,7 +31,8 @@ void StreamService::Stop() { hub_.Stop(); }
 grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchQuotes(
     grpc::CallbackServerContext* context,
     const v1::WatchQuotesRequest* request) {
-  return StartWatch({calls_, hub_, workers_, events_}, context, "WatchQuotes",
+  return StartWatch({calls_, hub_, workers_, events_, heartbeat_}, context,
+                    "WatchQuotes",
                     [request = *request](const domain::BacktestClock& clock) {
                       return domain::ParseWatchQuotes(request, clock);
                     });
@@ -38,7 +41,8 @@ grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchQuotes(
 grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchNifty(
     grpc::CallbackServerContext* context,
     const v1::WatchNiftyRequest* request) {
-  return StartWatch({calls_, hub_, workers_, events_}, context, "WatchNifty",
+  return StartWatch({calls_, hub_, workers_, events_, heartbeat_}, context,
+                    "WatchNifty",
                     [request = *request](const domain::BacktestClock& clock) {
                       return domain::ParseWatchNifty(request, clock);
                     });
@@ -47,7 +51,7 @@ grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchNifty(
 grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchShortlists(
     grpc::CallbackServerContext* context,
     const v1::WatchShortlistsRequest* request) {
-  return StartWatch({calls_, hub_, workers_, events_}, context,
+  return StartWatch({calls_, hub_, workers_, events_, heartbeat_}, context,
                     "WatchShortlists",
                     [request = *request](const domain::BacktestClock& clock) {
                       return domain::ParseWatchShortlists(request, clock);

@@ -8,10 +8,12 @@
 #include <memory>
 #include <string>
 
+#include "absl/time/time.h"
 #include "mdc/v1/stream.grpc.pb.h"
 #include "service/calls/call_runner.h"
 #include "service/streams/market_hub.h"
 #include "service/streams/stream_workers.h"
+#include "service/streams/wake_signal.h"
 #include "storage/market_event_repository.h"
 #include "storage/pool.h"
 
@@ -19,10 +21,13 @@ namespace mdc {
 
 class StreamService final : public v1::StreamService::CallbackService {
  public:
-  // Starts the hub's listening thread on a connection of its own to
-  // `database_url`.
+  // Starts the hub's thread, which listens on a connection of its own to
+  // `database_url`; `commits` is raised when this server has committed
+  // market records (MarketCommitObserver). Idle watches send a heartbeat
+  // every `heartbeat`.
   StreamService(CallRunner& calls, storage::ConnectionPool& pool,
-                const std::string& database_url);
+                const std::string& database_url, WakeSignal& commits,
+                absl::Duration heartbeat);
   ~StreamService() override;
 
   // Ends every watch (UNAVAILABLE: resume from the cursor in the message)
@@ -45,6 +50,7 @@ class StreamService final : public v1::StreamService::CallbackService {
  private:
   CallRunner& calls_;
   storage::MarketEventRepository events_;
+  const absl::Duration heartbeat_;
   // Declared after what their threads use, so destroyed first.
   StreamWorkers workers_;
   MarketHub hub_;

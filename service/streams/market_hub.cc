@@ -13,16 +13,28 @@ namespace {
 constexpr char kChannel[] = "mdc_market_events";
 // Records read per round trip.
 constexpr int kPage = 1000;
-// How often the thread looks up from waiting (to notice Stop).
+// The longest the hub waits between reads (with subscribers), and between
+// ticks of its subscribers.
 constexpr absl::Duration kTick = absl::Milliseconds(250);
+// While committed records wait behind an open older transaction, the hub
+// reads again after this, doubling up to kHeldBackMax.
+constexpr absl::Duration kHeldBackFirst = absl::Milliseconds(2);
+constexpr absl::Duration kHeldBackMax = absl::Milliseconds(100);
+// At most one NOTIFY per this: under a steady stream of commits the other
+// servers hear of them this often, and PostgreSQL's notification queue
+// (whose commit lock serialises notifying transactions) is barely used.
+constexpr absl::Duration kNotifyGap = absl::Milliseconds(5);
 // Between attempts to reach the database again.
 constexpr absl::Duration kRetry = absl::Seconds(1);
 
 }  // namespace
 
 MarketHub::MarketHub(std::string database_url,
-                     storage::MarketEventRepository& events)
-    : database_url_(std::move(database_url)), events_(events) {}
+                     storage::MarketEventRepository& events,
+                     WakeSignal& commits)
+    : database_url_(std::move(database_url)),
+      events_(events),
+      commits_(commits) {}
 
 MarketHub::~MarketHub() { Stop(); }
 
@@ -38,20 +50,33 @@ void MarketHub::Stop() {
     closing.swap(subscribers_);
   }
   for (auto& subscriber : closing) subscriber->Close();
+  commits_.Raise();  // wakes the thread
   if (thread_.joinable()) thread_.join();
 }
 
-absl::StatusOr<int64_t> MarketHub::Subscribe(
+absl::StatusOr<domain::StreamPosition> MarketHub::Subscribe(
     std::shared_ptr<HubSubscriber> subscriber) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (stopping_) {
+      return absl::UnavailableError("the server is shutting down; retry");
+    }
+    if (position_.has_value()) {
+      subscribers_.push_back(std::move(subscriber));
+      return *position_;
+    }
+  }
+  // An idle hub does not know where the stream is: ask the database.
+  auto latest = events_.LatestPosition();
+  if (!latest.ok()) return absl::UnavailableError("database unavailable");
   absl::MutexLock lock(&mu_);
   if (stopping_) {
     return absl::UnavailableError("the server is shutting down; retry");
   }
-  if (!last_seq_.has_value()) {
-    return absl::UnavailableError("database unavailable");
-  }
+  // Another subscriber may have set it meanwhile: the hub reads from there.
+  if (!position_.has_value()) position_ = *latest;
   subscribers_.push_back(std::move(subscriber));
-  return *last_seq_;
+  return *position_;
 }
 
 void MarketHub::Unsubscribe(HubSubscriber* subscriber) {
@@ -73,77 +98,104 @@ void MarketHub::Loop() {
     absl::MutexLock lock(&mu_);
     return stopping_;
   };
+  bool held_back = false;
+  absl::Duration held_back_wait = kHeldBackFirst;
+  bool notify_pending = false;
+  absl::Time last_notify = absl::InfinitePast();
+  absl::Time next_tick = absl::Now() + kTick;
   while (!stopping()) {
     if (listener == nullptr) {
       auto opened =
           storage::NotificationListener::Open(database_url_, kChannel);
       if (!opened.ok()) {
+        // Live watches stay open through a database restart: they still
+        // get their heartbeats.
+        TickSubscribers();
         absl::SleepFor(kRetry);
         continue;
       }
       listener = *std::move(opened);
-      // Listening first, then reading: whatever commits from here on
-      // notifies, and whatever committed before is read now.
-      bool known;
-      {
-        absl::MutexLock lock(&mu_);
-        known = last_seq_.has_value();
-      }
-      if (!known) {
-        auto latest = events_.LatestSeq();
-        if (!latest.ok()) {
-          listener.reset();
-          absl::SleepFor(kRetry);
-          continue;
-        }
-        absl::MutexLock lock(&mu_);
-        last_seq_ = *latest;
-        log::Info("market hub listening", {{"seq", *latest}});
-      } else {
-        log::Info("market hub listening again; catching up");
-      }
-      if (!CatchUp()) {
+      log::Info("market hub listening");
+      // Listening first, then reading: whatever commits from here on is
+      // announced, and whatever committed before is read now.
+      if (!CatchUp(held_back)) {
         listener.reset();
         continue;
       }
     }
-    auto notified = listener->Wait(kTick);
+    const absl::Time now = absl::Now();
+    absl::Duration wait = std::max(absl::ZeroDuration(), next_tick - now);
+    if (held_back) wait = std::min(wait, held_back_wait);
+    if (notify_pending) {
+      wait = std::min(
+          wait, std::max(absl::ZeroDuration(), last_notify + kNotifyGap - now));
+    }
+    auto notified = listener->Wait(wait, commits_.fd());
     if (!notified.ok()) {
       log::Warning("market hub lost its database connection; reconnecting");
       listener.reset();
       continue;
     }
-    if (*notified > 0 && !CatchUp()) listener.reset();
+    if (commits_.Take()) notify_pending = true;
+    if (notify_pending && absl::Now() >= last_notify + kNotifyGap) {
+      // This server's commits: tell the other servers' hubs.
+      if (!listener->Notify().ok()) {
+        listener.reset();
+        continue;
+      }
+      notify_pending = false;
+      last_notify = absl::Now();
+    }
+    const bool was_held_back = held_back;
+    if (!CatchUp(held_back)) {
+      listener.reset();
+      continue;
+    }
+    held_back_wait = held_back && was_held_back
+                         ? std::min(held_back_wait * 2, kHeldBackMax)
+                         : kHeldBackFirst;
+    if (absl::Now() >= next_tick) {
+      TickSubscribers();
+      next_tick = absl::Now() + kTick;
+    }
   }
 }
 
-bool MarketHub::CatchUp() {
+bool MarketHub::CatchUp(bool& held_back) {
+  held_back = false;
   while (true) {
-    int64_t after;
+    domain::StreamPosition after;
     {
       absl::MutexLock lock(&mu_);
       if (stopping_) return true;
-      after = *last_seq_;
+      if (subscribers_.empty()) {
+        // Nobody to read for; the next subscriber asks the database where
+        // the stream is.
+        position_.reset();
+        return true;
+      }
+      after = *position_;
     }
-    auto page = events_.ListSince(after, kPage);
+    auto page = events_.ListCommitted(after, kPage);
     if (!page.ok()) {
       log::Warning("market hub cannot read new records",
                    {{"error", page.status().ToString()}});
       absl::SleepFor(kRetry);
       return false;
     }
-    const bool full = static_cast<int>(page->size()) == kPage;
-    if (!page->empty()) Offer(*std::move(page));
+    held_back = page->held_back;
+    const bool full = static_cast<int>(page->events.size()) == kPage;
+    if (!page->events.empty()) Offer(std::move(page->events));
     if (!full) return true;
   }
 }
 
-void MarketHub::Offer(std::vector<storage::SeqEvent> events) {
+void MarketHub::Offer(std::vector<storage::StreamEvent> events) {
   std::vector<SharedEvent> shared;
   shared.reserve(events.size());
   for (auto& event : events) {
     shared.push_back(
-        std::make_shared<const storage::SeqEvent>(std::move(event)));
+        std::make_shared<const storage::StreamEvent>(std::move(event)));
   }
   std::vector<std::shared_ptr<HubSubscriber>> offered;
   {
@@ -165,9 +217,24 @@ void MarketHub::Offer(std::vector<storage::SeqEvent> events) {
       offered.push_back(subscriber);
     }
     subscribers_.swap(keep);
-    last_seq_ = shared.back()->seq;
+    // Subscribers that joined while the page was read get it too: they
+    // start before it (position_ had not moved).
+    position_ = shared.back()->position;
   }
   for (auto& subscriber : offered) subscriber->Flush();
+}
+
+void MarketHub::TickSubscribers() {
+  std::vector<std::shared_ptr<HubSubscriber>> ticked;
+  domain::StreamPosition offered;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!position_.has_value()) return;
+    ticked = subscribers_;
+    offered = *position_;
+  }
+  const absl::Time now = absl::Now();
+  for (auto& subscriber : ticked) subscriber->Tick(now, offered);
 }
 
 }  // namespace mdc

@@ -1,5 +1,6 @@
 #include "service/streams/watch_stream.h"
 
+#include <algorithm>
 #include <deque>
 #include <optional>
 #include <utility>
@@ -7,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
 #include "common/log.h"
 #include "domain/error_reason.h"
 #include "mdc/v1/stream.grpc.pb.h"
@@ -16,6 +18,9 @@ namespace mdc {
 namespace {
 
 class WatchReactor;
+
+// Before every record (real positions are never negative).
+constexpr domain::StreamPosition kBeforeAll{-1, -1};
 
 // The state of one watch, shared by its reactor, the hub and the jobs it
 // posts to the stream workers (each holds a reference, so whichever ends
@@ -34,7 +39,7 @@ class Watch final : public HubSubscriber,
     absl::MutexLock lock(&mu_);
     if (finished_ || end_.has_value()) return false;
     for (const SharedEvent& event : events) {
-      if (event->seq <= resume_after_) continue;
+      if (event->position <= resume_after_) continue;
       live_.push_back(event);
       live_bytes_ += event->wire_bytes;
     }
@@ -60,6 +65,22 @@ class Watch final : public HubSubscriber,
 
   void Flush() override { Pump(); }
 
+  void Tick(absl::Time now, const domain::StreamPosition& offered) override {
+    {
+      absl::MutexLock lock(&mu_);
+      if (finished_ || !open_ || writing_ || !catch_up_done_ ||
+          !catch_up_.empty() || !live_.empty() ||
+          now - last_write_ < deps_.heartbeat) {
+        return;
+      }
+      // Nothing waits and nothing is being written: every record of its
+      // selection up to `offered` has been sent (or was before its cursor).
+      last_sent_ = std::max(last_sent_, offered);
+      heartbeat_ = true;
+    }
+    Pump();
+  }
+
   void Close() override {
     {
       absl::MutexLock lock(&mu_);
@@ -84,12 +105,13 @@ class Watch final : public HubSubscriber,
           selection_ = *std::move(selection);
           {
             absl::MutexLock lock(&mu_);
-            resume_after_ = selection_.cursor.value_or(-1);
+            resume_after_ = selection_.cursor.value_or(kBeforeAll);
           }
           auto live_from = deps_.hub.Subscribe(shared_from_this());
           if (!live_from.ok()) return live_from.status();
           absl::MutexLock lock(&mu_);
-          const std::optional<int64_t> cursor = selection_.cursor;
+          const std::optional<domain::StreamPosition> cursor =
+              selection_.cursor;
           last_sent_ = cursor.value_or(*live_from);
           if (cursor.has_value() && *cursor < *live_from) {
             catch_up_after_ = *cursor;
@@ -159,9 +181,15 @@ class Watch final : public HubSubscriber,
       } else if (!live_.empty()) {
         Fill(live_);
         action = Action::kWrite;
+      } else if (heartbeat_) {
+        heartbeat_ = false;
+        message_.Clear();
+        message_.set_cursor(domain::EncodeWatchCursor(last_sent_));
+        action = Action::kWrite;
       }
       if (action == Action::kWrite) {
         writing_ = true;
+        last_write_ = absl::Now();
         sent_ += message_.events_size();
       }
     }
@@ -195,7 +223,7 @@ class Watch final : public HubSubscriber,
       const SharedEvent& event = queue.front();
       if (&queue == &live_) live_bytes_ -= event->wire_bytes;
       *message_.add_events() = event->event;
-      last_sent_ = event->seq;
+      last_sent_ = event->position;
       queue.pop_front();
     }
     message_.set_cursor(domain::EncodeWatchCursor(last_sent_));
@@ -203,14 +231,14 @@ class Watch final : public HubSubscriber,
 
   // On a stream worker: the next page of what the watcher missed.
   void ReadCatchUp() {
-    int64_t after;
-    int64_t up_to;
+    domain::StreamPosition after;
+    domain::StreamPosition up_to;
     {
       absl::MutexLock lock(&mu_);
       after = catch_up_after_;
       up_to = catch_up_to_;
     }
-    absl::StatusOr<std::vector<storage::SeqEvent>> page;
+    absl::StatusOr<std::vector<storage::StreamEvent>> page;
     switch (selection_.kind) {
       case domain::RecordKind::kQuote:
         page = deps_.events.ListQuotesSince(selection_.symbol_list, after,
@@ -234,10 +262,10 @@ class Watch final : public HubSubscriber,
         if (static_cast<int>(page->size()) < kMaxEventsPerMessage) {
           catch_up_done_ = true;
         }
-        for (storage::SeqEvent& event : *page) {
-          catch_up_after_ = event.seq;
+        for (storage::StreamEvent& event : *page) {
+          catch_up_after_ = event.position;
           catch_up_.push_back(
-              std::make_shared<const storage::SeqEvent>(std::move(event)));
+              std::make_shared<const storage::StreamEvent>(std::move(event)));
         }
       }
     }
@@ -260,12 +288,15 @@ class Watch final : public HubSubscriber,
   bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
   std::optional<absl::Status> end_ ABSL_GUARDED_BY(mu_);
-  // Live records with a seq up to this one were sent by the catch-up (or
-  // are before the caller's cursor).
-  int64_t resume_after_ ABSL_GUARDED_BY(mu_) = -1;
-  int64_t last_sent_ ABSL_GUARDED_BY(mu_) = 0;
-  int64_t catch_up_after_ ABSL_GUARDED_BY(mu_) = 0;
-  int64_t catch_up_to_ ABSL_GUARDED_BY(mu_) = 0;
+  // Live records up to this position were sent by the catch-up (or are
+  // before the caller's cursor).
+  domain::StreamPosition resume_after_ ABSL_GUARDED_BY(mu_) = kBeforeAll;
+  domain::StreamPosition last_sent_ ABSL_GUARDED_BY(mu_);
+  domain::StreamPosition catch_up_after_ ABSL_GUARDED_BY(mu_);
+  domain::StreamPosition catch_up_to_ ABSL_GUARDED_BY(mu_);
+  // When the last message was written, and whether a heartbeat is due.
+  absl::Time last_write_ ABSL_GUARDED_BY(mu_) = absl::Now();
+  bool heartbeat_ ABSL_GUARDED_BY(mu_) = false;
   bool catch_up_done_ ABSL_GUARDED_BY(mu_) = false;
   bool catch_up_reading_ ABSL_GUARDED_BY(mu_) = false;
   std::deque<SharedEvent> catch_up_ ABSL_GUARDED_BY(mu_);

@@ -3,10 +3,15 @@
 //
 // Life of a watch: on a stream worker, the call is authenticated and its
 // request parsed (CallRunner::Run), then it subscribes to the MarketHub,
-// which answers the seq L after which it will offer live records. The first
+// which answers the stream position L after which it will offer live
+// records. The first
 // message (no events) tells the caller the watch is live. With a resume
 // cursor C < L, the records of (C, L] of its selection are read from the
 // database in pages and sent first; then the live ones, each exactly once.
+//
+// An idle watch sends a message without events, carrying the cursor, once
+// `heartbeat` has passed since its last message: the caller learns that the
+// connection is alive, and its cursor moves up to what the hub has read.
 //
 // A watcher that reads more slowly than its records arrive has them queued,
 // up to kMaxQueuedEvents (or kMaxQueuedBytes); one more and the watch ends
@@ -23,6 +28,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "domain/stream_requests.h"
 #include "mdc/v1/stream.pb.h"
 #include "service/calls/call_runner.h"
@@ -45,6 +51,7 @@ struct WatchDeps {
   MarketHub& hub;
   StreamWorkers& workers;
   storage::MarketEventRepository& events;
+  absl::Duration heartbeat;
 };
 
 // Parses a watch's request under the call's backtest clock.

@@ -78,11 +78,28 @@ TEST(ResumeBound, SelectsExactlyTheRecordsAfterTheCursor) {
   }
 }
 
-TEST(WatchCursor, DecimalDigits) {
-  EXPECT_EQ(*ParseWatchCursor(EncodeWatchCursor(42)), 42);
-  for (const char* text : {"", "-1", "1a", "r1", "1234567890123456789"}) {
+TEST(WatchCursor, TxidDotSeq) {
+  const StreamPosition position{7312, 42};
+  EXPECT_EQ(EncodeWatchCursor(position), "7312.42");
+  EXPECT_EQ(*ParseWatchCursor(EncodeWatchCursor(position)), position);
+  for (const char* text :
+       {"", "-1", "1a", "r1", "1234567890123456789", ".", "1.", ".1", "1.2.3",
+        "1.-2", "-1.2", " 1.2", "1.2 ", "1234567890123456789.1"}) {
     EXPECT_FALSE(ParseWatchCursor(text).ok()) << text;
   }
+}
+
+// Cursors handed out before migration 0009 were the seq alone; the records
+// stored then have txid 0, so such a cursor still resumes at its place.
+TEST(WatchCursor, SeqAloneIsTxidZero) {
+  EXPECT_EQ(*ParseWatchCursor("42"), (StreamPosition{0, 42}));
+}
+
+TEST(StreamPosition, OrdersByTxidThenSeq) {
+  EXPECT_LT((StreamPosition{1, 900}), (StreamPosition{2, 5}));
+  EXPECT_LT((StreamPosition{2, 5}), (StreamPosition{2, 6}));
+  EXPECT_LE((StreamPosition{2, 6}), (StreamPosition{2, 6}));
+  EXPECT_FALSE((StreamPosition{2, 6}) < (StreamPosition{2, 6}));
 }
 
 // A list parameter repeats (`symbols=A&symbols=B`); each value is one item,

@@ -390,7 +390,8 @@ func (*MarketEvent_Shortlist) isMarketEvent_Record() {}
 // a few hundred events per message).
 type MarketEvents struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The events, in stream order; empty in a watch's first message.
+	// The events, in stream order; empty in a watch's first message and in
+	// its heartbeats.
 	Events []*MarketEvent `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
 	// Resume point after this message: the last event's cursor, or where the
 	// watch stands when there are no events.

@@ -35,7 +35,9 @@ const (
 // StreamService pushes stored market records to the caller instead of
 // having it poll. The Watch RPCs send each record (stock quote, NIFTY 50
 // quote, shortlist snapshot) once its write has committed, on any server of
-// the deployment, in commit order; ReplayDay sends every stored record of
+// the deployment, in stream order (each key's writes in the order they
+// committed); an idle watch sends a message without events every
+// MDC_WATCH_HEARTBEAT seconds. ReplayDay sends every stored record of
 // one trading day in time order. Each message carries a `cursor`: pass it
 // back as `cursor` to resume after it without missing or repeating a record
 // (docs/api.md, "Streams").
@@ -169,7 +171,9 @@ type StreamService_ReplayDayClient = grpc.ServerStreamingClient[MarketEvents]
 // StreamService pushes stored market records to the caller instead of
 // having it poll. The Watch RPCs send each record (stock quote, NIFTY 50
 // quote, shortlist snapshot) once its write has committed, on any server of
-// the deployment, in commit order; ReplayDay sends every stored record of
+// the deployment, in stream order (each key's writes in the order they
+// committed); an idle watch sends a message without events every
+// MDC_WATCH_HEARTBEAT seconds. ReplayDay sends every stored record of
 // one trading day in time order. Each message carries a `cursor`: pass it
 // back as `cursor` to resume after it without missing or repeating a record
 // (docs/api.md, "Streams").
