@@ -29,6 +29,12 @@ import (
 // defaults, e.g. TLSWithCA for a server with a certificate of a private CA;
 // the token is refused over plaintext to any other host.
 //
+// Dial makes the connections itself (grpc.WithContextDialer) and tracks them,
+// so that a stream that hears nothing for its IdleTimeout can close the
+// connection it runs on and resume on a new one (conntrack.go); except when
+// the environment sends addr through a proxy (HTTPS_PROXY), which gRPC's own
+// dialer honours: then a silent stream is only called again.
+//
 // Like grpc.NewClient, Dial connects lazily: errors show up on the first RPC.
 // Close the connection when done.
 func Dial(addr, token string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
@@ -41,6 +47,9 @@ func Dial(addr, token string, opts ...grpc.DialOption) (*grpc.ClientConn, error)
 		transport = insecure.NewCredentials()
 	}
 	all := []grpc.DialOption{grpc.WithTransportCredentials(transport)}
+	if !viaProxy(addr) {
+		all = append(all, grpc.WithContextDialer(dialTracked))
+	}
 	if token != "" {
 		all = append(all, grpc.WithPerRPCCredentials(bearer{token: token, requireTLS: !loopback}))
 	}

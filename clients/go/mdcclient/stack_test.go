@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"net"
 	"net/url"
 	"os"
@@ -28,6 +29,10 @@ import (
 const (
 	startTimeout = 30 * time.Second
 	stopGrace    = 20 * time.Second
+	// watchHeartbeat is how often the server sends an idle watch a message
+	// (MDC_WATCH_HEARTBEAT): short, so that the stream tests see heartbeats
+	// and can use a short idle timeout.
+	watchHeartbeat = time.Second
 )
 
 // mdcServer is one mdc-server on its own database.
@@ -73,6 +78,7 @@ func startMdcServer(t *testing.T) *mdcServer {
 		"MDC_DB_POOL_SIZE=4", // several suites share one test cluster
 		"MDC_SECRET_KEY=",
 		"MDC_BROKER_TOKEN_URL=",
+		fmt.Sprintf("MDC_WATCH_HEARTBEAT=%d", int(watchHeartbeat.Seconds())),
 	)
 	// Registered after the database's cleanup, so it runs before it.
 	t.Cleanup(func() {

@@ -18,6 +18,17 @@ package mdcclient
 // behind: ResourceExhausted with reason WATCHER_FELL_BEHIND; a watch whose
 // connection ended) it calls the RPC again with that cursor, so the caller
 // misses nothing and sees nothing twice.
+//
+// A connection can also die silently (a network black hole: no reset, no
+// error, nothing), which would block Next for ever. The server sends an idle
+// watch a message without events (a heartbeat, carrying the current cursor)
+// at least every MDC_WATCH_HEARTBEAT seconds (default 15), and a replay sends
+// continuously; so a stream that receives nothing for its IdleTimeout
+// (default DefaultIdleTimeout, three heartbeats) is taken for a lost
+// connection: its RPC is cancelled, the connection closed when it is one of
+// Dial's and reads nothing at all (conntrack.go), and the RPC called again
+// from the cursor like any other. Messages without events move the cursor
+// but are not events: Next skips them.
 
 import (
 	"context"
@@ -25,6 +36,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -42,11 +54,26 @@ type streamConfig struct {
 	retries        int
 	initialBackoff time.Duration
 	maxBackoff     time.Duration
+	idleTimeout    time.Duration
 }
 
-// ResumeRetries sets how many breaks in a row (without the cursor moving in
-// between) a stream resumes from before it ends with the error; 0 turns
-// resuming off. Default 3.
+// DefaultIdleTimeout is how long a stream waits for its next message,
+// heartbeats included, before it takes its connection for lost: three of the
+// server's default heartbeat intervals (15 s).
+const DefaultIdleTimeout = 45 * time.Second
+
+// IdleTimeout sets how long a stream may receive nothing (not even the
+// heartbeat the server sends an idle watch every MDC_WATCH_HEARTBEAT
+// seconds) before its connection counts as lost and it resumes on a new one;
+// 0 or less waits for ever. Default DefaultIdleTimeout.
+func IdleTimeout(d time.Duration) StreamOption {
+	return func(c *streamConfig) { c.idleTimeout = d }
+}
+
+// ResumeRetries sets how many breaks in a row (without progress in between:
+// the cursor moving, or a call that received more than its first message) a
+// stream resumes from before it ends with the error; 0 turns resuming off.
+// Default 3.
 func ResumeRetries(n int) StreamOption {
 	return func(c *streamConfig) { c.retries = n }
 }
@@ -60,6 +87,37 @@ func ResumeBackoff(initial, max time.Duration) StreamOption {
 // eventsClient is the client end of any StreamService RPC.
 type eventsClient interface {
 	Recv() (*mdcv1.MarketEvents, error)
+	Context() context.Context
+}
+
+// call is one call of the stream's RPC, with a context of its own that the
+// idle timer cancels. The timer runs only while the stream waits for the
+// call (opening it, Recv): a caller that takes its time between two Next
+// calls does not make the connection look dead.
+type call struct {
+	events   eventsClient
+	cancel   context.CancelFunc
+	idle     *time.Timer // nil without an idle timeout
+	idled    atomic.Bool // the idle timer fired
+	received int         // messages received
+}
+
+// wait runs step (one blocking step of the call) under the idle timer.
+func (c *call) wait(d time.Duration, step func()) {
+	if c.idle == nil {
+		step()
+		return
+	}
+	c.idle.Reset(d)
+	step()
+	c.idle.Stop()
+}
+
+func (c *call) stop() {
+	if c.idle != nil {
+		c.idle.Stop()
+	}
+	c.cancel()
 }
 
 // EventStream is one watch or day replay, read event by event. Next, Event,
@@ -71,7 +129,7 @@ type EventStream struct {
 	ends   bool // a replay ends (io.EOF); a watch that ends was cut off
 	config streamConfig
 
-	conn    eventsClient
+	conn    *call
 	pending []*mdcv1.MarketEvent
 	event   *mdcv1.MarketEvent
 	cursor  string
@@ -125,7 +183,8 @@ func ReplayDay(ctx context.Context, conn grpc.ClientConnInterface, req *mdcv1.Re
 
 func openStream(ctx context.Context, cursor string, ends bool, opts []StreamOption,
 	open func(context.Context, string) (eventsClient, error)) (*EventStream, error) {
-	config := streamConfig{retries: 3, initialBackoff: 250 * time.Millisecond, maxBackoff: 5 * time.Second}
+	config := streamConfig{retries: 3, initialBackoff: 250 * time.Millisecond, maxBackoff: 5 * time.Second,
+		idleTimeout: DefaultIdleTimeout}
 	for _, o := range opts {
 		o(&config)
 	}
@@ -133,12 +192,8 @@ func openStream(ctx context.Context, cursor string, ends bool, opts []StreamOpti
 	s := &EventStream{ctx: ctx, cancel: cancel, open: open, ends: ends, config: config, cursor: cursor}
 	// The first message comes at once: a watch's says it is live, and an
 	// RPC that is refused fails on it.
-	conn, err := open(ctx, cursor)
-	if err == nil {
-		s.conn = conn
-		err = s.receive()
-	}
-	if err != nil {
+	if err := s.receive(); err != nil {
+		s.hangUp()
 		cancel()
 		return nil, err
 	}
@@ -186,6 +241,53 @@ func (s *EventStream) Close() {
 	s.cancel()
 }
 
+// connect calls the RPC from the cursor, under a new idle timer.
+func (s *EventStream) connect() error {
+	ctx, cancel := context.WithCancel(s.ctx)
+	c := &call{cancel: cancel}
+	d := s.config.idleTimeout
+	if d > 0 {
+		// Made disarmed: wait arms it around each blocking step.
+		c.idle = time.AfterFunc(time.Hour, func() {
+			c.idled.Store(true)
+			cancel()
+		})
+		c.idle.Stop()
+	}
+	var events eventsClient
+	var err error
+	c.wait(d, func() { events, err = s.open(ctx, s.cursor) })
+	if err != nil {
+		c.stop()
+		return s.silent(c, err)
+	}
+	c.events = events
+	s.conn = c
+	return nil
+}
+
+// hangUp ends the current call, if any.
+func (s *EventStream) hangUp() {
+	if s.conn != nil {
+		s.conn.stop()
+		s.conn = nil
+	}
+}
+
+// silent turns the error of a call that the idle timer cancelled into the
+// Unavailable of a lost connection, closing that connection when it reads
+// nothing at all (a new call on it would hear nothing either); other errors
+// pass.
+func (s *EventStream) silent(c *call, err error) error {
+	if !c.idled.Load() || s.ctx.Err() != nil {
+		return err
+	}
+	if c.events != nil {
+		closeIfSilent(c.events.Context(), s.config.idleTimeout)
+	}
+	return status.Errorf(codes.Unavailable, "no message for %s: the connection is taken for lost", s.config.idleTimeout)
+}
+
 func (s *EventStream) isClosed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -196,15 +298,19 @@ func (s *EventStream) isClosed() bool {
 // broke) into pending; io.EOF of a replay ends the stream.
 func (s *EventStream) receive() error {
 	if s.conn == nil {
-		conn, err := s.open(s.ctx, s.cursor)
-		if err != nil {
+		if err := s.connect(); err != nil {
 			return err
 		}
-		s.conn = conn
 	}
-	msg, err := s.conn.Recv()
+	c := s.conn
+	var msg *mdcv1.MarketEvents
+	var err error
+	c.wait(s.config.idleTimeout, func() { msg, err = c.events.Recv() })
 	switch {
+	case err != nil && c.idled.Load():
+		return s.silent(c, err)
 	case errors.Is(err, io.EOF) && s.ends:
+		s.hangUp()
 		s.done = true
 		return nil
 	case errors.Is(err, io.EOF):
@@ -212,10 +318,18 @@ func (s *EventStream) receive() error {
 	case err != nil:
 		return err
 	}
-	if c := msg.GetCursor(); c != "" && c != s.cursor {
-		s.cursor = c
+	c.received++
+	// Progress resets the budget of breaks: the cursor moved, or this call
+	// received a message after its first (a heartbeat: it worked for a while
+	// before it broke).
+	if cursor := msg.GetCursor(); cursor != "" && cursor != s.cursor {
+		s.cursor = cursor
+		s.breaks = 0
+	} else if c.received > 1 {
 		s.breaks = 0
 	}
+	// A message without events (a watch's first, a heartbeat) only moves the
+	// cursor.
 	s.pending = append(s.pending, msg.GetEvents()...)
 	return nil
 }
@@ -223,7 +337,7 @@ func (s *EventStream) receive() error {
 // fail resumes after a wait when err is resumable and the budget allows,
 // else ends the stream with err.
 func (s *EventStream) fail(err error) {
-	s.conn = nil
+	s.hangUp()
 	s.breaks++
 	if s.isClosed() || !Resumable(err) || s.breaks > s.config.retries {
 		s.err, s.done = err, true

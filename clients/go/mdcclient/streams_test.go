@@ -233,6 +233,66 @@ func TestWatchResumesByItselfAcrossAServerRestart(t *testing.T) {
 	}
 }
 
+// A proxy between the client and the server black-holes the watches'
+// connections (no reset, no error: nothing). Only the idle timeout can
+// notice; the watch then closes its connection and resumes on a new one
+// through the proxy from its cursor, getting what was written meanwhile,
+// once each.
+func TestWatchWhoseConnectionDiesSilentlyReconnectsAfterItsIdleTimeout(t *testing.T) {
+	f := newStreamsFixture(t)
+	sym := "H" + strings.ToUpper(randomHex(t, 3))
+	proxy := startBlackHoleProxy(t, f.server.addr)
+	// A stream blocked for ever fails the test instead of hanging it.
+	ctx, cancel := context.WithTimeout(testContext(t), time.Minute)
+	defer cancel()
+	// Heartbeats keep a healthy watch under its idle timeout.
+	idle := mdcclient.IdleTimeout(2 * watchHeartbeat)
+	req := &mdcv1.WatchQuotesRequest{Symbols: []string{sym}}
+	// Each watch on a connection of its own: closing one's does not cut the other.
+	watchOver := func(opts ...mdcclient.StreamOption) *mdcclient.EventStream {
+		t.Helper()
+		conn, err := mdcclient.Dial(proxy.addr(), f.token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		s, err := mdcclient.WatchQuotes(ctx, conn, req, append(opts, idle)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		return s
+	}
+	watch := watchOver(mdcclient.ResumeRetries(5), mdcclient.ResumeBackoff(100*time.Millisecond, 500*time.Millisecond))
+	fragile := watchOver(mdcclient.ResumeRetries(0))
+	f.saveQuote(t, sym, "11:00", 1) // writes bypass the proxy
+	take(t, watch, 1)
+	take(t, fragile, 1)
+
+	proxy.blackHole()
+	accepted := proxy.accepted.Load()
+	f.saveQuote(t, sym, "11:01", 2)
+	f.saveQuote(t, sym, "11:02", 3)
+	if got, want := take(t, watch, 2), []string{"Q " + sym + " 11:01", "Q " + sym + " 11:02"}; !slices.Equal(got, want) {
+		t.Fatalf("after the black hole: got %v, want %v", got, want)
+	}
+	if proxy.accepted.Load() <= accepted {
+		t.Errorf("the watch went on without a new connection through the proxy")
+	}
+	f.saveQuote(t, sym, "11:03", 4)
+	if got := take(t, watch, 1); got[0] != "Q "+sym+" 11:03" {
+		t.Fatalf("live after reconnecting: got %v", got)
+	}
+
+	// Without resuming, the silence is the error that ends the stream.
+	if fragile.Next() {
+		t.Fatalf("the watch without resuming went on: %s", key(fragile.Event()))
+	}
+	if st := status.Convert(fragile.Err()); st.Code() != codes.Unavailable || !strings.Contains(st.Message(), "no message for") {
+		t.Fatalf("Err() = %v, want Unavailable (no message for ...)", fragile.Err())
+	}
+}
+
 func TestReplayDayYieldsTheDayInOrder(t *testing.T) {
 	f := newStreamsFixture(t)
 	a, b := "RA"+strings.ToUpper(randomHex(t, 3)), "RB"+strings.ToUpper(randomHex(t, 3))

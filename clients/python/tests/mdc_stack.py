@@ -28,6 +28,10 @@ import httpx
 
 HEALTH_TIMEOUT = 30.0
 STOP_GRACE = 20.0
+#: Seconds between the heartbeats the server sends an idle watch
+#: (MDC_WATCH_HEARTBEAT): short, so that the stream tests see heartbeats and
+#: can use a short idle timeout.
+WATCH_HEARTBEAT = 1
 ENV_VARS = ("MDC_SERVER_BIN", "MDC_GATEWAY_BIN", "MDC_TEST_DATABASE_URL")
 
 
@@ -208,6 +212,7 @@ def start_stack() -> Stack:
             "MDC_DB_POOL_SIZE": "4",  # several stacks share one test cluster
             "MDC_SECRET_KEY": "",
             "MDC_BROKER_TOKEN_URL": "",
+            "MDC_WATCH_HEARTBEAT": str(WATCH_HEARTBEAT),
         },
         log_dir / "server.log",
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
@@ -16,7 +17,8 @@ import pytest
 
 import mdc
 from mdc.v1 import market_pb2, stream_pb2
-from mdc_stack import Stack
+from mdc_stack import WATCH_HEARTBEAT, Stack
+from tcp_proxy import BlackHoleProxy
 
 IST = ZoneInfo("Asia/Kolkata")
 
@@ -120,6 +122,45 @@ def test_a_watch_cut_by_a_server_restart_resumes_by_itself(stack: Stack, develop
         assert caught.value.code == "UNAVAILABLE"
         assert caught.value.http_status == 503
         assert "shutting down" in caught.value.message
+
+
+def test_a_watch_whose_connection_dies_silently_reconnects_after_its_idle_timeout(
+    stack: Stack, developer_token: str, client: mdc.Client
+) -> None:
+    """A proxy between the client and the gateway black-holes the watch's
+    connection (no reset, no error: nothing). Only the idle timeout can
+    notice; the watch then reconnects through the proxy from its cursor and
+    gets what was written meanwhile, once each."""
+    day, sym = unique_day(), symbol("H")
+    idle_timeout = 2.0 * WATCH_HEARTBEAT  # heartbeats keep a healthy watch under it
+    # Left in reverse order: the proxy closes before the reader thread is
+    # joined, so a reader still blocked wakes up.
+    with ThreadPoolExecutor(1) as reader, BlackHoleProxy(stack.http_addr) as proxy, mdc.Client(
+        f"http://{proxy.addr}", developer_token, retries=5, backoff=0.1, max_backoff=0.5
+    ) as proxied:
+        watch = proxied.watch_quotes([sym], idle_timeout=idle_timeout)
+        fragile = proxied.watch_quotes([sym], idle_timeout=idle_timeout, resume=False)
+        with watch, fragile:
+            client.save_quotes(ist(day, 11, 0), {sym: quote(1)})  # writes bypass the proxy
+            assert key(next(watch)) == key(next(fragile)) == f"Q {sym} 11:00"
+
+            proxy.black_hole()
+            accepted = proxy.accepted
+            client.save_quotes(ist(day, 11, 1), {sym: quote(2)})
+            client.save_quotes(ist(day, 11, 2), {sym: quote(3)})
+            # In a thread, so a watch blocked for ever fails the test instead
+            # of hanging it (closing the proxy wakes the reader).
+            missed = reader.submit(take, watch, 2).result(timeout=60)
+            assert [key(e) for e in missed] == [f"Q {sym} 11:01", f"Q {sym} 11:02"]
+            assert proxy.accepted > accepted  # a new connection, through the proxy
+            client.save_quotes(ist(day, 11, 3), {sym: quote(4)})
+            assert key(reader.submit(next, watch).result(timeout=60)) == f"Q {sym} 11:03"
+
+            # Without resume, the silence is the error that ends the stream.
+            with pytest.raises(mdc.MdcError) as caught:
+                reader.submit(next, fragile).result(timeout=60)
+            assert caught.value.code == "UNAVAILABLE" and caught.value.http_status is None
+            assert "no message for" in caught.value.message
 
 
 def test_replay_yields_the_day_in_order_and_resumes(client: mdc.Client) -> None:

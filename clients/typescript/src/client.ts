@@ -26,10 +26,13 @@ export type ReplayKind = NonNullable<Query<"/v1/developer/replay", "get">["kinds
 /** A stream's event with its instants as Date. */
 export type StreamEvent = Dated<MarketEvent>;
 /** How a stream resumes: `cursor` is where to start (a cursor of an earlier stream); with `resume` (the default)
- * a stream that breaks in a way resuming repairs reopens by itself from its last cursor, within the retries. */
+ * a stream that breaks in a way resuming repairs reopens by itself from its last cursor, within the retries.
+ * A connection on which nothing arrives for `idleTimeoutMs` (default 45000; not even the heartbeat the server
+ * sends an idle watch every MDC_WATCH_HEARTBEAT seconds) counts as lost; 0 waits for ever. */
 export interface StreamOptions {
   cursor?: string;
   resume?: boolean;
+  idleTimeoutMs?: number;
 }
 
 /** Keys of answers that hold an RFC 3339 instant; the facade turns them into Date. */
@@ -104,7 +107,6 @@ export class MdcClient {
   private readonly streamApi: Client<paths>;
   private readonly clock = new AsyncLocalStorage<Record<string, string>>();
   private readonly runId: string | undefined;
-  private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly delayMs: (n: number) => number;
 
@@ -115,7 +117,6 @@ export class MdcClient {
     const maxBackoffMs = options.maxBackoffMs ?? 5_000;
     const send = options.fetch ?? globalThis.fetch;
     this.runId = options.runId;
-    this.timeoutMs = timeoutMs;
     this.retries = retries;
     this.delayMs = (n) => backoff(n + 1, backoffMs, maxBackoffMs);
 
@@ -442,13 +443,16 @@ export class MdcClient {
     return { ...(this.runId ? { "X-Run-Id": this.runId } : {}), ...(this.clock.getStore() ?? {}) };
   }
 
-  /** Opens a stream: `ends` for a replay (its body must keep coming: each wait up to timeoutMs), not
-   * for a watch (quiet for as long as nothing is written). */
+  /** Opens a stream: `ends` for a replay, not for a watch. Every wait for the answer's next bytes
+   * (heartbeats included) may take up to opts.idleTimeoutMs; past that the stream reconnects. */
   private stream(
     opts: StreamOptions,
     ends: boolean,
     get: (cursor: string | undefined) => Promise<{ data?: ReadableStream<Uint8Array> | null; error?: unknown; response: Response }>,
   ): Promise<EventStream<StreamEvent>> {
+    if (opts.idleTimeoutMs !== undefined && !(opts.idleTimeoutMs >= 0)) {
+      throw new RangeError(`idleTimeoutMs must be >= 0 (0: no idle timeout), not ${opts.idleTimeoutMs}`);
+    }
     return EventStream.open(
       async (cursor) => {
         const { data, error, response } = await get(cursor);
@@ -460,7 +464,7 @@ export class MdcClient {
         ends,
         retries: opts.resume === false ? 0 : this.retries,
         delayMs: this.delayMs,
-        readTimeoutMs: ends ? this.timeoutMs : undefined,
+        idleTimeoutMs: opts.idleTimeoutMs,
         convert: (event) => withDates(event),
       },
     );

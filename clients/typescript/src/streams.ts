@@ -13,6 +13,15 @@
  * WATCHER_FELL_BEHIND; a lost connection) it opens the stream again from that
  * cursor, so the caller misses nothing and sees nothing twice; any other
  * failure is thrown as MdcError.
+ *
+ * A connection can also die silently (a network black hole: no reset, no
+ * error, nothing), which would block a read for ever. The server sends an idle
+ * watch a message without events (a heartbeat, carrying the current cursor) at
+ * least every MDC_WATCH_HEARTBEAT seconds (default 15), and a replay sends
+ * continuously; so a stream on which nothing arrives for its idle timeout
+ * (default IDLE_TIMEOUT_MS, three heartbeats) is taken for a lost connection:
+ * closed, and opened again from the cursor like any other. Messages without
+ * events move the cursor but yield nothing.
  */
 import type { components, paths } from "./generated/openapi.js";
 import { MdcError, errorFromNetwork, errorFromStream } from "./errors.js";
@@ -20,6 +29,10 @@ import { MdcError, errorFromNetwork, errorFromStream } from "./errors.js";
 /** One line of a stream answer (the same for every stream route). */
 export type StreamLine = NonNullable<paths["/v1/developer/replay"]["get"]["responses"][200]["content"]["application/x-ndjson"]>;
 export type MarketEvent = components["schemas"]["MarketEvent"];
+
+/** Milliseconds without any message after which a stream's connection is taken for lost: three of
+ * the server's default heartbeat intervals (15 s). */
+export const IDLE_TIMEOUT_MS = 45_000;
 
 /** Opens the stream from a cursor (undefined: from the start) and returns the 200 answer's body. */
 export type StreamOpener = (cursor: string | undefined) => Promise<ReadableStream<Uint8Array> | null>;
@@ -29,19 +42,26 @@ export interface EventStreamOptions<T> {
   cursor?: string | undefined;
   /** A replay ends after its last record; a watch that ends was cut off. */
   ends: boolean;
-  /** Breaks in a row (without the cursor moving) that are resumed; 0: none. */
+  /** Breaks in a row (without progress: the cursor moving, or a connection that carried more than its
+   * first message) that are resumed; 0: none. */
   retries: number;
   /** Milliseconds to wait before resuming after break n (0-based). */
   delayMs: (n: number) => number;
-  /** Longest wait for the next bytes of the answer (undefined: none, for a watch). */
-  readTimeoutMs?: number | undefined;
+  /** Longest wait for the next bytes of the answer, heartbeats included, before the connection is
+   * taken for lost (default IDLE_TIMEOUT_MS; 0: none). */
+  idleTimeoutMs?: number | undefined;
   /** Turns each event into what the iterator yields. */
   convert: (event: MarketEvent) => T;
 }
 
-/** Whether opening the stream again from its last cursor repairs the error. */
+/** Whether opening the stream again from its last cursor repairs the error: nothing was lost, only the
+ * connection (cut, or silent: no answer at all within the timeout) or the server's queue. */
 export function resumable(error: MdcError): boolean {
-  return error.code === "UNAVAILABLE" || (error.code === "RESOURCE_EXHAUSTED" && error.reason === "WATCHER_FELL_BEHIND");
+  return (
+    error.code === "UNAVAILABLE" ||
+    (error.code === "DEADLINE_EXCEEDED" && error.httpStatus === undefined) ||
+    (error.code === "RESOURCE_EXHAUSTED" && error.reason === "WATCHER_FELL_BEHIND")
+  );
 }
 
 /**
@@ -57,6 +77,7 @@ export class EventStream<T> implements AsyncIterableIterator<T> {
   private lines: LineReader | undefined;
   private done = false;
   private breaks = 0;
+  private readOnConnection = 0;
 
   private constructor(
     private readonly openStream: StreamOpener,
@@ -78,7 +99,7 @@ export class EventStream<T> implements AsyncIterableIterator<T> {
         stream.take(first);
       } catch (error) {
         await stream.close();
-        throw error;
+        throw error instanceof MdcError ? error : errorFromNetwork(error, false);
       }
     }
     return stream;
@@ -111,7 +132,9 @@ export class EventStream<T> implements AsyncIterableIterator<T> {
 
   private async connect(): Promise<void> {
     const body = await this.openStream(this.cursor);
-    this.lines = new LineReader(body, this.options.readTimeoutMs);
+    const idleTimeoutMs = this.options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+    this.lines = new LineReader(body, idleTimeoutMs > 0 ? idleTimeoutMs : undefined);
+    this.readOnConnection = 0;
   }
 
   private async hangUp(): Promise<void> {
@@ -151,10 +174,16 @@ export class EventStream<T> implements AsyncIterableIterator<T> {
     }
     if (line.error !== undefined) throw errorFromStream(line.error);
     const message = line.result;
+    this.readOnConnection++;
+    // Progress resets the budget of breaks: the cursor moved, or this connection carried a message after
+    // its first (a heartbeat: it worked for a while before it broke).
     if (message?.cursor && message.cursor !== this.cursor) {
       this.cursor = message.cursor;
       this.breaks = 0;
+    } else if (this.readOnConnection > 1) {
+      this.breaks = 0;
     }
+    // A message without events (a watch's first, a heartbeat) only moves the cursor.
     this.pending.push(...(message?.events ?? []));
   }
 
@@ -216,8 +245,12 @@ class LineReader {
   private async read(): Promise<ReadableStreamReadResult<Uint8Array>> {
     if (this.timeoutMs === undefined) return this.reader!.read();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Nothing, not even a heartbeat: a connection that died silently, resumed like one that was cut.
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new MdcError(`no data for ${this.timeoutMs} ms`, { code: "DEADLINE_EXCEEDED" })), this.timeoutMs);
+      timer = setTimeout(
+        () => reject(new MdcError(`no message for ${this.timeoutMs} ms: the connection is taken for lost`, { code: "UNAVAILABLE" })),
+        this.timeoutMs,
+      );
     });
     try {
       return await Promise.race([this.reader!.read(), timeout]);

@@ -13,6 +13,10 @@ import path from "node:path";
 
 const ENV_VARS = ["MDC_SERVER_BIN", "MDC_GATEWAY_BIN", "MDC_TEST_DATABASE_URL"] as const;
 
+/** Seconds between the heartbeats the server sends an idle watch (MDC_WATCH_HEARTBEAT): short, so that the
+ * stream tests see heartbeats and can use a short idle timeout. */
+export const WATCH_HEARTBEAT_SECONDS = 1;
+
 export function missingEnv(): string[] {
   return ENV_VARS.filter((name) => !process.env[name]);
 }
@@ -94,6 +98,7 @@ export class Stack {
       MDC_DB_POOL_SIZE: "4",
       MDC_SECRET_KEY: "",
       MDC_BROKER_TOKEN_URL: "",
+      MDC_WATCH_HEARTBEAT: String(WATCH_HEARTBEAT_SECONDS),
     });
     const children = [
       startServer(),

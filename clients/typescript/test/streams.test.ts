@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { randomBytes, randomInt } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { MdcClient, MdcError, type EventStream, type QuoteData, type StreamEvent } from "../src/index.js";
-import { missingEnv, Stack } from "./stack.js";
+import { missingEnv, Stack, WATCH_HEARTBEAT_SECONDS } from "./stack.js";
+import { BlackHoleProxy } from "./tcp-proxy.js";
 
 const missing = missingEnv();
 if (missing.length && process.env["MDC_REQUIRE_STACK"] === "1") {
@@ -140,6 +141,44 @@ describe("streams against a real mdc stack", { skip: missing.length ? "no mdc st
     assert.equal(error.httpStatus, 503);
     assert.match(error.message, /shutting down/);
     assert.equal((await broken.next()).done, true, "a failed stream ends");
+  });
+
+  it("a watch whose connection dies silently reconnects after its idle timeout, missing nothing", { timeout: 180_000 }, async () => {
+    // A proxy between the client and the gateway black-holes the watches' connections (no reset, no error:
+    // nothing). Only the idle timeout can notice; the watch then reconnects through the proxy from its
+    // cursor and gets what was written meanwhile, once each.
+    const day = uniqueDay();
+    const sym = symbol("H");
+    const idleTimeoutMs = 2_000 * WATCH_HEARTBEAT_SECONDS; // heartbeats keep a healthy watch under it
+    const proxy = await BlackHoleProxy.start(stack.httpAddr);
+    // A watch blocked for ever fails the test instead of hanging it: closing the proxy cuts it.
+    const guard = setTimeout(() => void proxy.close(), 60_000);
+    try {
+      const proxied = new MdcClient({ baseUrl: `http://${proxy.addr}`, token, retries: 5, backoffMs: 100, maxBackoffMs: 500 });
+      const watch = await proxied.watchQuotes([sym], { idleTimeoutMs });
+      const fragile = await proxied.watchQuotes([sym], { idleTimeoutMs, resume: false });
+      await client.saveQuotes(ist(day, "11:00"), { [sym]: quote(1) }); // writes bypass the proxy
+      assert.equal(key((await take(watch, 1))[0]!), `Q ${sym} 11:00`);
+      assert.equal(key((await take(fragile, 1))[0]!), `Q ${sym} 11:00`);
+
+      proxy.blackHole();
+      const accepted = proxy.accepted;
+      await client.saveQuotes(ist(day, "11:01"), { [sym]: quote(2) });
+      await client.saveQuotes(ist(day, "11:02"), { [sym]: quote(3) });
+      assert.deepEqual((await take(watch, 2)).map(key), [`Q ${sym} 11:01`, `Q ${sym} 11:02`]);
+      assert.ok(proxy.accepted > accepted, "a new connection, through the proxy");
+      await client.saveQuotes(ist(day, "11:03"), { [sym]: quote(4) });
+      assert.deepEqual((await take(watch, 1)).map(key), [`Q ${sym} 11:03`]);
+      await watch.close();
+
+      // Without resume, the silence is the error that ends the stream.
+      const error = await rejection(fragile.next());
+      assert.deepEqual([error.code, error.httpStatus], ["UNAVAILABLE", undefined]);
+      assert.match(error.message, /no message for/);
+    } finally {
+      clearTimeout(guard);
+      await proxy.close();
+    }
   });
 
   it("replay yields the day in order, resumes from any cursor and follows the backtest clock", async () => {

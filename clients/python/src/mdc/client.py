@@ -27,7 +27,7 @@ import httpx
 from google.protobuf import field_mask_pb2, json_format, message
 
 from mdc.methods import find_method
-from mdc.streams import EventStream
+from mdc.streams import IDLE_TIMEOUT, EventStream
 from mdc.times import WIRE_TIMEZONE, day, to_datetime, wall_clock
 from mdc.transport import RetryPolicy, Transport
 from mdc.v1 import (
@@ -86,7 +86,6 @@ class Client:
         if ca_file is not None and http is not None:
             raise ValueError("give ca_file or http, not both: set verify on your httpx.Client")
         self._retry = RetryPolicy(retries=retries, initial_backoff=backoff, max_backoff=max_backoff)
-        self._timeout = timeout
         self._transport = Transport(
             base_url,
             token,
@@ -310,7 +309,12 @@ class Client:
     # Streams (docs/api.md section 10) -------------------------------------------------
 
     def watch_quotes(
-        self, symbols: Iterable[str], *, cursor: str | None = None, resume: bool = True
+        self,
+        symbols: Iterable[str],
+        *,
+        cursor: str | None = None,
+        resume: bool = True,
+        idle_timeout: float | None = IDLE_TIMEOUT,
     ) -> EventStream:
         """The stock quotes of ``symbols`` as their writes commit, as an
         iterator of ``stream_pb2.MarketEvent`` (``event.quote``) that never
@@ -318,7 +322,10 @@ class Client:
         earlier watch). With ``resume``, a watch cut off by a server shutdown,
         a database outage, a lost connection or reading too slowly (429
         ``WATCHER_FELL_BEHIND``) reconnects from its last cursor by itself,
-        within the client's retries.
+        within the client's retries. A connection on which nothing arrives
+        for ``idle_timeout`` seconds (not even the heartbeat the server sends
+        an idle watch every ``MDC_WATCH_HEARTBEAT`` seconds) counts as lost;
+        None waits for ever.
 
         Raises:
             MdcError: when the watch cannot open (bad symbol, token; the
@@ -326,22 +333,29 @@ class Client:
                 fails for good.
         """
         request = stream_pb2.WatchQuotesRequest(symbols=list(symbols))
-        return self._stream("StreamService.WatchQuotes", request, cursor, resume=resume, ends=False)
+        return self._stream("StreamService.WatchQuotes", request, cursor, resume, idle_timeout, ends=False)
 
-    def watch_nifty(self, *, cursor: str | None = None, resume: bool = True) -> EventStream:
+    def watch_nifty(
+        self, *, cursor: str | None = None, resume: bool = True, idle_timeout: float | None = IDLE_TIMEOUT
+    ) -> EventStream:
         """NIFTY 50 quotes as their writes commit (``event.nifty``); as
         :meth:`watch_quotes`."""
-        return self._stream(
-            "StreamService.WatchNifty", stream_pb2.WatchNiftyRequest(), cursor, resume=resume, ends=False
-        )
+        request = stream_pb2.WatchNiftyRequest()
+        return self._stream("StreamService.WatchNifty", request, cursor, resume, idle_timeout, ends=False)
 
     def watch_shortlists(
-        self, shortlist_type: str, *, scope: str | None = None, cursor: str | None = None, resume: bool = True
+        self,
+        shortlist_type: str,
+        *,
+        scope: str | None = None,
+        cursor: str | None = None,
+        resume: bool = True,
+        idle_timeout: float | None = IDLE_TIMEOUT,
     ) -> EventStream:
         """Shortlist snapshots of one type and scope (``TOP_5`` by default)
         as their writes commit (``event.shortlist``); as :meth:`watch_quotes`."""
         request = stream_pb2.WatchShortlistsRequest(type=shortlist_type, scope=scope or "")
-        return self._stream("StreamService.WatchShortlists", request, cursor, resume=resume, ends=False)
+        return self._stream("StreamService.WatchShortlists", request, cursor, resume, idle_timeout, ends=False)
 
     def replay_day(
         self,
@@ -351,17 +365,19 @@ class Client:
         kinds: Iterable[str] = (),
         cursor: str | None = None,
         resume: bool = True,
+        idle_timeout: float | None = IDLE_TIMEOUT,
     ) -> EventStream:
         """Every stored record of ``trading_day`` in time order (NIFTY before
         stock quotes before shortlists at one instant), as an iterator of
         ``stream_pb2.MarketEvent`` that ends after the last one. ``symbols``
         filters the stock quotes (empty: all), ``kinds`` is any of
         ``"quotes"``, ``"nifty"``, ``"shortlists"`` (empty: all). Under
-        :meth:`backtest_clock`, only records stamped before it. ``cursor`` and
-        ``resume`` as for :meth:`watch_quotes`.
+        :meth:`backtest_clock`, only records stamped before it. ``cursor``,
+        ``resume`` and ``idle_timeout`` as for :meth:`watch_quotes` (a replay
+        sends without pause, so a silent one has lost its connection too).
         """
         request = stream_pb2.ReplayDayRequest(date=day(trading_day), symbols=list(symbols), kinds=list(kinds))
-        return self._stream("StreamService.ReplayDay", request, cursor, resume=resume, ends=True)
+        return self._stream("StreamService.ReplayDay", request, cursor, resume, idle_timeout, ends=True)
 
     # Dashboard: the caller's runs and orders ------------------------------------------
 
@@ -480,11 +496,20 @@ class Client:
         return {**self._headers, **self._clock.get()}
 
     def _stream(
-        self, method: str, request: message.Message, cursor: str | None, *, resume: bool, ends: bool
+        self,
+        method: str,
+        request: message.Message,
+        cursor: str | None,
+        resume: bool,
+        idle_timeout: float | None,
+        *,
+        ends: bool,
     ) -> EventStream:
-        """Opens a streaming RPC with the headers in force now. A replay's
-        body must keep coming (each wait up to the client's timeout); a
-        watch may stay quiet for as long as nothing is written."""
+        """Opens a streaming RPC with the headers in force now. Every wait
+        for the answer's next bytes (heartbeats included) may take up to
+        ``idle_timeout`` seconds; past that the stream reconnects."""
+        if idle_timeout is not None and not idle_timeout > 0:
+            raise ValueError("idle_timeout must be > 0 seconds, or None")
         rpc = find_method(method)
         headers = self._call_headers()
 
@@ -492,10 +517,10 @@ class Client:
             sent = type(request)()
             sent.CopyFrom(request)
             setattr(sent, "cursor", at or "")
-            read_timeout = self._timeout if ends else None
-            return self._transport.open_stream(rpc, sent, headers, read_timeout=read_timeout)
+            return self._transport.open_stream(rpc, sent, headers, read_timeout=idle_timeout)
 
-        return EventStream(open_from, cursor=cursor, ends=ends, retry=self._retry if resume else None)
+        retry = self._retry if resume else None
+        return EventStream(open_from, cursor=cursor, ends=ends, retry=retry, idle_timeout=idle_timeout)
 
     def _call(self, method: str, request: message.Message, answer: type[M] | None = None) -> M:
         response = self.call(method, request)

@@ -11,6 +11,15 @@ repairs (a server shutting down or a database outage, 503 ``UNAVAILABLE``;
 a watcher that fell behind, 429 ``WATCHER_FELL_BEHIND``; a connection cut)
 it opens the stream again from that cursor, so the caller misses nothing and
 sees nothing twice; any other failure is raised as :class:`mdc.MdcError`.
+
+A connection can also die silently (a network black hole: no reset, no
+error, nothing), which would block a read for ever. The server sends an idle
+watch a message without events (a heartbeat, carrying the current cursor) at
+least every ``MDC_WATCH_HEARTBEAT`` seconds (default 15), and a replay sends
+continuously; so a stream on which nothing arrives for ``idle_timeout``
+seconds (default :data:`IDLE_TIMEOUT`, three heartbeats) is taken for a lost
+connection: closed, and opened again from the cursor like any other.
+Messages without events move the cursor but yield nothing.
 """
 
 from __future__ import annotations
@@ -35,11 +44,20 @@ Opener = Callable[[str | None], httpx.Response]
 
 _FELL_BEHIND = "WATCHER_FELL_BEHIND"
 
+#: Seconds without any message after which a stream's connection is taken
+#: for lost: three of the server's default heartbeat intervals (15 s).
+IDLE_TIMEOUT = 45.0
+
 
 def resumable(error: MdcError) -> bool:
     """Whether opening the stream again from the last cursor repairs
-    ``error``: nothing was lost, only the connection or the server's queue."""
-    return error.code == "UNAVAILABLE" or (error.code == "RESOURCE_EXHAUSTED" and error.reason == _FELL_BEHIND)
+    ``error``: nothing was lost, only the connection (cut, or silent: no
+    answer at all within the timeout) or the server's queue."""
+    return (
+        error.code == "UNAVAILABLE"
+        or (error.code == "DEADLINE_EXCEEDED" and error.http_status is None)
+        or (error.code == "RESOURCE_EXHAUSTED" and error.reason == _FELL_BEHIND)
+    )
 
 
 class EventStream(Iterator[stream_pb2.MarketEvent]):
@@ -53,13 +71,17 @@ class EventStream(Iterator[stream_pb2.MarketEvent]):
 
     With ``retry`` (the client's policy; None: never), a stream that breaks
     with a resumable error is opened again from ``cursor``, waiting as
-    between retries of a call; ``retry.retries`` breaks in a row without the
-    cursor moving in between end it with the error.
+    between retries of a call; ``retry.retries`` breaks in a row without
+    progress in between (the cursor moving, or a connection that delivered
+    more than its first message) end it with the error. ``idle_timeout`` is
+    the caller's (the opener applies it to every read); here it only names
+    the error of a silent connection.
     """
 
     def __init__(self, open_stream: Opener, *, cursor: str | None, ends: bool, retry: RetryPolicy | None,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 idle_timeout: float | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
         self._open = open_stream
+        self._idle_timeout = idle_timeout
         self._ends = ends  # a replay ends; a watch that ends was cut off
         self._retry = retry
         self._sleep = sleep
@@ -68,19 +90,25 @@ class EventStream(Iterator[stream_pb2.MarketEvent]):
         self._response: httpx.Response | None = None
         self._lines: Iterator[str] | None = None
         self._done = False
-        self._breaks = 0  # resumable failures since the cursor last moved
+        self._breaks = 0  # resumable failures since the last progress
+        self._read_on_connection = 0  # messages read since the last (re)connect
         self.cursor = cursor
         self._connect()
         if not ends:
             # A watch's first message (no events) comes with the answer's
             # headers and says it is live: from here on every commit counts,
             # and `cursor` is where it stands.
-            first = self._next_line()
-            if first is None:
-                self.close()
-                raise MdcError("the watch ended before its first message", http_status=200, code="UNAVAILABLE")
             try:
+                first = self._next_line()
+                if first is None:
+                    raise MdcError("the watch ended before its first message", http_status=200, code="UNAVAILABLE")
                 self._take(first)
+            except httpx.ReadTimeout as exc:
+                self.close()
+                raise self._silent() from exc
+            except httpx.TransportError as exc:
+                self.close()
+                raise error_from_transport(exc) from exc
             except MdcError:
                 self.close()
                 raise
@@ -112,6 +140,7 @@ class EventStream(Iterator[stream_pb2.MarketEvent]):
     def _connect(self) -> None:
         self._response = self._open(self.cursor)
         self._lines = self._response.iter_lines()
+        self._read_on_connection = 0
 
     def _hang_up(self) -> None:
         if self._response is not None:
@@ -133,10 +162,18 @@ class EventStream(Iterator[stream_pb2.MarketEvent]):
                 raise MdcError("the watch ended without an error: the connection was cut",
                                http_status=None, code="UNAVAILABLE")
             self._take(line)
+        except httpx.ReadTimeout as exc:
+            self._broke(self._silent(), exc)
         except httpx.TransportError as exc:
             self._broke(error_from_transport(exc), exc)
         except MdcError as error:
             self._broke(error, None)
+
+    def _silent(self) -> MdcError:
+        """Nothing, not even a heartbeat, for idle_timeout: a connection that
+        died silently, resumed like one that was cut."""
+        return MdcError(f"no message for {self._idle_timeout} s: the connection is taken for lost",
+                        http_status=None, code="UNAVAILABLE")
 
     def _next_line(self) -> str | None:
         """The next non-empty line of the answer, None at its end."""
@@ -154,9 +191,17 @@ class EventStream(Iterator[stream_pb2.MarketEvent]):
             raise error_from_stream(body["error"])
         message = stream_pb2.MarketEvents()
         json_format.ParseDict(body.get("result") or {}, message, ignore_unknown_fields=True)
+        self._read_on_connection += 1
+        # Progress resets the budget of breaks: the cursor moved, or this
+        # connection carried a message after its first (a heartbeat: it
+        # worked for a while before it broke).
         if message.cursor and message.cursor != self.cursor:
             self.cursor = message.cursor
             self._breaks = 0
+        elif self._read_on_connection > 1:
+            self._breaks = 0
+        # A message without events (a watch's first, a heartbeat) only moves
+        # the cursor.
         self._pending.extend(message.events)
 
     def _broke(self, error: MdcError, cause: Exception | None) -> None:

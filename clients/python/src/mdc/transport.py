@@ -141,7 +141,7 @@ class Transport:
         """Opens a streaming RPC (``mdc.streams``): returns the 200 answer
         with its body unread (the caller reads its lines and closes it).
         Opening is retried as any call; each wait for the next bytes of the
-        body may take ``read_timeout`` seconds (None: no limit, for watches).
+        body may take ``read_timeout`` seconds (None: no limit).
 
         Raises:
             MdcError: as :meth:`call`, for an answer other than 200.
