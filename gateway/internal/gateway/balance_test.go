@@ -168,7 +168,7 @@ func startGatewayFor(t *testing.T, list string, opts ...grpc.DialOption) string 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { probe.Close() })
-	h, err := newHandler(context.Background(), conn, probe, o)
+	h, err := newHandler(context.Background(), conn, probe, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}

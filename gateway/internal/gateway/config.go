@@ -54,6 +54,11 @@ type Options struct {
 	// MetricsAddr is where Prometheus /metrics is served, on a listener of
 	// its own (MDC_GATEWAY_METRICS_ADDR). Empty: no metrics.
 	MetricsAddr string
+	// StreamsPerConnection is how many streaming calls (watches, replays)
+	// one of the gateway's stream connections carries at most
+	// (MDC_GATEWAY_STREAMS_PER_CONNECTION; streampool.go); keep it below
+	// the servers' MDC_MAX_THREADS/2.
+	StreamsPerConnection int
 
 	// metrics records the requests when set (by Run, for MetricsAddr).
 	metrics *httpMetrics
@@ -89,6 +94,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ShutdownTimeout <= 0 {
 		o.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if o.StreamsPerConnection <= 0 {
+		o.StreamsPerConnection = DefaultStreamsPerConnection
 	}
 	if o.Logger == nil {
 		o.Logger = NewLogger(os.Stderr, o.LogLevel)
@@ -182,6 +190,7 @@ var ErrVersion = errors.New("version requested")
 //	--grpc-tls-ca     MDC_GRPC_TLS_CA      default empty (plaintext gRPC)
 //	--grpc-tls-server-name  MDC_GRPC_TLS_SERVER_NAME  default the host of each server's address
 //	--metrics-addr    MDC_GATEWAY_METRICS_ADDR  default empty (no metrics)
+//	--streams-per-connection  MDC_GATEWAY_STREAMS_PER_CONNECTION  default 32 (1-511)
 func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (Options, error) {
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
@@ -200,6 +209,10 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	callTimeout, err := time.ParseDuration(env("MDC_CALL_TIMEOUT", DefaultCallTimeout.String()))
 	if err != nil {
 		return Options{}, fmt.Errorf("MDC_CALL_TIMEOUT: %w", err)
+	}
+	streamsPerConn, err := strconv.Atoi(env("MDC_GATEWAY_STREAMS_PER_CONNECTION", strconv.Itoa(DefaultStreamsPerConnection)))
+	if err != nil {
+		return Options{}, fmt.Errorf("MDC_GATEWAY_STREAMS_PER_CONNECTION: want a whole number from 1 to %d: %w", MaxStreamsPerConnection, err)
 	}
 
 	var o Options
@@ -220,6 +233,7 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.StringVar(&o.GRPCTLSCAFile, "grpc-tls-ca", env("MDC_GRPC_TLS_CA", ""), "PEM CA certificates to verify the gRPC server with; set, the gateway dials it with TLS (env MDC_GRPC_TLS_CA)")
 	fs.StringVar(&o.GRPCTLSServerName, "grpc-tls-server-name", env("MDC_GRPC_TLS_SERVER_NAME", ""), "name the gRPC server's certificate must carry; default the host of each server's address (env MDC_GRPC_TLS_SERVER_NAME)")
 	fs.StringVar(&o.MetricsAddr, "metrics-addr", env("MDC_GATEWAY_METRICS_ADDR", ""), "host:port of a listener of its own for Prometheus /metrics, e.g. 127.0.0.1:9465; empty: no metrics (env MDC_GATEWAY_METRICS_ADDR)")
+	fs.IntVar(&o.StreamsPerConnection, "streams-per-connection", streamsPerConn, fmt.Sprintf("most streaming calls (watches, replays) one gRPC connection of the gateway carries; more open further connections; keep it below the servers' MDC_MAX_THREADS/2 (1-%d; env MDC_GATEWAY_STREAMS_PER_CONNECTION)", MaxStreamsPerConnection))
 	if err := fs.Parse(args); err != nil {
 		return Options{}, err
 	}
@@ -237,6 +251,9 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 	if o.CallTimeout <= 0 {
 		return Options{}, fmt.Errorf("--call-timeout must be positive, got %s", o.CallTimeout)
+	}
+	if o.StreamsPerConnection < 1 || o.StreamsPerConnection > MaxStreamsPerConnection {
+		return Options{}, fmt.Errorf("--streams-per-connection (MDC_GATEWAY_STREAMS_PER_CONNECTION) must be from 1 to %d, got %d", MaxStreamsPerConnection, o.StreamsPerConnection)
 	}
 	if o.CORSOrigins, err = ParseOrigins(corsOrigins); err != nil {
 		return Options{}, fmt.Errorf("--cors-origins: %w", err)

@@ -54,10 +54,20 @@ func TestParseOptions(t *testing.T) {
 			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, MaxBodyBytesInFlight: 2048, CallTimeout: 30 * time.Second}, false},
 		{"bad body budget", []string{"--max-body-bytes-in-flight=0"}, nil, Options{}, true},
 		{"bad body budget environment", nil, map[string]string{"MDC_MAX_BODY_BYTES_IN_FLIGHT": "64M"}, Options{}, true},
+		{"streams per connection from the environment", nil, map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "8"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, StreamsPerConnection: 8}, false},
+		{"streams per connection flag wins", []string{"--streams-per-connection=511"}, map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "8"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, StreamsPerConnection: 511}, false},
+		{"no streams per connection", []string{"--streams-per-connection=0"}, nil, Options{}, true},
+		{"too many streams per connection", nil, map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "512"}, Options{}, true},
+		{"streams per connection not a number", nil, map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "many"}, Options{}, true},
 	}
 	for _, tt := range tests {
 		if tt.want.MaxBodyBytesInFlight == 0 {
 			tt.want.MaxBodyBytesInFlight = DefaultMaxBodyBytesInFlight
+		}
+		if tt.want.StreamsPerConnection == 0 {
+			tt.want.StreamsPerConnection = DefaultStreamsPerConnection
 		}
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ParseOptions(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
@@ -81,6 +91,10 @@ func TestParseOptionsErrors(t *testing.T) {
 		{"invalid log level names the setting and the choices", nil, map[string]string{"MDC_LOG_LEVEL": "loud"}, "MDC_LOG_LEVEL"},
 		{"invalid log level lists the levels", []string{"--log-level=trace"}, nil, "debug, info, warn or error"},
 		{"invalid access log", nil, map[string]string{"MDC_ACCESS_LOG": "maybe"}, "want on or off"},
+		{"streams per connection out of range names the setting and the range", nil,
+			map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "1000"}, "MDC_GATEWAY_STREAMS_PER_CONNECTION) must be from 1 to 511"},
+		{"streams per connection not a number names the setting", nil,
+			map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "x"}, "MDC_GATEWAY_STREAMS_PER_CONNECTION: want a whole number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -168,16 +168,30 @@ func newTestHandler(t *testing.T, grpcAddr string) http.Handler {
 
 func newTestHandlerWith(t *testing.T, grpcAddr string, o Options) http.Handler {
 	t.Helper()
+	h, _ := newPooledTestHandler(t, grpcAddr, o)
+	return h
+}
+
+// newPooledTestHandler is the handler Run builds: unary calls on one
+// connection, streaming calls on a pool of their own (returned too).
+func newPooledTestHandler(t *testing.T, grpcAddr string, o Options) (http.Handler, *streamPool) {
+	t.Helper()
+	o = o.withDefaults()
 	conn, err := Dial(grpcAddr, o.CallTimeout)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	h, err := NewHandler(context.Background(), conn, o)
+	streams, err := dialStreamPool(grpcAddr, o.CallTimeout, o.StreamsPerConnection)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return h
+	t.Cleanup(func() { streams.Close() })
+	h, err := newHandler(context.Background(), conn, nil, streams, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, streams
 }
 
 // startGateway runs the gateway over real HTTP in front of a fake server.

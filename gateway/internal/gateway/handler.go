@@ -8,6 +8,7 @@ import (
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/grpc"
 
+	"mdc/gateway/gen/mdcv1"
 	"mdc/gateway/internal/openapi"
 	"mdc/gateway/internal/webui"
 )
@@ -22,12 +23,13 @@ const openAPIPath = "/openapi.json"
 // budget of bodies in flight, UTF-8 of path and query), and the dashboard
 // (web/) at / and every other path outside the API (webui.go).
 func NewHandler(ctx context.Context, conn *grpc.ClientConn, o Options) (http.Handler, error) {
-	return newHandler(ctx, conn, nil, o)
+	return newHandler(ctx, conn, nil, nil, o)
 }
 
 // newHandler is NewHandler with probe, the connection /health asks when no
-// server is healthy (health.go; nil: none).
-func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, o Options) (http.Handler, error) {
+// server is healthy (health.go; nil: none), and streams, the connections of
+// the streaming calls (streampool.go; nil: conn).
+func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.ClientConnInterface, o Options) (http.Handler, error) {
 	o = o.withDefaults()
 	m := newMarshaler()
 	routes := newRouteTable(descriptorRoutes())
@@ -44,6 +46,12 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, o Options) (h
 		if err := register(ctx, mux, conn); err != nil {
 			return nil, fmt.Errorf("register service: %w", err)
 		}
+	}
+	if streams == nil {
+		streams = conn
+	}
+	if err := mdcv1.RegisterStreamServiceHandlerClient(ctx, mux, mdcv1.NewStreamServiceClient(streams)); err != nil {
+		return nil, fmt.Errorf("register stream service: %w", err)
 	}
 	if err := registerHealth(ctx, mux, conn, probe); err != nil {
 		return nil, fmt.Errorf("register health service: %w", err)

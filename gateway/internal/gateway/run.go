@@ -1,5 +1,5 @@
 // Package gateway is the mdc REST/JSON gateway: grpc-gateway handlers for
-// every mdc.v1 service on one connection to the C++ gRPC servers, plus the
+// every mdc.v1 service on connections to the C++ gRPC servers, plus the
 // HTTP conventions of docs/api.md section 1 (JSON shape, error mapping, body
 // limit, header forwarding, health status, OpenAPI document, access log).
 // It holds no business logic and no state.
@@ -47,8 +47,16 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	defer probe.Close()
+	// Watches and replays hold their calls for long: they get connections
+	// of their own, so they never take the slots of the unary calls.
+	streams, err := dialStreamPool(o.GRPCAddr, o.CallTimeout, o.StreamsPerConnection, transport)
+	if err != nil {
+		return err
+	}
+	defer streams.Close()
+	o.metrics.observeStreamPool(streams)
 
-	handler, err := newHandler(ctx, conn, probe, o)
+	handler, err := newHandler(ctx, conn, probe, streams, o)
 	if err != nil {
 		return err
 	}

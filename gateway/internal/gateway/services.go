@@ -13,13 +13,14 @@ import (
 // functions.
 type registerFunc func(context.Context, *runtime.ServeMux, *grpc.ClientConn) error
 
-// services are the gRPC services the gateway exposes over HTTP/JSON, all on
-// one shared connection to the mdc servers. Adding a service is one line.
-// HealthService is registered apart (registerHealth in health.go).
+// services are the gRPC services of unary calls the gateway exposes over
+// HTTP/JSON, all on one shared connection to the mdc servers. Adding a
+// service is one line. HealthService is registered apart (registerHealth in
+// health.go), and so is StreamService, whose calls run on connections of
+// their own (streampool.go).
 var services = []registerFunc{
 	mdcv1.RegisterCollectorServiceHandler,
 	mdcv1.RegisterDeveloperServiceHandler,
 	mdcv1.RegisterDashboardServiceHandler,
 	mdcv1.RegisterAdminServiceHandler,
-	mdcv1.RegisterStreamServiceHandler,
 }
