@@ -2,10 +2,13 @@
 #ifndef MDC_SERVICE_API_DEVELOPER_SERVICE_H_
 #define MDC_SERVICE_API_DEVELOPER_SERVICE_H_
 
+#include <optional>
+
 #include "mdc/v1/developer.grpc.pb.h"
 #include "service/broker/broker_tokens.h"
 #include "service/calls/call_runner.h"
 #include "service/calls/service_calls.h"
+#include "service/replica/routed_reads.h"
 #include "storage/holiday_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/quote_repository.h"
@@ -23,10 +26,14 @@ class DeveloperService final : public v1::DeveloperService::Service {
     storage::HolidayRepository& holidays;
   };
 
+  // `stores` are over the primary's pool; `replica`, when a read replica
+  // is configured, over its pool: the market reads go there while it is
+  // in use (service/replica/read_routing.h).
   DeveloperService(CallRunner& calls, Stores stores,
-                   BrokerTokens& broker_tokens)
+                   BrokerTokens& broker_tokens,
+                   std::optional<ReplicaStores<Stores>> replica = std::nullopt)
       : calls_(calls, v1::DeveloperService::service_full_name()),
-        stores_(stores),
+        reads_(v1::DeveloperService::service_full_name(), stores, replica),
         broker_tokens_(broker_tokens) {}
 
   grpc::Status GetList(grpc::ServerContext* context,
@@ -61,7 +68,7 @@ class DeveloperService final : public v1::DeveloperService::Service {
 
  private:
   ServiceCalls calls_;
-  Stores stores_;
+  RoutedReads<Stores> reads_;
   BrokerTokens& broker_tokens_;
 };
 

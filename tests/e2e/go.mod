@@ -2,7 +2,10 @@ module mdc/tests/e2e
 
 go 1.26.0
 
-require google.golang.org/grpc v1.85.0
+require (
+	go.yaml.in/yaml/v3 v3.0.5
+	google.golang.org/grpc v1.85.0
+)
 
 require google.golang.org/genproto/googleapis/api v0.0.0-20261019180522-ce908d29299b // indirect
 

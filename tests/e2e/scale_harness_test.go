@@ -35,7 +35,23 @@ type fleet struct {
 // stack prints its own).
 func startFleet(t *testing.T, n int) *fleet {
 	t.Helper()
-	s := StartStack(t)
+	return startFleetWith(t, n, StackOptions{}, nil)
+}
+
+// startFleetWith is startFleet with the stack's options (the first
+// server's environment, a database of the test's own) and, when serverEnv
+// is not nil, serverEnv(i) added to server i's environment (e.g. its own
+// metrics address).
+func startFleetWith(t *testing.T, n int, opts StackOptions, serverEnv func(i int) []string) *fleet {
+	t.Helper()
+	own := func(i int) []string {
+		if serverEnv == nil {
+			return nil
+		}
+		return serverEnv(i)
+	}
+	opts.Env = append(append([]string{}, opts.Env...), own(0)...)
+	s := StartStackWith(t, opts)
 	f := &fleet{Stack: s, servers: []*process{s.server}, addrs: []string{s.grpcAddr}}
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -60,7 +76,7 @@ func startFleet(t *testing.T, n int) *fleet {
 			logPath: filepath.Join(s.logDir, fmt.Sprintf("server-%d.log", i+1)),
 			// The first server's environment, on another port; the
 			// later entry wins.
-			env: append(append([]string{}, s.server.env...), "MDC_GRPC_ADDR="+addr),
+			env: append(append(append([]string{}, s.server.env...), own(i)...), "MDC_GRPC_ADDR="+addr),
 		}
 		f.servers = append(f.servers, p)
 		f.addrs = append(f.addrs, addr)

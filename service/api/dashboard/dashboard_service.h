@@ -9,10 +9,13 @@
 #ifndef MDC_SERVICE_API_DASHBOARD_DASHBOARD_SERVICE_H_
 #define MDC_SERVICE_API_DASHBOARD_DASHBOARD_SERVICE_H_
 
+#include <optional>
+
 #include "mdc/v1/dashboard.grpc.pb.h"
 #include "service/auth/auth.h"
 #include "service/calls/call_runner.h"
 #include "service/calls/service_calls.h"
+#include "service/replica/routed_reads.h"
 #include "storage/quote_batch_repository.h"
 #include "storage/quote_repository.h"
 #include "storage/run_repository.h"
@@ -32,10 +35,15 @@ class DashboardService final : public v1::DashboardService::Service {
     storage::RunRepository& runs;
   };
 
-  DashboardService(CallRunner& calls, Authenticator& auth, Stores stores)
+  // `stores` are over the primary's pool; `replica`, when a read replica
+  // is configured, over its pool: the market views go there while it is in
+  // use (service/replica/read_routing.h).
+  DashboardService(CallRunner& calls, Authenticator& auth, Stores stores,
+                   std::optional<ReplicaStores<Stores>> replica = std::nullopt)
       : calls_(calls, v1::DashboardService::service_full_name()),
         auth_(auth),
-        stores_(stores) {}
+        stores_(stores),
+        reads_(v1::DashboardService::service_full_name(), stores, replica) {}
 
   grpc::Status SignIn(grpc::ServerContext* context,
                       const v1::SignInRequest* request,
@@ -86,7 +94,8 @@ class DashboardService final : public v1::DashboardService::Service {
  private:
   ServiceCalls calls_;
   Authenticator& auth_;
-  Stores stores_;
+  Stores stores_;  // the primary's: sign-in, runs and orders
+  RoutedReads<Stores> reads_;
 };
 
 }  // namespace mdc
