@@ -30,10 +30,14 @@ constexpr Table kTables[] = {
      "VACUUM (ANALYZE) broker_tokens"},
 };
 
+// A partitioned table (the market history, migration 0010) keeps no rows
+// itself: its partitions' dead rows are summed (pg_partition_tree of a plain
+// table is the table alone).
 constexpr Statement kDeadRows{
     "maintenance_dead_rows",
-    "SELECT coalesce((SELECT n_dead_tup FROM pg_stat_user_tables "
-    "WHERE relid = to_regclass($1)), 0)::int8"};
+    "SELECT coalesce((SELECT sum(s.n_dead_tup) "
+    "FROM pg_partition_tree(to_regclass($1)) AS t "
+    "JOIN pg_stat_user_tables AS s ON s.relid = t.relid), 0)::int8"};
 
 // Each returns (key as text, rows) for keys held by more than one row; at
 // most kShownDuplicates + 1 so the report can say it was cut.

@@ -15,39 +15,62 @@ constexpr Statement kListDates{
     "         GROUP BY trading_day"
     ") AS per_kind GROUP BY day ORDER BY day"};
 
+// A day is deleted row by row within its month's partition. A month whose
+// every day is asked for is emptied whole first (TRUNCATE of its partition:
+// no row-by-row delete, no dead rows left to vacuum), so the DELETEs then
+// find nothing there. Three counts: the rows the partitions held.
+constexpr Statement kEmptyWholeMonths{
+    "market_data_empty_whole_months",
+    "SELECT mdc_truncate_whole_months('shortlist_snapshots', $1), "
+    "mdc_truncate_whole_months('stock_quotes', $1), "
+    "mdc_truncate_whole_months('nifty_quotes', $1)"};
 constexpr Statement kDeleteShortlistDays{
     "market_data_delete_shortlist_days",
-    "DELETE FROM shortlist_snapshots WHERE trading_day = ANY($1)"};
+    "WITH deleted AS (DELETE FROM shortlist_snapshots "
+    "WHERE trading_day = ANY($1) RETURNING 1) SELECT count(*) FROM deleted"};
 constexpr Statement kDeleteQuoteDays{
     "market_data_delete_quote_days",
-    "DELETE FROM stock_quotes WHERE trading_day = ANY($1)"};
+    "WITH deleted AS (DELETE FROM stock_quotes "
+    "WHERE trading_day = ANY($1) RETURNING 1) SELECT count(*) FROM deleted"};
 constexpr Statement kDeleteNiftyDays{
     "market_data_delete_nifty_days",
-    "DELETE FROM nifty_quotes WHERE trading_day = ANY($1)"};
+    "WITH deleted AS (DELETE FROM nifty_quotes "
+    "WHERE trading_day = ANY($1) RETURNING 1) SELECT count(*) FROM deleted"};
 
+// Partitions whose whole month is before $1 are dropped, the rest deleted
+// row by row (migration 0010, mdc_purge_before). Each returns the rows
+// removed.
 constexpr Statement kPurgeShortlists{
     "market_data_purge_shortlists",
-    "DELETE FROM shortlist_snapshots WHERE trading_day < $1"};
-constexpr Statement kPurgeQuotes{
-    "market_data_purge_quotes",
-    "DELETE FROM stock_quotes WHERE trading_day < $1"};
-constexpr Statement kPurgeNifty{
-    "market_data_purge_nifty",
-    "DELETE FROM nifty_quotes WHERE trading_day < $1"};
+    "SELECT mdc_purge_before('shortlist_snapshots', $1)"};
+constexpr Statement kPurgeQuotes{"market_data_purge_quotes",
+                                 "SELECT mdc_purge_before('stock_quotes', $1)"};
+constexpr Statement kPurgeNifty{"market_data_purge_nifty",
+                                "SELECT mdc_purge_before('nifty_quotes', $1)"};
 constexpr Statement kCountBefore{
     "market_data_count_before",
     "SELECT (SELECT count(*) FROM shortlist_snapshots WHERE trading_day < $1),"
     "       (SELECT count(*) FROM stock_quotes WHERE trading_day < $1),"
     "       (SELECT count(*) FROM nifty_quotes WHERE trading_day < $1)"};
 
-// Runs the three per-kind deletes in one transaction.
+// Runs the three per-kind deletes in one transaction, after `first` if
+// given (it returns three counts of rows it removed: shortlists, quotes,
+// NIFTY quotes); each delete returns the rows it removed.
 absl::StatusOr<DataCounts> DeleteEachKind(ConnectionPool &pool,
                                           const Statement &shortlists,
                                           const Statement &quotes,
                                           const Statement &nifty,
-                                          const Params &params) {
+                                          const Params &params,
+                                          const Statement *first = nullptr) {
   DataCounts counts;
   absl::Status status = pool.InTransaction([&](Connection &conn) {
+    if (first != nullptr) {
+      auto removed = conn.Exec(*first, params);
+      if (!removed.ok()) return removed.status();
+      counts.shortlists = removed->Int64(0, 0);
+      counts.quotes = removed->Int64(0, 1);
+      counts.nifty_quotes = removed->Int64(0, 2);
+    }
     struct Step {
       const Statement &statement;
       int64_t *count;
@@ -55,9 +78,9 @@ absl::StatusOr<DataCounts> DeleteEachKind(ConnectionPool &pool,
     for (const Step &step :
          {Step{shortlists, &counts.shortlists}, Step{quotes, &counts.quotes},
           Step{nifty, &counts.nifty_quotes}}) {
-      auto deleted = conn.Exec(step.statement, params);
-      if (!deleted.ok()) return deleted.status();
-      *step.count = deleted->affected_rows();
+      auto removed = conn.Exec(step.statement, params);
+      if (!removed.ok()) return removed.status();
+      *step.count += removed->Int64(0, 0);
     }
     return absl::OkStatus();
   });
@@ -70,7 +93,8 @@ absl::StatusOr<DataCounts> DeleteEachKind(ConnectionPool &pool,
 absl::StatusOr<DataCounts> MarketDataRepository::DeleteDays(
     const std::vector<absl::CivilDay> &days) {
   return DeleteEachKind(pool_, kDeleteShortlistDays, kDeleteQuoteDays,
-                        kDeleteNiftyDays, Params().DateArray(days));
+                        kDeleteNiftyDays, Params().DateArray(days),
+                        &kEmptyWholeMonths);
 }
 
 absl::StatusOr<DataCounts> MarketDataRepository::PurgeBefore(absl::CivilDay day,

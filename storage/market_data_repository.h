@@ -36,12 +36,14 @@ class MarketDataRepository {
 
   // Deletes every shortlist snapshot, stock quote and NIFTY quote of the
   // given trading days, in one transaction. Developers, holidays, runs and
-  // orders are not touched.
+  // orders are not touched. A month given whole has its partitions
+  // truncated; other days are deleted within their month's partition.
   absl::StatusOr<DataCounts> DeleteDays(
       const std::vector<absl::CivilDay> &days);
 
   // Deletes (or, with `dry_run`, only counts) all market data of trading
-  // days before `day`, in one transaction.
+  // days before `day`, in one transaction: the partitions of months before
+  // `day`'s are dropped whole.
   absl::StatusOr<DataCounts> PurgeBefore(absl::CivilDay day, bool dry_run);
 
  private:

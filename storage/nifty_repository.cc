@@ -6,28 +6,35 @@
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
 #include "storage/rows_written.h"
+#include "storage/trading_day_bounds.h"
 
 namespace mdc::storage {
 namespace {
 
 // Writes only when a developer holds the token hash $7 (see MDC_WRITER_CTE).
+// The conflict key holds trading_day, which the server computes from
+// observed_at: the same uniqueness as without it (migration 0010).
 constexpr Statement kUpsert{
     "nifty_upsert",
     MDC_WRITER_CTE("$7")
     ", stored AS (INSERT INTO nifty_quotes (observed_at, trading_day, "
     "last_price, volume, day_change_perc, quote_data, written_by) "
     "SELECT $1, $2, $3, $4, $5, $6, writer.id FROM writer "
-    "ON CONFLICT (observed_at) DO UPDATE SET "
+    "ON CONFLICT (observed_at, trading_day) DO UPDATE SET "
     "last_price = EXCLUDED.last_price, volume = EXCLUDED.volume, "
     "day_change_perc = EXCLUDED.day_change_perc, "
     "quote_data = EXCLUDED.quote_data, written_by = EXCLUDED.written_by, "
     "written_at = now()) "
     "SELECT " MDC_DEVELOPER_COLUMNS " FROM writer"};
 
+// Every read by instant also bounds trading_day ($3, $4 here; the last two
+// parameters of the pages), so only the partitions of those days are read
+// (storage/trading_day_bounds.h).
 constexpr Statement kFindLatest{
     "nifty_find_latest",
     "SELECT observed_at, day_change_perc, quote_data FROM nifty_quotes "
     "WHERE observed_at >= $1 AND observed_at <= $2 "
+    "AND trading_day BETWEEN $3 AND $4 "
     "ORDER BY observed_at DESC LIMIT 1"};
 
 // Keyset pages: $3 is the last instant of the previous page (or just before
@@ -36,13 +43,14 @@ constexpr Statement kListRange{
     "nifty_list_range",
     "SELECT observed_at, day_change_perc, quote_data FROM nifty_quotes "
     "WHERE observed_at >= $1 AND observed_at < $2 AND observed_at > $3 "
-    "ORDER BY observed_at LIMIT $4"};
+    "AND trading_day BETWEEN $5 AND $6 ORDER BY observed_at LIMIT $4"};
 
 constexpr Statement kPricePoints{
     "nifty_price_points",
     "SELECT observed_at, last_price, volume FROM nifty_quotes "
     "WHERE observed_at >= $1 AND observed_at < $2 AND observed_at > $3 "
-    "AND last_price IS NOT NULL ORDER BY observed_at LIMIT $4"};
+    "AND last_price IS NOT NULL AND trading_day BETWEEN $5 AND $6 "
+    "ORDER BY observed_at LIMIT $4"};
 
 absl::StatusOr<v1::NiftyQuote> NiftyAt(const Result& result, int row) {
   v1::NiftyQuote quote;
@@ -56,7 +64,8 @@ absl::StatusOr<v1::NiftyQuote> NiftyAt(const Result& result, int row) {
 }
 
 // Runs `page`, a keyset page statement over the NIFTY quotes in
-// [start, end): ($1 start, $2 end, $3 after, $4 limit).
+// [start, end): ($1 start, $2 end, $3 after, $4 limit, $5 and $6 the
+// trading days of after and end: a later page skips earlier months).
 absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
                                 absl::Time start, absl::Time end,
                                 std::optional<absl::Time> after, int limit) {
@@ -66,7 +75,9 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
                                  .Time(start)
                                  .Time(end)
                                  .Time(PageAfter(after, start))
-                                 .Int32(limit));
+                                 .Int32(limit)
+                                 .Date(TradingDayFrom(PageAfter(after, start)))
+                                 .Date(TradingDayTo(end)));
 }
 
 }  // namespace
@@ -91,7 +102,11 @@ absl::StatusOr<std::optional<v1::NiftyQuote>> NiftyRepository::FindLatest(
     absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFindLatest, Params().Time(not_before).Time(at));
+  auto result = (*conn)->Exec(kFindLatest, Params()
+                                               .Time(not_before)
+                                               .Time(at)
+                                               .Date(TradingDayFrom(not_before))
+                                               .Date(TradingDayTo(at)));
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::NiftyQuote>(*result, NiftyAt);
 }

@@ -6,17 +6,20 @@
 #include "domain/proto_time.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
+#include "storage/trading_day_bounds.h"
 
 namespace mdc::storage {
 namespace {
 
 // One index range scan of the primary key (nse_symbol, observed_at) per
-// symbol.
+// symbol, in the partitions of trading days $4 to $5 only
+// (storage/trading_day_bounds.h).
 constexpr Statement kFindLatestOfSymbols{
     "quote_batches_latest_of_symbols",
     "SELECT DISTINCT ON (nse_symbol) nse_symbol, observed_at, quote_data "
     "FROM stock_quotes WHERE nse_symbol = ANY ($1::text[]) "
     "AND observed_at >= $2 AND observed_at <= $3 "
+    "AND trading_day BETWEEN $4 AND $5 "
     "ORDER BY nse_symbol, observed_at DESC"};
 
 // The (symbol, day) pairs travel as two parallel arrays. Each pair is one
@@ -25,7 +28,8 @@ constexpr Statement kFindLatestOfSymbols{
 // domain::DayStart does; rows come back tagged with the pair's position.
 // No ORDER BY over the whole result (a sort of every row): each pair's rows
 // come ascending from its index range, and the reader re-sorts a pair's rows
-// only should a plan ever interleave them.
+// only should a plan ever interleave them. The trading day itself is a
+// condition too, so each pair reads its day's partition only.
 constexpr Statement kPricesOfSymbolDays{
     "quote_batches_prices_of_symbol_days",
     "SELECT k.i, q.observed_at, q.last_price, q.volume "
@@ -33,6 +37,7 @@ constexpr Statement kPricesOfSymbolDays{
     "AS k(nse_symbol, trading_day, i) "
     "CROSS JOIN LATERAL (SELECT observed_at, last_price, volume "
     "FROM stock_quotes s WHERE s.nse_symbol = k.nse_symbol "
+    "AND s.trading_day = k.trading_day "
     "AND s.observed_at >= k.trading_day::timestamp AT TIME ZONE 'Asia/Kolkata' "
     "AND s.observed_at < (k.trading_day + 1)::timestamp "
     "AT TIME ZONE 'Asia/Kolkata' "
@@ -50,8 +55,12 @@ QuoteBatchRepository::FindLatestOfSymbols(
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
   auto result =
-      (*conn)->Exec(kFindLatestOfSymbols,
-                    Params().TextArray(symbols).Time(not_before).Time(at));
+      (*conn)->Exec(kFindLatestOfSymbols, Params()
+                                              .TextArray(symbols)
+                                              .Time(not_before)
+                                              .Time(at)
+                                              .Date(TradingDayFrom(not_before))
+                                              .Date(TradingDayTo(at)));
   if (!result.ok()) return result.status();
   for (int i = 0; i < result->rows(); ++i) {
     v1::StockQuote quote;

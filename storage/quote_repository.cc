@@ -10,12 +10,15 @@
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
 #include "storage/rows_written.h"
+#include "storage/trading_day_bounds.h"
 
 namespace mdc::storage {
 namespace {
 
 // One statement for any batch size: the rows travel as parallel arrays.
 // Writes only when a developer holds the token hash $7 (see MDC_WRITER_CTE).
+// The conflict key holds trading_day, which the server computes from
+// observed_at: the same uniqueness as without it (migration 0010).
 constexpr Statement kUpsertBatch{
     "quotes_upsert_batch",
     MDC_WRITER_CTE("$7")
@@ -25,16 +28,20 @@ constexpr Statement kUpsertBatch{
     "writer.id FROM writer, "
     "unnest($1::text[], $4::float8[], $5::float8[], $6::bytea[]) "
     "AS q(nse_symbol, last_price, volume, quote_data) "
-    "ON CONFLICT (nse_symbol, observed_at) DO UPDATE SET "
+    "ON CONFLICT (nse_symbol, observed_at, trading_day) DO UPDATE SET "
     "last_price = EXCLUDED.last_price, volume = EXCLUDED.volume, "
     "quote_data = EXCLUDED.quote_data, written_by = EXCLUDED.written_by, "
     "written_at = now()) "
     "SELECT " MDC_DEVELOPER_COLUMNS " FROM writer"};
 
+// Every read by instant also bounds trading_day ($4, $5 here; the last two
+// parameters of the pages), so only the partitions of those days are read
+// (storage/trading_day_bounds.h).
 constexpr Statement kFindLatest{
     "quotes_find_latest",
     "SELECT observed_at, quote_data FROM stock_quotes "
     "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at <= $3 "
+    "AND trading_day BETWEEN $4 AND $5 "
     "ORDER BY observed_at DESC LIMIT 1"};
 
 // Keyset pages: $4 is the last instant of the previous page (or just before
@@ -43,14 +50,15 @@ constexpr Statement kListRange{
     "quotes_list_range",
     "SELECT observed_at, quote_data FROM stock_quotes "
     "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at < $3 "
-    "AND observed_at > $4 ORDER BY observed_at LIMIT $5"};
+    "AND observed_at > $4 AND trading_day BETWEEN $6 AND $7 "
+    "ORDER BY observed_at LIMIT $5"};
 
 constexpr Statement kPricePoints{
     "quotes_price_points",
     "SELECT observed_at, last_price, volume FROM stock_quotes "
     "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at < $3 "
     "AND observed_at > $4 AND last_price IS NOT NULL "
-    "ORDER BY observed_at LIMIT $5"};
+    "AND trading_day BETWEEN $6 AND $7 ORDER BY observed_at LIMIT $5"};
 
 absl::StatusOr<v1::StockQuote> QuoteAt(const Result& result, int row,
                                        const std::string& symbol) {
@@ -65,7 +73,8 @@ absl::StatusOr<v1::StockQuote> QuoteAt(const Result& result, int row,
 }
 
 // Runs `page`, a keyset page statement over the quotes of `symbol` in
-// [start, end): ($1 symbol, $2 start, $3 end, $4 after, $5 limit).
+// [start, end): ($1 symbol, $2 start, $3 end, $4 after, $5 limit, $6 and
+// $7 the trading days of after and end: a later page skips earlier months).
 absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
                                 const std::string& symbol, absl::Time start,
                                 absl::Time end, std::optional<absl::Time> after,
@@ -77,7 +86,9 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
                                  .Time(start)
                                  .Time(end)
                                  .Time(PageAfter(after, start))
-                                 .Int32(limit));
+                                 .Int32(limit)
+                                 .Date(TradingDayFrom(PageAfter(after, start)))
+                                 .Date(TradingDayTo(end)));
 }
 
 }  // namespace
@@ -118,8 +129,12 @@ absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
     const std::string& symbol, absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFindLatest,
-                              Params().Text(symbol).Time(not_before).Time(at));
+  auto result = (*conn)->Exec(kFindLatest, Params()
+                                               .Text(symbol)
+                                               .Time(not_before)
+                                               .Time(at)
+                                               .Date(TradingDayFrom(not_before))
+                                               .Date(TradingDayTo(at)));
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::StockQuote>(*result, QuoteAt, symbol);
 }

@@ -10,6 +10,7 @@
 #include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
 #include "storage/nifty_repository.h"
+#include "storage/partition_repository.h"
 #include "storage/pool.h"
 #include "storage/quote_batch_repository.h"
 #include "storage/quote_repository.h"
@@ -33,7 +34,8 @@ struct Repositories {
         broker_credentials(pool),
         runs(pool),
         quote_batches(pool),
-        sign_ins(pool) {}
+        sign_ins(pool),
+        partitions(pool) {}
 
   ConnectionPool& pool;
   DeveloperRepository developers;
@@ -48,6 +50,7 @@ struct Repositories {
   RunRepository runs;
   QuoteBatchRepository quote_batches;
   SignInRepository sign_ins;
+  PartitionRepository partitions;
 };
 
 }  // namespace mdc::storage

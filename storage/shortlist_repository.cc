@@ -6,18 +6,22 @@
 #include "domain/time.h"
 #include "storage/rows.h"
 #include "storage/rows_written.h"
+#include "storage/trading_day_bounds.h"
 
 namespace mdc::storage {
 namespace {
 
 // Writes only when a developer holds the token hash $7 (see MDC_WRITER_CTE).
+// The conflict key holds trading_day, which the server computes from
+// observed_at: the same uniqueness as without it (migration 0010).
 constexpr Statement kUpsert{
     "shortlists_upsert",
     MDC_WRITER_CTE("$7")
     ", stored AS (INSERT INTO shortlist_snapshots (shortlist_type, scope, "
     "observed_at, trading_day, entry_count, entries, written_by) "
     "SELECT $1, $2, $3, $4, $5, $6, writer.id FROM writer "
-    "ON CONFLICT (shortlist_type, scope, observed_at) DO UPDATE SET "
+    "ON CONFLICT (shortlist_type, scope, observed_at, trading_day) "
+    "DO UPDATE SET "
     "entry_count = EXCLUDED.entry_count, entries = EXCLUDED.entries, "
     "written_by = EXCLUDED.written_by, written_at = now()) "
     "SELECT " MDC_DEVELOPER_COLUMNS " FROM writer"};
@@ -27,6 +31,7 @@ constexpr Statement kFindLatest{
     "SELECT observed_at, entries FROM shortlist_snapshots "
     "WHERE shortlist_type = $1 AND scope = $2 "
     "AND observed_at >= $3 AND observed_at <= $4 "
+    "AND trading_day BETWEEN $5 AND $6 "
     "ORDER BY observed_at DESC LIMIT 1"};
 
 // $1 = '' means every type.
@@ -54,7 +59,7 @@ constexpr Statement kListRange{
     "SELECT observed_at, entries FROM shortlist_snapshots "
     "WHERE shortlist_type = $1 AND scope = $2 "
     "AND observed_at >= $3 AND observed_at < $4 AND observed_at > $5 "
-    "ORDER BY observed_at LIMIT $6"};
+    "AND trading_day BETWEEN $7 AND $8 ORDER BY observed_at LIMIT $6"};
 
 absl::StatusOr<v1::Shortlist> ShortlistAt(const Result& result, int row,
                                           v1::ShortlistType type,
@@ -100,7 +105,9 @@ absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(
                                      .Text(domain::ShortlistTypeName(type))
                                      .Text(domain::ScopeName(scope))
                                      .Time(not_before)
-                                     .Time(at));
+                                     .Time(at)
+                                     .Date(TradingDayFrom(not_before))
+                                     .Date(TradingDayTo(at)));
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::Shortlist>(*result, ShortlistAt, type, scope);
 }
@@ -110,14 +117,16 @@ absl::StatusOr<std::vector<v1::Shortlist>> ShortlistRepository::ListRange(
     std::optional<absl::Time> after, int limit) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result =
-      (*conn)->Exec(kListRange, Params()
-                                    .Text(domain::ShortlistTypeName(type))
-                                    .Text(domain::ScopeName(scope))
-                                    .Time(start)
-                                    .Time(end)
-                                    .Time(PageAfter(after, start))
-                                    .Int32(limit));
+  auto result = (*conn)->Exec(kListRange,
+                              Params()
+                                  .Text(domain::ShortlistTypeName(type))
+                                  .Text(domain::ScopeName(scope))
+                                  .Time(start)
+                                  .Time(end)
+                                  .Time(PageAfter(after, start))
+                                  .Int32(limit)
+                                  .Date(TradingDayFrom(PageAfter(after, start)))
+                                  .Date(TradingDayTo(end)));
   if (!result.ok()) return result.status();
   return ReadRows<v1::Shortlist>(*result, ShortlistAt, type, scope);
 }

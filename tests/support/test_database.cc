@@ -1,8 +1,10 @@
 #include "tests/support/test_database.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "storage/migrations.h"
@@ -36,7 +38,20 @@ std::string WithDatabase(const std::string& url, const std::string& name) {
   return absl::StrCat(base, "/", name, params);
 }
 
-TestDatabase::TestDatabase() {
+TestDatabase::TestDatabase() : TestDatabase("") {}
+
+TestDatabase::TestDatabase(const std::string& last_migration) {
+  std::vector<storage::Migration> migrations = storage::EmbeddedMigrations();
+  if (!last_migration.empty()) {
+    auto last = std::find_if(migrations.begin(), migrations.end(),
+                             [&](const storage::Migration& migration) {
+                               return last_migration == migration.name;
+                             });
+    if (last == migrations.end()) {
+      Fail(absl::StrCat("no migration named ", last_migration));
+    }
+    migrations.erase(last + 1, migrations.end());
+  }
   const char* admin = std::getenv("MDC_TEST_DATABASE_URL");
   if (admin == nullptr || *admin == '\0') {
     Fail("MDC_TEST_DATABASE_URL is not set; run the tests with `make test`");
@@ -47,8 +62,7 @@ TestDatabase::TestDatabase() {
   ExecOrFail(admin_url_, absl::StrCat("CREATE DATABASE ", name_));
   url_ = WithDatabase(admin_url_, name_);
   pool_ = std::make_unique<storage::ConnectionPool>(url_, 4);
-  auto applied =
-      storage::ApplyMigrations(*pool_, storage::EmbeddedMigrations());
+  auto applied = storage::ApplyMigrations(*pool_, migrations);
   if (!applied.ok())
     Fail(absl::StrCat("migrations: ", applied.status().ToString()));
 }

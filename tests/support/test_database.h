@@ -17,6 +17,11 @@ class TestDatabase {
   // Creates database `mdc_test_<random>` and applies every migration.
   // Aborts the test program with a message when that is impossible.
   TestDatabase();
+  // The same, but stops after the migration named `last_migration` (e.g.
+  // "0009_commit_horizon.sql"): a database as an older release left it, for
+  // tests of the migrations after it (storage::ApplyMigrations). Aborts
+  // when no migration has that name.
+  explicit TestDatabase(const std::string& last_migration);
   ~TestDatabase();
 
   const std::string& url() const { return url_; }

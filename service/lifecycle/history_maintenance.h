@@ -1,0 +1,62 @@
+// Keeps the partitioned market history in shape (docs/architecture.md,
+// "Partitioned history"): at start-up and then every interval, drops the
+// months the retention (MDC_RETENTION_MONTHS) no longer keeps, then makes
+// sure the partitions of the current month and the next
+// domain::kPartitionMonthsAhead months exist, moving rows that landed in a
+// DEFAULT partition into their month's new partition. Every server runs
+// it; the database makes them take turns, and each pass is idempotent.
+//
+// A pass that fails (database away, a lock not granted in time) is logged
+// and tried again at the next interval; writes never depend on it, since a
+// month without a partition is written to the DEFAULT partition.
+#ifndef MDC_SERVICE_LIFECYCLE_HISTORY_MAINTENANCE_H_
+#define MDC_SERVICE_LIFECYCLE_HISTORY_MAINTENANCE_H_
+
+#include <thread>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "storage/partition_repository.h"
+
+namespace mdc {
+
+// What one pass did.
+struct HistoryMaintenanceReport {
+  int partitions_created = 0;
+  storage::DataCounts rows_dropped;  // all zero without a retention
+};
+
+// One pass at `now`: the retention first (0 months = none), so that old
+// rows sitting in a DEFAULT partition are deleted rather than given a
+// partition of their own, then the partitions ahead.
+absl::StatusOr<HistoryMaintenanceReport> MaintainHistory(
+    storage::PartitionRepository& partitions, int retention_months,
+    absl::Time now);
+
+class HistoryMaintenance {
+ public:
+  // Starts the thread, which runs a pass at once and then every `interval`.
+  // `partitions` must outlive this object.
+  HistoryMaintenance(storage::PartitionRepository& partitions,
+                     int retention_months, absl::Duration interval);
+
+  // Stops the thread, waiting for a pass under way.
+  ~HistoryMaintenance();
+
+  HistoryMaintenance(const HistoryMaintenance&) = delete;
+  HistoryMaintenance& operator=(const HistoryMaintenance&) = delete;
+
+ private:
+  void Loop();
+
+  storage::PartitionRepository& partitions_;
+  const int retention_months_;
+  const absl::Duration interval_;
+  absl::Notification stop_;
+  std::thread thread_;
+};
+
+}  // namespace mdc
+
+#endif  // MDC_SERVICE_LIFECYCLE_HISTORY_MAINTENANCE_H_

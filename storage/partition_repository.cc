@@ -1,0 +1,67 @@
+#include "storage/partition_repository.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "absl/strings/str_cat.h"
+
+namespace mdc::storage {
+namespace {
+
+constexpr Statement kEnsurePartitions{"partitions_ensure",
+                                      "SELECT mdc_ensure_partitions($1)"};
+
+constexpr Statement kDropBefore{
+    "partitions_drop_before",
+    "SELECT mdc_purge_before('shortlist_snapshots', $1), "
+    "mdc_purge_before('stock_quotes', $1), "
+    "mdc_purge_before('nifty_quotes', $1)"};
+
+// No statement timeout, and at most `lock_wait` for each lock, for the rest
+// of the transaction. SET takes no parameters; the number is ours, not a
+// caller's text.
+absl::Status SetMaintenanceLimits(Connection &conn, absl::Duration lock_wait) {
+  return conn
+      .ExecScript(absl::StrCat(
+          "SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = ",
+          std::max<int64_t>(1, absl::ToInt64Milliseconds(lock_wait))))
+      .status();
+}
+
+}  // namespace
+
+absl::StatusOr<int> PartitionRepository::EnsurePartitions(
+    int months_ahead, absl::Duration lock_wait) {
+  int created = 0;
+  absl::Status status = pool_.InTransaction([&](Connection &conn) {
+    if (auto set = SetMaintenanceLimits(conn, lock_wait); !set.ok()) {
+      return set;
+    }
+    auto result = conn.Exec(kEnsurePartitions, Params().Int32(months_ahead));
+    if (!result.ok()) return result.status();
+    created = static_cast<int>(result->Int64(0, 0));
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return created;
+}
+
+absl::StatusOr<DataCounts> PartitionRepository::DropBefore(
+    absl::CivilDay first_kept_day, absl::Duration lock_wait) {
+  DataCounts counts;
+  absl::Status status = pool_.InTransaction([&](Connection &conn) {
+    if (auto set = SetMaintenanceLimits(conn, lock_wait); !set.ok()) {
+      return set;
+    }
+    auto removed = conn.Exec(kDropBefore, Params().Date(first_kept_day));
+    if (!removed.ok()) return removed.status();
+    counts.shortlists = removed->Int64(0, 0);
+    counts.quotes = removed->Int64(0, 1);
+    counts.nifty_quotes = removed->Int64(0, 2);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return counts;
+}
+
+}  // namespace mdc::storage
