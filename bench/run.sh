@@ -32,9 +32,11 @@
 #   MDC_BENCH_GATEWAY_ENV  extra environment of mdc-gateway, e.g. "GOMAXPROCS=1"
 #   MDC_BENCH_SQL          SQL run once after mdc-server applied its migrations,
 #                          before the tests: to measure a schema change, e.g.
-#                          "DROP TRIGGER stock_quotes_lock ON stock_quotes"
+#                          "DROP INDEX stock_quotes_by_txid_seq"
 #   MDC_BENCH_PG_PORT / MDC_BENCH_GRPC_PORT / MDC_BENCH_HTTP_PORT
-#                          ports (55480 / 55481 / 55482), all on 127.0.0.1
+#                          ports (25480 / 25481 / 25482), all on 127.0.0.1, below
+#                          the kernel's ephemeral range (32768-60999), so that
+#                          client sockets of other processes cannot hold them
 #   MDC_BENCH_KEEP         1: keep the scratch folder (logs, cluster)
 #   MDC_BENCH_PERF         OP/PATH/CONNS, e.g. shortlist/gateway/64: record a
 #                          machine-wide `perf record -a` during that test into
@@ -53,9 +55,9 @@ wrk_threads=${MDC_BENCH_WRK_THREADS:-2}
 grpc_channels=${MDC_BENCH_GRPC_CHANNELS:-1}
 runs=${MDC_BENCH_RUNS:-1}
 build_dir=${MDC_BENCH_BUILD_DIR:-$root/build}
-pg_port=${MDC_BENCH_PG_PORT:-55480}
-grpc_port=${MDC_BENCH_GRPC_PORT:-55481}
-http_port=${MDC_BENCH_HTTP_PORT:-55482}
+pg_port=${MDC_BENCH_PG_PORT:-25480}
+grpc_port=${MDC_BENCH_GRPC_PORT:-25481}
+http_port=${MDC_BENCH_HTTP_PORT:-25482}
 pg_bin=${PG_BIN:-/usr/lib/postgresql/15/bin}
 
 log() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }

@@ -57,6 +57,18 @@ bool SetTimeout(absl::Duration *field, const std::string &value) {
   return true;
 }
 
+// The replica's lag bound: from 1 s (the lag is measured twice a second)
+// to 1 h.
+bool SetMaxLag(absl::Duration *field, const std::string &value) {
+  absl::Duration parsed;
+  if (!absl::ParseDuration(absl::StripAsciiWhitespace(value), &parsed) ||
+      parsed < absl::Seconds(1) || parsed > absl::Hours(1)) {
+    return false;
+  }
+  *field = parsed;
+  return true;
+}
+
 // An on/off switch, read as the gateway reads its own (any case).
 bool SetSwitch(bool *field, const std::string &text) {
   const std::string value =
@@ -83,6 +95,19 @@ const std::vector<Option> &Options() {
        [](Config &c, const std::string &v) {
          c.database_url = v;
          return true;
+       }},
+      {"database-read-url", "DATABASE_READ_URL",
+       "libpq URL of a streaming standby of the database, for reads that "
+       "may lag (docs/architecture.md); empty: every read on DATABASE_URL",
+       [](Config &c, const std::string &v) {
+         c.database_read_url = v;
+         return true;
+       }},
+      {"replica-max-lag", "MDC_REPLICA_MAX_LAG",
+       "the most a read from DATABASE_READ_URL may lag behind the primary, "
+       "e.g. 5s (default); 1s-1h; a standby further behind is not read",
+       [](Config &c, const std::string &v) {
+         return SetMaxLag(&c.replica_max_lag, v);
        }},
       {"admin-token", "MDC_ADMIN_TOKEN",
        "token of the bootstrap admin 'admin' (created or updated at start)",
@@ -135,6 +160,13 @@ const std::vector<Option> &Options() {
        "how long SIGTERM waits for calls in flight (0-600)",
        [](Config &c, const std::string &v) {
          return SetInt(&c.drain_seconds, v, 0, 600);
+       }},
+      {"watch-heartbeat", "MDC_WATCH_HEARTBEAT",
+       "seconds an idle watch waits before it sends a message without "
+       "events, so clients can tell a live connection from a dead one "
+       "(1-300)",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.watch_heartbeat_seconds, v, 1, 300);
        }},
       {"broker-token-url", "MDC_BROKER_TOKEN_URL",
        "http(s) URL of the broker's token endpoint; empty: no broker",
@@ -224,6 +256,12 @@ const std::vector<Option> &Options() {
        "0 or 100ms-24h; keep it below the gateway's MDC_CALL_TIMEOUT",
        [](Config &c, const std::string &v) {
          return SetTimeout(&c.statement_timeout, v);
+       }},
+      {"retention-months", "MDC_RETENTION_MONTHS",
+       "months of market history kept before the current month (0-1200); "
+       "older monthly partitions are dropped hourly; 0: keep all (default)",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.retention_months, v, 0, 1200);
        }},
   };
   return *options;

@@ -16,6 +16,14 @@ namespace mdc {
 struct Config {
   std::string grpc_addr = "127.0.0.1:50051";  // --grpc-addr, MDC_GRPC_ADDR
   std::string database_url;                   // --database-url, DATABASE_URL
+  // --database-read-url, DATABASE_READ_URL: libpq URL of a streaming
+  // standby of DATABASE_URL's cluster ("" = none). Reads that may lag go
+  // there (service/replica/read_routing.h), while it is within
+  // replica_max_lag of the primary.
+  std::string database_read_url;
+  // --replica-max-lag, MDC_REPLICA_MAX_LAG: the most a read the standby
+  // answers may lag behind the primary (1s-1h).
+  absl::Duration replica_max_lag = absl::Seconds(5);
   std::string admin_token;  // --admin-token, MDC_ADMIN_TOKEN (bootstrap)
   // --secret-key, MDC_SECRET_KEY: seals broker credentials at rest; 32 bytes
   // as 64 hex characters or base64 (domain/secret_box.h). "" = none, and
@@ -30,8 +38,9 @@ struct Config {
   // plaintext. One without the other is refused.
   std::string grpc_tls_cert;
   std::string grpc_tls_key;
-  int db_wait_seconds = 60;  // --db-wait-seconds, MDC_DB_WAIT_SECONDS
-  int drain_seconds = 10;    // --drain-seconds, MDC_DRAIN_SECONDS
+  int db_wait_seconds = 60;          // --db-wait-seconds, MDC_DB_WAIT_SECONDS
+  int drain_seconds = 10;            // --drain-seconds, MDC_DRAIN_SECONDS
+  int watch_heartbeat_seconds = 15;  // --watch-heartbeat, MDC_WATCH_HEARTBEAT
   // The broker's token endpoint ("" = no broker) and credentials.
   std::string broker_token_url;   // --broker-token-url, MDC_BROKER_TOKEN_URL
   std::string broker_api_key;     // --broker-api-key, MDC_BROKER_API_KEY
@@ -63,6 +72,10 @@ struct Config {
   // connection for ever; below the gateway's MDC_CALL_TIMEOUT (30s). Zero:
   // none.
   absl::Duration statement_timeout = absl::Seconds(25);
+  // --retention-months, MDC_RETENTION_MONTHS: market history kept, in whole
+  // months before the current one (service/lifecycle/history_maintenance.h);
+  // older monthly partitions are dropped. 0 = keep everything (default).
+  int retention_months = 0;
 };
 
 // Reads `args` (argv without the program name; "--name=value" or "--name

@@ -63,9 +63,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   if (!credentials.ok()) return credentials.status();
   // Before the pool, which reports to it.
   s->metrics_ = std::make_unique<Metrics>();
+  s->market_commits_ = std::make_unique<WakeSignal>();
+  s->storage_observer_ = std::make_unique<MarketCommitObserver>(
+      s->metrics_->storage_observer(), *s->market_commits_);
   s->pool_ = std::make_unique<storage::ConnectionPool>(
       config.database_url, config.db_pool_size, config.statement_timeout,
-      &s->metrics_->storage_observer());
+      s->storage_observer_.get());
   if (auto ready =
           WaitForDatabase(*s->pool_, absl::Seconds(config.db_wait_seconds));
       !ready.ok()) {
@@ -84,8 +87,25 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
     if (!admin.ok()) return admin.status();
     log::Info("bootstrap admin ready", {{"username", admin->username}});
   }
+  s->history_ = std::make_unique<HistoryMaintenance>(
+      s->repos_->partitions, config.retention_months, absl::Hours(1));
 
   storage::Repositories &repos = *s->repos_;
+  // The read replica: not waited for, and not migrated (it replays the
+  // primary's migrations). Until its monitor finds it a standby within the
+  // bound, its reads go to the primary. Its pool reports to no observer:
+  // the mdc_db_pool_* series describe the primary's pool.
+  if (!config.database_read_url.empty()) {
+    s->replica_pool_ = std::make_unique<storage::ConnectionPool>(
+        config.database_read_url, config.db_pool_size,
+        config.statement_timeout);
+    s->replica_repos_ =
+        std::make_unique<storage::Repositories>(*s->replica_pool_);
+    s->replica_monitor_ = std::make_unique<ReplicaMonitor>(
+        ReplicaMonitor::OverPools(*s->pool_, *s->replica_pool_),
+        config.replica_max_lag, s->metrics_->replica());
+  }
+  storage::Repositories *replica = s->replica_repos_.get();
   if (auto served = s->metrics_->Serve(config.metrics_addr); !served.ok()) {
     return served;
   }
@@ -115,23 +135,36 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   s->broker_tokens_ = std::make_unique<BrokerTokens>(
       repos.broker_tokens, *s->broker_credentials_, *s->http_,
       config.broker_token_url, absl::Seconds(config.broker_timeout_seconds));
-  s->developer_ = std::make_unique<DeveloperService>(
-      *s->calls_,
-      DeveloperService::Stores{repos.shortlists, repos.nifty, repos.quotes,
-                               repos.holidays},
-      *s->broker_tokens_);
+  auto developer_stores = [](storage::Repositories &r) {
+    return DeveloperService::Stores{r.shortlists, r.nifty, r.quotes,
+                                    r.holidays};
+  };
+  auto dashboard_stores = [](storage::Repositories &r) {
+    return DashboardService::Stores{r.sign_ins, r.shortlists, r.quotes,
+                                    r.quote_batches, r.runs};
+  };
+  std::optional<ReplicaStores<DeveloperService::Stores>> developer_replica;
+  std::optional<ReplicaStores<DashboardService::Stores>> dashboard_replica;
+  if (replica != nullptr) {
+    developer_replica.emplace(ReplicaStores<DeveloperService::Stores>{
+        developer_stores(*replica), *s->replica_monitor_});
+    dashboard_replica.emplace(ReplicaStores<DashboardService::Stores>{
+        dashboard_stores(*replica), *s->replica_monitor_});
+  }
+  s->developer_ =
+      std::make_unique<DeveloperService>(*s->calls_, developer_stores(repos),
+                                         *s->broker_tokens_, developer_replica);
   s->dashboard_ = std::make_unique<DashboardService>(
-      *s->calls_, *s->auth_,
-      DashboardService::Stores{repos.sign_ins, repos.shortlists, repos.quotes,
-                               repos.quote_batches, repos.runs});
+      *s->calls_, *s->auth_, dashboard_stores(repos), dashboard_replica);
   s->admin_ = std::make_unique<AdminService>(
       *s->calls_,
       AdminService::Stores{repos.developers, repos.holidays, repos.market_data,
                            repos.maintenance, repos.broker_credentials},
       std::move(secret_box));
   s->health_ = std::make_unique<HealthService>(*s->calls_, *s->pool_);
-  s->stream_ = std::make_unique<StreamService>(*s->calls_, *s->pool_,
-                                               config.database_url);
+  s->stream_ = std::make_unique<StreamService>(
+      *s->calls_, *s->pool_, config.database_url, *s->market_commits_,
+      absl::Seconds(config.watch_heartbeat_seconds));
 
   // gRPC's built-in grpc.health.v1 service answers Check and Watch but does
   // not register its descriptor; asking for ours here links the generated
@@ -159,7 +192,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   // covers pollers and threads between calls): a client (the gateway)
   // queues the rest. Idle threads stay polling: with gRPC's default of at most
   // two pollers, the sync server would start and end a thread for most requests
-  // under load.
+  // under load. Streams (callback API, no thread while idle) count against the
+  // per-connection limit too: HTTP/2 cannot tell a watch from a blocking call,
+  // and raising the limit for them would let one connection's blocking calls
+  // outnumber the threads. Watchers open more connections instead: the
+  // gateway's stream pool (MDC_GATEWAY_STREAMS_PER_CONNECTION) and the clients.
   grpc::ResourceQuota quota("mdc-server");
   quota.SetMaxThreads(config.max_threads);
   builder.SetResourceQuota(quota);
@@ -185,6 +222,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
              {"port", s->port_},
              {"grpc_tls", config.grpc_tls_cert.empty() ? "off" : "on"},
              {"metrics_addr", config.metrics_addr},
+             {"read_replica", config.database_read_url.empty() ? "off" : "on"},
              {"version", MDC_VERSION}});
   return s;
 }
@@ -199,6 +237,7 @@ void Server::Shutdown() {
                          std::chrono::seconds(config_.drain_seconds));
   grpc_server_->Wait();
   monitor_.reset();
+  history_.reset();
   log::Info("stopped");
 }
 

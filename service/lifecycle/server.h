@@ -26,7 +26,11 @@
 #include "service/calls/call_runner.h"
 #include "service/config/config.h"
 #include "service/lifecycle/health_monitor.h"
+#include "service/lifecycle/history_maintenance.h"
 #include "service/metrics/metrics.h"
+#include "service/replica/replica_monitor.h"
+#include "service/streams/market_commit_observer.h"
+#include "service/streams/wake_signal.h"
 #include "storage/pool.h"
 #include "storage/repositories.h"
 
@@ -58,8 +62,17 @@ class Server {
   int port_ = 0;
   // Before the pool, which reports to it until destroyed.
   std::unique_ptr<Metrics> metrics_;
+  // Raised when market records were committed; the pool reports through
+  // the observer, which passes everything on to metrics_.
+  std::unique_ptr<WakeSignal> market_commits_;
+  std::unique_ptr<MarketCommitObserver> storage_observer_;
   std::unique_ptr<storage::ConnectionPool> pool_;
   std::unique_ptr<storage::Repositories> repos_;
+  // The read replica's (DATABASE_READ_URL), when configured; the monitor
+  // before the pool it asks is destroyed.
+  std::unique_ptr<storage::ConnectionPool> replica_pool_;
+  std::unique_ptr<storage::Repositories> replica_repos_;
+  std::unique_ptr<ReplicaMonitor> replica_monitor_;
   std::unique_ptr<Authenticator> auth_;
   std::unique_ptr<CallRunner> calls_;
   std::unique_ptr<HttpClient> http_;
@@ -74,6 +87,8 @@ class Server {
   std::unique_ptr<StreamService> stream_;
   std::unique_ptr<grpc::Server> grpc_server_;
   std::unique_ptr<HealthMonitor> monitor_;
+  // Partitions ahead and the retention (MDC_RETENTION_MONTHS).
+  std::unique_ptr<HistoryMaintenance> history_;
 };
 
 }  // namespace mdc

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "service/metrics/process_collector.h"
+#include "service/metrics/replica_metrics.h"
 #include "service/metrics/storage_metrics.h"
 
 namespace mdc {
@@ -68,5 +69,12 @@ void Metrics::RecordCall(absl::string_view service, absl::string_view method,
 void Metrics::SetDatabaseUp(bool up) { database_up_->Set(up ? 1 : 0); }
 
 storage::StorageObserver& Metrics::storage_observer() { return *storage_; }
+
+ReplicaMetrics& Metrics::replica() {
+  if (replica_ == nullptr) {
+    replica_ = std::make_unique<ReplicaMetrics>(*registry_);
+  }
+  return *replica_;
+}
 
 }  // namespace mdc

@@ -28,6 +28,7 @@ class Gauge;
 namespace mdc {
 
 class ProcessCollector;
+class ReplicaMetrics;
 class StorageMetrics;
 
 class Metrics {
@@ -50,10 +51,15 @@ class Metrics {
   // What the connection pool reports to (storage/observer.h).
   storage::StorageObserver& storage_observer();
 
+  // The read replica's series (replica_metrics.h), registered on the first
+  // call: call it at start-up, and only when a replica is configured.
+  ReplicaMetrics& replica();
+
  private:
   std::shared_ptr<prometheus::Registry> registry_;
   std::shared_ptr<ProcessCollector> process_;
   std::unique_ptr<StorageMetrics> storage_;
+  std::unique_ptr<ReplicaMetrics> replica_;
   std::unique_ptr<prometheus::Exposer> exposer_;
   prometheus::Family<prometheus::Counter>* calls_;
   prometheus::Family<prometheus::Histogram>* latency_;
