@@ -18,7 +18,7 @@ constexpr int kPage = 1000;
 constexpr absl::Duration kTick = absl::Milliseconds(250);
 // While committed records wait behind an open older transaction, the hub
 // reads again after this, doubling up to kHeldBackMax.
-constexpr absl::Duration kHeldBackFirst = absl::Milliseconds(2);
+constexpr absl::Duration kHeldBackFirst = absl::Milliseconds(1);
 constexpr absl::Duration kHeldBackMax = absl::Milliseconds(100);
 // At most one NOTIFY per this: under a steady stream of commits the other
 // servers hear of them this often, and PostgreSQL's notification queue
@@ -137,19 +137,19 @@ void MarketHub::Loop() {
       continue;
     }
     if (commits_.Take()) notify_pending = true;
+    // This server's watchers first, then the other servers' hubs.
+    const bool was_held_back = held_back;
+    if (!CatchUp(held_back)) {
+      listener.reset();
+      continue;
+    }
     if (notify_pending && absl::Now() >= last_notify + kNotifyGap) {
-      // This server's commits: tell the other servers' hubs.
       if (!listener->Notify().ok()) {
         listener.reset();
         continue;
       }
       notify_pending = false;
       last_notify = absl::Now();
-    }
-    const bool was_held_back = held_back;
-    if (!CatchUp(held_back)) {
-      listener.reset();
-      continue;
     }
     held_back_wait = held_back && was_held_back
                          ? std::min(held_back_wait * 2, kHeldBackMax)
