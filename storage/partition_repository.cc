@@ -9,7 +9,13 @@ namespace mdc::storage {
 namespace {
 
 constexpr Statement kEnsurePartitions{"partitions_ensure",
-                                      "SELECT mdc_ensure_partitions($1)"};
+                                      "SELECT mdc_ensure_partitions($1, $2)"};
+
+// The partitioned market tables (mdc_partitioned_tables(), migration 0010),
+// each ensured in a transaction of its own: adding a partition locks the
+// whole table, and one table at a time cannot deadlock with a writer.
+constexpr const char *kPartitionedTables[] = {"stock_quotes", "nifty_quotes",
+                                              "shortlist_snapshots"};
 
 constexpr Statement kDropBefore{
     "partitions_drop_before",
@@ -33,16 +39,19 @@ absl::Status SetMaintenanceLimits(Connection &conn, absl::Duration lock_wait) {
 absl::StatusOr<int> PartitionRepository::EnsurePartitions(
     int months_ahead, absl::Duration lock_wait) {
   int created = 0;
-  absl::Status status = pool_.InTransaction([&](Connection &conn) {
-    if (auto set = SetMaintenanceLimits(conn, lock_wait); !set.ok()) {
-      return set;
-    }
-    auto result = conn.Exec(kEnsurePartitions, Params().Int32(months_ahead));
-    if (!result.ok()) return result.status();
-    created = static_cast<int>(result->Int64(0, 0));
-    return absl::OkStatus();
-  });
-  if (!status.ok()) return status;
+  for (const char *table : kPartitionedTables) {
+    absl::Status status = pool_.InTransaction([&](Connection &conn) {
+      if (auto set = SetMaintenanceLimits(conn, lock_wait); !set.ok()) {
+        return set;
+      }
+      auto result = conn.Exec(kEnsurePartitions,
+                              Params().Int32(months_ahead).Text(table));
+      if (!result.ok()) return result.status();
+      created += static_cast<int>(result->Int64(0, 0));
+      return absl::OkStatus();
+    });
+    if (!status.ok()) return status;
+  }
   return created;
 }
 

@@ -175,6 +175,15 @@ BEGIN
   IF to_regclass(name) IS NOT NULL THEN
     RETURN false;
   END IF;
+  -- No write of `parent` may be under way meanwhile: a statement picks its
+  -- partition when it starts, so one that chose DEFAULT for this month
+  -- before the attach would fail its partition check after it (SQLSTATE
+  -- 23514), and a row it put in DEFAULT between the move and the attach
+  -- would make the attach fail. Writers and readers of `parent` wait for
+  -- this short transaction (one table at a time, at most lock_timeout for
+  -- the lock itself); statements that start after it plan with the new
+  -- partition.
+  EXECUTE format('LOCK TABLE %I IN ACCESS EXCLUSIVE MODE', parent);
   EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS '
                  'INCLUDING CONSTRAINTS)', name, parent);
   EXECUTE format('WITH moved AS (DELETE FROM %I WHERE trading_day >= %L '
@@ -186,37 +195,40 @@ BEGIN
   RETURN true;
 END $$;
 
--- Creates the monthly partitions of every market table from the current
--- month (Asia/Kolkata) to `months_ahead` months after it, and those of
--- the months found in the DEFAULT partitions (years 1900-2199), so that
--- what landed there moves to its partition. Several servers may call it at
+-- Creates the monthly partitions of market table `parent` from the current
+-- month (Asia/Kolkata) to `months_ahead` months after it, and those of the
+-- months found in its DEFAULT partition (years 1900-2199), so that what
+-- landed there moves to its partition. One table per call, so that a
+-- caller's transaction locks one table at a time (mdc_create_month_partition
+-- locks it whole while it adds a partition). Several servers may call it at
 -- once: they take turns. Returns the partitions created.
-CREATE FUNCTION mdc_ensure_partitions(months_ahead integer) RETURNS integer
+CREATE FUNCTION mdc_ensure_partitions(months_ahead integer, parent text)
+RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE
   this_month date :=
     date_trunc('month', now() AT TIME ZONE 'Asia/Kolkata')::date;
-  parent text;
   month date;
   created integer := 0;
 BEGIN
   IF months_ahead IS NULL OR months_ahead < 0 THEN
     RAISE EXCEPTION 'months_ahead must be 0 or more, not %', months_ahead;
   END IF;
+  IF NOT parent = ANY (mdc_partitioned_tables()) THEN
+    RAISE EXCEPTION '% is not a partitioned market table', parent;
+  END IF;
   -- 4242004: any constant unique to mdc (4242001 is the migrations' lock).
   PERFORM pg_advisory_xact_lock(4242004);
-  FOREACH parent IN ARRAY mdc_partitioned_tables() LOOP
-    FOR month IN EXECUTE format(
-        'SELECT (%L::date + make_interval(months => n))::date '
-        '  FROM generate_series(0, %s) AS n '
-        'UNION SELECT DISTINCT date_trunc(''month'', trading_day)::date '
-        '  FROM %I WHERE trading_day >= ''1900-01-01'' '
-        '  AND trading_day < ''2200-01-01'' ORDER BY 1',
-        this_month, months_ahead, parent || '_default') LOOP
-      IF mdc_create_month_partition(parent, month) THEN
-        created := created + 1;
-      END IF;
-    END LOOP;
+  FOR month IN EXECUTE format(
+      'SELECT (%L::date + make_interval(months => n))::date '
+      '  FROM generate_series(0, %s) AS n '
+      'UNION SELECT DISTINCT date_trunc(''month'', trading_day)::date '
+      '  FROM %I WHERE trading_day >= ''1900-01-01'' '
+      '  AND trading_day < ''2200-01-01'' ORDER BY 1',
+      this_month, months_ahead, parent || '_default') LOOP
+    IF mdc_create_month_partition(parent, month) THEN
+      created := created + 1;
+    END IF;
   END LOOP;
   RETURN created;
 END $$;
@@ -288,7 +300,7 @@ SELECT mdc_create_month_partition('shortlist_snapshots', month)
           FROM shortlist_snapshots_unpartitioned
          WHERE trading_day >= '1900-01-01' AND trading_day < '2200-01-01')
        AS months;
-SELECT mdc_ensure_partitions(3);
+SELECT mdc_ensure_partitions(3, t) FROM unnest(mdc_partitioned_tables()) AS t;
 
 INSERT INTO stock_quotes (nse_symbol, observed_at, trading_day, last_price,
                           volume, quote_data, written_by, written_at, seq,
