@@ -2,18 +2,27 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
 namespace mdc::storage {
 namespace {
 
-constexpr Statement kEnsurePartitions{"partitions_ensure",
-                                      "SELECT mdc_ensure_partitions($1, $2)"};
+constexpr Statement kMonthsToPartition{
+    "partitions_months_to_add",
+    "SELECT m FROM mdc_months_to_partition($1, $2) AS m"};
+// Taking turns with the other servers' maintenance (advisory lock 4242004,
+// migration 0010); false when another server added the month meanwhile.
+constexpr Statement kAddMonth{
+    "partitions_add_month",
+    "SELECT mdc_create_month_partition($1, $2) "
+    "FROM (SELECT pg_advisory_xact_lock(4242004)) AS turn"};
 
-// The partitioned market tables (mdc_partitioned_tables(), migration 0010),
-// each ensured in a transaction of its own: adding a partition locks the
-// whole table, and one table at a time cannot deadlock with a writer.
+// The partitioned market tables (mdc_partitioned_tables(), migration 0010).
+// Each month is added in a transaction of its own: adding a partition locks
+// the whole table until commit, so one month of one table at a time keeps
+// that short and cannot deadlock with a writer.
 constexpr const char *kPartitionedTables[] = {"stock_quotes", "nifty_quotes",
                                               "shortlist_snapshots"};
 
@@ -40,17 +49,29 @@ absl::StatusOr<int> PartitionRepository::EnsurePartitions(
     int months_ahead, absl::Duration lock_wait) {
   int created = 0;
   for (const char *table : kPartitionedTables) {
-    absl::Status status = pool_.InTransaction([&](Connection &conn) {
-      if (auto set = SetMaintenanceLimits(conn, lock_wait); !set.ok()) {
-        return set;
-      }
-      auto result = conn.Exec(kEnsurePartitions,
-                              Params().Int32(months_ahead).Text(table));
+    std::vector<absl::CivilDay> months;
+    {
+      auto conn = pool_.Acquire();
+      if (!conn.ok()) return conn.status();
+      auto result = (*conn)->Exec(kMonthsToPartition,
+                                  Params().Int32(months_ahead).Text(table));
       if (!result.ok()) return result.status();
-      created += static_cast<int>(result->Int64(0, 0));
-      return absl::OkStatus();
-    });
-    if (!status.ok()) return status;
+      for (int row = 0; row < result->rows(); ++row) {
+        months.push_back(result->Date(row, 0));
+      }
+    }
+    for (const absl::CivilDay &month : months) {
+      absl::Status status = pool_.InTransaction([&](Connection &conn) {
+        if (auto set = SetMaintenanceLimits(conn, lock_wait); !set.ok()) {
+          return set;
+        }
+        auto added = conn.Exec(kAddMonth, Params().Text(table).Date(month));
+        if (!added.ok()) return added.status();
+        if (added->Bool(0, 0)) ++created;
+        return absl::OkStatus();
+      });
+      if (!status.ok()) return status;
+    }
   }
   return created;
 }

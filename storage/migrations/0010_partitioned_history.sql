@@ -195,21 +195,16 @@ BEGIN
   RETURN true;
 END $$;
 
--- Creates the monthly partitions of market table `parent` from the current
--- month (Asia/Kolkata) to `months_ahead` months after it, and those of the
--- months found in its DEFAULT partition (years 1900-2199), so that what
--- landed there moves to its partition. One table per call, so that a
--- caller's transaction locks one table at a time (mdc_create_month_partition
--- locks it whole while it adds a partition). Several servers may call it at
--- once: they take turns. Returns the partitions created.
-CREATE FUNCTION mdc_ensure_partitions(months_ahead integer, parent text)
-RETURNS integer
+-- The months market table `parent` should have a partition for and has
+-- not: the current month (Asia/Kolkata) to `months_ahead` months after it,
+-- and the months found in its DEFAULT partition (years 1900-2199), so that
+-- what landed there moves to its partition. Ascending.
+CREATE FUNCTION mdc_months_to_partition(months_ahead integer, parent text)
+RETURNS SETOF date
 LANGUAGE plpgsql AS $$
 DECLARE
   this_month date :=
     date_trunc('month', now() AT TIME ZONE 'Asia/Kolkata')::date;
-  month date;
-  created integer := 0;
 BEGIN
   IF months_ahead IS NULL OR months_ahead < 0 THEN
     RAISE EXCEPTION 'months_ahead must be 0 or more, not %', months_ahead;
@@ -217,15 +212,34 @@ BEGIN
   IF NOT parent = ANY (mdc_partitioned_tables()) THEN
     RAISE EXCEPTION '% is not a partitioned market table', parent;
   END IF;
+  RETURN QUERY EXECUTE format(
+      'SELECT m FROM ('
+      '  SELECT (%L::date + make_interval(months => n))::date AS m '
+      '    FROM generate_series(0, %s) AS n '
+      '  UNION SELECT DISTINCT date_trunc(''month'', trading_day)::date '
+      '    FROM %I WHERE trading_day >= ''1900-01-01'' '
+      '    AND trading_day < ''2200-01-01'') months '
+      'WHERE to_regclass(format(''%%s_p%%s'', %L, to_char(m, ''YYYY_MM''))) '
+      '  IS NULL ORDER BY m',
+      this_month, months_ahead, parent || '_default', parent);
+END $$;
+
+-- Creates the partitions mdc_months_to_partition names, in one
+-- transaction (the migration's). The servers' maintenance instead adds one
+-- month per transaction (storage/partition_repository.cc), so that the
+-- table lock of each addition is held only for that month. Several callers
+-- may run at once: they take turns. Returns the partitions created.
+CREATE FUNCTION mdc_ensure_partitions(months_ahead integer, parent text)
+RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+  month date;
+  created integer := 0;
+BEGIN
   -- 4242004: any constant unique to mdc (4242001 is the migrations' lock).
   PERFORM pg_advisory_xact_lock(4242004);
-  FOR month IN EXECUTE format(
-      'SELECT (%L::date + make_interval(months => n))::date '
-      '  FROM generate_series(0, %s) AS n '
-      'UNION SELECT DISTINCT date_trunc(''month'', trading_day)::date '
-      '  FROM %I WHERE trading_day >= ''1900-01-01'' '
-      '  AND trading_day < ''2200-01-01'' ORDER BY 1',
-      this_month, months_ahead, parent || '_default') LOOP
+  FOR month IN SELECT m FROM mdc_months_to_partition(months_ahead, parent) m
+  LOOP
     IF mdc_create_month_partition(parent, month) THEN
       created := created + 1;
     END IF;
