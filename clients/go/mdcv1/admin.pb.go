@@ -1102,7 +1102,7 @@ var File_mdc_v1_admin_proto protoreflect.FileDescriptor
 
 const file_mdc_v1_admin_proto_rawDesc = "" +
 	"\n" +
-	"\x12mdc/v1/admin.proto\x12\x06mdc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16mdc/v1/developer.proto\x1a\x13mdc/v1/market.proto\"S\n" +
+	"\x12mdc/v1/admin.proto\x12\x06mdc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16mdc/v1/developer.proto\x1a\x13mdc/v1/market.proto\x1a\x14mdc/v1/options.proto\"S\n" +
 	"\x15ListDevelopersRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
@@ -1171,22 +1171,22 @@ const file_mdc_v1_admin_proto_rawDesc = "" +
 	"\n" +
 	"configured\x18\x01 \x01(\bR\n" +
 	"configured\x12=\n" +
-	"\fupdated_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\vupdatedTime2\xb0\f\n" +
-	"\fAdminService\x12m\n" +
-	"\x0eListDevelopers\x12\x1d.mdc.v1.ListDevelopersRequest\x1a\x1e.mdc.v1.ListDevelopersResponse\"\x1c\x82\xd3\xe4\x93\x02\x16\x12\x14/v1/admin/developers\x12a\n" +
-	"\fGetDeveloper\x12\x1b.mdc.v1.GetDeveloperRequest\x1a\x11.mdc.v1.Developer\"!\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/admin/developers/{id}\x12e\n" +
-	"\x0fCreateDeveloper\x12\x1e.mdc.v1.CreateDeveloperRequest\x1a\x11.mdc.v1.Developer\"\x1f\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/admin/developers\x12{\n" +
-	"\x13RefreshDeveloperKey\x12\".mdc.v1.RefreshDeveloperKeyRequest\x1a\x11.mdc.v1.Developer\"-\x82\xd3\xe4\x93\x02'2%/v1/admin/developers/{id}/refresh-key\x12l\n" +
-	"\x0fDeleteDeveloper\x12\x1e.mdc.v1.DeleteDeveloperRequest\x1a\x16.google.protobuf.Empty\"!\x82\xd3\xe4\x93\x02\x1b*\x19/v1/admin/developers/{id}\x12e\n" +
-	"\fListHolidays\x12\x1b.mdc.v1.ListHolidaysRequest\x1a\x1c.mdc.v1.ListHolidaysResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\x12\x12/v1/admin/holidays\x12l\n" +
-	"\x0eCreateHolidays\x12\x1d.mdc.v1.CreateHolidaysRequest\x1a\x1c.mdc.v1.ListHolidaysResponse\"\x1d\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/v1/admin/holidays\x12n\n" +
-	"\x0eDeleteHolidays\x12\x1d.mdc.v1.DeleteHolidaysRequest\x1a\x1e.mdc.v1.DeleteHolidaysResponse\"\x1d\x82\xd3\xe4\x93\x02\x17:\x01**\x12/v1/admin/holidays\x12p\n" +
-	"\rDeleteHoliday\x12\x1c.mdc.v1.DeleteHolidayRequest\x1a\x1e.mdc.v1.DeleteHolidaysResponse\"!\x82\xd3\xe4\x93\x02\x1b*\x19/v1/admin/holidays/{date}\x12t\n" +
-	"\rListDataDates\x12\x1c.mdc.v1.ListDataDatesRequest\x1a\x1d.mdc.v1.ListDataDatesResponse\"&\x82\xd3\xe4\x93\x02 \x12\x1e/v1/admin/data/available-dates\x12s\n" +
-	"\x0fDeleteDataDates\x12\x1e.mdc.v1.DeleteDataDatesRequest\x1a\x1f.mdc.v1.DeleteDataDatesResponse\"\x1f\x82\xd3\xe4\x93\x02\x19:\x01**\x14/v1/admin/data/dates\x12g\n" +
-	"\vRunDbScript\x12\x1a.mdc.v1.RunDbScriptRequest\x1a\x1b.mdc.v1.RunDbScriptResponse\"\x1f\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/admin/db-scripts\x12y\n" +
-	"\x14SetBrokerCredentials\x12#.mdc.v1.SetBrokerCredentialsRequest\x1a\x1f.mdc.v1.BrokerCredentialsStatus\"\x1b\x82\xd3\xe4\x93\x02\x15:\x01*\x1a\x10/v1/admin/broker\x12v\n" +
-	"\x14GetBrokerCredentials\x12#.mdc.v1.GetBrokerCredentialsRequest\x1a\x1f.mdc.v1.BrokerCredentialsStatus\"\x18\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/admin/brokerB\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
+	"\fupdated_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\vupdatedTime2\x9b\x15\n" +
+	"\fAdminService\x12\x82\x01\n" +
+	"\x0eListDevelopers\x12\x1d.mdc.v1.ListDevelopersRequest\x1a\x1e.mdc.v1.ListDevelopersResponse\"1\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x16\x12\x14/v1/admin/developers\x90\x02\x01\x12\x95\x01\n" +
+	"\fGetDeveloper\x12\x1b.mdc.v1.GetDeveloperRequest\x1a\x11.mdc.v1.Developer\"U\xa2\x9f\x19-\b\x03\x10\x01\x18\x01 \x01*\x1d\b\x05\x12\x19No developer has this id.:\x04read\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/admin/developers/{id}\x90\x02\x01\x12\xdc\x01\n" +
+	"\x0fCreateDeveloper\x12\x1e.mdc.v1.CreateDeveloperRequest\x1a\x11.mdc.v1.Developer\"\x95\x01\xa2\x9f\x19o\b\x03\x10\x01\x18\x01 \x01*\x1a\b\x06\x12\x16The username is taken.:Ia second create answers USERNAME_TAKEN and the token of the first is lost\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/admin/developers\x90\x02\x00\x12\xe1\x01\n" +
+	"\x13RefreshDeveloperKey\x12\".mdc.v1.RefreshDeveloperKeyRequest\x1a\x11.mdc.v1.Developer\"\x92\x01\xa2\x9f\x19^\b\x03\x10\x01\x18\x01 \x01*\x1d\b\x05\x12\x19No developer has this id.:5each call issues a new token; the first would be lost\x82\xd3\xe4\x93\x02'2%/v1/admin/developers/{id}/refresh-key\x90\x02\x00\x12\xfb\x01\n" +
+	"\x0fDeleteDeveloper\x12\x1e.mdc.v1.DeleteDeveloperRequest\x1a\x16.google.protobuf.Empty\"\xaf\x01\xa2\x9f\x19\x86\x01\b\x03\x10\x01\x18\x01 \x01*\x1d\b\x05\x12\x19No developer has this id.*@\b\t\x12<The developer is the last admin; create another admin first.:\x1ba second delete answers 404\x82\xd3\xe4\x93\x02\x1b*\x19/v1/admin/developers/{id}\x90\x02\x00\x12z\n" +
+	"\fListHolidays\x12\x1b.mdc.v1.ListHolidaysRequest\x1a\x1c.mdc.v1.ListHolidaysResponse\"/\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x14\x12\x12/v1/admin/holidays\x90\x02\x01\x12\xf8\x01\n" +
+	"\x0eCreateHolidays\x12\x1d.mdc.v1.CreateHolidaysRequest\x1a\x1c.mdc.v1.ListHolidaysResponse\"\xa8\x01\xa2\x9f\x19\x83\x01\b\x03\x10\x01\x18\x01 \x01*Q\b\x06\x12MA date is already in the calendar (the message names it); nothing was stored.:&a second create answers HOLIDAY_EXISTS\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/v1/admin/holidays\x90\x02\x00\x12\xcd\x01\n" +
+	"\x0eDeleteHolidays\x12\x1d.mdc.v1.DeleteHolidaysRequest\x1a\x1e.mdc.v1.DeleteHolidaysResponse\"|\xa2\x9f\x19X\b\x03\x10\x01\x18\x01 \x01*1\b\x05\x12-None of the dates is in the holiday calendar.:\x1ba second delete answers 404\x82\xd3\xe4\x93\x02\x17:\x01**\x12/v1/admin/holidays\x90\x02\x00\x12\xca\x01\n" +
+	"\rDeleteHoliday\x12\x1c.mdc.v1.DeleteHolidayRequest\x1a\x1e.mdc.v1.DeleteHolidaysResponse\"{\xa2\x9f\x19S\b\x03\x10\x01\x18\x01 \x01*,\b\x05\x12(The date is not in the holiday calendar.:\x1ba second delete answers 404\x82\xd3\xe4\x93\x02\x1b*\x19/v1/admin/holidays/{date}\x90\x02\x00\x12\x89\x01\n" +
+	"\rListDataDates\x12\x1c.mdc.v1.ListDataDatesRequest\x1a\x1d.mdc.v1.ListDataDatesResponse\";\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02 \x12\x1e/v1/admin/data/available-dates\x90\x02\x01\x12\xa1\x01\n" +
+	"\x0fDeleteDataDates\x12\x1e.mdc.v1.DeleteDataDatesRequest\x1a\x1f.mdc.v1.DeleteDataDatesResponse\"M\xa2\x9f\x19'\b\x03\x10\x01\x18\x01 \x01:\x1da second delete counts 0 rows\x82\xd3\xe4\x93\x02\x19:\x01**\x14/v1/admin/data/dates\x90\x02\x00\x12\xc4\x01\n" +
+	"\vRunDbScript\x12\x1a.mdc.v1.RunDbScriptRequest\x1a\x1b.mdc.v1.RunDbScriptResponse\"|\xa2\x9f\x19V\b\x03\x10\x01\x18\x01 \x01:La maintenance script runs once per request (purge-before would count 0 rows)\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/admin/db-scripts\x90\x02\x00\x12\x93\x02\n" +
+	"\x14SetBrokerCredentials\x12#.mdc.v1.SetBrokerCredentialsRequest\x1a\x1f.mdc.v1.BrokerCredentialsStatus\"\xb4\x01\xa2\x9f\x19\x91\x01\b\x03\x10\x01\x18\x01 \x01*S\b\t\x12OThe server has no MDC_SECRET_KEY, so it cannot store the credentials encrypted.:2replaces the stored credentials with the same ones\x82\xd3\xe4\x93\x02\x15:\x01*\x1a\x10/v1/admin/broker\x90\x02\x02\x12\x8b\x01\n" +
+	"\x14GetBrokerCredentials\x12#.mdc.v1.GetBrokerCredentialsRequest\x1a\x1f.mdc.v1.BrokerCredentialsStatus\"-\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/admin/broker\x90\x02\x01B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
 
 var (
 	file_mdc_v1_admin_proto_rawDescOnce sync.Once
@@ -1278,6 +1278,7 @@ func file_mdc_v1_admin_proto_init() {
 	}
 	file_mdc_v1_developer_proto_init()
 	file_mdc_v1_market_proto_init()
+	file_mdc_v1_options_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

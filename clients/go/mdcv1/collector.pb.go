@@ -571,7 +571,7 @@ var File_mdc_v1_collector_proto protoreflect.FileDescriptor
 
 const file_mdc_v1_collector_proto_rawDesc = "" +
 	"\n" +
-	"\x16mdc/v1/collector.proto\x12\x06mdc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a\x13mdc/v1/market.proto\"\xf0\x01\n" +
+	"\x16mdc/v1/collector.proto\x12\x06mdc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a\x13mdc/v1/market.proto\x1a\x14mdc/v1/options.proto\"\xf0\x01\n" +
 	"\rShortlistData\x12\"\n" +
 	"\ttimestamp\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\ttimestamp\x12\x1a\n" +
 	"\btimezone\x18\x02 \x01(\tR\btimezone\x12B\n" +
@@ -608,13 +608,13 @@ const file_mdc_v1_collector_proto_rawDesc = "" +
 	"\n" +
 	"is_holiday\x18\x02 \x01(\bR\tisHoliday\x12\x12\n" +
 	"\x04name\x18\x03 \x01(\tR\x04name\x12$\n" +
-	"\x0eis_trading_day\x18\x04 \x01(\bR\fisTradingDay2\xd7\x03\n" +
-	"\x10CollectorService\x12t\n" +
-	"\rSaveShortlist\x12\x1c.mdc.v1.SaveShortlistRequest\x1a\x16.google.protobuf.Empty\"-\x82\xd3\xe4\x93\x02':\x01*\"\"/v1/developer/collector/shortlists\x12g\n" +
-	"\tSaveNifty\x12\x18.mdc.v1.SaveNiftyRequest\x1a\x16.google.protobuf.Empty\"(\x82\xd3\xe4\x93\x02\":\x01*\"\x1d/v1/developer/collector/nifty\x12j\n" +
+	"\x0eis_trading_day\x18\x04 \x01(\bR\fisTradingDay2\x91\x05\n" +
+	"\x10CollectorService\x12\xa5\x01\n" +
+	"\rSaveShortlist\x12\x1c.mdc.v1.SaveShortlistRequest\x1a\x16.google.protobuf.Empty\"^\xa2\x9f\x19*\b\x02\x10\x01\x18\x03 \x01: upsert on (type, scope, instant)\x82\xd3\xe4\x93\x02':\x01*\"\"/v1/developer/collector/shortlists\x90\x02\x02\x12\x8d\x01\n" +
+	"\tSaveNifty\x12\x18.mdc.v1.SaveNiftyRequest\x1a\x16.google.protobuf.Empty\"N\xa2\x9f\x19\x1f\b\x02\x10\x01\x18\x03 \x01:\x15upsert on the instant\x82\xd3\xe4\x93\x02\":\x01*\"\x1d/v1/developer/collector/nifty\x90\x02\x02\x12\xb4\x01\n" +
 	"\n" +
-	"SaveQuotes\x12\x19.mdc.v1.SaveQuotesRequest\x1a\x16.google.protobuf.Empty\")\x82\xd3\xe4\x93\x02#:\x01*\"\x1e/v1/developer/collector/quotes\x12x\n" +
-	"\fCheckHoliday\x12\x1b.mdc.v1.CheckHolidayRequest\x1a\x1c.mdc.v1.CheckHolidayResponse\"-\x82\xd3\xe4\x93\x02'\x12%/v1/developer/collector/check-holidayB\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
+	"SaveQuotes\x12\x19.mdc.v1.SaveQuotesRequest\x1a\x16.google.protobuf.Empty\"s\xa2\x9f\x19C\b\x02\x10\x01\x18\x03 \x01:9upsert on (symbol, instant), the batch in one transaction\x82\xd3\xe4\x93\x02#:\x01*\"\x1e/v1/developer/collector/quotes\x90\x02\x02\x12\x8d\x01\n" +
+	"\fCheckHoliday\x12\x1b.mdc.v1.CheckHolidayRequest\x1a\x1c.mdc.v1.CheckHolidayResponse\"B\xa2\x9f\x19\x0e\b\x02\x10\x01\x18\x02 \x01:\x04read\x82\xd3\xe4\x93\x02'\x12%/v1/developer/collector/check-holiday\x90\x02\x01B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
 
 var (
 	file_mdc_v1_collector_proto_rawDescOnce sync.Once
@@ -676,6 +676,7 @@ func file_mdc_v1_collector_proto_init() {
 		return
 	}
 	file_mdc_v1_market_proto_init()
+	file_mdc_v1_options_proto_init()
 	file_mdc_v1_collector_proto_msgTypes[2].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{

@@ -1927,7 +1927,7 @@ var File_mdc_v1_dashboard_proto protoreflect.FileDescriptor
 
 const file_mdc_v1_dashboard_proto_rawDesc = "" +
 	"\n" +
-	"\x16mdc/v1/dashboard.proto\x12\x06mdc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16mdc/v1/developer.proto\x1a\x13mdc/v1/market.proto\">\n" +
+	"\x16mdc/v1/dashboard.proto\x12\x06mdc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16mdc/v1/developer.proto\x1a\x13mdc/v1/market.proto\x1a\x14mdc/v1/options.proto\">\n" +
 	"\rSignInRequest\x12-\n" +
 	"\x0fdeveloper_token\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x0edeveloperToken\"3\n" +
 	"\x1dListAvailableDatetimesRequest\x12\x12\n" +
@@ -2071,24 +2071,24 @@ const file_mdc_v1_dashboard_proto_rawDesc = "" +
 	"\btimezone\x18\a \x01(\tR\btimezoneB\x0e\n" +
 	"\f_entry_priceB\x12\n" +
 	"\x10_stop_loss_priceB\x14\n" +
-	"\x12_take_profit_price2\xa4\f\n" +
-	"\x10DashboardService\x12Y\n" +
-	"\x06SignIn\x12\x15.mdc.v1.SignInRequest\x1a\x11.mdc.v1.Developer\"%\x82\xd3\xe4\x93\x02\x1f:\x01*\"\x1a/v1/dashboard/auth/sign-in\x12\x92\x01\n" +
-	"\x16ListAvailableDatetimes\x12%.mdc.v1.ListAvailableDatetimesRequest\x1a&.mdc.v1.ListAvailableDatetimesResponse\")\x82\xd3\xe4\x93\x02#\x12!/v1/dashboard/available-datetimes\x12\\\n" +
+	"\x12_take_profit_price2\xd3\x15\n" +
+	"\x10DashboardService\x12\xf9\x02\n" +
+	"\x06SignIn\x12\x15.mdc.v1.SignInRequest\x1a\x11.mdc.v1.Developer\"\xc4\x02\xa2\x9f\x19\x97\x02\b\x01\x10\x01\x18\x01 \x01*B\b\x10\x12>The token is unknown or revoked (counted as a failed sign-in).*}\b\b\x12yMore than 10 failed sign-ins from this client address in the current minute, or no free database connection; retry later.:Ja read; at worst a wrong token counts one more failure toward the throttle\x82\xd3\xe4\x93\x02\x1f:\x01*\"\x1a/v1/dashboard/auth/sign-in\x90\x02\x02\x12\xa7\x01\n" +
+	"\x16ListAvailableDatetimes\x12%.mdc.v1.ListAvailableDatetimesRequest\x1a&.mdc.v1.ListAvailableDatetimesResponse\">\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x02:\x04read\x82\xd3\xe4\x93\x02#\x12!/v1/dashboard/available-datetimes\x90\x02\x01\x12q\n" +
 	"\n" +
-	"GetCandles\x12\x19.mdc.v1.GetCandlesRequest\x1a\x14.mdc.v1.CandleSeries\"\x1d\x82\xd3\xe4\x93\x02\x17\x12\x15/v1/dashboard/candles\x12\x9d\x01\n" +
-	"\x1bGetDailyPersistentCompanies\x12*.mdc.v1.GetDailyPersistentCompaniesRequest\x1a .mdc.v1.DailyPersistentCompanies\"0\x82\xd3\xe4\x93\x02*\x12(/v1/dashboard/daily-persistent-companies\x12\x8d\x01\n" +
-	"\x17GetDailyUniqueCompanies\x12&.mdc.v1.GetDailyUniqueCompaniesRequest\x1a\x1c.mdc.v1.DailyUniqueCompanies\",\x82\xd3\xe4\x93\x02&\x12$/v1/dashboard/daily-unique-companies\x12i\n" +
-	"\fGetShortlist\x12\x1b.mdc.v1.GetShortlistRequest\x1a\x1a.mdc.v1.DashboardShortlist\" \x82\xd3\xe4\x93\x02\x1a\x12\x18/v1/dashboard/shortlists\x12t\n" +
-	"\x10GetQuoteTimeline\x12\".mdc.v1.GetDayQuoteTimelineRequest\x1a\x15.mdc.v1.QuoteTimeline\"%\x82\xd3\xe4\x93\x02\x1f\x12\x1d/v1/dashboard/quote-timelines\x12Y\n" +
-	"\bListRuns\x12\x17.mdc.v1.ListRunsRequest\x1a\x18.mdc.v1.ListRunsResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\x12\x12/v1/dashboard/runs\x12g\n" +
-	"\vListRunTags\x12\x1a.mdc.v1.ListRunTagsRequest\x1a\x1b.mdc.v1.ListRunTagsResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\x12\x17/v1/dashboard/runs/tags\x12Q\n" +
-	"\tCreateRun\x12\x18.mdc.v1.CreateRunRequest\x1a\v.mdc.v1.Run\"\x1d\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/v1/dashboard/runs\x12\\\n" +
-	"\tUpdateRun\x12\x18.mdc.v1.UpdateRunRequest\x1a\v.mdc.v1.Run\"(\x82\xd3\xe4\x93\x02\":\x03run2\x1b/v1/dashboard/runs/{run_id}\x12b\n" +
-	"\tDeleteRun\x12\x18.mdc.v1.DeleteRunRequest\x1a\x16.google.protobuf.Empty\"#\x82\xd3\xe4\x93\x02\x1d*\x1b/v1/dashboard/runs/{run_id}\x12o\n" +
+	"GetCandles\x12\x19.mdc.v1.GetCandlesRequest\x1a\x14.mdc.v1.CandleSeries\"2\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\x17\x12\x15/v1/dashboard/candles\x90\x02\x01\x12\xb2\x01\n" +
+	"\x1bGetDailyPersistentCompanies\x12*.mdc.v1.GetDailyPersistentCompaniesRequest\x1a .mdc.v1.DailyPersistentCompanies\"E\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02*\x12(/v1/dashboard/daily-persistent-companies\x90\x02\x01\x12\xa2\x01\n" +
+	"\x17GetDailyUniqueCompanies\x12&.mdc.v1.GetDailyUniqueCompaniesRequest\x1a\x1c.mdc.v1.DailyUniqueCompanies\"A\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02&\x12$/v1/dashboard/daily-unique-companies\x90\x02\x01\x12\xe8\x01\n" +
+	"\fGetShortlist\x12\x1b.mdc.v1.GetShortlistRequest\x1a\x1a.mdc.v1.DashboardShortlist\"\x9e\x01\xa2\x9f\x19w\b\x02\x10\x02\x18\x02 \x03*g\b\x05\x12cNo snapshot of that type and scope on the trading day of `datetime` (default: now) at or before it.:\x04read\x82\xd3\xe4\x93\x02\x1a\x12\x18/v1/dashboard/shortlists\x90\x02\x01\x12\x89\x01\n" +
+	"\x10GetQuoteTimeline\x12\".mdc.v1.GetDayQuoteTimelineRequest\x1a\x15.mdc.v1.QuoteTimeline\":\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\x1f\x12\x1d/v1/dashboard/quote-timelines\x90\x02\x01\x12n\n" +
+	"\bListRuns\x12\x17.mdc.v1.ListRunsRequest\x1a\x18.mdc.v1.ListRunsResponse\"/\xa2\x9f\x19\x0e\b\x02\x10\x01\x18\x02 \x01:\x04read\x82\xd3\xe4\x93\x02\x14\x12\x12/v1/dashboard/runs\x90\x02\x01\x12|\n" +
+	"\vListRunTags\x12\x1a.mdc.v1.ListRunTagsRequest\x1a\x1b.mdc.v1.ListRunTagsResponse\"4\xa2\x9f\x19\x0e\b\x02\x10\x01\x18\x02 \x01:\x04read\x82\xd3\xe4\x93\x02\x19\x12\x17/v1/dashboard/runs/tags\x90\x02\x01\x12\x7f\n" +
+	"\tCreateRun\x12\x18.mdc.v1.CreateRunRequest\x1a\v.mdc.v1.Run\"K\xa2\x9f\x19'\b\x02\x10\x01\x18\x03 \x01:\x1da second run would be created\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/v1/dashboard/runs\x90\x02\x00\x12\xff\x01\n" +
+	"\tUpdateRun\x12\x18.mdc.v1.UpdateRunRequest\x1a\v.mdc.v1.Run\"\xca\x01\xa2\x9f\x19\x9a\x01\b\x02\x10\x01\x18\x03 \x01*c\b\x05\x12_The run does not exist, belongs to another developer, or its id is not 1-18 digits (never 403).0\x01:)sets the given fields to the given values\x82\xd3\xe4\x93\x02\":\x03run2\x1b/v1/dashboard/runs/{run_id}\x90\x02\x02\x12\xf5\x01\n" +
+	"\tDeleteRun\x12\x18.mdc.v1.DeleteRunRequest\x1a\x16.google.protobuf.Empty\"\xb5\x01\xa2\x9f\x19\x8a\x01\b\x02\x10\x01\x18\x03 \x01*c\b\x05\x12_The run does not exist, belongs to another developer, or its id is not 1-18 digits (never 403).:\x1ba second delete answers 404\x82\xd3\xe4\x93\x02\x1d*\x1b/v1/dashboard/runs/{run_id}\x90\x02\x00\x12\xea\x01\n" +
 	"\n" +
-	"ListOrders\x12\x19.mdc.v1.ListOrdersRequest\x1a\x1a.mdc.v1.ListOrdersResponse\"*\x82\xd3\xe4\x93\x02$\x12\"/v1/dashboard/runs/{run_id}/orders\x12g\n" +
-	"\vCreateOrder\x12\x1a.mdc.v1.CreateOrderRequest\x1a\r.mdc.v1.Order\"-\x82\xd3\xe4\x93\x02':\x01*\"\"/v1/dashboard/runs/{run_id}/ordersB\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
+	"ListOrders\x12\x19.mdc.v1.ListOrdersRequest\x1a\x1a.mdc.v1.ListOrdersResponse\"\xa4\x01\xa2\x9f\x19s\b\x02\x10\x01\x18\x02 \x02*c\b\x05\x12_The run does not exist, belongs to another developer, or its id is not 1-18 digits (never 403).:\x04read\x82\xd3\xe4\x93\x02$\x12\"/v1/dashboard/runs/{run_id}/orders\x90\x02\x01\x12\xfe\x01\n" +
+	"\vCreateOrder\x12\x1a.mdc.v1.CreateOrderRequest\x1a\r.mdc.v1.Order\"\xc3\x01\xa2\x9f\x19\x8e\x01\b\x02\x10\x01\x18\x03 \x01*c\b\x05\x12_The run does not exist, belongs to another developer, or its id is not 1-18 digits (never 403).:\x1fa second order would be created\x82\xd3\xe4\x93\x02':\x01*\"\"/v1/dashboard/runs/{run_id}/orders\x90\x02\x00B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
 
 var (
 	file_mdc_v1_dashboard_proto_rawDescOnce sync.Once
@@ -2208,6 +2208,7 @@ func file_mdc_v1_dashboard_proto_init() {
 	}
 	file_mdc_v1_developer_proto_init()
 	file_mdc_v1_market_proto_init()
+	file_mdc_v1_options_proto_init()
 	file_mdc_v1_dashboard_proto_msgTypes[5].OneofWrappers = []any{}
 	file_mdc_v1_dashboard_proto_msgTypes[10].OneofWrappers = []any{}
 	file_mdc_v1_dashboard_proto_msgTypes[23].OneofWrappers = []any{}

@@ -183,7 +183,7 @@ var File_mdc_v1_health_proto protoreflect.FileDescriptor
 
 const file_mdc_v1_health_proto_rawDesc = "" +
 	"\n" +
-	"\x13mdc/v1/health.proto\x12\x06mdc.v1\x1a\x1cgoogle/api/annotations.proto\"\x14\n" +
+	"\x13mdc/v1/health.proto\x12\x06mdc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x14mdc/v1/options.proto\"\x14\n" +
 	"\x12HealthCheckRequest\"\xdd\x01\n" +
 	"\x13HealthCheckResponse\x12A\n" +
 	"\x06status\x18\x01 \x01(\x0e2).mdc.v1.HealthCheckResponse.ServingStatusR\x06status\x12\x1a\n" +
@@ -192,10 +192,10 @@ const file_mdc_v1_health_proto_rawDesc = "" +
 	"\rServingStatus\x12\x1e\n" +
 	"\x1aSERVING_STATUS_UNSPECIFIED\x10\x00\x12\v\n" +
 	"\aSERVING\x10\x01\x12\x0f\n" +
-	"\vNOT_SERVING\x10\x022p\n" +
-	"\rHealthService\x12_\n" +
-	"\x05Check\x12\x1a.mdc.v1.HealthCheckRequest\x1a\x1b.mdc.v1.HealthCheckResponse\"\x1d\x82\xd3\xe4\x93\x02\x17Z\t\x12\a/health\x12\n" +
-	"/v1/healthB\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
+	"\vNOT_SERVING\x10\x022\x85\x01\n" +
+	"\rHealthService\x12t\n" +
+	"\x05Check\x12\x1a.mdc.v1.HealthCheckRequest\x1a\x1b.mdc.v1.HealthCheckResponse\"2\xa2\x9f\x19\x0e\b\x01\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x17Z\t\x12\a/health\x12\n" +
+	"/v1/health\x90\x02\x01B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
 
 var (
 	file_mdc_v1_health_proto_rawDescOnce sync.Once
@@ -232,6 +232,7 @@ func file_mdc_v1_health_proto_init() {
 	if File_mdc_v1_health_proto != nil {
 		return
 	}
+	file_mdc_v1_options_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

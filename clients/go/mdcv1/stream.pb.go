@@ -448,7 +448,7 @@ var File_mdc_v1_stream_proto protoreflect.FileDescriptor
 
 const file_mdc_v1_stream_proto_rawDesc = "" +
 	"\n" +
-	"\x13mdc/v1/stream.proto\x12\x06mdc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x13mdc/v1/market.proto\"L\n" +
+	"\x13mdc/v1/stream.proto\x12\x06mdc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x13mdc/v1/market.proto\x1a\x14mdc/v1/options.proto\"L\n" +
 	"\x12WatchQuotesRequest\x12\x1e\n" +
 	"\asymbols\x18\x01 \x03(\tB\x04\xe2A\x01\x02R\asymbols\x12\x16\n" +
 	"\x06cursor\x18\x02 \x01(\tR\x06cursor\"+\n" +
@@ -471,13 +471,13 @@ const file_mdc_v1_stream_proto_rawDesc = "" +
 	"\x06record\"S\n" +
 	"\fMarketEvents\x12+\n" +
 	"\x06events\x18\x01 \x03(\v2\x13.mdc.v1.MarketEventR\x06events\x12\x16\n" +
-	"\x06cursor\x18\x02 \x01(\tR\x06cursor2\xaa\x03\n" +
-	"\rStreamService\x12e\n" +
-	"\vWatchQuotes\x12\x1a.mdc.v1.WatchQuotesRequest\x1a\x14.mdc.v1.MarketEvents\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x1a/v1/developer/watch/quotes0\x01\x12b\n" +
+	"\x06cursor\x18\x02 \x01(\tR\x06cursor2\xb4\b\n" +
+	"\rStreamService\x12\x9f\x02\n" +
+	"\vWatchQuotes\x12\x1a.mdc.v1.WatchQuotesRequest\x1a\x14.mdc.v1.MarketEvents\"\xdb\x01\xa2\x9f\x19\xb1\x01\b\x02\x10\x01\x18\x02 \x01*^\b\t\x12ZX-Current-Timestamp is set: a watch is live, the backtest clock applies to ReplayDay only.:Ga stream: never retried once opened; the client resumes from its cursor\x82\xd3\xe4\x93\x02\x1c\x12\x1a/v1/developer/watch/quotes\x90\x02\x010\x01\x12\x9c\x02\n" +
 	"\n" +
-	"WatchNifty\x12\x19.mdc.v1.WatchNiftyRequest\x1a\x14.mdc.v1.MarketEvents\"!\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/developer/watch/nifty0\x01\x12q\n" +
-	"\x0fWatchShortlists\x12\x1e.mdc.v1.WatchShortlistsRequest\x1a\x14.mdc.v1.MarketEvents\"&\x82\xd3\xe4\x93\x02 \x12\x1e/v1/developer/watch/shortlists0\x01\x12[\n" +
-	"\tReplayDay\x12\x18.mdc.v1.ReplayDayRequest\x1a\x14.mdc.v1.MarketEvents\"\x1c\x82\xd3\xe4\x93\x02\x16\x12\x14/v1/developer/replay0\x01B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
+	"WatchNifty\x12\x19.mdc.v1.WatchNiftyRequest\x1a\x14.mdc.v1.MarketEvents\"\xda\x01\xa2\x9f\x19\xb1\x01\b\x02\x10\x01\x18\x02 \x01*^\b\t\x12ZX-Current-Timestamp is set: a watch is live, the backtest clock applies to ReplayDay only.:Ga stream: never retried once opened; the client resumes from its cursor\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/developer/watch/nifty\x90\x02\x010\x01\x12\xab\x02\n" +
+	"\x0fWatchShortlists\x12\x1e.mdc.v1.WatchShortlistsRequest\x1a\x14.mdc.v1.MarketEvents\"\xdf\x01\xa2\x9f\x19\xb1\x01\b\x02\x10\x01\x18\x02 \x01*^\b\t\x12ZX-Current-Timestamp is set: a watch is live, the backtest clock applies to ReplayDay only.:Ga stream: never retried once opened; the client resumes from its cursor\x82\xd3\xe4\x93\x02 \x12\x1e/v1/developer/watch/shortlists\x90\x02\x010\x01\x12\xb3\x01\n" +
+	"\tReplayDay\x12\x18.mdc.v1.ReplayDayRequest\x1a\x14.mdc.v1.MarketEvents\"t\xa2\x9f\x19Q\b\x02\x10\x01\x18\x02 \x03:Ga stream: never retried once opened; the client resumes from its cursor\x82\xd3\xe4\x93\x02\x16\x12\x14/v1/developer/replay\x90\x02\x010\x01B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
 
 var (
 	file_mdc_v1_stream_proto_rawDescOnce sync.Once
@@ -529,6 +529,7 @@ func file_mdc_v1_stream_proto_init() {
 		return
 	}
 	file_mdc_v1_market_proto_init()
+	file_mdc_v1_options_proto_init()
 	file_mdc_v1_stream_proto_msgTypes[4].OneofWrappers = []any{
 		(*MarketEvent_Quote)(nil),
 		(*MarketEvent_Nifty)(nil),
