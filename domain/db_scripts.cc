@@ -33,6 +33,13 @@ std::string DbScriptNames() {
   return absl::StrJoin(names, ", ");
 }
 
+absl::Status CheckDbScriptArgCount(size_t count) {
+  if (count <= static_cast<size_t>(kMaxDbScriptArgs)) return absl::OkStatus();
+  return InvalidField(
+      "args",
+      absl::StrCat("has ", count, " arguments; at most ", kMaxDbScriptArgs));
+}
+
 absl::StatusOr<DbScriptPlan> PlanDbScript(
     absl::string_view script, bool dry_run,
     const std::map<std::string, std::string> &args) {

@@ -5,6 +5,7 @@
 #ifndef MDC_DOMAIN_DB_SCRIPTS_H_
 #define MDC_DOMAIN_DB_SCRIPTS_H_
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -33,6 +34,14 @@ struct DbScriptPlan {
 // The script names, in the order documented: "analyze, vacuum,
 // purge-before, dedupe-check".
 std::string DbScriptNames();
+
+// The most `args` a RunDbScript request may carry (a script takes at most
+// one today).
+inline constexpr int kMaxDbScriptArgs = 16;
+
+// OK, or INVALID_ARGUMENT naming `args` when there are more than
+// kMaxDbScriptArgs: checked before any argument is looked at.
+absl::Status CheckDbScriptArgCount(size_t count);
 
 // Checks `script` (field "script") and `args` (fields "args.<name>"):
 // unknown scripts and unknown or missing arguments are INVALID_ARGUMENT

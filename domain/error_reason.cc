@@ -49,10 +49,43 @@ std::string ReasonOf(const absl::Status& status) {
   return info.reason();
 }
 
+namespace {
+
+// Cuts `rpc`'s details until it serializes to at most kMaxStatusBytes:
+// ErrorInfo metadata values first (a reason's metadata is short; only a
+// status that quotes much client input has long ones), then field
+// violations from the end (FieldErrors already bounds them, so this only
+// guards statuses built another way).
+void TrimToBound(google::rpc::Status& rpc) {
+  for (auto& any : *rpc.mutable_details()) {
+    if (any.type_url() != kErrorInfoTypeUrl) continue;
+    google::rpc::ErrorInfo info;
+    if (!info.ParseFromString(any.value())) continue;
+    for (auto& [key, value] : *info.mutable_metadata()) {
+      value = CutText(value, 256);
+    }
+    any.set_value(info.SerializeAsString());
+  }
+  for (auto& any : *rpc.mutable_details()) {
+    if (rpc.ByteSizeLong() <= kMaxStatusBytes) return;
+    if (any.type_url() != kBadRequestTypeUrl) continue;
+    google::rpc::BadRequest bad_request;
+    if (!bad_request.ParseFromString(any.value())) continue;
+    const size_t others = rpc.ByteSizeLong() - any.value().size();
+    while (bad_request.field_violations_size() > 0 &&
+           others + bad_request.ByteSizeLong() > kMaxStatusBytes) {
+      bad_request.mutable_field_violations()->RemoveLast();
+    }
+    any.set_value(bad_request.SerializeAsString());
+  }
+}
+
+}  // namespace
+
 google::rpc::Status ToRpcStatus(const absl::Status& status) {
   google::rpc::Status rpc;
   rpc.set_code(static_cast<int>(status.code()));
-  rpc.set_message(std::string(status.message()));
+  rpc.set_message(CutText(status.message(), kMaxStatusMessageBytes));
   // BadRequest first: it was the only detail before reasons existed, and
   // clients may read details[0].
   for (absl::string_view type_url :
@@ -63,6 +96,7 @@ google::rpc::Status ToRpcStatus(const absl::Status& status) {
     any->set_type_url(std::string(type_url));
     any->set_value(std::string(*payload));
   }
+  if (rpc.ByteSizeLong() > kMaxStatusBytes) TrimToBound(rpc);
   return rpc;
 }
 

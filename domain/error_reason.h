@@ -14,6 +14,7 @@
 #ifndef MDC_DOMAIN_ERROR_REASON_H_
 #define MDC_DOMAIN_ERROR_REASON_H_
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -54,9 +55,15 @@ inline constexpr absl::string_view kHolidayExists = "HOLIDAY_EXISTS";
 // server does not have.
 inline constexpr absl::string_view kSecretKeyNotConfigured =
     "SECRET_KEY_NOT_CONFIGURED";
-// RESOURCE_EXHAUSTED: too many failed sign-ins from this client this minute.
+// RESOURCE_EXHAUSTED: sign-in refused because this client address sent too
+// many unknown tokens this minute (domain/token_throttle.h). Carries a
+// RetryInfo.
 inline constexpr absl::string_view kSignInThrottled = "SIGN_IN_THROTTLED";
-// UNAVAILABLE: no broker token endpoint or no broker credentials configured.
+// RESOURCE_EXHAUSTED: as kSignInThrottled, on any other route that needs a
+// token. Carries a RetryInfo.
+inline constexpr absl::string_view kAuthThrottled = "AUTH_THROTTLED";
+// FAILED_PRECONDITION: no broker token endpoint or no broker credentials
+// configured: a setting, not an outage, so not worth retrying.
 inline constexpr absl::string_view kBrokerNotConfigured =
     "BROKER_NOT_CONFIGURED";
 // UNAVAILABLE: the broker token endpoint failed (timeout, unreachable,
@@ -94,10 +101,16 @@ absl::Status WithRetryDelay(absl::Status status, absl::Duration delay);
 // The retry delay attached to `status`, or nullopt when it has none.
 std::optional<absl::Duration> RetryDelayOf(const absl::Status& status);
 
-// `status` as a google.rpc.Status: code, message, and as details the
-// BadRequest payload (first, when present), then the ErrorInfo payload, then
-// the RetryInfo payload (each when present). No details when it carries
-// none of them.
+// The most bytes a google.rpc.Status the server sends may take, serialized:
+// with base64 and the message it stays far below the header list size of
+// every hop (gRPC's trailers; docs/operations.md, "Limits").
+inline constexpr size_t kMaxStatusBytes = 8 * 1024;
+
+// `status` as a google.rpc.Status: code, message (cut to
+// kMaxStatusMessageBytes), and as details the BadRequest payload (first,
+// when present), then the ErrorInfo payload, then the RetryInfo payload
+// (each when present), cut to kMaxStatusBytes in all. No details when it
+// carries none of them.
 google::rpc::Status ToRpcStatus(const absl::Status& status);
 
 }  // namespace mdc::domain

@@ -13,6 +13,7 @@
 #include "domain/field_path.h"
 #include "domain/market_enums.h"
 #include "domain/number_limits.h"
+#include "domain/text.h"
 #include "domain/time.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
@@ -69,6 +70,23 @@ void CheckQuoteData(const v1::QuoteData& quote, const FieldPath& path,
   }
   if (!quote.has_payload()) return;
   const FieldPath payload_path = path.Field("payload");
+  if (quote.payload().has_depth()) {
+    // Before any per-level work, so that a request's work is bounded by
+    // the caps, not by what it sends.
+    const v1::Depth& depth = quote.payload().depth();
+    const FieldPath depth_path = payload_path.Field("depth");
+    bool too_long = false;
+    for (const auto& [side, levels] : {std::pair{"buy", depth.buy_size()},
+                                       std::pair{"sell", depth.sell_size()}}) {
+      if (levels > kMaxDepthLevels) {
+        errors.Add(
+            depth_path.Field(side).str(),
+            absl::StrCat("has ", levels, " levels; at most ", kMaxDepthLevels));
+        too_long = true;
+      }
+    }
+    if (too_long) return;
+  }
   CheckPayloadNumbers(quote.payload(), payload_path, errors);
   if (quote.payload().has_last_trade_time()) {
     const double millis = quote.payload().last_trade_time();
@@ -149,6 +167,9 @@ absl::StatusOr<ShortlistSnapshot> ValidateShortlist(
                errors);
     if (entry.name().size() > kMaxNameLength) {
       errors.Add(path.Field("name").str(), "must be at most 256 characters");
+    } else if (HasControlCharacterBesidesTabNewline(entry.name())) {
+      errors.Add(path.Field("name").str(),
+                 "must not hold control characters (tab and newline allowed)");
     }
     if (!entry.has_price()) {
       errors.Add(path.Field("price").str(), "is required: a number >= 0");

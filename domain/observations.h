@@ -20,6 +20,8 @@ inline constexpr int kMaxShortlistEntries = 1000;
 inline constexpr int kMaxQuotesPerRequest = 1000;
 inline constexpr int kMaxSymbolLength = 32;
 inline constexpr int kMaxNameLength = 256;
+// The most price levels one side (buy, sell) of a quote's depth may hold.
+inline constexpr int kMaxDepthLevels = 200;
 
 // A shortlist snapshot ready to store. `entries.entries()` keeps the posted
 // order (the rank); the other fields of `entries` are unset.

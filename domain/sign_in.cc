@@ -28,12 +28,6 @@ std::string ClientKey(absl::string_view address) {
   return std::string(address.substr(0, 200));
 }
 
-std::string ClientTokenKey(absl::string_view client_key,
-                           absl::string_view token) {
-  return absl::StrCat(client_key, " ",
-                      absl::BytesToHexString(HashToken(token).substr(0, 8)));
-}
-
 std::optional<std::string> CanonicalIp(absl::string_view text) {
   if (text.size() > 100) return std::nullopt;
   const std::string address(text);

@@ -32,16 +32,17 @@ void ParseCursor(const std::string& text, WatchSelection& selection,
 std::vector<std::string> ParseSymbols(
     const google::protobuf::RepeatedPtrField<std::string>& values,
     bool required, FieldErrors& errors) {
-  const std::vector<std::string> symbols(values.begin(), values.end());
-  if (symbols.empty()) {
+  if (values.empty()) {
     if (required) errors.Add("symbols", "is required: 1-1000 NSE symbols");
-    return symbols;
-  }
-  if (symbols.size() > static_cast<size_t>(kMaxStreamSymbols)) {
-    errors.Add("symbols", absl::StrCat("must hold at most ", kMaxStreamSymbols,
-                                       " symbols; got ", symbols.size()));
     return {};
   }
+  // Before any per-symbol work (the copy included).
+  if (values.size() > kMaxStreamSymbols) {
+    errors.Add("symbols", absl::StrCat("must hold at most ", kMaxStreamSymbols,
+                                       " symbols; got ", values.size()));
+    return {};
+  }
+  const std::vector<std::string> symbols(values.begin(), values.end());
   absl::flat_hash_set<std::string> seen;
   std::vector<std::string> unique;
   for (size_t i = 0; i < symbols.size(); ++i) {
@@ -124,7 +125,11 @@ absl::StatusOr<ReplayPlan> ParseReplayDay(const v1::ReplayDayRequest& request,
   }
   plan.symbols = ParseSymbols(request.symbols(), /*required=*/false, errors);
   const auto& kinds = request.kinds();
-  if (!kinds.empty()) {
+  if (kinds.size() > kMaxReplayKinds) {
+    errors.Add("kinds", absl::StrCat("must hold at most ", kMaxReplayKinds,
+                                     " kinds (quotes, nifty, shortlists); got ",
+                                     kinds.size()));
+  } else if (!kinds.empty()) {
     plan.quotes = plan.nifty = plan.shortlists = false;
     for (int i = 0; i < kinds.size(); ++i) {
       const std::string& kind = kinds[i];

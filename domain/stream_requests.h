@@ -21,6 +21,8 @@ namespace mdc::domain {
 
 // At most this many symbols per request.
 inline constexpr int kMaxStreamSymbols = 1000;
+// The most `kinds` a replay names (there are three).
+inline constexpr int kMaxReplayKinds = 3;
 
 // The records one watch receives, and where it resumes.
 struct WatchSelection {

@@ -30,4 +30,11 @@ bool HasControlCharacter(absl::string_view text) {
   return false;
 }
 
+bool HasControlCharacterBesidesTabNewline(absl::string_view text) {
+  for (unsigned char c : text) {
+    if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) return true;
+  }
+  return false;
+}
+
 }  // namespace mdc::domain

@@ -16,6 +16,11 @@ bool ParseDigits(absl::string_view text, int* value);
 // Names stored as PostgreSQL text must not: text cannot hold NUL at all.
 bool HasControlCharacter(absl::string_view text);
 
+// As HasControlCharacter, but tab and newline are allowed: for free text a
+// collector scrapes (shortlist names), where NUL, ESC and the like are
+// refused but a line break is harmless.
+bool HasControlCharacterBesidesTabNewline(absl::string_view text);
+
 // Quotes client text for an error message, cut to a readable length and with
 // control characters escaped, so a message never echoes a huge or binary
 // input back.

@@ -1,5 +1,7 @@
 #include "storage/sign_in_repository.h"
 
+#include <utility>
+
 namespace mdc::storage {
 namespace {
 
@@ -15,47 +17,10 @@ constexpr Statement kRecordFailure{
     "INSERT INTO sign_in_failures (client_address, minute, failures) "
     "VALUES ($1, date_trunc('minute', now()), 1) "
     "ON CONFLICT (client_address, minute) DO UPDATE SET "
-    "failures = sign_in_failures.failures + 1"};
-
-constexpr Statement kFailuresThisMinutePair{
-    "sign_in_failures_this_minute_pair",
-    "SELECT coalesce(sum(failures) FILTER (WHERE client_address = $1), "
-    "0)::bigint, "
-    "coalesce(sum(failures) FILTER (WHERE client_address = $2), 0)::bigint "
-    "FROM sign_in_failures WHERE client_address IN ($1, $2) "
-    "AND minute = date_trunc('minute', now())"};
-
-constexpr Statement kRecordFailurePair{
-    "sign_in_failures_record_pair",
-    "WITH purged AS (DELETE FROM sign_in_failures "
-    "WHERE minute < date_trunc('minute', now()) - interval '5 minutes') "
-    "INSERT INTO sign_in_failures (client_address, minute, failures) "
-    "VALUES ($1, date_trunc('minute', now()), 1), "
-    "($2, date_trunc('minute', now()), 1) "
-    "ON CONFLICT (client_address, minute) DO UPDATE SET "
-    "failures = sign_in_failures.failures + 1"};
+    "failures = sign_in_failures.failures + 1 "
+    "RETURNING failures::bigint"};
 
 }  // namespace
-
-absl::StatusOr<SignInRepository::Failures> SignInRepository::FailuresThisMinute(
-    const std::string& address, const std::string& address_token) {
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFailuresThisMinutePair,
-                              Params().Text(address).Text(address_token));
-  if (!result.ok()) return result.status();
-  return Failures{static_cast<int>(result->Int64(0, 0)),
-                  static_cast<int>(result->Int64(0, 1))};
-}
-
-absl::Status SignInRepository::RecordFailure(const std::string& address,
-                                             const std::string& address_token) {
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  return (*conn)
-      ->Exec(kRecordFailurePair, Params().Text(address).Text(address_token))
-      .status();
-}
 
 absl::StatusOr<int> SignInRepository::FailuresThisMinute(
     const std::string& client) {
@@ -66,10 +31,24 @@ absl::StatusOr<int> SignInRepository::FailuresThisMinute(
   return static_cast<int>(result->Int64(0, 0));
 }
 
-absl::Status SignInRepository::RecordFailure(const std::string& client) {
+absl::StatusOr<int> SignInRepository::RecordFailure(const std::string& client) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  return (*conn)->Exec(kRecordFailure, Params().Text(client)).status();
+  auto result = (*conn)->Exec(kRecordFailure, Params().Text(client));
+  if (!result.ok()) return result.status();
+  return static_cast<int>(result->Int64(0, 0));
+}
+
+void SignInRepository::RecordFailureAsync(const std::string& client,
+                                          CountCallback done) {
+  pool_.SubmitWrite(
+      kRecordFailure, Params().Text(client),
+      [done = std::move(done)](absl::StatusOr<Result> result) mutable {
+        if (!result.ok()) {
+          return std::move(done)(result.status());
+        }
+        std::move(done)(static_cast<int>(result->Int64(0, 0)));
+      });
 }
 
 }  // namespace mdc::storage

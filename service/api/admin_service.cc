@@ -263,6 +263,10 @@ grpc::Status AdminService::RunDbScript(grpc::ServerContext *context,
   return calls_.Run(
       context, "RunDbScript", Access::kAdmin,
       [&](const CallContext &) -> absl::Status {
+        if (auto counted = domain::CheckDbScriptArgCount(request->args_size());
+            !counted.ok()) {
+          return counted;
+        }
         const std::map<std::string, std::string> args(request->args().begin(),
                                                       request->args().end());
         auto plan =

@@ -45,7 +45,7 @@ absl::StatusOr<BrokerToken> BrokerTokens::FetchUnstored(absl::Time now) {
 absl::StatusOr<BrokerToken> BrokerTokens::Current(absl::Time now) {
   if (token_url_.empty()) {
     return domain::WithReason(
-        absl::UnavailableError(
+        absl::FailedPreconditionError(
             "no broker is configured: the server has no token endpoint "
             "(MDC_BROKER_TOKEN_URL)"),
         domain::reason::kBrokerNotConfigured);
@@ -93,7 +93,7 @@ absl::StatusOr<std::string> BrokerTokens::Fetch() {
   if (!credentials.ok()) return credentials.status();
   if (!credentials->has_value()) {
     return domain::WithReason(
-        absl::UnavailableError(
+        absl::FailedPreconditionError(
             "no broker credentials are configured (MDC_BROKER_API_KEY and "
             "MDC_BROKER_API_SECRET, or PUT /v1/admin/broker)"),
         domain::reason::kBrokerNotConfigured);

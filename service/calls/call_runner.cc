@@ -41,7 +41,8 @@ bool IsServerFailure(absl::StatusCode code) {
 
 absl::Status Prepare(grpc::ServerContextBase& context, Authenticator& auth,
                      Access access, CallContext& call) {
-  auto caller = auth.Authenticate(Metadata(context, "authorization"), access);
+  auto caller = auth.Authenticate(Metadata(context, "authorization"), access,
+                                  call.client_address);
   if (!caller.ok()) return caller.status();
   call.caller = *std::move(caller);
   auto clock = ClockOf(context);
@@ -163,6 +164,11 @@ void CallRunner::StartWrite(
   auto token_hash = auth_.TokenHash(Metadata(*context, "authorization"));
   if (!token_hash.ok()) return Answer(std::move(pending), token_hash.status());
   pending->token_hash = *std::move(token_hash);
+  if (auto admitted =
+          auth_.Throttle(pending->call.client_address, pending->token_hash);
+      !admitted.ok()) {
+    return Answer(std::move(pending), admitted);
+  }
   if (writes_.enabled()) {
     // Before anything reaches the database: a refused write costs nothing.
     if (auto admitted = writes_.Admit(pending->token_hash); !admitted.ok()) {
@@ -174,9 +180,11 @@ void CallRunner::StartWrite(
   if (!write.ok()) {
     // Nothing to write, so the token is looked up on its own.
     const std::string hash = pending->token_hash;
+    const std::string client = pending->call.client_address;
     auth_.IdentifyAsync(
-        hash, [this, pending = std::move(pending), invalid = write.status()](
-                  absl::StatusOr<Caller> caller) mutable {
+        hash, client,
+        [this, pending = std::move(pending),
+         invalid = write.status()](absl::StatusOr<Caller> caller) mutable {
           if (!caller.ok()) return Answer(std::move(pending), caller.status());
           pending->call.caller = *std::move(caller);
           Answer(std::move(pending), invalid);
@@ -197,7 +205,8 @@ void CallRunner::Written(
   if (!writer.ok()) return Answer(std::move(write), writer.status());
   // No writer: nothing was written. (Admit's role check cannot fail after a
   // write: the database only holds valid roles.)
-  auto caller = auth_.Admit(*writer, write->token_hash);
+  auto caller =
+      auth_.Admit(*writer, write->token_hash, write->call.client_address);
   if (!caller.ok()) return Answer(std::move(write), caller.status());
   write->call.caller = *std::move(caller);
   Answer(std::move(write), absl::OkStatus());

@@ -5,6 +5,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "domain/secret_box.h"
 #include "domain/sign_in.h"
 #include "service/config/flags.h"
@@ -213,8 +214,9 @@ const std::vector<Option> &Options() {
          return SetSwitch(&c.access_log, v);
        }},
       {"trusted-proxies", "MDC_TRUSTED_PROXIES",
-       "comma-separated IP addresses whose x-forwarded-for is believed "
-       "(default 127.0.0.1,::1: the local gateway); empty: none",
+       "comma-separated IP addresses whose x-forwarded-for is believed; "
+       "empty: none; default 127.0.0.1,::1 (the local gateway) when "
+       "--grpc-addr is a loopback address, else none",
        [](Config &c, const std::string &v) {
          std::vector<std::string> proxies;
          for (absl::string_view part : absl::StrSplit(v, ',')) {
@@ -225,6 +227,7 @@ const std::vector<Option> &Options() {
            proxies.push_back(*std::move(ip));
          }
          c.trusted_proxies = std::move(proxies);
+         c.trusted_proxies_set = true;
          return true;
        }},
       {"rate-limit-reads", "MDC_RATE_LIMIT_READS",
@@ -282,6 +285,19 @@ std::string Shown(const Option &option, const std::string &value) {
 
 }  // namespace
 
+bool ListensOnLoopbackOnly(absl::string_view listen_addr) {
+  absl::string_view host = listen_addr;
+  if (absl::ConsumePrefix(&host, "[")) {
+    host = host.substr(0, host.find(']'));
+  } else if (const size_t colon = host.rfind(':');
+             colon != absl::string_view::npos) {
+    host = host.substr(0, colon);
+  }
+  if (host == "localhost") return true;
+  const std::optional<std::string> ip = domain::CanonicalIp(host);
+  return ip.has_value() && (*ip == "::1" || absl::StartsWith(*ip, "127."));
+}
+
 absl::StatusOr<Config> LoadConfig(
     const std::vector<std::string> &args,
     const std::function<const char *(const char *)> &getenv) {
@@ -309,6 +325,9 @@ absl::StatusOr<Config> LoadConfig(
   if (config.database_url.empty()) {
     return absl::InvalidArgumentError(
         "no database: set DATABASE_URL or --database-url");
+  }
+  if (!config.trusted_proxies_set && ListensOnLoopbackOnly(config.grpc_addr)) {
+    config.trusted_proxies = {"127.0.0.1", "::1"};
   }
   // Half a TLS configuration is a mistake, never a request for plaintext.
   if (config.grpc_tls_cert.empty() != config.grpc_tls_key.empty()) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "common/log.h"
 
@@ -56,8 +57,11 @@ struct Config {
   // --trusted-proxies, MDC_TRUSTED_PROXIES: comma-separated IP addresses of
   // the proxies (the gateway) whose x-forwarded-for names the client; a call
   // from any other peer is counted as coming from the peer itself. Empty:
-  // trust no one.
-  std::vector<std::string> trusted_proxies = {"127.0.0.1", "::1"};
+  // trust no one. Unset: the loopback addresses when the server listens on
+  // a loopback address only (the gateway beside it), else no one: a server
+  // reachable from elsewhere must name its gateways.
+  std::vector<std::string> trusted_proxies;
+  bool trusted_proxies_set = false;
   // Per-developer rate limits on developer routes (service/calls/
   // call_runner.h): calls a second, 0 = no limit (the default), and the
   // burst, 0 = one second's worth. --rate-limit-reads, MDC_RATE_LIMIT_READS;
@@ -87,6 +91,10 @@ absl::StatusOr<Config> LoadConfig(
 
 // The --help text.
 std::string ConfigUsage();
+
+// True when `listen_addr` (host:port, [v6]:port) binds a loopback address
+// only (127.0.0.0/8, ::1, localhost): then only local processes can call.
+bool ListensOnLoopbackOnly(absl::string_view listen_addr);
 
 }  // namespace mdc
 

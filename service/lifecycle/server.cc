@@ -109,7 +109,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   if (auto served = s->metrics_->Serve(config.metrics_addr); !served.ok()) {
     return served;
   }
-  s->auth_ = std::make_unique<Authenticator>(repos.developers);
+  s->throttle_ = std::make_unique<TokenThrottle>(repos.sign_ins);
+  s->auth_ = std::make_unique<Authenticator>(repos.developers, *s->throttle_);
   s->calls_ = std::make_unique<CallRunner>(
       *s->auth_, *s->metrics_, config.trusted_proxies,
       CallLimits{domain::MakeRateLimit(config.rate_limit_reads,
@@ -140,8 +141,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
                                     r.holidays};
   };
   auto dashboard_stores = [](storage::Repositories &r) {
-    return DashboardService::Stores{r.sign_ins, r.shortlists, r.quotes,
-                                    r.quote_batches, r.runs};
+    return DashboardService::Stores{r.shortlists, r.quotes, r.quote_batches,
+                                    r.runs};
   };
   std::optional<ReplicaStores<DeveloperService::Stores>> developer_replica;
   std::optional<ReplicaStores<DashboardService::Stores>> dashboard_replica;

@@ -66,6 +66,8 @@ class Server {
   // the observer, which passes everything on to metrics_.
   std::unique_ptr<WakeSignal> market_commits_;
   std::unique_ptr<MarketCommitObserver> storage_observer_;
+  // Before the pool, whose write batcher answers its failure counts.
+  std::unique_ptr<TokenThrottle> throttle_;
   std::unique_ptr<storage::ConnectionPool> pool_;
   std::unique_ptr<storage::Repositories> repos_;
   // The read replica's (DATABASE_READ_URL), when configured; the monitor

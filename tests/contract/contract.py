@@ -7,13 +7,16 @@ Starts its own stack like clients/python/tests/mdc_stack.py (a database
 on free 127.0.0.1 ports; a fake broker token endpoint so
 GET /v1/developer/token has something to call), creates a developer and an
 admin through the API, and runs schemathesis (PyPI, pinned in
-requirements.txt, installed into a virtualenv under the build folder) twice
-with a fixed seed and a bounded number of examples per operation:
+requirements.txt, installed into a virtualenv under the build folder) with a
+fixed seed and a bounded number of examples per operation:
 
 1. the developer token on every operation outside /v1/admin/ (health,
    sign-in, collector writes, developer reads, dashboard, runs, orders);
 2. the admin token on the /v1/admin/ operations, except the two that could
-   revoke that very token (see schemathesis.toml).
+   revoke that very token (see schemathesis.toml);
+3. and 4. the same again with a second seed and every list of a request at
+   least MDC_CONTRACT_MIN_ITEMS (40) long where its maxItems allows
+   (hooks.py), MDC_CONTRACT_LARGE_EXAMPLES (25) examples per operation.
 
 Both runs use tests/contract/schemathesis.toml (checks, phases, exclusions,
 each with its reason) and tests/contract/hooks.py (no pageToken). Exit
@@ -24,7 +27,9 @@ Environment: MDC_SERVER_BIN, MDC_GATEWAY_BIN, MDC_TEST_DATABASE_URL
 (required); MDC_CONTRACT_WORK (virtualenv, reports and logs; default
 ./contract-work), MDC_CONTRACT_SEED (default 20251231),
 MDC_CONTRACT_EXAMPLES (max examples per operation in the fuzzing phase;
-default 90), MDC_CONTRACT_KEEP_LOGS=1 (keep the stack's logs on success).
+default 90), MDC_CONTRACT_SECOND_SEED (default 20261127),
+MDC_CONTRACT_MIN_ITEMS (default 40), MDC_CONTRACT_LARGE_EXAMPLES (default
+25), MDC_CONTRACT_KEEP_LOGS=1 (keep the stack's logs on success).
 """
 
 from __future__ import annotations
@@ -196,7 +201,7 @@ def wait_healthy(base: str, processes: list[Process]) -> None:
 
 
 def schemathesis_run(exe: Path, base: str, token: str, name: str, reports: Path, seed: str,
-                     examples: str, filters: list[str]) -> int:
+                     examples: str, filters: list[str], env: dict[str, str] | None = None) -> int:
     args = [
         str(exe), "--config-file", str(HERE / "schemathesis.toml"), "run", base + "/openapi.json",
         "--url", base,
@@ -213,7 +218,7 @@ def schemathesis_run(exe: Path, base: str, token: str, name: str, reports: Path,
     log(f"schemathesis, {name} token: " + " ".join(a if "Bearer" not in a else "Authorization: Bearer ..." for a in args[3:]))
     started = time.monotonic()
     status = subprocess.run(args, env={**os.environ, "SCHEMATHESIS_HOOKS": "hooks",
-                                       "PYTHONPATH": str(HERE)}).returncode
+                                       "PYTHONPATH": str(HERE), **(env or {})}).returncode
     log(f"schemathesis, {name} token: exit status {status} after {time.monotonic() - started:.0f}s")
     return status
 
@@ -227,6 +232,8 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     seed = os.environ.get("MDC_CONTRACT_SEED") or "20251231"
     examples = os.environ.get("MDC_CONTRACT_EXAMPLES") or "90"
+    second_seed = os.environ.get("MDC_CONTRACT_SECOND_SEED") or "20261127"
+    large_examples = os.environ.get("MDC_CONTRACT_LARGE_EXAMPLES") or "25"
     exe = venv_schemathesis(work)
 
     run_dir = work / time.strftime("run-%Y%m%d-%H%M%S")
@@ -273,6 +280,15 @@ def main() -> int:
                                       ["--exclude-path-regex", "^/v1/admin/"])
         admin_status = schemathesis_run(exe, base, admin, "admin", run_dir, seed, examples,
                                         ["--include-path-regex", "^/v1/admin/"])
+        # The second run: another seed, and every list of a request at
+        # least MIN_ITEMS long (hooks.py), fewer examples for the time.
+        large = {"MDC_CONTRACT_MIN_ITEMS": os.environ.get("MDC_CONTRACT_MIN_ITEMS") or "40"}
+        dev_status = schemathesis_run(exe, base, developer, "developer-large", run_dir, second_seed,
+                                      large_examples, ["--exclude-path-regex", "^/v1/admin/"],
+                                      large) or dev_status
+        admin_status = schemathesis_run(exe, base, admin, "admin-large", run_dir, second_seed,
+                                        large_examples, ["--include-path-regex", "^/v1/admin/"],
+                                        large) or admin_status
         for p in processes:
             if ended := p.exited():
                 log(f"{ended} during the run\n{p.tail()}")

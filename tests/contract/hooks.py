@@ -8,19 +8,68 @@ parameter is dropped from the loaded document, so no phase generates it;
 paging itself is covered by the Go e2e and client suites.
 """
 
+import os
+
 import schemathesis
 
 OPAQUE = {"pageToken"}
 
+# The second run (contract.py) sets MDC_CONTRACT_MIN_ITEMS: every list a
+# request sends, in its body or its query, then holds at least that many
+# items (or all its maxItems allow), so the server and the gateway meet
+# requests with many values, valid and not (issue 20). Only the requests'
+# schemas change: the bodies' schemas are copied before (their components
+# also describe answers, which keep their own).
+MIN_ITEMS = int(os.environ.get("MDC_CONTRACT_MIN_ITEMS") or 0)
+
 
 @schemathesis.hook
 def before_load_schema(context, raw_schema):
+    schemas = raw_schema.get("components", {}).get("schemas", {})
     for item in raw_schema.get("paths", {}).values():
         for operation in item.values():
-            if isinstance(operation, dict) and "parameters" in operation:
+            if not isinstance(operation, dict):
+                continue
+            if "parameters" in operation:
                 operation["parameters"] = [
                     p for p in operation["parameters"] if not (isinstance(p, dict) and p.get("name") in OPAQUE)
                 ]
+            if MIN_ITEMS:
+                for p in operation.get("parameters", []):
+                    if isinstance(p, dict) and p.get("in") == "query":
+                        _enlarge(p.get("schema"))
+                for media in operation.get("requestBody", {}).get("content", {}).values():
+                    if "schema" in media:
+                        media["schema"] = _enlarge(_inline(media["schema"], schemas))
+
+
+def _inline(node, schemas, depth=0):
+    """A copy of node with every $ref to a component replaced by a copy of it."""
+    if depth > 40:
+        return node
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            return _inline(schemas[ref.rsplit("/", 1)[1]], schemas, depth + 1)
+        return {k: _inline(v, schemas, depth + 1) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(v, schemas, depth + 1) for v in node]
+    return node
+
+
+def _enlarge(node):
+    """node with minItems of each list raised toward MIN_ITEMS."""
+    if isinstance(node, dict):
+        if node.get("type") == "array":
+            most = node.get("maxItems")
+            want = MIN_ITEMS if most is None else min(MIN_ITEMS, most)
+            node["minItems"] = max(node.get("minItems", 0), want)
+        for v in node.values():
+            _enlarge(v)
+    elif isinstance(node, list):
+        for v in node:
+            _enlarge(v)
+    return node
 
 
 # Rules between fields that OpenAPI 3.0 cannot state (docs/api.md section

@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "absl/strings/escaping.h"
 #include "domain/field_errors.h"
 #include "domain/time.h"
 
@@ -125,6 +126,20 @@ TEST(ValidateShortlist, AtMostAThousandEntries) {
             std::vector<std::string>{"data.entries"});
 }
 
+TEST(ValidateShortlist, NamesHoldNoControlCharactersButTabsAndNewlines) {
+  v1::ShortlistData data = GoodShortlist();
+  data.mutable_entries(0)->set_name("Mahindra\t& Mahindra\n");
+  EXPECT_TRUE(ValidateShortlist(data).ok());
+  for (const std::string bad :
+       {std::string("M&M\x1b[31m"), std::string("M&M\0x", 5),
+        std::string("M&M\r"), std::string("M&M\x7f")}) {
+    data.mutable_entries(0)->set_name(bad);
+    EXPECT_EQ(ViolatedFields(ValidateShortlist(data).status()),
+              std::vector<std::string>{"data.entries[0].name"})
+        << absl::CHexEscape(bad);
+  }
+}
+
 TEST(ValidateShortlist, UnknownEnumNumbersFromGrpcAreRefused) {
   v1::ShortlistData data = GoodShortlist();
   data.set_shortlist_type(static_cast<v1::ShortlistType>(42));
@@ -211,6 +226,27 @@ TEST(ValidateNifty, NumbersAreBoundedBy1e15) {
                                 "data.quoteData.payload.depth.buy[0].quantity",
                                 "data.dayChangePerc"}));
   EXPECT_NE(status.message().find("must be a finite number from -1e15 to 1e15"),
+            absl::string_view::npos)
+      << status;
+}
+
+// Depth is capped per side, and a depth over the cap is refused before any
+// per-level work: 200,000 levels cost one violation, not 200,000 checks.
+TEST(ValidateNifty, DepthIsCappedPerSide) {
+  v1::NiftyData data = GoodNifty();
+  auto* depth = data.mutable_quote_data()->mutable_payload()->mutable_depth();
+  for (int i = 0; i < kMaxDepthLevels; ++i) {
+    depth->add_buy()->set_price(100 + i);
+    depth->add_sell()->set_price(200 + i);
+  }
+  EXPECT_TRUE(ValidateNifty(data).ok());
+  for (int i = 0; i < 200'000; ++i) {
+    depth->add_sell()->set_price(std::nan(""));
+  }
+  const absl::Status status = ValidateNifty(data).status();
+  EXPECT_EQ(ViolatedFields(status),
+            std::vector<std::string>{"data.quoteData.payload.depth.sell"});
+  EXPECT_NE(status.message().find("has 200200 levels; at most 200"),
             absl::string_view::npos)
       << status;
 }

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -222,16 +223,22 @@ func TestAccessMatrixCoversEveryRoute(t *testing.T) {
 	// The replay of the sample date has a record to send.
 	postNifty(t, s, devToken, devQuote{at: sampleStreamQuery["date"] + "T10:00:00", price: 1})
 
+	// Each refused call comes from a client address of its own: the
+	// failed-token throttle would otherwise lock this test's one address out
+	// after 100 unknown tokens, and answer 429 instead of the 401 checked.
+	clients := 0
 	call := func(t *testing.T, r route, authorization string) *Response {
 		t.Helper()
+		clients++
+		client := map[string]string{"X-Forwarded-For": fmt.Sprintf("198.18.%d.%d", clients/250, clients%250+1)}
 		if r.stream {
-			return openStreamOnce(t, s, r.path, authorization)
+			return openStreamOnce(t, s, r.path, authorization, client)
 		}
 		var body any
 		if r.hasBody {
 			body = r.body
 		}
-		return s.DoWithAuthorization(t, r.method, r.path, authorization, body)
+		return s.DoWithAuthorization(t, r.method, r.path, authorization, body, client)
 	}
 	refused := []struct {
 		name, header string
@@ -283,7 +290,7 @@ func TestAccessMatrixCoversEveryRoute(t *testing.T) {
 // header as given ("" sends none). A refused stream is an ordinary answer,
 // returned whole. An opened one (200) is read up to its first line, which is
 // returned as the body, and then closed: a watch never ends by itself.
-func openStreamOnce(t *testing.T, s *Stack, path, authorization string) *Response {
+func openStreamOnce(t *testing.T, s *Stack, path, authorization string, headers ...map[string]string) *Response {
 	t.Helper()
 	// Only a server that never sends the first message meets this bound.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -294,6 +301,11 @@ func openStreamOnce(t *testing.T, s *Stack, path, authorization string) *Respons
 	}
 	if authorization != "" {
 		req.Header.Set("Authorization", authorization)
+	}
+	for _, h := range headers {
+		for k, v := range h {
+			req.Header.Set(k, v)
+		}
 	}
 	// The stack's client has an overall timeout, which would cut a stream.
 	resp, err := (&http.Client{Transport: s.client.Transport}).Do(req)

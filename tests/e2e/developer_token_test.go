@@ -64,13 +64,15 @@ func (f *fakeBroker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, `{"access_token": "broker-token-%d", "token_type": "bearer"}`, n)
 }
 
-func TestBrokerTokenWithoutAnEndpointIs503(t *testing.T) {
+// A server without a broker is configured that way, not down: 412, which
+// no client retries (issue 20), not the 503 of an outage.
+func TestBrokerTokenWithoutAnEndpointIs412(t *testing.T) {
 	s := SharedStack(t) // started without MDC_BROKER_TOKEN_URL
 	_, token := s.NewDeveloper(t, "developer")
 	r := s.Do(t, "GET", "/v1/developer/token", token, nil)
-	expectStatus(t, r, 503)
+	expectStatus(t, r, 412)
 	expectMessageNames(t, r, "no broker is configured", "MDC_BROKER_TOKEN_URL")
-	expectReason(t, r, 503, "BROKER_NOT_CONFIGURED")
+	expectReason(t, r, 412, "BROKER_NOT_CONFIGURED")
 }
 
 func TestBrokerTokenFromAFakeEndpoint(t *testing.T) {

@@ -80,13 +80,19 @@ func (s *Stack) Do(t *testing.T, method, path, token string, body any, headers .
 
 // DoWithAuthorization is Do with the Authorization header exactly as given,
 // e.g. "Basic x" or "Bearer" alone; "" sends no Authorization header at all.
-// For the tests of malformed and refused credentials.
-func (s *Stack) DoWithAuthorization(t *testing.T, method, path, authorization string, body any) *Response {
+// For the tests of malformed and refused credentials; headers are added.
+func (s *Stack) DoWithAuthorization(t *testing.T, method, path, authorization string, body any, headers ...map[string]string) *Response {
 	t.Helper()
-	if authorization == "" {
-		return s.Do(t, method, path, "", body)
+	h := map[string]string{}
+	for _, m := range headers {
+		for k, v := range m {
+			h[k] = v
+		}
 	}
-	return s.Do(t, method, path, "", body, map[string]string{"Authorization": authorization})
+	if authorization != "" {
+		h["Authorization"] = authorization
+	}
+	return s.Do(t, method, path, "", body, h)
 }
 
 // String describes the response for failure messages.

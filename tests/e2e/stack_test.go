@@ -158,6 +158,10 @@ func startStack(log logger, opts StackOptions) (*Stack, error) {
 			"MDC_GRPC_ADDR=" + s.grpcAddr,
 			// Plain HTTP and plaintext gRPC unless opts.GatewayEnv says.
 			"MDC_TLS_CERT=", "MDC_TLS_KEY=", "MDC_GRPC_TLS_CA=", "MDC_GRPC_TLS_SERVER_NAME=",
+			// The tests stand where a load balancer would: a test that
+			// plays many clients names each by X-Forwarded-For, so the
+			// failed-token throttle counts them apart.
+			"MDC_GATEWAY_TRUSTED_PROXIES=127.0.0.1,::1",
 		}, opts.GatewayEnv...),
 	}
 	if err := s.server.start(); err != nil {

@@ -84,23 +84,7 @@ func TestReplayAndWatchOverHTTP(t *testing.T) {
 		t.Fatalf("watch: HTTP %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
 	reader := bufio.NewReader(resp.Body)
-	event := func() streamLine {
-		t.Helper()
-		var line streamLine
-		for {
-			text, err := reader.ReadString('\n')
-			if err != nil {
-				t.Fatalf("reading events: %v", err)
-			}
-			if data, ok := strings.CutPrefix(strings.TrimRight(text, "\n"), "data: "); ok {
-				if err := json.Unmarshal([]byte(data), &line); err != nil {
-					t.Fatalf("event data %q: %v", data, err)
-				}
-			} else if text == "\n" {
-				return line
-			}
-		}
-	}
+	event := func() streamLine { t.Helper(); return readSSE(t, reader) }
 	if hello := event(); hello.Result == nil || len(hello.Result.Events) != 0 || hello.Result.Cursor == "" {
 		t.Fatalf("first event: %+v", hello)
 	}

@@ -347,19 +347,24 @@ func mustMarshal(t *testing.T, v any) []byte {
 // runSweep sends the cases, a few at a time, and returns what was wrong
 // with the answers.
 func runSweep(s *Stack, cases []sweepCase) []string {
-	const workers = 4
+	return checkAll(cases, 4, func(c sweepCase) string { return sendSweepCase(s, c) })
+}
+
+// checkAll runs check on every item, workers at a time, and returns the
+// problems it described (its non-empty answers).
+func checkAll[T any](items []T, workers int, check func(T) string) []string {
 	var (
 		mu       sync.Mutex
 		problems []string
 		wg       sync.WaitGroup
 	)
-	next := make(chan sweepCase)
+	next := make(chan T)
 	for i := 0; i < workers; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for c := range next {
-				if p := sendSweepCase(s, c); p != "" {
+			for item := range next {
+				if p := check(item); p != "" {
 					mu.Lock()
 					problems = append(problems, p)
 					mu.Unlock()
@@ -367,51 +372,69 @@ func runSweep(s *Stack, cases []sweepCase) []string {
 			}
 		}()
 	}
-	for _, c := range cases {
-		next <- c
+	for _, item := range items {
+		next <- item
 	}
 	close(next)
 	wg.Wait()
 	return problems
 }
 
-// sendSweepCase sends c and describes what is wrong with the answer, ""
-// when nothing is.
-func sendSweepCase(s *Stack, c sweepCase) string {
-	var body io.Reader
-	if c.body != nil {
-		body = bytes.NewReader(c.body)
+// exchange sends one request (body, when not nil, as JSON; the bearer
+// token, when not empty) and reads the whole answer (at most 1 MiB).
+func exchange(s *Stack, method, target, token string, body []byte, header map[string]string) (*http.Response, []byte, error) {
+	var reader io.Reader
+	if body != nil {
+		reader = bytes.NewReader(body)
 	}
-	req, err := http.NewRequest(c.op.method, s.BaseURL()+c.target, body)
+	req, err := http.NewRequest(method, s.BaseURL()+target, reader)
 	if err != nil {
-		return fmt.Sprintf("%s, %s: building the request: %v", c.op, c.what, err)
+		return nil, nil, fmt.Errorf("building the request: %w", err)
 	}
-	if c.body != nil {
+	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	for k, v := range c.header {
+	for k, v := range header {
 		req.Header.Set(k, v)
 	}
 	resp, err := s.client.Do(req)
 	if err != nil {
-		return fmt.Sprintf("%s, %s: %v", c.op, c.what, err)
+		return nil, nil, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return fmt.Sprintf("%s, %s: reading the answer: %v", c.op, c.what, err)
+		return nil, nil, fmt.Errorf("reading the answer: %w", err)
+	}
+	return resp, data, nil
+}
+
+// leakIn is the library text an answer carries, "" when none.
+func leakIn(data []byte) string {
+	lower := strings.ToLower(string(data))
+	for _, leak := range leakedText {
+		if strings.Contains(lower, leak) {
+			return leak
+		}
+	}
+	return ""
+}
+
+// sendSweepCase sends c and describes what is wrong with the answer, ""
+// when nothing is.
+func sendSweepCase(s *Stack, c sweepCase) string {
+	resp, data, err := exchange(s, c.op.method, c.target, c.token, c.body, c.header)
+	if err != nil {
+		return fmt.Sprintf("%s, %s: %v", c.op, c.what, err)
 	}
 	fail := func(format string, args ...any) string {
 		return fmt.Sprintf("%s, %s: %s; got %d %s", c.op, c.what, fmt.Sprintf(format, args...), resp.StatusCode, truncate(data, 300))
 	}
-	lower := strings.ToLower(string(data))
-	for _, leak := range leakedText {
-		if strings.Contains(lower, leak) {
-			return fail("the answer carries library text %q", leak)
-		}
+	if leak := leakIn(data); leak != "" {
+		return fail("the answer carries library text %q", leak)
 	}
 	if c.lenient && resp.StatusCode < 400 {
 		return ""

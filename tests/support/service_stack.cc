@@ -90,7 +90,8 @@ std::vector<std::string> ViolatedFields(const grpc::Status& status) {
 struct ServiceStack::Services {
   explicit Services(storage::ConnectionPool& pool)
       : repos(pool),
-        auth(repos.developers),
+        throttle(repos.sign_ins),
+        auth(repos.developers, throttle),
         calls(auth, metrics),
         collector(calls,
                   CollectorService::Stores{repos.shortlists, repos.nifty,
@@ -103,9 +104,8 @@ struct ServiceStack::Services {
                                            repos.quotes, repos.holidays},
                   broker_tokens),
         dashboard(calls, auth,
-                  DashboardService::Stores{repos.sign_ins, repos.shortlists,
-                                           repos.quotes, repos.quote_batches,
-                                           repos.runs}),
+                  DashboardService::Stores{repos.shortlists, repos.quotes,
+                                           repos.quote_batches, repos.runs}),
         admin(calls,
               AdminService::Stores{repos.developers, repos.holidays,
                                    repos.market_data, repos.maintenance,
@@ -115,6 +115,7 @@ struct ServiceStack::Services {
 
   storage::Repositories repos;
   Metrics metrics;  // Not served: no metrics port in tests.
+  TokenThrottle throttle;
   Authenticator auth;
   CallRunner calls;
   CollectorService collector;

@@ -48,6 +48,13 @@ type requestInfo struct {
 	// server (retry.go); retried is the error of the first attempt that was.
 	retries int
 	retried error
+	// tokenAccepted: a server looked the bearer token up and found a
+	// developer; tokenRefused: it found none (knowntokens.go).
+	tokenAccepted, tokenRefused bool
+	// bodyRefusal, when set, is why the gateway stopped reading the body
+	// (the budget stayed full, or it arrived too slowly): the answer is
+	// that refusal's, whatever the decoder made of the cut body.
+	bodyRefusal *bodyRefusal
 }
 
 type requestInfoKey struct{}

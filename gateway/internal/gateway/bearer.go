@@ -23,10 +23,11 @@ const (
 // requireBearer answers 401 (google.rpc.Status, WWW-Authenticate: Bearer)
 // before the body is read when a request to a protected route carries no
 // well-formed bearer header: scheme Bearer in any case, then a token of 1-512
-// bytes. Whether the token is known stays mdc-server's job. Public routes
-// (health, sign-in, /openapi.json, /docs) and requests no route matches (404,
-// 405 from the mux) pass unchecked.
-func requireBearer(routes *routeTable, m runtime.Marshaler, next http.Handler) http.Handler {
+// bytes. Whether the token is known stays mdc-server's job; what the server
+// answered is noted in known (knowntokens.go) for the body budget. Public
+// routes (health, sign-in, /openapi.json, /docs) and requests no route
+// matches (404, 405 from the mux) pass unchecked.
+func requireBearer(routes *routeTable, known *knownTokens, m runtime.Marshaler, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if display, ok := routes.protected(r.Method, r.URL.Path); ok {
 			if msg := bearerProblem(r.Header.Get("Authorization")); msg != "" {
@@ -40,6 +41,16 @@ func requireBearer(routes *routeTable, m runtime.Marshaler, next http.Handler) h
 				writeStatus(w, m, http.StatusUnauthorized, status.New(codes.Unauthenticated, msg))
 				return
 			}
+			next.ServeHTTP(w, r)
+			if info := infoFrom(r.Context()); info != nil {
+				switch {
+				case info.tokenAccepted:
+					known.remember(r.Header.Get("Authorization"))
+				case info.tokenRefused:
+					known.forget(r.Header.Get("Authorization"))
+				}
+			}
+			return
 		}
 		next.ServeHTTP(w, r)
 	})

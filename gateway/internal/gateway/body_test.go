@@ -88,6 +88,7 @@ func TestBodyLimitOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer t")
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -255,5 +256,49 @@ func TestEmptyBodyIsEmptyMessage(t *testing.T) {
 	}
 	if method, req, _ := rec.last(); method != "SaveNifty" || req.(*mdcv1.SaveNiftyRequest).GetData() != nil {
 		t.Errorf("server got %s %v, want SaveNifty with an empty request", method, req)
+	}
+}
+
+// Numbers sent as JSON strings are refused naming the field, on the
+// collector bodies and elsewhere, though protojson would read them; the
+// 64-bit integers keep protojson's reading (numbers or strings).
+func TestNumbersMustBeJSONNumbers(t *testing.T) {
+	rec, addr := startFakeServer(t)
+	h := newTestHandler(t, addr)
+	tests := []struct {
+		path, body, field string
+	}{
+		{"/v1/developer/collector/shortlists",
+			`{"data":{"timestamp":"2025-01-02T09:15:00","shortlistType":"TOP_GAINERS","entries":[{"nseSymbol":"A","price":"12.5"}]}}`,
+			"data.entries[0].price"},
+		{"/v1/developer/collector/quotes",
+			`{"data":{"timestamp":"2025-01-02T09:15:00","quotes":[{"nseSymbol":"A","quoteData":{"status":"SUCCESS","payload":{"last_price":"12.5"}}}]}}`,
+			"data.quotes[0].quoteData.payload.last_price"},
+		{"/v1/developer/collector/nifty",
+			`{"data":{"timestamp":"2025-01-02T09:15:00","quoteData":{"status":"SUCCESS","payload":{"depth":{"buy":[{"price":1,"quantity":"NaN"}]}}},"dayChangePerc":1}}`,
+			"data.quoteData.payload.depth.buy[0].quantity"},
+		{"/v1/developer/collector/nifty",
+			`{"data":{"timestamp":"2025-01-02T09:15:00","quoteData":{"status":"SUCCESS"},"dayChangePerc":"-0.5"}}`,
+			"data.dayChangePerc"},
+	}
+	for _, tt := range tests {
+		rec.reset()
+		w := post(h, tt.path, "Bearer t", strings.NewReader(tt.body))
+		if w.Code != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400: %s", tt.field, w.Code, w.Body.String())
+			continue
+		}
+		if !strings.Contains(w.Body.String(), `"field":"`+tt.field+`"`) || !strings.Contains(w.Body.String(), "must be a JSON number") {
+			t.Errorf("%s: body %s", tt.field, w.Body.String())
+		}
+		if m, _, _ := rec.last(); m != "" {
+			t.Errorf("%s: forwarded as %s", tt.field, m)
+		}
+	}
+	// The same bodies with numbers are forwarded.
+	w := post(h, "/v1/developer/collector/shortlists", "Bearer t", strings.NewReader(
+		`{"data":{"timestamp":"2025-01-02T09:15:00","shortlistType":"TOP_GAINERS","entries":[{"nseSymbol":"A","price":12.5,"name":"x"}]}}`))
+	if w.Code != http.StatusOK {
+		t.Errorf("numbers as numbers: %d %s", w.Code, w.Body.String())
 	}
 }

@@ -27,6 +27,11 @@ type bodyChecks struct {
 	// enums: enum fields given as a string must name a value of the enum.
 	// protojson with DiscardUnknown silently drops unknown names instead.
 	enums checkSet
+	// numbers: fields the contract documents as JSON numbers (double,
+	// float, 32-bit integers) must not be given as strings. protojson reads
+	// "12.5" for a double; the API does not (docs/api.md, Conventions). The
+	// 64-bit integers stay as protojson reads them, numbers or strings.
+	numbers checkSet
 }
 
 // maxViolations caps the field violations reported for one body.
@@ -44,17 +49,37 @@ func mdcBodyChecks() bodyChecks {
 		msgs = appendMessages(msgs, fd.Messages())
 		return true
 	})
+	required := buildCheckSet(msgs, func(fd protoreflect.FieldDescriptor, f *checkField) {
+		f.required = fd.IsList() && isRequired(fd)
+	})
+	// The admin RPCs' lists are checked by the server after the caller's
+	// role (an absent list and an empty one are refused alike there).
+	for name := range adminInputs() {
+		delete(required, name)
+	}
 	return bodyChecks{
-		required: buildCheckSet(msgs, func(fd protoreflect.FieldDescriptor, f *checkField) {
-			f.required = fd.IsList() && isRequired(fd)
-		}),
+		required: required,
 		enums: buildCheckSet(msgs, func(fd protoreflect.FieldDescriptor, f *checkField) {
 			if ed := fd.Enum(); ed != nil && ed.FullName() != "google.protobuf.NullValue" {
 				f.enum = ed
 				f.enumHint = enumHint(ed)
 			}
 		}),
+		numbers: buildCheckSet(msgs, func(fd protoreflect.FieldDescriptor, f *checkField) {
+			f.number = isJSONNumber(fd)
+		}),
 	}
+}
+
+// isJSONNumber reports whether protojson writes fd's values as JSON numbers.
+func isJSONNumber(fd protoreflect.FieldDescriptor) bool {
+	switch fd.Kind() {
+	case protoreflect.DoubleKind, protoreflect.FloatKind,
+		protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
+		protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return true
+	}
+	return false
 }
 
 func appendMessages(out []protoreflect.MessageDescriptor, mds protoreflect.MessageDescriptors) []protoreflect.MessageDescriptor {
@@ -102,6 +127,7 @@ type checkField struct {
 	jsonName, protoName string // protojson accepts either spelling
 	list                bool
 	required            bool                        // must be present, not null
+	number              bool                        // must be a JSON number, not a string
 	enum                protoreflect.EnumDescriptor // string values must name one of its values
 	enumHint            string                      // the names, for the message
 	child               *checkNode                  // checks inside the field's message
@@ -146,7 +172,7 @@ func (b *checkBuilder) node(md protoreflect.MessageDescriptor) *checkNode {
 		if sub := fd.Message(); sub != nil && !strings.HasPrefix(string(sub.FullName()), "google.protobuf.") {
 			f.child = b.node(sub)
 		}
-		if f.required || f.enum != nil || f.child != nil {
+		if f.required || f.number || f.enum != nil || f.child != nil {
 			n.fields = append(n.fields, f)
 		}
 	}
@@ -247,6 +273,9 @@ func (n *checkNode) check(raw json.RawMessage, path string, vs *[]violation) {
 }
 
 func (f *checkField) checkValue(v json.RawMessage, path string, vs *[]violation) {
+	if f.number && len(v) > 0 && v[0] == '"' {
+		addViolation(vs, path, "must be a JSON number, not a string")
+	}
 	if f.enum != nil {
 		var name string
 		// Numbers are left to the server (proto3 enums are open).

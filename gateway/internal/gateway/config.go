@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"os"
 	"strconv"
 	"strings"
@@ -59,6 +60,10 @@ type Options struct {
 	// (MDC_GATEWAY_STREAMS_PER_CONNECTION; streampool.go); keep it below
 	// the servers' MDC_MAX_THREADS/2.
 	StreamsPerConnection int
+	// TrustedProxies are the proxies in front of the gateway (a load
+	// balancer) whose X-Forwarded-For names the client
+	// (MDC_GATEWAY_TRUSTED_PROXIES; clientaddr.go). Empty: none.
+	TrustedProxies []netip.Prefix
 
 	// metrics records the requests when set (by Run, for MetricsAddr).
 	metrics *httpMetrics
@@ -191,6 +196,7 @@ var ErrVersion = errors.New("version requested")
 //	--grpc-tls-server-name  MDC_GRPC_TLS_SERVER_NAME  default the host of each server's address
 //	--metrics-addr    MDC_GATEWAY_METRICS_ADDR  default empty (no metrics)
 //	--streams-per-connection  MDC_GATEWAY_STREAMS_PER_CONNECTION  default 32 (1-511)
+//	--trusted-proxies MDC_GATEWAY_TRUSTED_PROXIES  default empty (no proxy in front)
 func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (Options, error) {
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
@@ -216,7 +222,7 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 
 	var o Options
-	var corsOrigins, logLevel, accessLog string
+	var corsOrigins, logLevel, accessLog, trustedProxies string
 	fs := flag.NewFlagSet("mdc-gateway", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.HTTPAddr, "http-addr", env("MDC_HTTP_ADDR", DefaultHTTPAddr), "HTTP listen address (env MDC_HTTP_ADDR)")
@@ -234,6 +240,7 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.StringVar(&o.GRPCTLSServerName, "grpc-tls-server-name", env("MDC_GRPC_TLS_SERVER_NAME", ""), "name the gRPC server's certificate must carry; default the host of each server's address (env MDC_GRPC_TLS_SERVER_NAME)")
 	fs.StringVar(&o.MetricsAddr, "metrics-addr", env("MDC_GATEWAY_METRICS_ADDR", ""), "host:port of a listener of its own for Prometheus /metrics, e.g. 127.0.0.1:9465; empty: no metrics (env MDC_GATEWAY_METRICS_ADDR)")
 	fs.IntVar(&o.StreamsPerConnection, "streams-per-connection", streamsPerConn, fmt.Sprintf("most streaming calls (watches, replays) one gRPC connection of the gateway carries; more open further connections; keep it below the servers' MDC_MAX_THREADS/2 (1-%d; env MDC_GATEWAY_STREAMS_PER_CONNECTION)", MaxStreamsPerConnection))
+	fs.StringVar(&trustedProxies, "trusted-proxies", env("MDC_GATEWAY_TRUSTED_PROXIES", ""), "comma-separated IP addresses or CIDR prefixes of the proxies in front of the gateway (a load balancer) whose X-Forwarded-For names the client; empty: none (env MDC_GATEWAY_TRUSTED_PROXIES)")
 	if err := fs.Parse(args); err != nil {
 		return Options{}, err
 	}
@@ -254,6 +261,9 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 	if o.StreamsPerConnection < 1 || o.StreamsPerConnection > MaxStreamsPerConnection {
 		return Options{}, fmt.Errorf("--streams-per-connection (MDC_GATEWAY_STREAMS_PER_CONNECTION) must be from 1 to %d, got %d", MaxStreamsPerConnection, o.StreamsPerConnection)
+	}
+	if o.TrustedProxies, err = ParseTrustedProxies(trustedProxies); err != nil {
+		return Options{}, fmt.Errorf("--trusted-proxies (MDC_GATEWAY_TRUSTED_PROXIES): %w", err)
 	}
 	if o.CORSOrigins, err = ParseOrigins(corsOrigins); err != nil {
 		return Options{}, fmt.Errorf("--cors-origins: %w", err)

@@ -57,6 +57,7 @@ func unaryInterceptor(timeout time.Duration) grpc.UnaryClientInterceptor {
 		}
 		// An idempotent call cut off by its server is sent to another one.
 		p, _, err := invokeWithRetry(ctx, method, req, reply, cc, invoker, opts)
+		noteTokenAccepted(ctx, err, &p)
 		return callError(ctx, method, err, &p)
 	}
 }
@@ -115,7 +116,23 @@ func (s *checkedStream) RecvMsg(m any) error {
 	if errors.Is(err, io.EOF) {
 		return err
 	}
+	// A message (or the server's own error) came: for a stream, the first
+	// message is what proves the token was accepted.
+	noteTokenAccepted(s.ctx, err, s.peer)
 	return callError(s.ctx, s.method, err, s.peer)
+}
+
+// noteTokenAccepted marks the request of ctx when a server answered its
+// call (p was set) in a way that tells whether it accepted the bearer
+// token.
+func noteTokenAccepted(ctx context.Context, err error, p *peer.Peer) {
+	info := infoFrom(ctx)
+	if p.Addr == nil || info == nil {
+		return
+	}
+	code := status.Code(err)
+	info.tokenAccepted = tokenAccepted(code)
+	info.tokenRefused = code == codes.Unauthenticated
 }
 
 // localError is the client-facing form of an error raised before the call

@@ -48,3 +48,27 @@ func TestDocsServesSwaggerUIOffline(t *testing.T) {
 		t.Errorf("GET /docs/swagger-ui-bundle.js: status %d, %d bytes", resp.status, len(resp.body))
 	}
 }
+
+// The Swagger UI page carries a policy that allows its own inline scripts
+// by hash and nothing from elsewhere, and forbids framing. (web/e2e's
+// docs.spec.ts renders it in Chromium under that policy.)
+func TestDocsContentSecurityPolicy(t *testing.T) {
+	_, base := startGateway(t)
+	resp := do(t, "GET", base+"/docs", "", nil)
+	csp := resp.header.Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "'sha256-"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("policy %q lacks %s", csp, want)
+		}
+	}
+	scripts := inlineScript.FindAllStringSubmatch(string(resp.body), -1)
+	if len(scripts) == 0 || strings.Count(csp, "'sha256-") != len(scripts) {
+		t.Errorf("%d inline scripts, policy %q", len(scripts), csp)
+	}
+	if strings.Contains(csp, "script-src 'self' 'unsafe-inline'") {
+		t.Errorf("scripts allowed inline: %q", csp)
+	}
+	if got := resp.header.Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Errorf("X-Content-Type-Options = %q", got)
+	}
+}

@@ -53,6 +53,12 @@ func httpStatusFromCode(c codes.Code) int {
 // with the google.rpc.Status JSON {"code","message","details"} and the HTTP
 // status of its code.
 func handleError(ctx context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
+	if info := infoFrom(ctx); info != nil && info.bodyRefusal != nil {
+		// The body was cut short on purpose; what the decoder made of the
+		// rest does not matter.
+		writeRefusal(w, r, m, info.bodyRefusal)
+		return
+	}
 	if errors.Is(err, errHeaderListTooLarge) {
 		// The forwarded headers exceed what the server accepts: the
 		// client's doing, not a failure of the gateway.

@@ -60,7 +60,7 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 		return nil, fmt.Errorf("register %s: %w", openAPIPath, err)
 	}
 	routes.add(http.MethodGet, openAPIPath)
-	docs := newDocsHandler()
+	docs := withJSONErrors(m, newDocsHandler())
 	dashboard, err := newWebUI(webui.Files())
 	if err != nil {
 		return nil, err
@@ -72,12 +72,14 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 		}
 		routes.add(http.MethodGet, path)
 	}
-	return observe(o.Logger, !o.NoAccessLog, o.metrics.measure(routes,
+	known := newKnownTokens()
+	return withClientAddress(o.TrustedProxies, observe(o.Logger, !o.NoAccessLog, withSecurityHeaders(o.metrics.measure(routes,
 		withCORS(o.CORSOrigins, m,
 			limitHeaders(m,
-				requireBearer(routes, m,
-					limitBody(o.MaxBodyBytes, newBodyBudget(o.MaxBodyBytesInFlight), m,
-						rejectInvalidUTF8(m, routes, withWebUI(dashboard, m, withStreams(mux, m, mux))))))))), nil
+				requireBearer(routes, known, m,
+					requireJSON(routes, m,
+						limitBody(o.MaxBodyBytes, newBodyBudget(o.MaxBodyBytesInFlight), known, m,
+							rejectInvalidUTF8(m, routes, withWebUI(dashboard, m, withStreams(mux, m, mux)))))))))))), nil
 }
 
 // recordRoute is a mux middleware: it notes the template of the route that

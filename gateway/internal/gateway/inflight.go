@@ -3,52 +3,82 @@ package gateway
 import (
 	"container/list"
 	"context"
-	"io"
 	"sync"
 	"time"
 )
 
-// bodyWait is how long a request waits for its share of the body budget
-// before it is refused with 503.
+// bodyWait is how long a request waits for budget for the bytes it has just
+// read before it is refused with 503.
 const bodyWait = time.Second
 
 // bodyBudget bounds the request body bytes the gateway holds at once, across
-// all requests (MDC_MAX_BODY_BYTES_IN_FLIGHT). A request takes its share
-// before its body is read and gives it back when its answer is written.
-// Waiters are served first come, first served.
+// all requests (MDC_MAX_BODY_BYTES_IN_FLIGHT). A request takes budget for
+// its bytes as they arrive, not for what its Content-Length announces, so
+// a client that announces a large body and sends nothing holds nothing; it
+// gives all of it back when its answer is written.
+//
+// Requests come in two classes. Those whose bearer token the gateway has
+// seen the server accept (knownTokens) may use the whole budget; all the
+// others together ("strangers": unknown or made-up tokens, sign-in) at most
+// half of it, so strangers can never hold what known clients need. Waiters
+// are served first come, first served within their class, known ones first.
 type bodyBudget struct {
 	mu      sync.Mutex
 	size    int64
-	used    int64
-	waiters list.List // of *bodyWaiter
+	used    int64     // by both classes
+	strange int64     // by strangers
+	known   list.List // of *bodyWaiter
+	others  list.List // of *bodyWaiter
 }
 
 type bodyWaiter struct {
-	n     int64
-	ready chan struct{}
+	n        int64
+	stranger bool
+	ready    chan struct{}
 }
 
 func newBodyBudget(size int64) *bodyBudget {
 	return &bodyBudget{size: size}
 }
 
-// share is what a request for n bytes takes: never more than the whole
-// budget, so one request alone always fits.
-func (b *bodyBudget) share(n int64) int64 {
-	return min(n, b.size)
+// strangerLimit is the most all strangers together may hold.
+func (b *bodyBudget) strangerLimit() int64 { return b.size / 2 }
+
+// fitsLocked reports whether n more bytes fit for a request of the class.
+func (b *bodyBudget) fitsLocked(n int64, stranger bool) bool {
+	if b.size-b.used < n {
+		return false
+	}
+	return !stranger || b.strangerLimit()-b.strange >= n
 }
 
-// acquire takes n bytes (n <= b.size), waiting until ctx is done. It reports
-// whether it got them.
-func (b *bodyBudget) acquire(ctx context.Context, n int64) bool {
+func (b *bodyBudget) takeLocked(n int64, stranger bool) {
+	b.used += n
+	if stranger {
+		b.strange += n
+	}
+}
+
+func (b *bodyBudget) queue(stranger bool) *list.List {
+	if stranger {
+		return &b.others
+	}
+	return &b.known
+}
+
+// acquire takes n bytes for a request of the class, waiting until ctx is
+// done. It reports whether it got them. n is at most what the class may
+// hold (callers take budget a read at a time).
+func (b *bodyBudget) acquire(ctx context.Context, n int64, stranger bool) bool {
 	b.mu.Lock()
-	if b.size-b.used >= n && b.waiters.Len() == 0 {
-		b.used += n
+	if b.queue(stranger).Len() == 0 && b.fitsLocked(n, stranger) {
+		b.takeLocked(n, stranger)
 		b.mu.Unlock()
 		return true
 	}
-	w := &bodyWaiter{n: n, ready: make(chan struct{})}
-	elem := b.waiters.PushBack(w)
+	w := &bodyWaiter{n: n, stranger: stranger, ready: make(chan struct{})}
+	q := b.queue(stranger)
+	elem := q.PushBack(w)
 	b.mu.Unlock()
 
 	select {
@@ -60,10 +90,10 @@ func (b *bodyBudget) acquire(ctx context.Context, n int64) bool {
 		case <-w.ready:
 			// Granted just now: give it back.
 			b.mu.Unlock()
-			b.release(n)
+			b.release(n, stranger)
 		default:
-			isFront := b.waiters.Front() == elem
-			b.waiters.Remove(elem)
+			isFront := q.Front() == elem
+			q.Remove(elem)
 			if isFront {
 				// Those behind may fit now.
 				b.grantLocked()
@@ -74,109 +104,46 @@ func (b *bodyBudget) acquire(ctx context.Context, n int64) bool {
 	}
 }
 
-// release gives back n bytes.
-func (b *bodyBudget) release(n int64) {
+// release gives back n bytes of a request of the class.
+func (b *bodyBudget) release(n int64, stranger bool) {
 	if n <= 0 {
 		return
 	}
 	b.mu.Lock()
 	b.used -= n
-	if b.used < 0 {
+	if stranger {
+		b.strange -= n
+	}
+	if b.used < 0 || b.strange < 0 {
 		panic("gateway: body budget released more than acquired")
 	}
 	b.grantLocked()
 	b.mu.Unlock()
 }
 
-// grantLocked wakes the waiters at the front that fit.
+// grantLocked wakes the waiters at the front of each queue that fit, known
+// requests first.
 func (b *bodyBudget) grantLocked() {
-	for {
-		front := b.waiters.Front()
-		if front == nil {
-			return
+	for _, q := range []*list.List{&b.known, &b.others} {
+		for {
+			front := q.Front()
+			if front == nil {
+				break
+			}
+			w := front.Value.(*bodyWaiter)
+			if !b.fitsLocked(w.n, w.stranger) {
+				break
+			}
+			b.takeLocked(w.n, w.stranger)
+			q.Remove(front)
+			close(w.ready)
 		}
-		w := front.Value.(*bodyWaiter)
-		if b.size-b.used < w.n {
-			return
-		}
-		b.used += w.n
-		b.waiters.Remove(front)
-		close(w.ready)
 	}
 }
 
-// inUse is the number of bytes taken (tests).
-func (b *bodyBudget) inUse() int64 {
+// inUse is the number of bytes taken, and the strangers' part of it.
+func (b *bodyBudget) inUse() (all, strangers int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.used
-}
-
-// bodyChunkSize is the size of the buffers a body of unknown length is read
-// into. They are pooled: the memory of bodies that come and go is reused
-// instead of left to the garbage collector.
-const bodyChunkSize = 32 << 10
-
-var bodyChunks = sync.Pool{New: func() any { return new([bodyChunkSize]byte) }}
-
-// chunkedBody is a body read into pooled chunks.
-type chunkedBody struct {
-	chunks []*[bodyChunkSize]byte
-	n      int64
-}
-
-// readChunked reads at most max bytes of r.
-func readChunked(r io.Reader, max int64) (*chunkedBody, error) {
-	b := &chunkedBody{}
-	for b.n < max {
-		c := bodyChunks.Get().(*[bodyChunkSize]byte)
-		b.chunks = append(b.chunks, c)
-		want := int64(bodyChunkSize)
-		if max-b.n < want {
-			want = max - b.n
-		}
-		got, err := io.ReadFull(r, c[:want])
-		b.n += int64(got)
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return b, nil
-		}
-		if err != nil {
-			b.free()
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
-// reader reads the body. It must not be used after free.
-func (b *chunkedBody) reader() io.Reader {
-	readers := make([]io.Reader, 0, len(b.chunks))
-	left := b.n
-	for _, c := range b.chunks {
-		n := min(left, bodyChunkSize)
-		readers = append(readers, &chunkReader{buf: c[:n]})
-		left -= n
-	}
-	return io.MultiReader(readers...)
-}
-
-// free returns the chunks to the pool.
-func (b *chunkedBody) free() {
-	for i, c := range b.chunks {
-		bodyChunks.Put(c)
-		b.chunks[i] = nil
-	}
-	b.chunks = nil
-}
-
-// chunkReader reads buf once.
-type chunkReader struct{ buf []byte }
-
-func (c *chunkReader) Read(p []byte) (int, error) {
-	if len(c.buf) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(p, c.buf)
-	c.buf = c.buf[n:]
-	return n, nil
+	return b.used, b.strange
 }

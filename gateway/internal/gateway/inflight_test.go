@@ -1,9 +1,11 @@
 package gateway
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -19,87 +21,127 @@ import (
 func TestBodyBudget(t *testing.T) {
 	b := newBodyBudget(100)
 	ctx := context.Background()
-	if !b.acquire(ctx, 60) {
+	if !b.acquire(ctx, 60, false) {
 		t.Fatal("first acquire failed")
 	}
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
-	if b.acquire(short, 50) {
+	if b.acquire(short, 50, false) {
 		t.Fatal("acquired past the budget")
 	}
 	got := make(chan bool)
-	go func() { got <- b.acquire(ctx, 50) }()
+	go func() { got <- b.acquire(ctx, 50, false) }()
 	time.Sleep(10 * time.Millisecond)
-	b.release(60)
+	b.release(60, false)
 	if !<-got {
 		t.Fatal("waiter not served after release")
 	}
-	if n := b.inUse(); n != 50 {
+	if n, _ := b.inUse(); n != 50 {
 		t.Errorf("in use = %d, want 50", n)
 	}
-	b.release(50)
-	if n := b.inUse(); n != 0 {
+	b.release(50, false)
+	if n, _ := b.inUse(); n != 0 {
 		t.Errorf("in use = %d, want 0", n)
-	}
-	if s := b.share(1000); s != 100 {
-		t.Errorf("share = %d, want the whole budget", s)
 	}
 }
 
-// blockingBody gives one byte, then blocks until released.
-type blockingBody struct {
+// Strangers (requests whose token the server has not accepted lately)
+// together hold at most half the budget: the other half stays for known
+// clients, and a known waiter is served before a stranger.
+func TestBodyBudgetKeepsHalfForKnownTokens(t *testing.T) {
+	b := newBodyBudget(100)
+	ctx := context.Background()
+	if !b.acquire(ctx, 50, true) {
+		t.Fatal("a stranger could not take its half")
+	}
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	if b.acquire(short, 1, true) {
+		t.Fatal("strangers took more than half")
+	}
+	if !b.acquire(ctx, 50, false) {
+		t.Fatal("a known client could not use the other half")
+	}
+	stranger, known := make(chan bool), make(chan bool)
+	go func() { stranger <- b.acquire(ctx, 10, true) }()
+	time.Sleep(10 * time.Millisecond)
+	go func() { known <- b.acquire(ctx, 10, false) }()
+	time.Sleep(10 * time.Millisecond)
+	b.release(50, false) // room for both, but strangers still hold their half
+	if !<-known {
+		t.Fatal("known waiter not served")
+	}
+	select {
+	case <-stranger:
+		t.Fatal("a stranger was served past the strangers' half")
+	case <-time.After(20 * time.Millisecond):
+	}
+	b.release(50, true)
+	if !<-stranger {
+		t.Fatal("stranger not served once strangers released")
+	}
+	if all, strangers := b.inUse(); all != 20 || strangers != 10 {
+		t.Errorf("in use = %d (strangers %d), want 20 (10)", all, strangers)
+	}
+}
+
+// holdingBody gives n bytes, then blocks until released.
+type holdingBody struct {
+	n       int
 	started chan struct{}
 	release chan struct{}
 	once    sync.Once
-	sent    bool
 }
 
-func (b *blockingBody) Read(p []byte) (int, error) {
-	if !b.sent {
-		b.sent = true
-		b.once.Do(func() { close(b.started) })
-		p[0] = ' '
-		return 1, nil
+func (b *holdingBody) Read(p []byte) (int, error) {
+	if b.n > 0 {
+		k := min(len(p), b.n)
+		for i := range p[:k] {
+			p[i] = ' '
+		}
+		b.n -= k
+		return k, nil
 	}
+	b.once.Do(func() { close(b.started) })
 	<-b.release
 	return 0, io.EOF
 }
 
-// TestBodyBudgetFullIs503: while one chunked body holds the whole budget,
-// another request waits bodyWait and gets 503 without its body being read;
-// once the first is done the budget is free again.
+// TestBodyBudgetFullIs503: while strangers' bodies hold their half of the
+// budget, another stranger waits bodyWait once its bytes arrive and gets
+// 503; a request with a token the server accepted before is served, and
+// once the holder is done strangers get in again.
 func TestBodyBudgetFullIs503(t *testing.T) {
 	_, addr := startFakeServer(t)
 	o := testOptions()
 	o.MaxBodyBytesInFlight = 1 << 20
 	h := newTestHandlerWith(t, addr, o)
 
-	slow := &blockingBody{started: make(chan struct{}), release: make(chan struct{})}
+	// A known token: the server accepted it once.
+	if w := post(h, "/v1/developer/collector/quotes", "Bearer known", strings.NewReader(`{}`)); w.Code != http.StatusOK {
+		t.Fatalf("first request with the known token: %d %s", w.Code, w.Body.String())
+	}
+
+	slow := &holdingBody{n: 1 << 19, started: make(chan struct{}), release: make(chan struct{})}
 	first := make(chan int)
 	go func() {
 		req := httptest.NewRequest("POST", "/v1/developer/collector/quotes", slow)
-		req.ContentLength = -1 // share: the body limit, capped at the budget
-		req.Header.Set("Authorization", "Bearer t")
+		req.ContentLength = -1
+		req.Header.Set("Authorization", "Bearer stranger")
+		req.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)
 		first <- w.Code
 	}()
 	<-slow.started
 
-	body := &countingReader{r: strings.NewReader(`{"data":{}}`)}
-	req := httptest.NewRequest("POST", "/v1/developer/collector/quotes", body)
-	req.Header.Set("Authorization", "Bearer t")
-	w := httptest.NewRecorder()
 	start := time.Now()
-	h.ServeHTTP(w, req)
+	w := post(h, "/v1/developer/collector/quotes", "Bearer other-stranger", strings.NewReader(`{"data":{}}`))
 	if w.Code != http.StatusServiceUnavailable {
 		t.Fatalf("status = %d, want 503; body %s", w.Code, w.Body.String())
 	}
 	if waited := time.Since(start); waited < bodyWait/2 {
 		t.Errorf("answered after %v, want about %v", waited, bodyWait)
-	}
-	if body.n != 0 {
-		t.Errorf("read %d body bytes before the 503", body.n)
 	}
 	if w.Header().Get("Retry-After") == "" {
 		t.Error("no Retry-After")
@@ -107,16 +149,83 @@ func TestBodyBudgetFullIs503(t *testing.T) {
 	if st := errorBody(t, w.Body.Bytes()); codes.Code(st.GetCode()) != codes.Unavailable || st.GetMessage() != busyMessage {
 		t.Errorf("body = %s", w.Body.Bytes())
 	}
+	if w := post(h, "/v1/developer/collector/quotes", "Bearer known", strings.NewReader(`{}`)); w.Code != http.StatusOK {
+		t.Fatalf("known token while strangers hold their half: %d %s", w.Code, w.Body.String())
+	}
 
 	close(slow.release)
 	<-first
-	req = httptest.NewRequest("POST", "/v1/developer/collector/quotes", strings.NewReader(`{}`))
-	req.Header.Set("Authorization", "Bearer t")
-	w = httptest.NewRecorder()
-	h.ServeHTTP(w, req)
-	if w.Code == http.StatusServiceUnavailable {
+	if w := post(h, "/v1/developer/collector/quotes", "Bearer other-stranger", strings.NewReader(`{}`)); w.Code == http.StatusServiceUnavailable {
 		t.Fatalf("status = 503 after the budget was released: %s", w.Body.String())
 	}
+}
+
+// TestAnnouncedBodiesHoldNothing: the probe of issue 20, in small. Clients
+// that announce large bodies and send nothing hold no budget, so writers
+// with any token go on; and they are cut off with 408 once the minimum
+// upload rate is missed.
+func TestAnnouncedBodiesHoldNothing(t *testing.T) {
+	grace, rate := bodyGrace, minUploadBytesPerSecond
+	bodyGrace, minUploadBytesPerSecond = 300*time.Millisecond, 64<<10
+	t.Cleanup(func() { bodyGrace, minUploadBytesPerSecond = grace, rate })
+
+	_, addr := startFakeServer(t)
+	o := testOptions()
+	o.MaxBodyBytesInFlight = 4 << 20
+	ts := httptest.NewServer(newTestHandlerWith(t, addr, o))
+	t.Cleanup(ts.Close)
+
+	const holders = 16
+	answers := make(chan string, holders)
+	for range holders {
+		go func() {
+			conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+			if err != nil {
+				answers <- err.Error()
+				return
+			}
+			defer conn.Close()
+			fmt.Fprintf(conn, "POST /v1/developer/collector/quotes HTTP/1.1\r\nHost: x\r\n"+
+				"Authorization: Bearer mdc_made_up\r\nContent-Type: application/json\r\nContent-Length: 4194304\r\n\r\n")
+			_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				answers <- err.Error()
+				return
+			}
+			resp.Body.Close()
+			answers <- resp.Status
+		}()
+	}
+	time.Sleep(100 * time.Millisecond) // the holders are waiting for their bodies
+	client := ts.Client()
+	for i := range 20 {
+		req, _ := http.NewRequest("POST", ts.URL+"/v1/developer/collector/quotes", strings.NewReader(`{}`))
+		req.Header.Set("Authorization", "Bearer writer")
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("write %d while holders wait: %s", i, resp.Status)
+		}
+	}
+	for range holders {
+		if got := <-answers; got != "408 Request Timeout" {
+			t.Errorf("holder answered %q, want 408 Request Timeout", got)
+		}
+	}
+}
+
+func post(h http.Handler, path, auth string, body io.Reader) *httptest.ResponseRecorder {
+	req := httptest.NewRequest("POST", path, body)
+	req.Header.Set("Authorization", auth)
+	req.Header.Set("Content-Type", "application/json")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return w
 }
 
 // zeros is an endless body that allocates nothing.

@@ -100,6 +100,11 @@ func (m *jsonMarshaler) decodeProtojson(data []byte, msg proto.Message) *status.
 			return violationsStatus(vs)
 		}
 	}
+	// The fast path declines a number given as a string, so only bodies
+	// decoded here can hold one.
+	if vs := m.checks.numbers.check(name, data); len(vs) > 0 {
+		return violationsStatus(vs)
+	}
 	return nil
 }
 

@@ -64,6 +64,10 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", o.HTTPAddr, err)
 	}
+	if tlsConfig == nil {
+		// net/http's own answers to malformed requests become JSON too.
+		ln = jsonErrorListener{ln}
+	}
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -49,7 +49,7 @@ var apiVersionSegment = regexp.MustCompile(`^v[0-9]+$`)
 // docs/api.md, the OpenAPI document, Swagger UI, health, metrics), which the
 // dashboard never answers.
 func apiPath(p string) bool {
-	first, _, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/")
+	first := firstSegment(p)
 	switch first {
 	case "health", "openapi.json", "docs", "metrics":
 		return true
@@ -201,7 +201,8 @@ func (ui *webUI) serve(w http.ResponseWriter, r *http.Request, m runtime.Marshal
 		}
 	}
 	h.Set("ETag", etag)
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+	// A range or precondition it cannot meet is 416 or 412, as JSON.
+	http.ServeContent(&jsonErrorWriter{ResponseWriter: w, m: m}, r, "", time.Time{}, bytes.NewReader(body))
 }
 
 // acceptsGzip reports whether Accept-Encoding values accept gzip: "gzip" or

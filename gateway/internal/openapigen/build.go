@@ -44,6 +44,7 @@ func Build(swagger []byte, warn func(string)) (*openapi3.T, error) {
 	applyHeaders(doc, ops)
 	applyStringForms(doc, ops, warn)
 	applyLimits(doc, warn)
+	applyQueryListLimits(ops)
 	applyNumberRanges(ops)
 	applyResponseRequired(doc, ops)
 	applyStreams(ops)

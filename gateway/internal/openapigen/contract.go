@@ -66,7 +66,8 @@ var contracts = map[string]rpcContract{
 	"mdc.v1.DeveloperService.GetHistoricalCandles":    {access: developerToken, clock: clockForbids},
 	"mdc.v1.DeveloperService.GetShortlistPersistence": {access: developerToken, clock: clockForbids},
 	"mdc.v1.DeveloperService.GetBrokerToken": {access: developerToken, errors: map[int]string{
-		503: "No broker is configured, no credentials are set, or the broker's token endpoint failed, timed out or answered something unusable; or the database cannot be reached.",
+		412: "No broker token endpoint or no broker credentials are configured (reason BROKER_NOT_CONFIGURED), or stored credentials cannot be decrypted with this server's MDC_SECRET_KEY: a setting, not an outage; not worth retrying.",
+		503: "The broker's token endpoint failed, timed out or answered something unusable (reason BROKER_UNAVAILABLE), or the database cannot be reached.",
 	}},
 	"mdc.v1.DeveloperService.ListHolidays": {access: developerToken},
 

@@ -67,21 +67,46 @@ var propertyLimits = map[string]map[string]limit{
 	"DeleteDataDatesRequest":      {"dates": dateList},
 	"DeleteHolidaysRequest":       {"dates": dateList},
 	"QuotesData":                  {"quotes": {minItems: 1, maxItems: 1000}},
-	"CreateOrderBody":             {"entryPrice": orderPrice, "stopLossPrice": orderPrice, "takeProfitPrice": orderPrice},
-	"CreateRunRequest":            {"name": runName, "tags": runTags},
-	"RunUpdate":                   {"name": runName, "tags": runTags},
-	"Holiday":                     {"name": {maxLength: 100, pattern: noControlPattern}, "date": {pattern: calendarDatePattern}},
-	"CreateHolidaysRequest":       {"dates": {pattern: calendarDatePattern}},
-	"ShortlistEntry":              {"price": {nonNegative: true, max: bound(maxMagnitude)}},
-	"NiftyData":                   {"dayChangePerc": magnitude},
-	"Ohlc":                        {"*": magnitude},
-	"DepthLevel":                  {"*": magnitude},
+	// domain/observations.h: kMaxShortlistEntries, kMaxDepthLevels.
+	"Depth":                 {"buy": {maxItems: 200}, "sell": {maxItems: 200}},
+	"CreateHolidaysRequest": {"holidays": {maxItems: 366}, "dates": {pattern: calendarDatePattern, maxItems: 366}},
+	"CreateOrderBody":       {"entryPrice": orderPrice, "stopLossPrice": orderPrice, "takeProfitPrice": orderPrice},
+	"CreateRunRequest":      {"name": runName, "tags": runTags},
+	"RunUpdate":             {"name": runName, "tags": runTags},
+	"Holiday":               {"name": {maxLength: 100, pattern: noControlPattern}, "date": {pattern: calendarDatePattern}},
+	"ShortlistEntry":        {"price": {nonNegative: true, max: bound(maxMagnitude)}},
+	"NiftyData":             {"dayChangePerc": magnitude},
+	"Ohlc":                  {"*": magnitude},
+	"DepthLevel":            {"*": magnitude},
 	// Epoch milliseconds: a whole number >= 0 (domain/observations.cc).
 	"QuotePayload": {"last_trade_time": {whole: true, nonNegative: true, max: bound(maxMagnitude)}, "*": magnitude},
 	// The UNSPECIFIED value of a required enum is refused as "is required".
-	"ShortlistData":      {"shortlistType": {omitEnum: "SHORTLIST_TYPE_UNSPECIFIED", enumNumbers: []int{1, 2}}, "scope": {enumNumbers: []int{0, 1, 2}}},
+	"ShortlistData":      {"shortlistType": {omitEnum: "SHORTLIST_TYPE_UNSPECIFIED", enumNumbers: []int{1, 2}}, "scope": {enumNumbers: []int{0, 1, 2}}, "entries": {maxItems: 1000}},
 	"QuoteData":          {"status": {omitEnum: "QUOTE_STATUS_UNSPECIFIED", enumNumbers: []int{1, 2}}},
 	"RunDbScriptRequest": {"args": {dbScriptArgs: true}},
+}
+
+// queryListLimits are the most items of the list query parameters, by name
+// (domain/stream_requests.h: kMaxStreamSymbols, kMaxReplayKinds).
+var queryListLimits = map[string]limit{
+	"symbols": {maxItems: 1000},
+	"kinds":   {maxItems: 3},
+}
+
+// applyQueryListLimits sets queryListLimits on the operations' query
+// parameters that are lists.
+func applyQueryListLimits(ops []operation) {
+	for _, o := range ops {
+		for _, p := range o.op.Parameters {
+			if p.Value == nil || p.Value.In != openapi3.ParameterInQuery || p.Value.Schema == nil || p.Value.Schema.Value == nil {
+				continue
+			}
+			if l, ok := queryListLimits[p.Value.Name]; ok && p.Value.Schema.Value.Type.Is("array") {
+				maxItems := l.maxItems
+				p.Value.Schema.Value.MaxItems = &maxItems
+			}
+		}
+	}
 }
 
 // applyLimits sets propertyLimits.

@@ -20,7 +20,6 @@
 #include "storage/quote_repository.h"
 #include "storage/run_repository.h"
 #include "storage/shortlist_repository.h"
-#include "storage/sign_in_repository.h"
 
 namespace mdc {
 
@@ -28,7 +27,6 @@ class DashboardService final : public v1::DashboardService::Service {
  public:
   // The repositories this service reads and writes, and no others.
   struct Stores {
-    storage::SignInRepository& sign_ins;
     storage::ShortlistRepository& shortlists;
     storage::QuoteRepository& quotes;
     storage::QuoteBatchRepository& quote_batches;

@@ -1,13 +1,11 @@
 // DashboardService: SignIn, the dashboard's exchange of a developer token for
-// the developer it belongs to, with failed attempts throttled per address
-// and token (and, with a higher limit, per address).
-#include "domain/sign_in.h"
-
+// the developer it belongs to. Failed attempts count toward the failed-token
+// throttle of the client's address like a bad token on any other route
+// (domain/token_throttle.h).
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "domain/error_reason.h"
 #include "domain/field_errors.h"
 #include "service/api/dashboard/dashboard_service.h"
 
@@ -23,41 +21,9 @@ grpc::Status DashboardService::SignIn(grpc::ServerContext* context,
           return domain::InvalidField("developerToken",
                                       "is required: the developer's token");
         }
-        const std::string client = domain::ClientKey(call.client_address);
-        const std::string client_token =
-            domain::ClientTokenKey(client, request->developer_token());
-        auto failures =
-            stores_.sign_ins.FailuresThisMinute(client, client_token);
-        if (!failures.ok()) return failures.status();
-        if (failures->address_token >= domain::kMaxSignInFailuresPerMinute) {
-          return domain::WithReason(
-              absl::ResourceExhaustedError(absl::StrCat(
-                  "too many failed sign-ins with this token from this "
-                  "address (more than ",
-                  domain::kMaxSignInFailuresPerMinute,
-                  " in a minute); try again when the current minute is over")),
-              domain::reason::kSignInThrottled);
-        }
-        if (failures->address >=
-            domain::kMaxSignInFailuresPerAddressPerMinute) {
-          return domain::WithReason(
-              absl::ResourceExhaustedError(absl::StrCat(
-                  "too many failed sign-ins from this address (more than ",
-                  domain::kMaxSignInFailuresPerAddressPerMinute,
-                  " in a minute); try again when the current minute is over")),
-              domain::reason::kSignInThrottled);
-        }
-        auto caller = auth_.Identify(request->developer_token());
-        if (!caller.ok()) {
-          if (absl::IsUnauthenticated(caller.status())) {
-            if (auto recorded =
-                    stores_.sign_ins.RecordFailure(client, client_token);
-                !recorded.ok()) {
-              return recorded;
-            }
-          }
-          return caller.status();
-        }
+        auto caller =
+            auth_.Identify(request->developer_token(), call.client_address);
+        if (!caller.ok()) return caller.status();
         response->set_id(absl::StrCat(caller->developer_id));
         response->set_username(caller->username);
         response->set_role(RoleName(caller->role));
