@@ -140,8 +140,14 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// GRPCStatus is the status the error was made from.
-func (e *Error) GRPCStatus() *status.Status { return e.status }
+// GRPCStatus is the status the error was made from (for an Error made by
+// hand, its Code and Message).
+func (e *Error) GRPCStatus() *status.Status {
+	if e.status == nil {
+		return status.New(e.Code, e.Message)
+	}
+	return e.status
+}
 
 // Violation is the description of the bad field named field (as
 // FieldViolation.Field spells it); ok is false when that field is not among
