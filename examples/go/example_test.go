@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/prototext"
@@ -111,6 +112,29 @@ func TestCallWithoutTokenIsUnauthenticated(t *testing.T) {
 		&mdcv1.GetListRequest{Type: "TOP_GAINERS"})
 	if status.Code(err) != codes.Unauthenticated {
 		t.Errorf("GetList with an unknown token: %v, want code Unauthenticated", err)
+	}
+
+	// The example says which call failed, and how.
+	var out bytes.Buffer
+	_, err = Run(ctx, addr, randomToken(t), &out)
+	if status.Code(err) != codes.Unauthenticated || !strings.HasPrefix(err.Error(), "SaveShortlist: Unauthenticated: ") {
+		t.Errorf("the example with an unknown token: %v, want SaveShortlist's Unauthenticated", err)
+	}
+}
+
+func TestDescribeListsEveryBadField(t *testing.T) {
+	st, err := status.New(codes.InvalidArgument, "data.timestamp: is required; data.entries[0].price: must be a finite number from 0 to 1e15").
+		WithDetails(&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{
+			{Field: "data.timestamp", Description: "is required"},
+			{Field: "data.entries[0].price", Description: "must be a finite number from 0 to 1e15"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := describe("SaveShortlist", st.Err())
+	want := "SaveShortlist: InvalidArgument: " + st.Message() +
+		"\n  data.timestamp: is required\n  data.entries[0].price: must be a finite number from 0 to 1e15"
+	if got.Error() != want || status.Code(got) != codes.InvalidArgument {
+		t.Errorf("describe = %q (%v), want %q", got, status.Code(got), want)
 	}
 }
 
@@ -262,11 +286,7 @@ func randomToken(t *testing.T) string {
 
 func mustInstant(t *testing.T, wall, zone string) *timestamppb.Timestamp {
 	t.Helper()
-	loc, err := time.LoadLocation(zone)
-	if err != nil {
-		t.Fatal(err)
-	}
-	at, err := time.ParseInLocation("2006-01-02T15:04:05", wall, loc)
+	at, err := mdcclient.ParseWallClock(wall, zone)
 	if err != nil {
 		t.Fatal(err)
 	}

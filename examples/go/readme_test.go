@@ -48,20 +48,33 @@ var readmePrograms = []struct {
 	}},
 }
 
-// readmeImports are the imports clients/go/README.md lists for the block,
-// with those of the wrapper (context, fmt, log, os).
-const readmeImports = `import (
-	"context"
-	"fmt"
-	"log"
-	"os"
+// readmeImports are the imports clients/go/README.md lists for the blocks,
+// with those of the wrapper, by the name a block uses: a program imports
+// those its block uses (Go refuses unused imports) and context, which the
+// wrapper uses.
+var readmeImports = []struct{ name, path string }{
+	{"context", `"context"`},
+	{"fmt", `"fmt"`},
+	{"log", `"log"`},
+	{"os", `"os"`},
+	{"time", `"time"`},
+	{"proto", `"google.golang.org/protobuf/proto"`},
+	{"mdcclient", `"github.com/mdc-project/mdc/clients/go/mdcclient"`},
+	{"mdcv1", `mdcv1 "github.com/mdc-project/mdc/clients/go/mdcv1"`},
+}
 
-	"google.golang.org/protobuf/proto"
-
-	"github.com/mdc-project/mdc/clients/go/mdcclient"
-	mdcv1 "github.com/mdc-project/mdc/clients/go/mdcv1"
-)
-`
+// importsFor is the import declaration of a program made of block.
+func importsFor(block string) string {
+	var b strings.Builder
+	b.WriteString("import (\n")
+	for _, imp := range readmeImports {
+		if imp.name == "context" || regexp.MustCompile(`\b`+imp.name+`\.`).MatchString(block) {
+			b.WriteString("\t" + imp.path + "\n")
+		}
+	}
+	b.WriteString(")\n")
+	return b.String()
+}
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
@@ -163,7 +176,7 @@ func TestReadmeQuickStartsRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			src := "// Code from " + q.readme + ", section " + q.heading + ".\n\npackage main\n\n" +
-				readmeImports + "\nfunc main() {\n\tctx := context.Background()\n" + block + "}\n"
+				importsFor(block) + "\nfunc main() {\n\tctx := context.Background()\n" + block + "}\n"
 			writeFile(t, filepath.Join(prog, "main.go"), src)
 
 			cmd := exec.CommandContext(ctx, goBin, "run", "./"+filepath.Base(prog))

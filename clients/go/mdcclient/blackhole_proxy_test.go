@@ -14,31 +14,27 @@ import (
 )
 
 type blackHoleProxy struct {
-	listener net.Listener
-	upstream string
-	accepted atomic.Int64
+	*tcpProxy
 
-	mu      sync.Mutex
-	conns   []net.Conn
-	holes   []*atomic.Bool
-	stopped bool
+	mu    sync.Mutex
+	holes []*atomic.Bool
 }
 
 // startBlackHoleProxy listens on a free 127.0.0.1 port and forwards every
 // connection to upstream; it stops when the test ends.
 func startBlackHoleProxy(t *testing.T, upstream string) *blackHoleProxy {
 	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &blackHoleProxy{listener: lis, upstream: upstream}
-	go p.acceptLoop()
-	t.Cleanup(p.close)
+	p := &blackHoleProxy{}
+	p.tcpProxy = startTCPProxy(t, upstream, func(client, server net.Conn) {
+		hole := new(atomic.Bool)
+		p.mu.Lock()
+		p.holes = append(p.holes, hole)
+		p.mu.Unlock()
+		go pipe(client, server, hole)
+		go pipe(server, client, hole)
+	})
 	return p
 }
-
-func (p *blackHoleProxy) addr() string { return p.listener.Addr().String() }
 
 // blackHole makes every connection open now stop forwarding in both
 // directions; its sockets stay open and what arrives on them is dropped.
@@ -47,47 +43,6 @@ func (p *blackHoleProxy) blackHole() {
 	defer p.mu.Unlock()
 	for _, hole := range p.holes {
 		hole.Store(true)
-	}
-}
-
-// close stops listening and closes every connection.
-func (p *blackHoleProxy) close() {
-	p.mu.Lock()
-	p.stopped = true
-	conns := p.conns
-	p.conns = nil
-	p.mu.Unlock()
-	_ = p.listener.Close()
-	for _, c := range conns {
-		_ = c.Close()
-	}
-}
-
-func (p *blackHoleProxy) acceptLoop() {
-	for {
-		client, err := p.listener.Accept()
-		if err != nil {
-			return // closed
-		}
-		upstream, err := net.Dial("tcp", p.upstream)
-		if err != nil {
-			_ = client.Close()
-			continue
-		}
-		hole := new(atomic.Bool)
-		p.mu.Lock()
-		if p.stopped {
-			p.mu.Unlock()
-			_ = client.Close()
-			_ = upstream.Close()
-			return
-		}
-		p.accepted.Add(1)
-		p.conns = append(p.conns, client, upstream)
-		p.holes = append(p.holes, hole)
-		p.mu.Unlock()
-		go pipe(client, upstream, hole)
-		go pipe(upstream, client, hole)
 	}
 }
 

@@ -1,7 +1,19 @@
-// Package mdcclient connects Go programs to the mdc gRPC server: Dial opens a
-// connection that sends the token with every call, WithBacktestClock and
-// WithRunID add the optional request metadata of docs/api.md section 1.
-// The RPCs themselves are the generated clients of package mdcv1.
+// Package mdcclient connects Go programs to the mdc gRPC server; the RPCs
+// themselves are the generated clients of package mdcv1. It adds what the
+// generated code lacks:
+//
+//   - Dial: a connection that sends the token with every call and retries
+//     the calls the descriptors mark idempotent when they fail with
+//     UNAVAILABLE (retry.go);
+//   - ErrorOf: a failed call's code, message, reason, field violations and
+//     retry delay (errors.go);
+//   - AllRuns, AllOrders, AllDevelopers, AllQuotes, AllNiftyQuotes:
+//     iterators over every item of a paged read (pages.go);
+//   - WallClock, ParseWallClock, IST, TradingDate, WithBacktestClock,
+//     WithRunID: the wall-clock times, trading dates and request metadata of
+//     docs/api.md section 1 (walltime.go);
+//   - WatchQuotes, WatchNifty, WatchShortlists, ReplayDay: the streams, which
+//     resume by themselves (streams.go).
 package mdcclient
 
 import (
@@ -13,12 +25,10 @@ import (
 	"net"
 	"os"
 	"strings"
-	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/metadata"
 )
 
 // Dial returns a connection to the mdc server at addr ("host:port") that
@@ -35,6 +45,12 @@ import (
 // the environment sends addr through a proxy (HTTPS_PROXY), which gRPC's own
 // dialer honours: then a silent stream is only called again.
 //
+// Unary calls of the RPCs whose descriptors say a second execution is
+// harmless are sent again when they fail with UNAVAILABLE, as
+// RetryInterceptor describes, under DefaultRetryPolicy or the policy of a
+// WithRetryPolicy option; interceptors given with
+// grpc.WithChainUnaryInterceptor run inside it, once per attempt.
+//
 // Like grpc.NewClient, Dial connects lazily: errors show up on the first RPC.
 // Close the connection when done.
 func Dial(addr, token string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
@@ -46,7 +62,10 @@ func Dial(addr, token string, opts ...grpc.DialOption) (*grpc.ClientConn, error)
 	if loopback {
 		transport = insecure.NewCredentials()
 	}
-	all := []grpc.DialOption{grpc.WithTransportCredentials(transport)}
+	all := []grpc.DialOption{
+		grpc.WithTransportCredentials(transport),
+		grpc.WithChainUnaryInterceptor(RetryInterceptor(retryPolicyOf(opts))),
+	}
 	if !viaProxy(addr) {
 		all = append(all, grpc.WithContextDialer(dialTracked))
 	}
@@ -109,19 +128,3 @@ func (b bearer) GetRequestMetadata(context.Context, ...string) (map[string]strin
 }
 
 func (b bearer) RequireTransportSecurity() bool { return b.requireTLS }
-
-// WithBacktestClock returns ctx with the backtest clock set to now: the
-// server answers reads as if the current time were now and refuses to read
-// at or after it (x-current-timestamp, x-current-timezone). The instant is
-// sent in UTC, so any time.Location of now works.
-func WithBacktestClock(ctx context.Context, now time.Time) context.Context {
-	return metadata.AppendToOutgoingContext(ctx,
-		"x-current-timestamp", now.UTC().Format("2006-01-02T15:04:05"),
-		"x-current-timezone", "UTC")
-}
-
-// WithRunID returns ctx with x-run-id set, which the server logs with the
-// request.
-func WithRunID(ctx context.Context, runID string) context.Context {
-	return metadata.AppendToOutgoingContext(ctx, "x-run-id", runID)
-}

@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+
 	"github.com/mdc-project/mdc/clients/go/mdcclient"
 	mdcv1 "github.com/mdc-project/mdc/clients/go/mdcv1"
 )
@@ -158,6 +160,42 @@ func (s *mdcServer) stop() {
 		<-s.exited
 		s.t.Errorf("mdc-server did not exit within %s of SIGTERM\n%s", stopGrace, s.logTail())
 	}
+}
+
+// newDeveloper creates a developer named prefix plus a random suffix with
+// the admin token and returns its token.
+func (s *mdcServer) newDeveloper(t *testing.T, prefix string) string {
+	t.Helper()
+	admin, err := mdcclient.Dial(s.addr, s.adminToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dev, err := mdcv1.NewAdminServiceClient(admin).CreateDeveloper(ctx,
+		&mdcv1.CreateDeveloperRequest{Username: prefix + randomHex(t, 3), Role: "developer"})
+	if err != nil {
+		t.Fatalf("CreateDeveloper: %v", err)
+	}
+	return dev.GetToken()
+}
+
+// dial is a connection to the server with token, closed when the test ends.
+func (s *mdcServer) dial(t *testing.T, token string, opts ...grpc.DialOption) *grpc.ClientConn {
+	t.Helper()
+	return dialAddr(t, s.addr, token, opts...)
+}
+
+// dialAddr is a connection to addr with token, closed when the test ends.
+func dialAddr(t *testing.T, addr, token string, opts ...grpc.DialOption) *grpc.ClientConn {
+	t.Helper()
+	conn, err := mdcclient.Dial(addr, token, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
 }
 
 func (s *mdcServer) logTail() string {

@@ -34,7 +34,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -343,8 +342,7 @@ func (s *EventStream) fail(err error) {
 		s.err, s.done = err, true
 		return
 	}
-	wait := min(s.config.maxBackoff, s.config.initialBackoff<<(s.breaks-1))
-	wait = wait/2 + rand.N(wait/2+1)
+	wait := jitteredBackoff(s.config.initialBackoff, s.config.maxBackoff, s.breaks)
 	select {
 	case <-time.After(wait):
 	case <-s.ctx.Done():

@@ -33,22 +33,9 @@ type streamsFixture struct {
 func newStreamsFixture(t *testing.T) *streamsFixture {
 	t.Helper()
 	s := startMdcServer(t)
-	admin, err := mdcclient.Dial(s.addr, s.adminToken)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	dev, err := mdcv1.NewAdminServiceClient(admin).CreateDeveloper(testContext(t),
-		&mdcv1.CreateDeveloperRequest{Username: "go-streams-" + randomHex(t, 3), Role: "developer"})
-	if err != nil {
-		t.Fatalf("CreateDeveloper: %v", err)
-	}
-	conn, err := mdcclient.Dial(s.addr, dev.GetToken())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return &streamsFixture{server: s, conn: conn, token: dev.GetToken(), day: "2043-03-02"}
+	token := s.newDeveloper(t, "go-streams-")
+	conn := s.dial(t, token)
+	return &streamsFixture{server: s, conn: conn, token: token, day: "2043-03-02"}
 }
 
 // testContext ends with the test (and after two minutes in any case, so a
