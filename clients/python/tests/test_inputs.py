@@ -93,6 +93,23 @@ def test_the_client_options_are_checked_too() -> None:
     assert list(caught.value.fields) == ["base_url"]
 
 
+def test_the_low_level_checks_its_arguments_too(client: mdc.Client, stub: Stub) -> None:
+    from mdc.v1 import admin_pb2, developer_pb2
+
+    cases: list[tuple[Callable[[], object], str]] = [
+        (lambda: client.call("DeveloperService.GetQuote", untyped({"symbol": "TCS"})), "request"),
+        (lambda: client.call("DeveloperService.GetQuote", developer_pb2.GetNiftyRequest()), "request"),
+        (lambda: client.call("DeveloperService.Nothing", developer_pb2.GetNiftyRequest()), "method"),
+        (lambda: client.paginate("AdminService.ListDevelopers", admin_pb2.ListDevelopersRequest(), "runs"), "items"),
+        (lambda: mdc.Client(untyped(None), "mdc_token"), "base_url"),
+    ]
+    for call, field in cases:
+        with pytest.raises(mdc.InvalidArgument) as caught:
+            call()
+        assert list(caught.value.fields) == [field]
+    assert stub.received == []
+
+
 def sent_body(stub: Stub) -> Any:
     return json.loads(stub.received[-1].body)
 

@@ -205,6 +205,14 @@ def test_holidays(admin: mdc.Client, client: mdc.Client) -> None:
     assert check == mdc.HolidayCheck(date=date(2031, 3, 14), is_holiday=True, name="Holi", is_trading_day=False)
 
 
+def test_any_paged_list_lazily(admin: mdc.Client, developer_token: str) -> None:
+    from mdc.v1 import admin_pb2
+
+    request = admin_pb2.ListDevelopersRequest(page_size=1)  # a page per developer
+    usernames = [d.username for d in admin.paginate("AdminService.ListDevelopers", request, "developers")]
+    assert len(usernames) >= 2 and len(set(usernames)) == len(usernames)
+
+
 def test_any_rpc_by_name(client: mdc.Client) -> None:
     day = date(2025, 1, 13)
     client.save_shortlist(ist(day, 12, 0), "TOP_GAINERS", [{"nse_symbol": "ITC", "price": 450}])

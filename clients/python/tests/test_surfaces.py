@@ -1,5 +1,6 @@
 """mdc.Client and mdc.AsyncClient cannot drift apart: each has a method for
-every public function of mdc.ops (the one description of the methods) with
+every method description of mdc.ops (a public function answering an Op or a
+StreamCall: the one description of the methods) with
 the very same parameters, the answer the function describes (awaited in the
 async client), and no other public method but their shared plumbing."""
 
@@ -14,9 +15,16 @@ import pytest
 import mdc
 from mdc import ops
 
-OPS = sorted(name for name, f in vars(ops).items()
-             if inspect.isfunction(f) and f.__module__ == ops.__name__ and not name.startswith("_")
-             and name not in {"next_page", "from_cursor"})
+
+def describes_a_method(function: object) -> bool:
+    """A public function of mdc.ops answering an Op or a StreamCall."""
+    if not inspect.isfunction(function) or function.__module__ != ops.__name__ or function.__name__[0] == "_":
+        return False
+    answer = typing.get_type_hints(function)["return"]
+    return answer is ops.StreamCall or typing.get_origin(answer) is Generator
+
+
+OPS = sorted(name for name, f in vars(ops).items() if describes_a_method(f))
 # Public on both clients besides the ops (the low level, the clock).
 COMMON = {"call", "paginate", "backtest_clock"}
 LIFECYCLE = {mdc.Client: {"close"}, mdc.AsyncClient: {"aclose"}}

@@ -26,7 +26,7 @@ from mdc.enums import Interval, ReplayKind, Role, Scope, ShortlistType
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
 from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, Shortlist, StockQuote
 from mdc.methods import find_method
-from mdc.ops import IDLE_TIMEOUT
+from mdc.ops import IDLE_TIMEOUT, PAGE_SIZE
 from mdc.record import Records
 from mdc.runs import Order, Run
 
@@ -90,11 +90,11 @@ class AsyncClient(ClientBase):
         return await self._run(ops.nifty(as_of=as_of))
 
     async def quote_timeline(self, symbol: str, *, start: datetime | None = None, end: datetime | None = None,
-                             page_size: int = 0) -> Records[StockQuote]:
+                             page_size: int = PAGE_SIZE) -> Records[StockQuote]:
         return await self._run(ops.quote_timeline(symbol, start=start, end=end, page_size=page_size))
 
     async def nifty_timeline(self, *, start: datetime | None = None, end: datetime | None = None,
-                             page_size: int = 0) -> Records[NiftyQuote]:
+                             page_size: int = PAGE_SIZE) -> Records[NiftyQuote]:
         return await self._run(ops.nifty_timeline(start=start, end=end, page_size=page_size))
 
     async def candles(self, symbol: str, interval: Interval, *, start: datetime | None = None,
@@ -104,7 +104,7 @@ class AsyncClient(ClientBase):
     async def holidays(self, year: int | None = None) -> Records[Holiday]:
         return await self._run(ops.holidays(year))
 
-    async def runs(self, *, tag: str | None = None, page_size: int = 0) -> Records[Run]:
+    async def runs(self, *, tag: str | None = None, page_size: int = PAGE_SIZE) -> Records[Run]:
         return await self._run(ops.runs(tag=tag, page_size=page_size))
 
     async def create_run(self, start: datetime, end: datetime, *, name: str | None = None,
@@ -119,7 +119,7 @@ class AsyncClient(ClientBase):
         return await self._run(ops.delete_run(run_id))
 
     async def orders(self, run_id: str, *, target_gain_percentage: float | None = None,
-                     page_size: int = 0) -> Records[Order]:
+                     page_size: int = PAGE_SIZE) -> Records[Order]:
         return await self._run(ops.orders(run_id, target_gain_percentage=target_gain_percentage,
                                           page_size=page_size))
 
@@ -163,7 +163,7 @@ class AsyncClient(ClientBase):
         return await self._transport.call(find_method(method), request, self._call_headers())
 
     async def paginate(self, method: str, request: message.Message, items: str) -> AsyncIterator[Any]:
-        rpc, headers = find_method(method), self._call_headers()
+        rpc, headers = ops.paged_rpc(method, items), self._call_headers()
 
         async def items_of_pages() -> AsyncIterator[Any]:
             seen: set[str] = set()

@@ -26,7 +26,7 @@ from mdc.enums import Interval, ReplayKind, Role, Scope, ShortlistType
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
 from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, Shortlist, StockQuote
 from mdc.methods import find_method
-from mdc.ops import IDLE_TIMEOUT
+from mdc.ops import IDLE_TIMEOUT, PAGE_SIZE
 from mdc.record import Records
 from mdc.runs import Order, Run
 from mdc.streams import EventStream
@@ -129,14 +129,15 @@ class Client(ClientBase):
         return self._run(ops.nifty(as_of=as_of))
 
     def quote_timeline(self, symbol: str, *, start: datetime | None = None, end: datetime | None = None,
-                       page_size: int = 0) -> Records[StockQuote]:
-        """Every stored quote of ``symbol`` in [start, end), ascending (all
-        pages of ``page_size``). ``end`` defaults to now (or the backtest
-        clock), ``start`` to 09:15 IST of end's trading day."""
+                       page_size: int = PAGE_SIZE) -> Records[StockQuote]:
+        """Every stored quote of ``symbol`` in [start, end), ascending, read
+        page by page (``page_size`` each, at most 1000). ``end`` defaults to
+        now (or the backtest clock), ``start`` to 09:15 IST of end's trading
+        day."""
         return self._run(ops.quote_timeline(symbol, start=start, end=end, page_size=page_size))
 
     def nifty_timeline(self, *, start: datetime | None = None, end: datetime | None = None,
-                       page_size: int = 0) -> Records[NiftyQuote]:
+                       page_size: int = PAGE_SIZE) -> Records[NiftyQuote]:
         """Every stored NIFTY quote in [start, end), ascending."""
         return self._run(ops.nifty_timeline(start=start, end=end, page_size=page_size))
 
@@ -152,7 +153,7 @@ class Client(ClientBase):
 
     # Dashboard: the caller's runs and orders ------------------------------------------
 
-    def runs(self, *, tag: str | None = None, page_size: int = 0) -> Records[Run]:
+    def runs(self, *, tag: str | None = None, page_size: int = PAGE_SIZE) -> Records[Run]:
         """The caller's runs, newest first."""
         return self._run(ops.runs(tag=tag, page_size=page_size))
 
@@ -173,7 +174,7 @@ class Client(ClientBase):
         return self._run(ops.delete_run(run_id))
 
     def orders(self, run_id: str, *, target_gain_percentage: float | None = None,
-               page_size: int = 0) -> Records[Order]:
+               page_size: int = PAGE_SIZE) -> Records[Order]:
         """A run's orders ascending by time, each with its outcome."""
         return self._run(ops.orders(run_id, target_gain_percentage=target_gain_percentage, page_size=page_size))
 
@@ -254,7 +255,7 @@ class Client(ClientBase):
         """Every item (a generated message) of a paged list RPC, fetched page
         by page as the iterator is consumed; ``items`` names the answer's
         repeated field, e.g. ``"developers"``."""
-        rpc, headers = find_method(method), self._call_headers()
+        rpc, headers = ops.paged_rpc(method, items), self._call_headers()
 
         def items_of_pages() -> Iterator[Any]:
             seen: set[str] = set()

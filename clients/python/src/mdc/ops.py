@@ -1,15 +1,17 @@
 """The client's methods, described once for :class:`mdc.Client` and
 :class:`mdc.AsyncClient`.
 
-Each public function here is one method of both clients, with the same
+Each public function here that answers an :data:`Op` or a
+:class:`StreamCall` is one method of both clients, with the same
 parameters: it checks and converts the arguments, names the RPC(s) to call
 and turns the answer into records, without any I/O. A unary or paged method
 is a generator (:data:`Op`) that yields ``(rpc, request)`` steps and
 receives each answer message; the blocking client drives it with
 ``httpx.Client``, the asyncio one with ``httpx.AsyncClient``. A stream method
-returns a :class:`StreamCall` both clients open their own way.
-``tests/test_surfaces.py`` checks that both clients have every function here
-as a method of the same signature, and nothing else.
+returns a :class:`StreamCall` both clients open their own way (the other
+public functions are their shared plumbing). ``tests/test_surfaces.py``
+checks that both clients have each such function as a method of the same
+signature, and no other.
 
 Adding a method to both clients: a function here, a record type when the
 answer is new, and the two one-line methods that forward to it.
@@ -31,6 +33,7 @@ from mdc.convert import from_message, records
 from mdc.enums import Interval, ReplayKind, Role, Scope, ShortlistType
 from mdc.errors import MdcError, invalid_argument
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
+from mdc.methods import Method, find_method
 from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, Shortlist, StockQuote
 from mdc.record import Record, Records
 from mdc.runs import Order, Run
@@ -48,6 +51,11 @@ Op = Generator[Step, message.Message, T]
 #: Seconds without any message after which a stream's connection is taken
 #: for lost: three of the server's default heartbeat intervals (15 s).
 IDLE_TIMEOUT = 45.0
+
+#: The page size of the paged lists: the most the server sends in a page.
+#: A method reads every page, so the fewer pages, the fewer calls counted
+#: against the developer's rate limit.
+PAGE_SIZE = 1000
 
 
 @dataclass(frozen=True)
@@ -99,6 +107,17 @@ def _all_pages(rpc: str, req: message.Message, items: str, record_type: type[R])
         collected.extend(getattr(answer, items))
         page = next_page(rpc, page, answer, seen)
     return records(record_type, collected)
+
+
+def paged_rpc(method: str, items: str) -> Method:
+    """The RPC of :meth:`mdc.Client.paginate`, with ``items`` checked to be
+    a list of its answer."""
+    rpc = find_method(method)
+    field = rpc.response_class.DESCRIPTOR.fields_by_name.get(items)
+    if field is None or not field.is_repeated:
+        lists = [f.name for f in rpc.response_class.DESCRIPTOR.fields if f.is_repeated]
+        raise invalid_argument("items", f"{rpc.name} answers no list {items!r}; its lists: {', '.join(lists)}")
+    return rpc
 
 
 def from_cursor(call: StreamCall, cursor: str | None) -> message.Message:
@@ -176,14 +195,14 @@ def nifty(*, as_of: datetime | None = None) -> Op[NiftyQuote]:
 
 
 def quote_timeline(symbol: str, *, start: datetime | None = None, end: datetime | None = None,
-                   page_size: int = 0) -> Op[Records[StockQuote]]:
+                   page_size: int = PAGE_SIZE) -> Op[Records[StockQuote]]:
     req = request(developer_pb2.GetQuoteTimelineRequest, symbol=symbol, start_datetime=instant("start", start),
                   end_datetime=instant("end", end), timezone=timezone_of(start, end), page_size=page_size)
     return (yield from _all_pages("DeveloperService.GetQuoteTimeline", req, "quotes", StockQuote))
 
 
 def nifty_timeline(*, start: datetime | None = None, end: datetime | None = None,
-                   page_size: int = 0) -> Op[Records[NiftyQuote]]:
+                   page_size: int = PAGE_SIZE) -> Op[Records[NiftyQuote]]:
     req = request(developer_pb2.GetNiftyTimelineRequest, start_datetime=instant("start", start),
                   end_datetime=instant("end", end), timezone=timezone_of(start, end), page_size=page_size)
     return (yield from _all_pages("DeveloperService.GetNiftyTimeline", req, "quotes", NiftyQuote))
@@ -206,7 +225,7 @@ def holidays(year: int | None = None) -> Op[Records[Holiday]]:
 # Dashboard: the caller's runs and orders ------------------------------------------
 
 
-def runs(*, tag: str | None = None, page_size: int = 0) -> Op[Records[Run]]:
+def runs(*, tag: str | None = None, page_size: int = PAGE_SIZE) -> Op[Records[Run]]:
     req = request(dashboard_pb2.ListRunsRequest, tag=tag, page_size=page_size)
     return (yield from _all_pages("DashboardService.ListRuns", req, "runs", Run))
 
@@ -233,7 +252,7 @@ def delete_run(run_id: str) -> Op[None]:
     yield from _unary("DashboardService.DeleteRun", request(dashboard_pb2.DeleteRunRequest, run_id=run_id))
 
 
-def orders(run_id: str, *, target_gain_percentage: float | None = None, page_size: int = 0) -> Op[Records[Order]]:
+def orders(run_id: str, *, target_gain_percentage: float | None = None, page_size: int = PAGE_SIZE) -> Op[Records[Order]]:
     req = request(dashboard_pb2.ListOrdersRequest, run_id=run_id, target_gain_percentage=target_gain_percentage,
                   page_size=page_size)
     return (yield from _all_pages("DashboardService.ListOrders", req, "orders", Order))

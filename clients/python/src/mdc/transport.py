@@ -57,10 +57,10 @@ def prepare(
 ) -> Prepared:
     """The HTTP request of ``request`` to ``method`` (its ``google.api.http``
     route), or :class:`~mdc.InvalidArgument` when ``request`` cannot be sent."""
-    if request.DESCRIPTOR.full_name != method.descriptor.input_type.full_name:
+    if not isinstance(request, message.Message) or request.DESCRIPTOR.full_name != method.descriptor.input_type.full_name:
         raise invalid_argument(
             "request",
-            f"{method.name} takes {method.descriptor.input_type.full_name}, not {request.DESCRIPTOR.full_name}",
+            f"{method.name} takes {method.descriptor.input_type.full_name}, not {_type_name(request)}",
         )
     try:
         built = method.route.build(request)
@@ -71,6 +71,10 @@ def prepare(
     if content is not None:
         all_headers["Content-Type"] = "application/json"
     return Prepared(built.verb, base_url.rstrip("/") + built.path, tuple(built.query), content, all_headers)
+
+
+def _type_name(value: object) -> str:
+    return value.DESCRIPTOR.full_name if isinstance(value, message.Message) else type(value).__name__
 
 
 def decode(method: Method, response: httpx.Response) -> message.Message:
@@ -92,6 +96,10 @@ class TransportBase:
     headers, the timeout and the retry policy of every call."""
 
     def __init__(self, base_url: str, token: str | None, *, timeout: float, retry: RetryPolicy) -> None:
+        if not isinstance(base_url, str):
+            raise invalid_argument("base_url", f"expected a URL string, got {type(base_url).__name__}")
+        if token is not None and not isinstance(token, str):
+            raise invalid_argument("token", f"expected a string or None, got {type(token).__name__}")
         self._timeout = check_timeout(timeout)
         self._base_url = base_url
         self._headers = base_headers(token)
