@@ -83,7 +83,8 @@ def test_bad_arguments_are_refused_before_sending(
 
 
 def test_the_client_options_are_checked_too() -> None:
-    for options, field in [({"timeout": 0}, "timeout"), ({"retries": -1}, "retries"),
+    for options, field in [({"timeout": 0}, "timeout"), ({"timeout": "10"}, "timeout"), ({"retries": -1}, "retries"),
+                           ({"retries": "3"}, "retries"), ({"backoff": None}, "backoff"),
                            ({"ca_file": "/no/such/ca.pem"}, "ca_file")]:
         with pytest.raises(mdc.InvalidArgument) as caught:
             mdc.Client("http://127.0.0.1:1", None, **options)  # type: ignore[arg-type]

@@ -67,10 +67,11 @@ class RetryPolicy:
     max_backoff: float = 5.0
 
     def __post_init__(self) -> None:
-        if self.retries < 0:
-            raise invalid_argument("retries", "must be >= 0")
-        if self.initial_backoff < 0 or self.max_backoff < 0:
-            raise invalid_argument("backoff", "backoff times must be >= 0")
+        if isinstance(self.retries, bool) or not isinstance(self.retries, int) or self.retries < 0:
+            raise invalid_argument("retries", f"must be a whole number >= 0, got {self.retries!r}")
+        for name, value in (("backoff", self.initial_backoff), ("max_backoff", self.max_backoff)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise invalid_argument(name, f"must be a number of seconds >= 0, got {value!r}")
 
     def delay(self, retry: int, rng: random.Random) -> float:
         """Seconds to wait before retry number ``retry`` (0-based)."""
