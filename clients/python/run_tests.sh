@@ -6,8 +6,9 @@
 #
 # Creates (once) a virtual environment under BUILD_DIR, installs this package
 # with its test extras from PyPI (building it generates mdc.v1 from
-# proto/mdc/v1), type-checks the hand-written code with mypy --strict and
-# runs pytest. The stack tests need MDC_SERVER_BIN, MDC_GATEWAY_BIN (ctest
+# proto/mdc/v1; the extras bring pyarrow, pandas and polars), type-checks the
+# hand-written code, the tests (with the typed usage file tests/typing/usage.py)
+# and the examples with mypy --strict, and runs pytest. The stack tests need MDC_SERVER_BIN, MDC_GATEWAY_BIN (ctest
 # sets them) and MDC_TEST_DATABASE_URL (scripts/test.sh exports it); here
 # their absence is a failure, not a skip.
 set -euo pipefail
@@ -30,8 +31,10 @@ fi
 "${pip[@]}" install "$here[test]"
 
 cd "$here"
+# tests/test_typing.py runs mypy again over tests/typing: with the same cache.
+export MDC_MYPY_CACHE=$build/python-client/mypy-cache
 echo "mypy --strict: the installed package, the tests and the examples"
-"$python" -m mypy --cache-dir "$build/python-client/mypy-cache" -p mdc
-"$python" -m mypy --cache-dir "$build/python-client/mypy-cache" tests ../../examples/python
+"$python" -m mypy --cache-dir "$MDC_MYPY_CACHE" -p mdc
+"$python" -m mypy --cache-dir "$MDC_MYPY_CACHE" tests ../../examples/python
 
 MDC_REQUIRE_STACK=1 exec "$python" -m pytest -p no:cacheprovider tests

@@ -29,11 +29,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import mdc
 
-IST = ZoneInfo("Asia/Kolkata")
+IST = mdc.IST
 INDEX = "NIFTY"
 TOP = 5
 
@@ -47,12 +46,12 @@ class Row:
     volume: float | None
     day_change_perc: float
 
-    def quote_data(self) -> dict[str, object]:
-        """The quote in the JSON shape of docs/api.md (snake_case payload)."""
-        payload: dict[str, object] = {"last_price": self.last_price, "day_change_perc": self.day_change_perc}
-        if self.volume is not None:
-            payload["volume"] = self.volume
-        return {"status": "SUCCESS", "payload": payload}
+    def quote_data(self) -> mdc.QuoteData:
+        """The quote as the client takes it (a missing volume stays None:
+        stored as absent, not as zero)."""
+        payload = mdc.QuotePayload(last_price=self.last_price, day_change_perc=self.day_change_perc,
+                                   volume=self.volume)
+        return mdc.QuoteData(status="SUCCESS", payload=payload)
 
 
 def read_rows(path: Path) -> Iterator[Row]:
@@ -68,10 +67,10 @@ def read_rows(path: Path) -> Iterator[Row]:
             )
 
 
-def top_gainers(stocks: list[Row]) -> list[dict[str, object]]:
+def top_gainers(stocks: list[Row]) -> list[mdc.ShortlistEntry]:
     """Shortlist entries of the TOP largest gainers, best first."""
     ranked = sorted(stocks, key=lambda r: (-r.day_change_perc, r.symbol))[:TOP]
-    return [{"nseSymbol": r.symbol, "name": r.name, "price": r.last_price, "quoteData": r.quote_data()}
+    return [mdc.ShortlistEntry(nse_symbol=r.symbol, name=r.name, price=r.last_price, quote_data=r.quote_data())
             for r in ranked]
 
 

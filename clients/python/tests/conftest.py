@@ -42,8 +42,8 @@ def admin(stack: Stack) -> Iterator[mdc.Client]:
 def developer_token(admin: mdc.Client) -> str:
     """A developer created through the admin API."""
     created = admin.create_developer("pytest-" + secrets.token_hex(4))
-    assert created.role == "developer"
-    assert created.token.startswith("mdc_")
+    assert created.role == "developer" and created.last_seen_time is None
+    assert created.token is not None and created.token.startswith("mdc_")
     return created.token
 
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from zoneinfo import ZoneInfo
 
 import pytest
 
 import mdc
 
-IST = ZoneInfo("Asia/Kolkata")
+IST = mdc.IST
 
 
 def ist(day: date, hh: int, mm: int) -> datetime:
@@ -23,25 +22,25 @@ def test_runs_are_created_updated_paged_and_deleted(client: mdc.Client) -> None:
         for i in range(3)
     ]
     first = created[0]
-    assert list(first.tags) == ["momentum", "pytest"]  # trimmed and sorted by the server
-    assert mdc.to_datetime(first.start_time) == ist(day, 9, 15)
+    assert first.tags == ("momentum", "pytest")  # trimmed and sorted by the server
+    assert first.start_time == ist(day, 9, 15) and first.order_count == 0 and not first.completed
 
     # Only the fields given change; false and "" are sent, not dropped.
     done = client.update_run(first.id, completed=True)
-    assert done.completed and done.name == "run 0" and list(done.tags) == ["momentum", "pytest"]
+    assert done.completed and done.name == "run 0" and done.tags == ("momentum", "pytest")
     undone = client.update_run(first.id, completed=False, name="")
-    assert not undone.completed and undone.name == "" and list(undone.tags) == ["momentum", "pytest"]
+    assert not undone.completed and undone.name == "" and undone.tags == ("momentum", "pytest")
     untagged = client.update_run(first.id, tags=[])
-    assert list(untagged.tags) == [] and not untagged.completed
+    assert untagged.tags == () and not untagged.completed
 
     listed = [run.id for run in client.runs(tag="pytest", page_size=1)]  # one run per page
     assert listed == [run.id for run in reversed(created[1:])]  # newest first; run 0 lost its tag
     assert first.id in [run.id for run in client.runs(page_size=2)]
 
     client.delete_run(first.id)
-    with pytest.raises(mdc.MdcError) as caught:
+    with pytest.raises(mdc.NotFound) as caught:
         client.update_run(first.id, completed=True)
-    assert caught.value.http_status == 404
+    assert caught.value.status == 404
 
 
 def test_orders_with_outcomes(client: mdc.Client) -> None:
@@ -52,12 +51,18 @@ def test_orders_with_outcomes(client: mdc.Client) -> None:
     client.create_order(run.id, "WIPRO", ist(day, 10, 0), entry_price=100, stop_loss_price=90, take_profit_price=110)
     client.create_order(run.id, "WIPRO", ist(day, 10, 1), entry_price=104, stop_loss_price=96, take_profit_price=120)
 
-    orders = list(client.orders(run.id, page_size=1))
+    orders = client.orders(run.id, page_size=1)
 
-    assert [o.nse_symbol for o in orders] == ["WIPRO", "WIPRO"]
-    assert orders[0].outcome.target_achieved and orders[0].outcome.minutes_to_target == 2
-    assert orders[1].outcome.stop_loss_hit and not orders[1].outcome.target_achieved
-    with pytest.raises(mdc.MdcError) as caught:
+    assert [(o.nse_symbol, o.time) for o in orders] == [("WIPRO", ist(day, 10, 0)), ("WIPRO", ist(day, 10, 1))]
+    first, second = (o.outcome for o in orders)
+    assert first is not None and second is not None
+    assert first.target_achieved and first.minutes_to_target == 2 and first.target_time == ist(day, 10, 2)
+    assert second.stop_loss_hit and not second.target_achieved
+    assert second.minutes_to_target is None and second.target_time is None  # absent, not 0
+    frame = orders.to_pandas()
+    assert frame["outcome_minutes_to_target"].isna().tolist() == [False, True]
+    assert frame.index.name == "time" and str(frame.index.dtype) == "datetime64[us, UTC]"
+    with pytest.raises(mdc.InvalidArgument) as caught:
         client.create_order(run.id, "WIPRO", ist(day, 10, 0), entry_price=100, stop_loss_price=120,
                             take_profit_price=110)
     assert caught.value.http_status == 400

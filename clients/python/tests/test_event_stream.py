@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -20,7 +21,8 @@ RETRY_ONCE = RetryPolicy(retries=1, initial_backoff=0, max_backoff=0)
 def message(cursor: str, *event_cursors: str) -> dict[str, object]:
     """One stream line: events (NIFTY quotes) with those cursors, or none (a
     watch's first message, a heartbeat)."""
-    events = [{"cursor": c, "nifty": {"timestamp": "2025-01-02T04:45:00Z"}} for c in event_cursors]
+    nifty = {"timestamp": "2025-01-02T04:45:00Z", "quoteData": {"status": "FAILURE"}}
+    events = [{"cursor": c, "nifty": nifty} for c in event_cursors]
     return {"result": {"events": events, "cursor": cursor}}
 
 
@@ -58,7 +60,9 @@ def test_messages_without_events_move_the_cursor_and_yield_nothing() -> None:
     stream = mdc.EventStream(script, cursor=None, ends=False, retry=None)
     assert stream.cursor == "7.1"  # the first message: live
     event = next(stream)  # the heartbeat 7.2 is read, not yielded
-    assert event.cursor == "8.1" and event.WhichOneof("record") == "nifty"
+    assert event.cursor == "8.1" and event.kind == "nifty"
+    assert event.nifty == mdc.NiftyQuote(timestamp=datetime(2025, 1, 2, 4, 45, tzinfo=UTC),
+                                         quote_data=mdc.QuoteData(status="FAILURE"), day_change_perc=None)
     assert stream.cursor == "8.1"
     with pytest.raises(mdc.MdcError) as caught:  # the heartbeat 9.4, then the body ends: cut
         next(stream)

@@ -8,7 +8,6 @@ import subprocess
 import sys
 from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -16,7 +15,7 @@ import mdc
 from mdc_stack import Stack
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "python"
-IST = ZoneInfo("Asia/Kolkata")
+IST = mdc.IST
 
 pytestmark = pytest.mark.skipif(not EXAMPLES.is_dir(), reason=f"no {EXAMPLES} (not a repository checkout)")
 
@@ -49,14 +48,17 @@ def test_replayed_day_is_readable(stack: Stack, developer_token: str, client: md
 
     first, last = at(instants[0]), at(instants[-1])
     tcs = [r for r in rows if r["symbol"] == "TCS"]
-    timeline = list(client.quote_timeline("TCS", start=first, end=last.replace(hour=15, minute=30), page_size=50))
-    assert [(mdc.to_datetime(q.timestamp), q.quote_data.payload.last_price) for q in timeline] == [
-        (at(r["time"]), float(r["last_price"])) for r in tcs]
+    timeline = client.quote_timeline("TCS", start=first, end=last.replace(hour=15, minute=30), page_size=50)
+    assert [(q.timestamp, q.payload.last_price, q.payload.volume) for q in timeline] == [
+        (at(r["time"]), float(r["last_price"]), float(r["volume"])) for r in tcs]
+    frame = timeline.to_pandas(tz=IST)
+    assert frame.index[0] == first and frame["last_price"].tolist() == [float(r["last_price"]) for r in tcs]
 
     (closing_nifty,) = [r for r in rows if r["time"] == instants[-1] and r["symbol"] == "NIFTY"]
     nifty = client.nifty(as_of=last)
     assert nifty.day_change_perc == float(closing_nifty["day_change_perc"])
-    assert nifty.quote_data.payload.last_price == float(closing_nifty["last_price"])
+    assert nifty.payload.last_price == float(closing_nifty["last_price"])
+    assert nifty.payload.volume is None  # the CSV has none for the index: absent, not 0.0
 
     gainers = client.shortlist("TOP_GAINERS", as_of=last)
     closing = [r for r in rows if r["time"] == instants[-1] and r["symbol"] != "NIFTY"]
@@ -64,6 +66,6 @@ def test_replayed_day_is_readable(stack: Stack, developer_token: str, client: md
     assert [e.nse_symbol for e in gainers.entries] == [r["symbol"] for r in best]
 
     daily = client.candles("TCS", "1day", start=first, end=last.replace(hour=15, minute=30))
-    assert len(daily.candles) == 1
+    assert len(daily.candles) == 1 and daily.candles[0].time == first.replace(hour=0, minute=0)
     assert daily.candles[0].volume == float(tcs[-1]["volume"])  # the day's cumulative volume
     assert daily.candles[0].close == float(tcs[-1]["last_price"])

@@ -12,6 +12,7 @@ import pytest
 
 import mdc
 from mdc.transport import MAX_RETRY_AFTER, may_retry_answer
+import answers
 from stub_server import Reply, stub_server
 
 
@@ -28,7 +29,7 @@ def rate_limited(seconds: str | None) -> Reply:
     return Reply(429, body, headers={} if seconds is None else {"Retry-After": seconds})
 
 
-QUOTE = Reply(200, {"timestamp": "2025-01-02T04:45:00Z", "nseSymbol": "TCS"})
+QUOTE = Reply(200, answers.QUOTE)
 
 
 def recording_client(base_url: str, sleeps: list[float], retries: int = 3) -> mdc.Client:
@@ -49,16 +50,16 @@ def test_a_429_with_retry_after_is_waited_out_and_sent_again() -> None:
 def test_a_rate_limited_write_is_sent_again_too() -> None:
     # Refused before anything was done, so even a create may be sent again.
     sleeps: list[float] = []
-    with stub_server(rate_limited("1"), Reply(200, {"id": "7"})) as stub, recording_client(stub.base_url, sleeps) as client:
+    with stub_server(rate_limited("1"), Reply(200, answers.RUN)) as stub, recording_client(stub.base_url, sleeps) as client:
         moment = datetime(2025, 1, 2, 10, 0, tzinfo=UTC)
-        client.create_run(moment, moment)
+        assert client.create_run(moment, moment).id == "7"
     assert len(stub.received) == 2 and sleeps == [1.0]
 
 
 def test_past_the_retries_the_429_is_raised_with_its_reason_and_retry_after() -> None:
     sleeps: list[float] = []
     with stub_server(rate_limited("3")) as stub, recording_client(stub.base_url, sleeps, retries=2) as client:
-        with pytest.raises(mdc.MdcError) as caught:
+        with pytest.raises(mdc.ResourceExhausted) as caught:
             client.quote("TCS")
     error = caught.value
     assert (error.http_status, error.code, error.reason) == (429, "RESOURCE_EXHAUSTED", "RATE_LIMITED")

@@ -7,6 +7,7 @@ import json
 import pytest
 from google.protobuf import field_mask_pb2
 
+import mdc
 from mdc.methods import all_methods, find_method
 from mdc.v1 import admin_pb2, collector_pb2, dashboard_pb2, developer_pb2, market_pb2
 
@@ -23,7 +24,7 @@ def test_every_rpc_of_the_contract_has_a_route() -> None:
 
 def test_names_may_carry_the_package_or_a_slash() -> None:
     assert find_method("mdc.v1.DeveloperService/GetList") is find_method("DeveloperService.GetList")
-    with pytest.raises(KeyError, match="no service"):
+    with pytest.raises(mdc.InvalidArgument, match="no service"):
         find_method("NoService.GetList")
 
 

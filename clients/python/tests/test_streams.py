@@ -11,16 +11,14 @@ import secrets
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime
-from zoneinfo import ZoneInfo
 
 import pytest
 
 import mdc
-from mdc.v1 import market_pb2, stream_pb2
 from mdc_stack import WATCH_HEARTBEAT, Stack
 from tcp_proxy import BlackHoleProxy
 
-IST = ZoneInfo("Asia/Kolkata")
+IST = mdc.IST
 
 
 def symbol(prefix: str) -> str:
@@ -36,29 +34,23 @@ def ist(day: date, hh: int, mm: int) -> datetime:
     return datetime(day.year, day.month, day.day, hh, mm, tzinfo=IST)
 
 
-def quote(price: float) -> dict[str, object]:
+def quote(price: float) -> mdc.QuoteDataDict:
     return {"status": "SUCCESS", "payload": {"last_price": price}}
 
 
-def key(event: stream_pb2.MarketEvent) -> str:
+def key(event: mdc.MarketEvent) -> str:
     """The record an event carries, e.g. "Q TCS 09:15" (IST)."""
-    kind = event.WhichOneof("record")
-    if kind == "quote":
-        return f"Q {event.quote.nse_symbol} {at(event.quote.timestamp)}"
-    if kind == "nifty":
-        return f"N {at(event.nifty.timestamp)}"
-    if kind == "shortlist":
-        s = event.shortlist
-        kind_name, scope = market_pb2.ShortlistType.Name(s.shortlist_type), market_pb2.Scope.Name(s.scope)
-        return f"S {kind_name} {scope} {at(s.timestamp)}"
+    at = event.timestamp.astimezone(IST).strftime("%H:%M")
+    if event.quote is not None:
+        return f"Q {event.quote.nse_symbol} {at}"
+    if event.nifty is not None:
+        return f"N {at}"
+    if event.shortlist is not None:
+        return f"S {event.shortlist.shortlist_type} {event.shortlist.scope} {at}"
     return "?"
 
 
-def at(ts: object) -> str:
-    return mdc.to_datetime(ts).astimezone(IST).strftime("%H:%M")  # type: ignore[arg-type]
-
-
-def take(events: Iterator[stream_pb2.MarketEvent], n: int) -> list[stream_pb2.MarketEvent]:
+def take(events: Iterator[mdc.MarketEvent], n: int) -> list[mdc.MarketEvent]:
     return [next(events) for _ in range(n)]
 
 
@@ -69,8 +61,8 @@ def test_a_watch_receives_a_write_made_after_it_opened(client: mdc.Client) -> No
         assert opened_at  # the first message says where the watch stands
         client.save_quotes(ist(day, 9, 15), {sym: quote(101.5), symbol("X"): quote(1)})
         event = next(watch)
-        assert key(event) == f"Q {sym} 09:15"
-        assert event.quote.quote_data.payload.last_price == 101.5
+        assert key(event) == f"Q {sym} 09:15" and event.kind == "quote"
+        assert event.quote is not None and event.quote.payload.last_price == 101.5
         assert watch.cursor == event.cursor != opened_at
 
 
@@ -90,7 +82,7 @@ def test_a_watch_resumed_from_a_cursor_misses_nothing(client: mdc.Client) -> Non
         client.save_quotes(ist(day, 9, 18), {sym: quote(5)})
         live = next(resumed)
     assert [key(e) for e in [*missed, live]] == [f"Q {sym} 09:{m}" for m in ("16", "17", "15", "18")]
-    assert missed[2].quote.quote_data.payload.last_price == 4  # the latest version
+    assert missed[2].quote is not None and missed[2].quote.payload.last_price == 4  # the latest version
 
 
 def test_a_watch_cut_by_a_server_restart_resumes_by_itself(stack: Stack, developer_token: str) -> None:
@@ -117,7 +109,7 @@ def test_a_watch_cut_by_a_server_restart_resumes_by_itself(stack: Stack, develop
             assert key(next(watch)) == f"Q {sym} 10:03"
 
         # Without resume, the error that ended the stream is raised.
-        with broken, pytest.raises(mdc.MdcError) as caught:
+        with broken, pytest.raises(mdc.Unavailable) as caught:
             next(broken)
         assert caught.value.code == "UNAVAILABLE"
         assert caught.value.http_status == 503
@@ -169,7 +161,7 @@ def test_replay_yields_the_day_in_order_and_resumes(client: mdc.Client) -> None:
     for hh, mm in ((9, 15), (10, 0)):
         client.save_quotes(ist(day, hh, mm), {b: quote(2), a: quote(1)})
         client.save_nifty(ist(day, hh, mm), quote(22000), 0.5)
-    client.save_shortlist(ist(day, 9, 15), "TOP_GAINERS", [{"nseSymbol": a, "name": "A", "price": 1}])
+    client.save_shortlist(ist(day, 9, 15), "TOP_GAINERS", [{"nse_symbol": a, "name": "A", "price": 1}])
     want = [
         "N 09:15", f"Q {a} 09:15", f"Q {b} 09:15", "S TOP_GAINERS TOP_5 09:15",
         "N 10:00", f"Q {a} 10:00", f"Q {b} 10:00",
@@ -187,11 +179,20 @@ def test_replay_yields_the_day_in_order_and_resumes(client: mdc.Client) -> None:
         assert [key(e) for e in client.replay_day(day, symbols=[a, b])] == want[:4]
     # A day without records: an iterator without events.
     assert list(client.replay_day(date(1990, 1, 1))) == []
+    # A replay as a table: one row per event, the kinds' columns side by side.
+    frame = client.replay_day(day, symbols=[a, b]).to_pandas(tz="Asia/Kolkata")
+    assert frame["kind"].tolist() == ["nifty", "quote", "quote", "shortlist", "nifty", "quote", "quote"]
+    assert frame["nse_symbol"].tolist()[1:3] == [a, b] and frame["last_price"].tolist()[:3] == [22000, 1, 2]
+    assert frame["day_change_perc"].tolist()[0] == 0.5 and frame["shortlist_type"].tolist()[3] == "TOP_GAINERS"
+    assert [t.strftime("%H:%M") for t in frame.index] == ["09:15"] * 4 + ["10:00"] * 3
+    with client.watch_nifty() as watch, pytest.raises(mdc.FailedPrecondition):
+        watch.to_records()  # a watch never ends
 
 
 def test_bad_requests_and_tokens_are_mdc_errors(stack: Stack, client: mdc.Client) -> None:
     with mdc.Client(stack.base_url, "mdc_" + secrets.token_hex(20)) as stranger, pytest.raises(mdc.MdcError) as caught:
         stranger.watch_nifty()
+    assert isinstance(caught.value, mdc.Unauthenticated)
     assert (caught.value.http_status, caught.value.code) == (401, "UNAUTHENTICATED")
 
     with pytest.raises(mdc.MdcError) as caught:

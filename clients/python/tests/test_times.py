@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from google.protobuf import timestamp_pb2
 
+import mdc
 from mdc.times import day, to_datetime, wall_clock
 
 
@@ -25,15 +26,16 @@ def test_fractions_of_a_second_are_floored() -> None:
 
 
 def test_naive_datetimes_and_other_types_are_refused() -> None:
-    with pytest.raises(ValueError, match="naive datetime 2025-01-02T10:00:00 refused"):
-        wall_clock(datetime(2025, 1, 2, 10, 0))
-    with pytest.raises(TypeError):
+    with pytest.raises(mdc.InvalidArgument, match="naive datetime 2025-01-02T10:00:00 refused") as caught:
+        wall_clock(datetime(2025, 1, 2, 10, 0), "as_of")
+    assert list(caught.value.fields) == ["as_of"] and caught.value.status is None and caught.value.attempts == 0
+    with pytest.raises(mdc.InvalidArgument):
         wall_clock("2025-01-02T10:00:00")  # type: ignore[arg-type]
 
 
 def test_days_are_dates_not_datetimes() -> None:
     assert day(date(2025, 1, 2)) == "2025-01-02"
-    with pytest.raises(TypeError, match="trading day"):
+    with pytest.raises(mdc.InvalidArgument, match="trading day"):
         day(datetime(2025, 1, 2, tzinfo=UTC))
 
 

@@ -13,9 +13,10 @@ import httpx
 import pytest
 
 import mdc
+import answers
 from stub_server import Reply, stub_server
 
-HEALTHY = Reply(body={"status": "SERVING", "database": "ok", "version": "test"})
+HEALTHY = Reply(body=answers.HEALTHY)
 
 
 def _openssl(*args: str, cwd: Path) -> None:
@@ -51,7 +52,7 @@ def test_ca_file_reaches_an_https_gateway(certs: Path) -> None:
     with stub_server(HEALTHY, tls=_server_context(certs)) as stub:
         assert stub.base_url.startswith("https://")
         with mdc.Client(stub.base_url, "mdc_token", ca_file=certs / "ca.pem") as client:
-            assert client.health().version == "test"
+            assert client.health() == mdc.Health(status="SERVING", database="ok", version="test")
         assert stub.received[0].path == "/v1/health"
         assert stub.received[0].headers["Authorization"] == "Bearer mdc_token"
 
@@ -67,5 +68,5 @@ def test_without_the_ca_the_certificate_is_refused(certs: Path) -> None:
 
 def test_ca_file_and_http_do_not_go_together(certs: Path) -> None:
     with httpx.Client() as http:
-        with pytest.raises(ValueError, match="ca_file or http"):
+        with pytest.raises(mdc.InvalidArgument, match="ca_file or http"):
             mdc.Client("https://127.0.0.1:1", None, ca_file=certs / "ca.pem", http=http)

@@ -4,18 +4,75 @@ Quick start::
 
     import mdc
     client = mdc.Client("http://127.0.0.1:8080", token)
-    client.save_shortlist(moment, "TOP_GAINERS", [{"nseSymbol": "RELIANCE", "price": 2950.5}])
+    client.save_shortlist(moment, "TOP_GAINERS", [{"nse_symbol": "RELIANCE", "price": 2950.5}])
     print(client.shortlist("TOP_GAINERS", as_of=moment))
+    frame = client.quote_timeline("RELIANCE", start=moment).to_pandas()
 
-The generated messages of the contract are in ``mdc.v1`` (``market_pb2``,
-``collector_pb2``, ``developer_pb2``, ``dashboard_pb2``, ``admin_pb2``,
-``health_pb2``, ``stream_pb2``).
+:class:`Client` blocks, :class:`AsyncClient` is the same surface for
+asyncio. Answers are records (frozen dataclasses: :class:`StockQuote`,
+:class:`Shortlist`, :class:`CandleSeries`, ...), lists are :class:`Records`
+with ``to_pandas()`` and ``to_polars()``, and every error is an
+:class:`MdcError`. The generated protobuf messages of the contract stay in
+``mdc.v1``, for :meth:`Client.call`.
 """
 
+from mdc.admin import Developer, Health
+from mdc.async_client import AsyncClient
+from mdc.async_streams import AsyncEventStream
 from mdc.client import Client
-from mdc.errors import FieldViolation, MdcError
+from mdc.enums import EventKind, Interval, QuoteStatus, ReplayKind, Role, Scope, ServingStatus, ShortlistType
+from mdc.errors import (
+    AlreadyExists,
+    DeadlineExceeded,
+    FailedPrecondition,
+    FieldViolation,
+    InvalidArgument,
+    MdcError,
+    NotFound,
+    PermissionDenied,
+    ResourceExhausted,
+    Unauthenticated,
+    Unavailable,
+)
+from mdc.inputs import (
+    DepthDict,
+    DepthLevelDict,
+    OhlcDict,
+    QuoteDataDict,
+    QuoteDataInput,
+    QuotePayloadDict,
+    ShortlistEntryDict,
+    ShortlistEntryInput,
+)
+from mdc.market import (
+    Candle,
+    CandleSeries,
+    Depth,
+    DepthLevel,
+    Holiday,
+    HolidayCheck,
+    MarketEvent,
+    NiftyQuote,
+    Ohlc,
+    QuoteData,
+    QuotePayload,
+    Shortlist,
+    ShortlistEntry,
+    StockQuote,
+)
+from mdc.record import Record, Records
+from mdc.runs import Order, Run, TradeOutcome
 from mdc.streams import EventStream
-from mdc.times import to_datetime
+from mdc.times import IST, to_datetime
 
-__all__ = ["Client", "EventStream", "FieldViolation", "MdcError", "to_datetime"]
-__version__ = "0.1.0"
+__all__ = [
+    "IST", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "Client",
+    "DeadlineExceeded", "Depth", "DepthDict", "DepthLevel", "DepthLevelDict", "Developer", "EventKind",
+    "EventStream", "FailedPrecondition", "FieldViolation", "Health", "Holiday", "HolidayCheck", "Interval",
+    "InvalidArgument", "MarketEvent", "MdcError", "NiftyQuote", "NotFound", "Ohlc", "OhlcDict", "Order",
+    "PermissionDenied", "QuoteData", "QuoteDataDict", "QuoteDataInput", "QuotePayload", "QuotePayloadDict",
+    "QuoteStatus", "Record", "Records", "ReplayKind", "ResourceExhausted", "Role", "Run", "Scope",
+    "ServingStatus", "Shortlist", "ShortlistEntry", "ShortlistEntryDict", "ShortlistEntryInput",
+    "ShortlistType", "StockQuote", "TradeOutcome", "Unauthenticated", "Unavailable", "to_datetime",
+]
+__version__ = "0.2.0"

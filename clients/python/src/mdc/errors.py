@@ -1,10 +1,14 @@
 """The one exception type of the client, and how it is read from an answer.
 
-Every failure of a call surfaces as :class:`MdcError`: an HTTP error answer
-(the ``google.rpc.Status`` JSON the gateway writes, docs/api.md section 9.1)
-and a call that got no answer at all (connection refused, timeout). The
-client validates nothing the server validates, so field problems arrive here
-as the server's own ``google.rpc.BadRequest`` field violations.
+Every failure of a call surfaces as :class:`MdcError` (or one of its
+subclasses, one per gRPC code a caller may branch on: :class:`NotFound`,
+:class:`InvalidArgument`, ...): an HTTP error answer (the ``google.rpc.Status``
+JSON the gateway writes, docs/api.md section 9.1), a call that got no answer
+at all (connection refused, timeout), and an argument the client refused
+before sending (a naive datetime, an unknown key or enum label, a value of the
+wrong type: :class:`InvalidArgument` with ``status`` None and ``attempts``
+0). What only the server can judge (ranges, symbols, time windows) arrives as
+the server's own ``google.rpc.BadRequest`` field violations.
 """
 
 from __future__ import annotations
@@ -52,19 +56,21 @@ class MdcError(Exception):
     """A call to mdc failed.
 
     Attributes:
-        http_status: the HTTP status of the answer, or None when no answer
-            came (network error, timeout).
+        status: the HTTP status of the answer, or None when no answer came
+            (network error, timeout) or nothing was sent (an argument the
+            client refused). ``http_status`` is the same value.
         code: the gRPC status name, e.g. ``"INVALID_ARGUMENT"``,
             ``"NOT_FOUND"``; ``"UNAVAILABLE"`` for a connection failure and
             ``"DEADLINE_EXCEEDED"`` for a timeout without an answer.
         message: the server's message, written for the caller.
         field_violations: each bad field from the ``google.rpc.BadRequest``
-            detail, in the server's order.
+            detail, in the server's order (or the argument the client refused).
         reason: the ``google.rpc.ErrorInfo`` reason when the server sent one.
         retry_after: seconds the answer's ``Retry-After`` header asks to wait
             before sending the call again (a 429 of the rate limit, reason
             ``RATE_LIMITED``), or None.
-        attempts: how many times the call was sent (retries included).
+        attempts: how many times the call was sent (retries included); 0 when
+            the client refused it before sending.
 
     The cause of a failure without an answer (the ``httpx`` exception) is
     chained as ``__cause__``.
@@ -90,6 +96,11 @@ class MdcError(Exception):
         self.retry_after = retry_after
         self.attempts = attempts
 
+    @property
+    def status(self) -> int | None:
+        """The HTTP status of the answer (None: no answer, or not sent)."""
+        return self.http_status
+
     def __str__(self) -> str:
         status = f"{self.http_status} " if self.http_status is not None else ""
         text = f"{status}{self.code}: {self.message}"
@@ -99,7 +110,7 @@ class MdcError(Exception):
 
     def __repr__(self) -> str:
         return (
-            f"MdcError(http_status={self.http_status!r}, code={self.code!r}, "
+            f"{type(self).__name__}(http_status={self.http_status!r}, code={self.code!r}, "
             f"message={self.message!r}, field_violations={self.field_violations!r}, "
             f"reason={self.reason!r})"
         )
@@ -108,6 +119,90 @@ class MdcError(Exception):
     def fields(self) -> dict[str, str]:
         """The field violations as ``{field: description}``."""
         return {v.field: v.description for v in self.field_violations}
+
+
+class InvalidArgument(MdcError):
+    """400: a bad argument, named in ``field_violations`` (also raised by the
+    client itself, before sending, with ``status`` None)."""
+
+
+class Unauthenticated(MdcError):
+    """401: the token is missing, malformed, unknown or revoked."""
+
+
+class PermissionDenied(MdcError):
+    """403: not allowed (an admin route; a read past the backtest clock,
+    reason ``FUTURE_READ``)."""
+
+
+class NotFound(MdcError):
+    """404: nothing stored matches (an as-of read before the first record,
+    another developer's run)."""
+
+
+class AlreadyExists(MdcError):
+    """409: the record exists already (a username, a holiday)."""
+
+
+class FailedPrecondition(MdcError):
+    """412: the call cannot be made in this state (a watch under the
+    backtest clock), or an optional extra of the client is not installed."""
+
+
+class ResourceExhausted(MdcError):
+    """429: a rate limit (reason ``RATE_LIMITED``, ``retry_after`` set) or a
+    watcher that fell behind (``WATCHER_FELL_BEHIND``)."""
+
+
+class Unavailable(MdcError):
+    """503, or no connection: the service is down, draining or cannot reach
+    its database; nothing was done. Retried by the client within its budget."""
+
+
+class DeadlineExceeded(MdcError):
+    """504, or no answer within the timeout."""
+
+
+_CLASS_OF_CODE: dict[str, type[MdcError]] = {
+    "INVALID_ARGUMENT": InvalidArgument,
+    "UNAUTHENTICATED": Unauthenticated,
+    "PERMISSION_DENIED": PermissionDenied,
+    "NOT_FOUND": NotFound,
+    "ALREADY_EXISTS": AlreadyExists,
+    "FAILED_PRECONDITION": FailedPrecondition,
+    "RESOURCE_EXHAUSTED": ResourceExhausted,
+    "UNAVAILABLE": Unavailable,
+    "DEADLINE_EXCEEDED": DeadlineExceeded,
+}
+
+
+def error_class(code: str) -> type[MdcError]:
+    """The subclass of :class:`MdcError` that stands for ``code`` (or
+    :class:`MdcError` itself for the codes without one)."""
+    return _CLASS_OF_CODE.get(code, MdcError)
+
+
+def invalid_argument(field: str, description: str) -> InvalidArgument:
+    """An argument the client refuses before sending anything, naming it as
+    the caller wrote it (``as_of``, ``entries[1].price``)."""
+    return InvalidArgument(
+        f"{field}: {description}",
+        http_status=None,
+        code="INVALID_ARGUMENT",
+        field_violations=(FieldViolation(field, description),),
+        attempts=0,
+    )
+
+
+def missing_extra(feature: str, extra: str, module: str) -> FailedPrecondition:
+    """An optional dependency (pandas, polars, pyarrow) that is not installed."""
+    return FailedPrecondition(
+        f"{feature} needs {module}, which is not installed: pip install 'mdc-client[{extra}]'",
+        http_status=None,
+        code="FAILED_PRECONDITION",
+        reason="MISSING_EXTRA",
+        attempts=0,
+    )
 
 
 def error_from_response(response: httpx.Response, attempts: int = 1) -> MdcError:
@@ -158,20 +253,20 @@ def error_from_status(
             continue
         kind = detail.get("@type")
         fields = {k: v for k, v in detail.items() if k != "@type"}
-        if kind == _BAD_REQUEST:
-            bad = json_format.ParseDict(
-                fields, error_details_pb2.BadRequest(), ignore_unknown_fields=True
-            )
-            violations.extend(FieldViolation(v.field, v.description) for v in bad.field_violations)
-        elif kind == _ERROR_INFO:
-            info = json_format.ParseDict(
-                fields, error_details_pb2.ErrorInfo(), ignore_unknown_fields=True
-            )
-            reason = info.reason or None
-    return MdcError(
+        try:
+            if kind == _BAD_REQUEST:
+                bad = json_format.ParseDict(fields, error_details_pb2.BadRequest(), ignore_unknown_fields=True)
+                violations.extend(FieldViolation(v.field, v.description) for v in bad.field_violations)
+            elif kind == _ERROR_INFO:
+                info = json_format.ParseDict(fields, error_details_pb2.ErrorInfo(), ignore_unknown_fields=True)
+                reason = info.reason or None
+        except json_format.ParseError:
+            continue  # a detail not of its type's shape (not from mdc): the status still stands
+    code = code or _code_of_http_status(http_status)
+    return error_class(code)(
         message,
         http_status=http_status,
-        code=code or _code_of_http_status(http_status),
+        code=code,
         field_violations=tuple(violations),
         reason=reason,
         retry_after=retry_after,
@@ -188,13 +283,13 @@ def retry_after_of(response: httpx.Response) -> float | None:
     return float(value)
 
 
-def error_from_transport(exc: httpx.TransportError, attempts: int = 1) -> MdcError:
+def error_from_transport(exc: Exception, attempts: int = 1) -> MdcError:
     """A call that got no HTTP answer. The caller chains ``exc`` as the cause."""
     if isinstance(exc, httpx.TimeoutException):
         code, what = "DEADLINE_EXCEEDED", "timed out"
     else:
         code, what = "UNAVAILABLE", "failed"
-    return MdcError(
+    return error_class(code)(
         f"the request {what} without an answer: {type(exc).__name__}: {exc}",
         http_status=None,
         code=code,

@@ -17,16 +17,17 @@ from functools import cached_property
 from google.protobuf import descriptor, descriptor_pb2, descriptor_pool, message, message_factory
 
 import mdc.v1
+from mdc.errors import invalid_argument
 from mdc.routes import Route
 
 PACKAGE = "mdc.v1"
 
-# Services whose every RPC is idempotent by the contract (docs/api.md
-# section 2: collector writes replace the record of their natural key). The
-# proto could say so per RPC (`option idempotency_level = IDEMPOTENT;`),
-# which is read too; until it does, this names the one such service.
-_IDEMPOTENT_SERVICES = frozenset({f"{PACKAGE}.CollectorService"})
-_IDEMPOTENT_VERBS = frozenset({"GET", "PUT", "DELETE"})
+# The idempotency levels that allow sending an RPC again after its answer was
+# lost (proto/mdc/v1/options.proto): a read, or a second execution that leaves
+# the same data and gives the same answer.
+_RETRYABLE_LEVELS = frozenset(
+    {descriptor_pb2.MethodOptions.NO_SIDE_EFFECTS, descriptor_pb2.MethodOptions.IDEMPOTENT}
+)
 
 
 @dataclass(frozen=True)
@@ -50,19 +51,14 @@ class Method:
     @cached_property
     def idempotent(self) -> bool:
         """Whether sending it twice has the effect of sending it once, so a
-        call whose answer was lost may be sent again. From the method's
-        ``idempotency_level`` option, its HTTP verb, or its service."""
-        level = self.descriptor.GetOptions().idempotency_level
-        if level != descriptor_pb2.MethodOptions.IDEMPOTENCY_UNKNOWN:
-            return True
-        return (
-            self.route.verb in _IDEMPOTENT_VERBS
-            or self.descriptor.containing_service.full_name in _IDEMPOTENT_SERVICES
-        )
+        call whose answer was lost may be sent again: read from the RPC's
+        ``idempotency_level`` option alone (NO_SIDE_EFFECTS or IDEMPOTENT;
+        IDEMPOTENCY_UNKNOWN, creates and deletes, never is)."""
+        return self.descriptor.GetOptions().idempotency_level in _RETRYABLE_LEVELS
 
 
 @functools.cache
-def _load_generated_modules() -> None:
+def load_generated_modules() -> None:
     for module in pkgutil.iter_modules(mdc.v1.__path__):
         if module.name.endswith("_pb2"):
             importlib.import_module(f"{mdc.v1.__name__}.{module.name}")
@@ -72,24 +68,24 @@ def find_method(name: str) -> Method:
     """The RPC named ``Service.Method`` (``mdc.v1.`` prefix and ``/`` allowed).
 
     Raises:
-        KeyError: no such service or method in the contract.
+        InvalidArgument: no such service or method in the contract.
     """
     return _find_method(name.replace("/", ".").removeprefix(PACKAGE + "."))
 
 
 @functools.cache
 def _find_method(name: str) -> Method:
-    _load_generated_modules()
+    load_generated_modules()
     service_name, _, method_name = name.rpartition(".")
     pool = descriptor_pool.Default()
     try:
         service = pool.FindServiceByName(f"{PACKAGE}.{service_name}")
     except KeyError:
-        raise KeyError(f"no service {service_name!r} in {PACKAGE} (asked for {name!r})") from None
+        raise invalid_argument("method", f"no service {service_name!r} in {PACKAGE} (asked for {name!r})") from None
     method = service.methods_by_name.get(method_name)
     if method is None:
         known = ", ".join(sorted(service.methods_by_name))
-        raise KeyError(f"{service_name} has no method {method_name!r}; it has {known}")
+        raise invalid_argument("method", f"{service_name} has no method {method_name!r}; it has {known}")
     return Method(
         descriptor=method,
         request_class=message_factory.GetMessageClass(method.input_type),
@@ -99,7 +95,7 @@ def _find_method(name: str) -> Method:
 
 def all_methods() -> list[Method]:
     """Every RPC of the contract, service by service."""
-    _load_generated_modules()
+    load_generated_modules()
     pool = descriptor_pool.Default()
     methods: list[Method] = []
     for module in pkgutil.iter_modules(mdc.v1.__path__):

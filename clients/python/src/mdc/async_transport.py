@@ -1,0 +1,88 @@
+"""Sending one RPC over HTTP/JSON to the gateway, with retries (asyncio).
+
+The asyncio twin of :class:`mdc.transport.Transport`: the same requests
+(:func:`mdc.transport.prepare`), the same retry decisions
+(:class:`mdc.retry.Attempts`) and the same decoding, over ``httpx.AsyncClient``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+from collections.abc import Awaitable, Callable, Mapping
+
+import httpx
+from google.protobuf import message
+
+from mdc.methods import Method
+from mdc.retry import RetryPolicy
+from mdc.transport import STREAM_HEADERS, TransportBase, decode
+
+
+class AsyncTransport(TransportBase):
+    """Sends RPCs to one gateway from asyncio code."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None,
+        *,
+        timeout: float,
+        retry: RetryPolicy,
+        http: httpx.AsyncClient | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        verify: ssl.SSLContext | bool = True,
+    ) -> None:
+        super().__init__(base_url, token, timeout=timeout, retry=retry)
+        self._owns_http = http is None
+        self._http = http or httpx.AsyncClient(verify=verify)
+        self._sleep = sleep
+
+    async def close(self) -> None:
+        """Closes the connection pool (only if this transport created it)."""
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def call(
+        self, method: Method, request: message.Message, headers: Mapping[str, str] = {}
+    ) -> message.Message:
+        """As :meth:`mdc.transport.Transport.call`."""
+        response = await self._send(method, request, headers, stream=False, timeout=self._timeout)
+        return decode(method, response)
+
+    async def open_stream(
+        self,
+        method: Method,
+        request: message.Message,
+        headers: Mapping[str, str] = {},
+        *,
+        read_timeout: float | None,
+    ) -> httpx.Response:
+        """As :meth:`mdc.transport.Transport.open_stream`."""
+        return await self._send(method, request, {**headers, **STREAM_HEADERS}, stream=True,
+                                timeout=self._stream_timeout(read_timeout))
+
+    async def _send(
+        self,
+        method: Method,
+        request: message.Message,
+        headers: Mapping[str, str],
+        *,
+        stream: bool,
+        timeout: httpx.Timeout,
+    ) -> httpx.Response:
+        sent, attempts = self._begin(method, request, headers)
+        while True:
+            attempts.begin()
+            try:
+                response = await self._http.send(self._request(self._http, sent, timeout), stream=stream)
+                if not response.is_success:
+                    await response.aread()  # an error answer is short: read it whole
+                    await response.aclose()
+            except (httpx.HTTPError, httpx.InvalidURL) as exc:
+                delay = attempts.failed(exc)
+            else:
+                if response.is_success:
+                    return response
+                delay = attempts.answered(response)
+            await self._sleep(delay)
