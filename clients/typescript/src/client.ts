@@ -23,7 +23,7 @@ export interface MdcClientOptions extends TransportOptions {
 }
 
 type Items<A> = A extends readonly (infer U)[] | null | undefined ? U : never;
-/** The list routes: GET routes that take a pageToken. */
+/** The options of a paged list route: its query takes the pageToken of the page to read. */
 type PageInit = { params?: { query?: { pageToken?: string } } };
 
 export class MdcClient {
@@ -35,7 +35,8 @@ export class MdcClient {
   /** The headers of every call: X-Run-Id, the backtest clock. */
   readonly #headers: Readonly<Record<string, string>>;
 
-  /** A client of the gateway at `options.baseUrl`, or one more client over an existing transport. */
+  /** A client of the gateway at `options.baseUrl`, or one more client over an existing transport (`headers`:
+   * sent on every call; backtestClock passes the clock's). */
   constructor(options: MdcClientOptions | Transport, headers: Readonly<Record<string, string>> = {}) {
     this.transport = options instanceof Transport ? options : new Transport(options);
     this.api = this.transport.api;
