@@ -69,8 +69,7 @@ if ! up_to_date; then
     google.golang.org/protobuf/cmd/protoc-gen-go \
     google.golang.org/grpc/cmd/protoc-gen-go-grpc \
     github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway \
-    github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2 \
-    ./cmd/openapi-gen
+    github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2
 
   # mdc.swagger.json is what earlier versions of this script embedded.
   rm -rf "$gen_dir" "$openapi_out" internal/openapi/mdc.swagger.json
@@ -92,6 +91,9 @@ if ! up_to_date; then
     --openapiv2_opt=openapi_naming_strategy=simple,proto3_optional_nullable=true,preserve_rpc_order=true \
     --openapiv2_opt=openapi_configuration=openapi.yaml \
     "${protos[@]}"
+  # openapi-gen reads the RPCs' options from the descriptors of gen/mdcv1,
+  # so it is built once protoc has written them.
+  "$go" build -o "$tools/" ./cmd/openapi-gen
   "$tools/openapi-gen" "$tools/mdc.swagger.json" "$openapi_out"
   printf '%s' "$stamp_text" >"$stamp"
 fi

@@ -3,9 +3,9 @@
 #
 #   web/build.sh BUILD_DIR
 #
-# 1. clients/typescript (@mdc/client, a file: dependency of web/): npm ci and
-#    npm run build, which types the client from the OpenAPI document that
-#    `gateway/build.sh ... --generate-only` wrote (CMake runs that first).
+# 1. clients/typescript (@mdc/client, a plain file: dependency of web/): npm ci
+#    and npm run build (its generated types are committed; its suite checks
+#    them against the gateway's OpenAPI document).
 # 2. web/: npm ci (the committed package-lock.json) and npm run build:
 #    typecheck, vite build into BUILD_DIR/web/dist, the first page's
 #    JavaScript budget (scripts/finish-build.mjs fails the build above it),
@@ -27,7 +27,6 @@ build=$(cd "$1" && pwd)
 web=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$web/.." && pwd)
 client=$root/clients/typescript
-openapi=$root/gateway/internal/openapi/openapi.json
 embed=$root/gateway/internal/webui/dist
 out=$build/web/dist
 stamp=$build/web/.stamp
@@ -37,15 +36,14 @@ command -v npm >/dev/null || { echo "$0: npm missing (scripts/install-deps.sh in
 node_version=$(node -p 'process.versions.node')
 printf '20.19.0\n%s\n' "$node_version" | sort -V -C ||
   { echo "$0: Node.js $node_version is too old for the dashboard's build: 20.19 or later is needed" >&2; exit 1; }
-[ -f "$openapi" ] || { echo "$0: no $openapi: run gateway/build.sh BUILD_DIR GOOGLEAPIS_DIR --generate-only first" >&2; exit 1; }
 
 up_to_date() {
   [ -f "$stamp" ] && [ -f "$embed/index.html" ] && [ -d "$web/node_modules" ] && [ -f "$client/dist/src/index.js" ] || return 1
   local newer
-  newer=$(find "$openapi" "$web/build.sh" "$web/index.html" "$web/package.json" "$web/package-lock.json" \
+  newer=$(find "$web/build.sh" "$web/index.html" "$web/package.json" "$web/package-lock.json" \
     "$web/tsconfig.json" "$web/vite.config.ts" "$web/src" "$web/public" "$web/scripts" \
-    "$client/src" "$client/scripts" "$client/package.json" "$client/package-lock.json" "$client/tsconfig.json" \
-    -type f -not -path "$client/src/generated/*" -newer "$stamp" -print -quit)
+    "$client/src" "$client/test" "$client/package.json" "$client/package-lock.json" "$client/tsconfig.json" "$client/tsconfig.test.json" \
+    -type f -newer "$stamp" -print -quit)
   [ -z "$newer" ]
 }
 

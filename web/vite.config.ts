@@ -2,19 +2,10 @@
 // build folder; default dist/). The entry (index.html) holds the shell, the
 // router and the light pages; the chart page with lightweight-charts and the
 // admin pages are separate chunks loaded when first opened.
-import { fileURLToPath } from "node:url";
+// @mdc/client is a plain dependency: its main entry needs no alias.
 import { defineConfig } from "vitest/config";
 
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-
 export default defineConfig({
-  resolve: {
-    alias: {
-      // @mdc/client keeps its backtest clock in AsyncLocalStorage (Node);
-      // the dashboard never sets the clock, and the stand-in says so if it did.
-      "node:async_hooks": here("./src/shims/async_hooks.ts"),
-    },
-  },
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
   // `npx vite`: the pages with live reload, the API from a running gateway.
   server: { proxy: { "/v1": process.env.MDC_URL || "http://127.0.0.1:8080" } },

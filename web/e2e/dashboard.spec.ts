@@ -106,10 +106,10 @@ test("shows the outcomes and totals of orders a strategy added through the API",
   // A strategy adds its orders through the API: RELIANCE rises after 10:00
   // (target), TCS falls (stop), INFY only wiggles (open), and a day without
   // quotes has no outcome yet.
-  await world.dev.createOrder(runId, orderAt("RELIANCE", 30, 1, 1));
-  await world.dev.createOrder(runId, orderAt("TCS", 30, 1, 1));
-  await world.dev.createOrder(runId, orderAt("INFY", 30, 2, 2));
-  await world.dev.createOrder(runId, orderAt("HDFCBANK", 30, 1, 1, "2025-01-06"));
+  await world.dev.createOrder(runId, ...orderAt("RELIANCE", 30, 1, 1));
+  await world.dev.createOrder(runId, ...orderAt("TCS", 30, 1, 1));
+  await world.dev.createOrder(runId, ...orderAt("INFY", 30, 2, 2));
+  await world.dev.createOrder(runId, ...orderAt("HDFCBANK", 30, 1, 1, "2025-01-06"));
   const fromApi = await collect(world.dev.orders(runId));
 
   await signIn(page, world.devToken, `/runs/${runId}`);

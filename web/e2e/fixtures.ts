@@ -27,7 +27,7 @@ export const test = base.extend<
       const stack = await Stack.start();
       try {
         const admin = new MdcClient({ baseUrl: stack.baseUrl, token: stack.adminToken });
-        const created = await admin.createDeveloper("asha", "developer");
+        const created = await admin.createDeveloper("asha", { role: "developer" });
         const dev = new MdcClient({ baseUrl: stack.baseUrl, token: created.token! });
         await seedMarket(dev);
         await use({ stack, admin, devToken: created.token!, dev });

@@ -69,10 +69,10 @@ export async function seedShortlists(client: MdcClient, day: string, minutes: nu
   for (let i = 5; i < minutes; i += 5) {
     const byGain = [...SYMBOL_NAMES].sort((a, b) => priceAt(b, i) / priceAt(b, 0) - priceAt(a, i) / priceAt(a, 0));
     const entries = (list: Symbol[]) => list.map((s) => ({ nseSymbol: s, name: SYMBOLS[s].name, price: priceAt(s, i) }));
-    await client.saveShortlist(minuteOf(day, i), "TOP_GAINERS", entries(byGain.slice(0, 5)), "TOP_5");
+    await client.saveShortlist(minuteOf(day, i), "TOP_GAINERS", entries(byGain.slice(0, 5)), { scope: "TOP_5" });
     if (i % 15 === 0) {
       const shockers = [...SYMBOL_NAMES].sort((a, b) => ((a.length * 7 + i) % 11) - ((b.length * 7 + i) % 11)).slice(0, 5);
-      await client.saveShortlist(minuteOf(day, i), "VOLUME_SHOCKERS", entries(shockers), "TOP_5");
+      await client.saveShortlist(minuteOf(day, i), "VOLUME_SHOCKERS", entries(shockers), { scope: "TOP_5" });
     }
   }
 }
@@ -85,14 +85,13 @@ export async function seedMarket(client: MdcClient): Promise<void> {
   await seedShortlists(client, SECOND_DAY, 60);
 }
 
-/** An order bought at minute i with target and stop percentages around the price then. */
+/** The arguments of createOrder after the run id: an order of `symbol` bought at minute i, with target and
+ * stop percentages around the price then. */
 export function orderAt(symbol: Symbol, i: number, targetPct: number, stopPct: number, day = DAY) {
   const entry = priceAt(symbol, i);
-  return {
-    symbol,
-    at: minuteOf(day, i),
+  return [symbol, minuteOf(day, i), {
     entryPrice: entry,
     takeProfitPrice: Math.round(entry * (1 + targetPct / 100) * 100) / 100,
     stopLossPrice: Math.round(entry * (1 - stopPct / 100) * 100) / 100,
-  };
+  }] as const;
 }

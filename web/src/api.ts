@@ -1,10 +1,11 @@
 /**
- * The dashboard's one way to the API: @mdc/client (types generated from the
- * gateway's OpenAPI document, calls through openapi-fetch, MdcError for every
- * failure, retries of 503s). The gateway serves the dashboard, so the API is
- * this page's own origin.
+ * The dashboard's one way to the API: @mdc/client, a plain dependency (types
+ * generated from the gateway's OpenAPI document, its transport with timeouts
+ * and retries, MdcError for every failure). Pages call `api().call(verb,
+ * path, init)` for any route and `api().paginate(...)` for lists. The
+ * gateway serves the dashboard, so the API is this page's own origin.
  */
-import { MdcClient, MdcError, errorFromResponse } from "@mdc/client";
+import { MdcClient, MdcError } from "@mdc/client";
 import { type Session, type User, clearSession, loadSession, saveSession } from "./session";
 
 let session: Session | undefined = loadSession();
@@ -25,25 +26,42 @@ export function currentUser(): User | undefined {
   return session?.user;
 }
 
-function newClient(token: string | undefined): MdcClient {
-  // Outcomes of a long run are computed per request: allow more than the
-  // client's default 10 s before calling it a timeout.
-  return new MdcClient({ baseUrl: window.location.origin, token, timeoutMs: 60_000 });
+/** A client of this origin. With `endSessionOn401`, a 401 any of its calls gets means the token was revoked
+ * or refreshed meanwhile: the session ends (if it is still the one this client was made for) and the app
+ * shows the sign-in page. */
+function newClient(token: string | undefined, endSessionOn401: boolean): MdcClient {
+  const created: MdcClient = new MdcClient({
+    baseUrl: window.location.origin,
+    token,
+    // Outcomes of a long run are computed per request: allow more than the
+    // client's default 10 s before calling it a timeout.
+    timeoutMs: 60_000,
+    onError: (error) => {
+      if (endSessionOn401 && error.httpStatus === 401 && client === created) signOut();
+    },
+  });
+  return created;
 }
 
 /** The client of the signed-in developer. */
 export function api(): MdcClient {
   if (!session) throw new MdcError("not signed in", { httpStatus: 401, code: "UNAUTHENTICATED" });
-  client ??= newClient(session.token);
+  client ??= newClient(session.token, true);
   return client;
 }
 
-/** Signs in with a developer token (the Sign In operation) and keeps it for this tab. */
+/** Every item of a list (`api().paginate(...)`), all pages read. */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+/** Signs in with a developer token (the Sign In operation) and keeps it for this tab. A wrong token typed
+ * here says nothing about the current session, so its 401 ends none. */
 export async function signIn(token: string): Promise<User> {
   const trimmed = token.trim();
-  const user = await call(newClient(undefined).api.POST("/v1/dashboard/auth/sign-in", { body: { developerToken: trimmed } }), {
-    endSessionOn401: false, // a wrong token typed here says nothing about the current session
-  });
+  const user = await newClient(undefined, false).call("POST", "/v1/dashboard/auth/sign-in", { body: { developerToken: trimmed } });
   const signedIn: User = { id: user.id ?? "", username: user.username ?? "", role: user.role ?? "developer" };
   session = { token: trimmed, user: signedIn };
   client = undefined;
@@ -57,22 +75,4 @@ export function signOut(): void {
   client = undefined;
   clearSession();
   notify();
-}
-
-/**
- * The data of an openapi-fetch call, or its error as MdcError. A 401 means
- * the token was revoked or refreshed meanwhile: the session ends and the app
- * shows the sign-in page.
- */
-export async function call<D>(
-  pending: Promise<{ data?: D; error?: unknown; response: Response }>,
-  opts: { endSessionOn401?: boolean } = {},
-): Promise<D> {
-  const { data, error, response } = await pending;
-  if (!response.ok) {
-    const failure = errorFromResponse(response, error);
-    if (response.status === 401 && session && opts.endSessionOn401 !== false) signOut();
-    throw failure;
-  }
-  return data as D;
 }

@@ -1,6 +1,6 @@
 /** Runs through the API: the calls the runs pages share. */
 import type { Schemas } from "@mdc/client";
-import { api, call } from "./api";
+import { api, collect } from "./api";
 import { IST_ZONE } from "./time";
 
 export type Run = Schemas["Run"];
@@ -11,17 +11,8 @@ export function splitTags(text: string): string[] {
   return text.split(/[\s,]+/).filter(Boolean);
 }
 
-export async function listRuns(tag?: string): Promise<Run[]> {
-  const runs: Run[] = [];
-  let pageToken: string | undefined;
-  do {
-    const page = await call(api().api.GET("/v1/dashboard/runs", {
-      params: { query: { ...(tag ? { tag } : {}), pageSize: 1000, ...(pageToken ? { pageToken } : {}) } },
-    }));
-    runs.push(...(page.runs ?? []));
-    pageToken = page.nextPageToken || undefined;
-  } while (pageToken);
-  return runs;
+export function listRuns(tag?: string): Promise<Run[]> {
+  return collect(api().paginate("/v1/dashboard/runs", { params: { query: { ...(tag ? { tag } : {}), pageSize: 1000 } } }, "runs"));
 }
 
 export async function getRun(runId: string): Promise<Run | undefined> {
@@ -30,49 +21,34 @@ export async function getRun(runId: string): Promise<Run | undefined> {
 }
 
 export async function listTags(): Promise<string[]> {
-  return (await call(api().api.GET("/v1/dashboard/runs/tags"))).tags ?? [];
+  return (await api().call("GET", "/v1/dashboard/runs/tags")).tags ?? [];
 }
 
 export async function createRun(run: { name: string; tags: string[]; start: string; end: string }): Promise<Run> {
-  return call(api().api.POST("/v1/dashboard/runs", {
+  return api().call("POST", "/v1/dashboard/runs", {
     body: { name: run.name, tags: run.tags, startDatetime: run.start, endDatetime: run.end, timezone: IST_ZONE },
-  }));
+  });
 }
 
 export async function updateRun(runId: string, change: { name?: string; tags?: string[]; completed?: boolean }): Promise<Run> {
-  return call(api().api.PATCH("/v1/dashboard/runs/{runId}", { params: { path: { runId } }, body: change }));
+  return api().call("PATCH", "/v1/dashboard/runs/{runId}", { params: { path: { runId } }, body: change });
 }
 
 export async function deleteRun(runId: string): Promise<void> {
-  await call(api().api.DELETE("/v1/dashboard/runs/{runId}", { params: { path: { runId } } }));
+  await api().call("DELETE", "/v1/dashboard/runs/{runId}", { params: { path: { runId } } });
 }
 
 /** Every order of a run with its outcome, ascending by time (all pages). */
-export async function listOrders(runId: string, targetGainPercentage?: number): Promise<Order[]> {
-  const orders: Order[] = [];
-  let pageToken: string | undefined;
-  do {
-    const page = await call(api().api.GET("/v1/dashboard/runs/{runId}/orders", {
-      params: {
-        path: { runId },
-        query: {
-          pageSize: 1000,
-          ...(targetGainPercentage !== undefined ? { targetGainPercentage } : {}),
-          ...(pageToken ? { pageToken } : {}),
-        },
-      },
-    }));
-    orders.push(...(page.orders ?? []));
-    pageToken = page.nextPageToken || undefined;
-  } while (pageToken);
-  return orders;
+export function listOrders(runId: string, targetGainPercentage?: number): Promise<Order[]> {
+  const query = { pageSize: 1000, ...(targetGainPercentage !== undefined ? { targetGainPercentage } : {}) };
+  return collect(api().paginate("/v1/dashboard/runs/{runId}/orders", { params: { path: { runId }, query } }, "orders"));
 }
 
 export async function createOrder(runId: string, order: {
   nseSymbol: string; datetime: string; entryPrice: number; stopLossPrice: number; takeProfitPrice: number;
 }): Promise<Order> {
-  return call(api().api.POST("/v1/dashboard/runs/{runId}/orders", {
+  return api().call("POST", "/v1/dashboard/runs/{runId}/orders", {
     params: { path: { runId } },
     body: { ...order, timezone: IST_ZONE },
-  }));
+  });
 }

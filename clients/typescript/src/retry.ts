@@ -1,6 +1,6 @@
 /**
  * When a failed attempt may be sent again: the same rule as the Python client
- * (clients/python/src/mdc/transport.py and methods.py).
+ * (clients/python/src/mdc/transport.py).
  *
  * - An answer of 503: the gateway or the server said nothing was done (server
  *   down, draining, PostgreSQL unreachable or too slow), so any call may be
@@ -21,11 +21,12 @@
  *   make a duplicate, so the error goes to the caller.
  * - Any other answer (a 4xx above all) is final.
  *
- * Idempotent: GET, HEAD, PUT and DELETE, and the collector writes
- * (`POST /v1/developer/collector/*`), which replace the record of their
- * natural key (docs/api.md section 2). PATCH is not (refresh-key makes a new
- * key each time), nor is any other POST.
+ * Idempotent: what the RPC behind the route says in the protos (its
+ * idempotency_level), which reaches this client through the OpenAPI
+ * document's x-mdc-idempotent as the generated IDEMPOTENT_OPERATIONS. A route
+ * the table does not know is not idempotent.
  */
+import { IDEMPOTENT_OPERATIONS } from "./generated/idempotent.js";
 
 /** Error codes (of the error or its cause) of a connection that was never made. */
 const NOT_SENT_CODES = new Set([
@@ -37,9 +38,6 @@ const NOT_SENT_CODES = new Set([
   "EADDRNOTAVAIL",
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
-
-const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE"]);
-const IDEMPOTENT_POST_PREFIX = "/v1/developer/collector/";
 
 /** The longest Retry-After (seconds) the client waits out by itself. */
 export const MAX_RETRY_AFTER_SECONDS = 60;
@@ -64,12 +62,37 @@ export interface FailedAttempt {
   error?: unknown;
 }
 
-/** Whether sending this request twice has the effect of sending it once. */
-export function isIdempotent(method: string, url: string): boolean {
+/** A route of IDEMPOTENT_OPERATIONS ("GET /v1/dashboard/runs/{runId}/orders") as a pattern of its paths. */
+interface RoutePattern {
+  key: string;
+  method: string;
+  pattern: RegExp;
+  params: number;
+  length: number;
+}
+
+/** The table's routes, most specific first: literal ones before those with parameters (so /runs/tags is not
+ * /runs/{runId}), longer before shorter (so /v1/health is not /health). Patterns match the end of a path: the
+ * base URL may carry a path prefix. */
+const ROUTES: RoutePattern[] = Object.keys(IDEMPOTENT_OPERATIONS)
+  .map((key) => {
+    const [method, template] = key.split(" ") as [string, string];
+    const parts = template.split(/\{[^}]+\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    return { key, method, pattern: new RegExp(`${parts.join("[^/]+")}$`), params: parts.length - 1, length: template.length };
+  })
+  .sort((a, b) => a.params - b.params || b.length - a.length);
+
+/** The operation ("METHOD /path/{param}") of a request, or undefined when it is no route of the API. */
+export function operationOf(method: string, url: string): string | undefined {
   const verb = method.toUpperCase();
-  if (IDEMPOTENT_METHODS.has(verb)) return true;
-  // includes, not startsWith: the base URL may carry a path prefix.
-  return verb === "POST" && pathOf(url).includes(IDEMPOTENT_POST_PREFIX);
+  const path = pathOf(url);
+  return ROUTES.find((r) => r.method === verb && r.pattern.test(path))?.key;
+}
+
+/** Whether sending this request twice has the effect of sending it once (its RPC's idempotency_level). */
+export function isIdempotent(method: string, url: string): boolean {
+  const operation = operationOf(method, url);
+  return operation !== undefined && IDEMPOTENT_OPERATIONS[operation] === true;
 }
 
 /** Whether the error proves the request never reached the server. */
@@ -101,4 +124,11 @@ function pathOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** Milliseconds before retry `attempt` (1-based): initialMs doubled each time, at most maxMs, with "equal
+ * jitter" (between half and all of it), so that many clients cut off together do not return together. */
+export function backoff(attempt: number, initialMs: number, maxMs: number): number {
+  const ceiling = Math.min(maxMs, initialMs * 2 ** (attempt - 1));
+  return ceiling / 2 + Math.random() * (ceiling / 2);
 }

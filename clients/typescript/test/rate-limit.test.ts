@@ -67,7 +67,7 @@ describe("rate limit (429 with Retry-After)", () => {
   it("sends a refused create again too (nothing was done)", async () => {
     arrivals = [];
     replies = [rateLimited("1"), { status: 200, body: { id: "7" } }];
-    await client().createRun("run", new Date("2025-01-02T04:00:00Z"), new Date("2025-01-02T10:00:00Z"));
+    await client().createRun(new Date("2025-01-02T04:00:00Z"), new Date("2025-01-02T10:00:00Z"), { name: "run" });
     assert.equal(arrivals.length, 2);
   });
 

@@ -29,14 +29,18 @@ const quickStarts = [
   { readme: path.join(root, "README.md"), heading: "## Clients" },
 ];
 
-/** The first ```ts block of the section `heading` (up to the next `## ` heading). */
-function quickStart(readme: string, heading: string): string {
-  const text = fs.readFileSync(readme, "utf8");
-  const lines = text.split("\n");
+/** The text of the section `heading` (up to the next `## ` heading). */
+function sectionOf(readme: string, heading: string): string {
+  const lines = fs.readFileSync(readme, "utf8").split("\n");
   const start = lines.findIndex((l) => l.trimEnd() === heading);
   assert.ok(start >= 0, `${readme}: no "${heading}" section`);
   const end = lines.findIndex((l, i) => i > start && l.startsWith("## "));
-  const section = lines.slice(start + 1, end < 0 ? undefined : end).join("\n") + "\n";
+  return lines.slice(start + 1, end < 0 ? undefined : end).join("\n") + "\n";
+}
+
+/** The first ```ts block of the section `heading`. */
+function quickStart(readme: string, heading: string): string {
+  const section = sectionOf(readme, heading);
   const match = /^```ts\n([\s\S]*?)^```/m.exec(section);
   assert.ok(match, `${readme}: no ts block under ${heading}`);
   return match[1]!;
@@ -59,6 +63,15 @@ for (const { readme, heading } of quickStarts) {
     assert.ok(lines.length <= 10, `${readme}: the quick start has ${lines.length} lines, at most 10 wanted`);
   });
 }
+
+it("clients/typescript/README.md: ## Methods names every method of MdcClient, and no other", () => {
+  const section = sectionOf(path.join(pkg, "README.md"), "## Methods");
+  const documented = [...section.matchAll(/^- `(\w+)\(/gm)].map((m) => m[1]!);
+  const methods = Object.getOwnPropertyNames(MdcClient.prototype).filter((name) => name !== "constructor");
+  assert.ok(methods.length > 20, methods.join(", "));
+  assert.deepEqual(methods.filter((m) => !documented.includes(m)), [], "methods the README does not list");
+  assert.deepEqual(documented.filter((d) => !methods.includes(d)), [], "listed in the README, but no method");
+});
 
 const missing = missingEnv();
 if (missing.length && process.env["MDC_REQUIRE_STACK"] === "1") {

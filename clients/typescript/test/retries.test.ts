@@ -92,7 +92,7 @@ describe("retries", () => {
 
   it("retries a refused connection of any call, then reports UNAVAILABLE", async () => {
     const dead = new MdcClient({ baseUrl: `http://${await freeAddr()}`, retries: 2, backoffMs: 1 });
-    for (const call of [() => dead.quote("X"), () => dead.createRun("r", new Date(0), new Date(1000))]) {
+    for (const call of [() => dead.quote("X"), () => dead.createRun(new Date(0), new Date(1000))]) {
       const error = await call().then(() => assert.fail("expected an error"), (e: unknown) => e);
       assert.ok(error instanceof MdcError);
       assert.equal(error.httpStatus, undefined);
@@ -104,10 +104,11 @@ describe("retries", () => {
   it("does not resend a create whose answer was lost, but resends a collector write", async () => {
     const at = new Date("2025-01-02T05:00:00Z");
     const creates: [string, () => Promise<unknown>][] = [
-      ["POST /v1/dashboard/runs", () => client().createRun("r", at, new Date(at.getTime() + 60_000))],
+      ["POST /v1/dashboard/runs", () => client().createRun(at, new Date(at.getTime() + 60_000))],
       ["POST /v1/dashboard/runs/run-1/orders", () =>
-        client().createOrder("run-1", { symbol: "INFY", at, entryPrice: 1, stopLossPrice: 0.5, takeProfitPrice: 2 })],
+        client().createOrder("run-1", "INFY", at, { entryPrice: 1, stopLossPrice: 0.5, takeProfitPrice: 2 })],
       ["POST /v1/admin/developers", () => client().createDeveloper("someone")],
+      ["DELETE /v1/dashboard/runs/run-1", () => client().deleteRun("run-1")],
     ];
     for (const [request, create] of creates) {
       hits = 0;
@@ -132,6 +133,12 @@ describe("retries", () => {
     replies = ["drop", { status: 200, body: { nseSymbol: "X" } }];
     await client().quote("X");
     assert.equal(hits, 2, "a read is resent");
+
+    hits = 0;
+    requests = [];
+    replies = ["drop", { status: 200, body: { id: "run-1", name: "renamed" } }];
+    assert.equal((await client().updateRun("run-1", { name: "renamed" })).name, "renamed");
+    assert.deepEqual(requests, Array(2).fill("PATCH /v1/dashboard/runs/run-1"), "an update (IDEMPOTENT) is resent");
   });
 
   it("does not resend a PATCH whose answer was lost (refresh-key is not idempotent)", async () => {
@@ -152,7 +159,7 @@ describe("retries", () => {
     try {
       const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
       const c = new MdcClient({ baseUrl: url, retries: 2, timeoutMs: 100, backoffMs: 1 });
-      const error = await c.createRun("r", new Date(0), new Date(60_000)).then(() => assert.fail("expected an error"), (e: unknown) => e);
+      const error = await c.createRun(new Date(0), new Date(60_000)).then(() => assert.fail("expected an error"), (e: unknown) => e);
       assert.ok(error instanceof MdcError);
       assert.equal(error.code, "DEADLINE_EXCEEDED");
       assert.equal(error.attempts, 1);

@@ -69,19 +69,19 @@ describe("against a real mdc stack", { skip: missing.length ? "no mdc stack: set
 
   it("surfaces a read past the backtest clock as 403 FUTURE_READ", async () => {
     const now = new Date("2025-01-02T06:00:00Z");
-    const error = await client.withBacktestClock(now, () =>
-      client.shortlist("TOP_GAINERS", { asOf: new Date("2025-01-02T07:00:00Z") }).then(
-        () => assert.fail("expected a 403"),
-        (e: unknown) => e,
-      ),
+    const past = client.backtestClock(now);
+    const error = await past.shortlist("TOP_GAINERS", { asOf: new Date("2025-01-02T07:00:00Z") }).then(
+      () => assert.fail("expected a 403"),
+      (e: unknown) => e,
     );
     assert.ok(error instanceof MdcError);
     assert.equal(error.httpStatus, 403);
     assert.equal(error.code, "PERMISSION_DENIED");
     assert.equal(error.reason, "FUTURE_READ");
-    // Inside the clock, a read without asOf sees the snapshot before it.
-    const read = await client.withBacktestClock(now, () => client.shortlist("TOP_GAINERS"));
+    // Under the clock, a read without asOf sees the snapshot before it, and the client it came from has no clock.
+    const read = await past.shortlist("TOP_GAINERS");
     assert.deepEqual(read.entries.map((e) => e.nseSymbol), ["RELIANCE", "TCS"]);
+    await client.shortlist("TOP_GAINERS", { asOf: new Date("2025-01-02T07:00:00Z") });
   });
 
   it("reports a 400 with field violations", async () => {
@@ -105,11 +105,12 @@ describe("against a real mdc stack", { skip: missing.length ? "no mdc stack: set
   });
 
   it("creates a run and an order and lists them", async () => {
-    const run = await client.createRun("ts-run", new Date("2025-01-03T03:45:00Z"), new Date("2025-01-03T10:00:00Z"), { tags: ["ts"] });
+    const run = await client.createRun(new Date("2025-01-03T03:45:00Z"), new Date("2025-01-03T10:00:00Z"), { name: "ts-run", tags: ["ts"] });
     assert.ok(run.id);
+    assert.equal(run.name, "ts-run");
     assert.ok(run.startTime instanceof Date);
-    const order = await client.createOrder(run.id, {
-      symbol: "INFY", at: new Date("2025-01-03T04:01:00Z"), entryPrice: 1501, stopLossPrice: 1400, takeProfitPrice: 1600,
+    const order = await client.createOrder(run.id, "INFY", new Date("2025-01-03T04:01:00Z"), {
+      entryPrice: 1501, stopLossPrice: 1400, takeProfitPrice: 1600,
     });
     assert.equal(order.nseSymbol, "INFY");
     const runs = [];
@@ -131,7 +132,7 @@ describe("against a real mdc stack", { skip: missing.length ? "no mdc stack: set
     assert.equal(asOf.dayChangePerc, 1.5);
     assert.equal(asOf.quoteData?.payload?.last_price, 23010);
     // Under the backtest clock a read without asOf sees only what is before it.
-    const clocked = await client.withBacktestClock(new Date(base + 600_000), () => client.nifty());
+    const clocked = await client.backtestClock(new Date(base + 600_000)).nifty();
     assert.equal(clocked.quoteData?.payload?.last_price, 23010);
 
     const all = [];
@@ -139,8 +140,9 @@ describe("against a real mdc stack", { skip: missing.length ? "no mdc stack: set
     assert.deepEqual(all.map((q) => [(q.timestamp as Date).getTime(), q.dayChangePerc]), [[base, 0.5], [base + 300_000, 1.5], [base + 600_000, 2.5]]);
     // The clock cuts the window: nothing at or after 09:40 comes back.
     const cut = [];
-    for await (const q of client.withBacktestClock(new Date(base + 600_000), () =>
-      client.niftyTimeline({ start: new Date(base), end: new Date(base + 3_600_000) }))) cut.push(q.quoteData?.payload?.last_price);
+    for await (const q of client.backtestClock(new Date(base + 600_000)).niftyTimeline({ start: new Date(base), end: new Date(base + 3_600_000) })) {
+      cut.push(q.quoteData?.payload?.last_price);
+    }
     assert.deepEqual(cut, [23000, 23010]);
   });
 
@@ -152,7 +154,7 @@ describe("against a real mdc stack", { skip: missing.length ? "no mdc stack: set
     for (const [m, price, volume] of ticks) {
       await client.saveQuotes(new Date(base + m * 60_000), { WIPRO: { status: "SUCCESS", payload: { last_price: price, volume } } });
     }
-    const series = await client.candles("WIPRO", { interval: "5minute", start: new Date(base), end: new Date(base + 15 * 60_000) });
+    const series = await client.candles("WIPRO", "5minute", { start: new Date(base), end: new Date(base + 15 * 60_000) });
     assert.equal(series.symbol, "WIPRO");
     assert.equal(series.interval, "5minute");
     assert.equal(series.intervalMinutes, 5);
@@ -163,9 +165,51 @@ describe("against a real mdc stack", { skip: missing.length ? "no mdc stack: set
         { time: base + 300_000, open: 101, high: 103, low: 101, close: 103, volume: 900 },
       ],
     );
-    const error = await client.candles("WIPRO", { interval: "1minute", start: new Date(base + 60_000), end: new Date(base) })
+    const error = await client.candles("WIPRO", "1minute", { start: new Date(base + 60_000), end: new Date(base) })
       .then(() => assert.fail("expected a 400"), (e: unknown) => e);
     assert.ok(error instanceof MdcError);
     assert.equal(error.httpStatus, 400);
+  });
+
+  it("updates and deletes a run", async () => {
+    const run = await client.createRun(new Date("2025-01-08T03:45:00Z"), new Date("2025-01-08T10:00:00Z"));
+    const renamed = await client.updateRun(run.id, { name: "renamed", tags: ["b", "a"] });
+    assert.deepEqual([renamed.name, renamed.tags, renamed.completed], ["renamed", ["a", "b"], false]);
+    const completed = await client.updateRun(run.id, { completed: true });
+    assert.deepEqual([completed.name, completed.tags, completed.completed], ["renamed", ["a", "b"], true], "only the fields given change");
+    assert.deepEqual((await client.updateRun(run.id, { name: "", tags: [] })).tags, []);
+    await client.deleteRun(run.id);
+    const error = await client.deleteRun(run.id).then(() => assert.fail("expected a 404"), (e: unknown) => e);
+    assert.ok(error instanceof MdcError);
+    assert.equal(error.httpStatus, 404);
+  });
+
+  it("lists a trading day's snapshot times, named by any Date of that day in IST", async () => {
+    await client.saveShortlist(new Date("2025-01-09T04:00:00Z"), "TOP_GAINERS", []);
+    await client.saveShortlist(new Date("2025-01-09T04:05:00Z"), "VOLUME_SHOCKERS", [], { scope: "FULL" });
+    await client.saveShortlist(new Date("2025-01-10T04:00:00Z"), "TOP_GAINERS", []);
+    const want = ["2025-01-09T04:00:00.000Z", "2025-01-09T04:05:00.000Z"];
+    for (const day of [new Date("2025-01-09"), new Date("2025-01-08T18:30:00Z"), new Date("2025-01-09T18:29:59Z")]) {
+      const times = await client.snapshotTimes(day);
+      assert.ok(times.every((t) => t instanceof Date));
+      assert.deepEqual(times.map((t) => t.toISOString()), want, day.toISOString());
+    }
+  });
+
+  it("reads holidays, checks a day, reports health; call and paginate reach any route", async () => {
+    const admin = new MdcClient({ baseUrl: stack.baseUrl, token: stack.adminToken });
+    await admin.call("POST", "/v1/admin/holidays", { body: { holidays: [{ date: "2031-01-06", name: "Test holiday" }] } });
+    assert.deepEqual((await client.holidays({ year: 2031 })).map((h) => [h.date, h.name]), [["2031-01-06", "Test holiday"]]);
+    assert.deepEqual(await client.holidays({ year: 2032 }), []);
+    const holiday = await client.checkHoliday(new Date("2031-01-06"));
+    assert.deepEqual([holiday.date, holiday.isHoliday, holiday.isTradingDay], ["2031-01-06", true, false]);
+    const weekday = await client.checkHoliday(new Date("2031-01-07T09:00:00+05:30"));
+    assert.deepEqual([weekday.date, weekday.isHoliday, weekday.isTradingDay], ["2031-01-07", false, true]);
+    assert.equal((await client.health()).status, "SERVING");
+    const tags = await client.call("GET", "/v1/dashboard/runs/tags");
+    assert.ok(Array.isArray(tags.tags));
+    const names = [];
+    for await (const d of admin.paginate("/v1/admin/developers", { params: { query: { pageSize: 1 } } }, "developers")) names.push(d.username);
+    assert.ok(names.length >= 2 && new Set(names).size === names.length, JSON.stringify(names));
   });
 });

@@ -74,7 +74,8 @@ export class Stack {
     return `http://${this.httpAddr}`;
   }
 
-  static async start(): Promise<Stack> {
+  /** Starts a stack; `gatewayEnv` adds to the gateway's environment (e.g. MDC_CORS_ORIGINS). */
+  static async start(options: { gatewayEnv?: Record<string, string> } = {}): Promise<Stack> {
     const superUrl = process.env["MDC_TEST_DATABASE_URL"]!;
     const dbName = "mdc_tstest_" + randomBytes(6).toString("hex");
     psql(superUrl, `CREATE DATABASE ${dbName}`);
@@ -102,7 +103,7 @@ export class Stack {
     });
     const children = [
       startServer(),
-      run("mdc-gateway", process.env["MDC_GATEWAY_BIN"]!, { MDC_HTTP_ADDR: httpAddr, MDC_GRPC_ADDR: grpcAddr }),
+      run("mdc-gateway", process.env["MDC_GATEWAY_BIN"]!, { MDC_HTTP_ADDR: httpAddr, MDC_GRPC_ADDR: grpcAddr, ...options.gatewayEnv }),
     ];
     const stack = new Stack(adminToken, httpAddr, dbName, logDir, children, startServer);
     try {

@@ -18,6 +18,8 @@ if (missing.length && process.env["MDC_REQUIRE_STACK"] === "1") {
 const symbol = (prefix: string) => prefix + randomBytes(3).toString("hex").toUpperCase();
 /** A trading day of its own (YYYY-MM-DD), far from the other tests' days. */
 const uniqueDay = () => new Date(Date.UTC(2042, 0, 1) + randomInt(7000) * 86_400_000).toISOString().slice(0, 10);
+/** The Date that names a trading day (YYYY-MM-DD). */
+const dayOf = (day: string) => new Date(day);
 /** The instant of an IST wall clock (HH:MM) on day. */
 const ist = (day: string, clock: string) => new Date(`${day}T${clock}:00+05:30`);
 const quote = (price: number): QuoteData => ({ status: "SUCCESS", payload: { last_price: price } });
@@ -192,15 +194,15 @@ describe("streams against a real mdc stack", { skip: missing.length ? "no mdc st
     const want = ["N 09:15", `Q ${a} 09:15`, `Q ${b} 09:15`, "S TOP_GAINERS TOP_5 09:15", "N 10:00", `Q ${a} 10:00`, `Q ${b} 10:00`];
 
     const events: StreamEvent[] = [];
-    for await (const event of await client.replayDay(day, { symbols: [a, b] })) events.push(event);
+    for await (const event of await client.replayDay(dayOf(day), { symbols: [a, b] })) events.push(event);
     assert.deepEqual(events.map(key), want);
     for (const [i, event] of events.entries()) {
-      assert.deepEqual(await all(await client.replayDay(day, { symbols: [a, b], cursor: event.cursor })), want.slice(i + 1));
+      assert.deepEqual(await all(await client.replayDay(dayOf(day), { symbols: [a, b], cursor: event.cursor })), want.slice(i + 1));
     }
-    assert.deepEqual(await all(await client.replayDay(day, { kinds: ["nifty"] })), ["N 09:15", "N 10:00"]);
-    const clocked = await client.withBacktestClock(ist(day, "10:00"), () => client.replayDay(day, { symbols: [a, b] }));
+    assert.deepEqual(await all(await client.replayDay(ist(day, "15:00"), { kinds: ["nifty"] })), ["N 09:15", "N 10:00"]);
+    const clocked = await client.backtestClock(ist(day, "10:00")).replayDay(dayOf(day), { symbols: [a, b] });
     assert.deepEqual(await all(clocked), want.slice(0, 4));
-    assert.deepEqual(await all(await client.replayDay("1990-01-01")), [], "a day without records");
+    assert.deepEqual(await all(await client.replayDay(dayOf("1990-01-01"))), [], "a day without records");
   });
 
   it("a bad token, parameter or clock is an MdcError", async () => {
@@ -210,9 +212,9 @@ describe("streams against a real mdc stack", { skip: missing.length ? "no mdc st
     error = await rejection(client.watchQuotes(["NOT A SYMBOL"]));
     assert.equal(error.httpStatus, 400);
     assert.ok(error.fieldViolations.some((v) => v.field.startsWith("symbols")), JSON.stringify(error.fieldViolations));
-    error = await rejection(client.replayDay("2024-01-02", { cursor: "not-a-cursor" }));
+    error = await rejection(client.replayDay(dayOf("2024-01-02"), { cursor: "not-a-cursor" }));
     assert.deepEqual([error.httpStatus, Object.keys(error.fields)], [400, ["cursor"]]);
-    error = await rejection(client.withBacktestClock(ist("2024-01-02", "10:00"), () => client.watchNifty()));
+    error = await rejection(client.backtestClock(ist("2024-01-02", "10:00")).watchNifty());
     assert.deepEqual([error.httpStatus, error.code], [412, "FAILED_PRECONDITION"]);
   });
 });

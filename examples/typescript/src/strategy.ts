@@ -61,7 +61,7 @@ export async function walkDay(client: MdcClient, day: string, opts: WalkOptions 
   const buys: Buy[] = [];
   for (let t = ist(day, opts.from ?? "09:20").getTime(); t <= last; t += 60_000) {
     const now = new Date(t);
-    const found = await client.withBacktestClock(now, () => decide(client, day, now, threshold, bought));
+    const found = await decide(client.backtestClock(now), day, now, threshold, bought);
     for (const buy of found) {
       bought.add(buy.symbol);
       buys.push(buy);
@@ -70,7 +70,7 @@ export async function walkDay(client: MdcClient, day: string, opts: WalkOptions 
   return buys;
 }
 
-/** One minute: the buys the data before `now` calls for (run under the clock). */
+/** One minute: the buys the data before `now` calls for (`client` carries the clock set to `now`). */
 async function decide(client: MdcClient, day: string, now: Date, threshold: number, bought: Set<string>): Promise<Buy[]> {
   let shortlist;
   try {

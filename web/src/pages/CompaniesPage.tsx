@@ -1,7 +1,7 @@
 import type { Schemas } from "@mdc/client";
 import type { VNode } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { api, call } from "../api";
+import { api } from "../api";
 import { type Column, DataTable } from "../components/DataTable";
 import { Field } from "../components/Field";
 import { Link } from "../components/Link";
@@ -24,20 +24,20 @@ export function CompaniesPage({ route }: { route: CompaniesRoute }): VNode {
   useEffect(() => setMin(route.min === undefined ? "" : String(route.min)), [route.min]);
   const [sort, setSort] = useState<SortSpec | undefined>(undefined);
 
-  const dates = useAsync(async () => (await call(api().api.GET("/v1/dashboard/available-datetimes"))).dates ?? [], []);
+  const dates = useAsync(async () => (await api().call("GET", "/v1/dashboard/available-datetimes")).dates ?? [], []);
   const date = route.date ?? dates.data?.at(-1)?.date;
   const types = route.type ? [route.type] : [...SHORTLIST_TYPES];
   const persistent = useAsync(async () => {
     if (!date) return [];
-    return Promise.all(types.map((type) => call(api().api.GET("/v1/dashboard/daily-persistent-companies", {
+    return Promise.all(types.map((type) => api().call("GET", "/v1/dashboard/daily-persistent-companies", {
       params: { query: { date, type, scope: route.scope, ...(route.min !== undefined ? { minPercentage: route.min } : {}) } },
-    }))));
+    })));
   }, [date, route.type, route.scope, route.min]);
   const unique = useAsync(async () => {
     if (!date) return undefined;
-    return call(api().api.GET("/v1/dashboard/daily-unique-companies", {
+    return api().call("GET", "/v1/dashboard/daily-unique-companies", {
       params: { query: { date, scope: route.scope, ...(route.type ? { type: route.type } : {}) } },
-    }));
+    });
   }, [date, route.type, route.scope]);
 
   const minError = persistent.state === "error" ? formErrors(persistent.error, ["minPercentage"]).fields["minPercentage"] : undefined;

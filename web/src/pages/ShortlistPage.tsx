@@ -1,7 +1,7 @@
 import type { Schemas } from "@mdc/client";
 import type { VNode } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { api, call } from "../api";
+import { api } from "../api";
 import { type Column, DataTable } from "../components/DataTable";
 import { Field, FormMessage } from "../components/Field";
 import { Link } from "../components/Link";
@@ -31,16 +31,16 @@ export function ShortlistPage({ route }: { route: ShortlistRoute }): VNode {
   useEffect(() => setTp(route.tp === undefined ? "" : String(route.tp)), [route.tp]);
   useEffect(() => setSl(route.sl === undefined ? "" : String(route.sl)), [route.sl]);
 
-  const dates = useAsync(async () => (await call(api().api.GET("/v1/dashboard/available-datetimes"))).dates ?? [], []);
+  const dates = useAsync(async () => (await api().call("GET", "/v1/dashboard/available-datetimes")).dates ?? [], []);
   const date = route.date ?? dates.data?.at(-1)?.date;
   const times = useAsync(async () => {
     if (!date) return [];
-    const answer = await call(api().api.GET("/v1/dashboard/available-datetimes", { params: { query: { date } } }));
+    const answer = await api().call("GET", "/v1/dashboard/available-datetimes", { params: { query: { date } } });
     return answer.dates?.find((d) => d.date === date)?.timestamps ?? [];
   }, [date]);
   const shortlist = useAsync(async () => {
     if (!route.at) return undefined;
-    return call(api().api.GET("/v1/dashboard/shortlists", {
+    return api().call("GET", "/v1/dashboard/shortlists", {
       params: {
         query: {
           datetime: route.at, timezone: IST_ZONE, type: route.type, scope: route.scope,
@@ -48,7 +48,7 @@ export function ShortlistPage({ route }: { route: ShortlistRoute }): VNode {
           ...(route.sl !== undefined ? { stopLossPercentage: route.sl } : {}),
         },
       },
-    }));
+    });
   }, [route.at, route.type, route.scope, route.tp, route.sl]);
 
   const errors = shortlist.state === "error" ? formErrors(shortlist.error, FIELDS) : { fields: {} as Record<string, string>, message: undefined };

@@ -1,7 +1,7 @@
 import type { Schemas } from "@mdc/client";
 import type { VNode } from "preact";
 import { useState } from "preact/hooks";
-import { api, call } from "../../api";
+import { api } from "../../api";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { type Column, DataTable } from "../../components/DataTable";
 import { Empty, ErrorNote, Loading } from "../../components/Status";
@@ -14,7 +14,7 @@ type DataDate = Schemas["DataDate"];
 
 /** Trading days holding market data; delete whole days after typing what is deleted. */
 export function DataPage(): VNode {
-  const dates = useAsync(async () => (await call(api().api.GET("/v1/admin/data/available-dates"))).dates ?? [], []);
+  const dates = useAsync(async () => (await api().call("GET", "/v1/admin/data/available-dates")).dates ?? [], []);
   const [selected, setSelected] = useState<string[]>([]);
   const [confirming, setConfirming] = useState(false);
   const [result, setResult] = useState<Schemas["DeleteDataDatesResponse"] | undefined>();
@@ -59,7 +59,7 @@ export function DataPage(): VNode {
           confirmLabel="Delete data"
           typed={confirmPhrase(selected)}
           onConfirm={async () => {
-            setResult(await call(api().api.DELETE("/v1/admin/data/dates", { body: { dates: selected } })));
+            setResult(await api().call("DELETE", "/v1/admin/data/dates", { body: { dates: selected } }));
             setSelected([]);
             dates.reload();
           }}

@@ -1,7 +1,7 @@
 import type { Schemas } from "@mdc/client";
 import type { VNode } from "preact";
 import { useState } from "preact/hooks";
-import { api, call, currentUser } from "../../api";
+import { api, collect, currentUser } from "../../api";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { CopyButton } from "../../components/CopyButton";
 import { type Column, DataTable } from "../../components/DataTable";
@@ -14,15 +14,8 @@ import { formatIST } from "../../time";
 
 type Developer = Schemas["Developer"];
 
-async function listDevelopers(): Promise<Developer[]> {
-  const all: Developer[] = [];
-  let pageToken: string | undefined;
-  do {
-    const page = await call(api().api.GET("/v1/admin/developers", { params: { query: { pageSize: 1000, ...(pageToken ? { pageToken } : {}) } } }));
-    all.push(...(page.developers ?? []));
-    pageToken = page.nextPageToken || undefined;
-  } while (pageToken);
-  return all;
+function listDevelopers(): Promise<Developer[]> {
+  return collect(api().paginate("/v1/admin/developers", { params: { query: { pageSize: 1000 } } }, "developers"));
 }
 
 /** A token as the API answered it once: shown until dismissed, never again. */
@@ -58,7 +51,7 @@ export function DevelopersPage(): VNode {
     setBusy(true);
     setErrors(NO_ERRORS);
     try {
-      setIssued(await call(api().api.POST("/v1/admin/developers", { body: { username: username.trim(), role } })));
+      setIssued(await api().call("POST", "/v1/admin/developers", { body: { username: username.trim(), role } }));
       setUsername("");
       developers.reload();
     } catch (error) {
@@ -125,7 +118,7 @@ export function DevelopersPage(): VNode {
           confirmLabel="Refresh key"
           onConfirm={async () => {
             const id = refreshing.id ?? "";
-            setIssued(await call(api().api.PATCH("/v1/admin/developers/{id}/refresh-key", { params: { path: { id } } })));
+            setIssued(await api().call("PATCH", "/v1/admin/developers/{id}/refresh-key", { params: { path: { id } } }));
             developers.reload();
           }}
           onClose={() => setRefreshing(undefined)}
@@ -140,7 +133,7 @@ export function DevelopersPage(): VNode {
           typed={deleting.username}
           onConfirm={async () => {
             const id = deleting.id ?? "";
-            await call(api().api.DELETE("/v1/admin/developers/{id}", { params: { path: { id } } }));
+            await api().call("DELETE", "/v1/admin/developers/{id}", { params: { path: { id } } });
             developers.reload();
           }}
           onClose={() => setDeleting(undefined)}

@@ -1,7 +1,7 @@
 import type { Schemas } from "@mdc/client";
 import type { VNode } from "preact";
 import { useState } from "preact/hooks";
-import { api, call } from "../../api";
+import { api } from "../../api";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { type Column, DataTable } from "../../components/DataTable";
 import { Field, FormMessage } from "../../components/Field";
@@ -19,7 +19,7 @@ type HolidaysRoute = Extract<Route, { page: "admin-holidays" }>;
 export function HolidaysPage({ route }: { route: HolidaysRoute }): VNode {
   const thisYear = Number(todayIST().slice(0, 4));
   const year = route.year ?? thisYear;
-  const holidays = useAsync(async () => (await call(api().api.GET("/v1/admin/holidays", { params: { query: { year } } }))).holidays ?? [], [year]);
+  const holidays = useAsync(async () => (await api().call("GET", "/v1/admin/holidays", { params: { query: { year } } })).holidays ?? [], [year]);
   const [form, setForm] = useState({ date: "", name: "", sessionOpen: "", sessionClose: "" });
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
@@ -37,7 +37,7 @@ export function HolidaysPage({ route }: { route: HolidaysRoute }): VNode {
         ...(form.sessionOpen ? { sessionOpen: form.sessionOpen } : {}),
         ...(form.sessionClose ? { sessionClose: form.sessionClose } : {}),
       };
-      await call(api().api.POST("/v1/admin/holidays", { body: { holidays: [holiday] } }));
+      await api().call("POST", "/v1/admin/holidays", { body: { holidays: [holiday] } });
       setForm({ date: "", name: "", sessionOpen: "", sessionClose: "" });
       if (form.date.slice(0, 4) !== String(year)) updateRoute(route, { year: Number(form.date.slice(0, 4)) });
       else holidays.reload();
@@ -97,7 +97,7 @@ export function HolidaysPage({ route }: { route: HolidaysRoute }): VNode {
           title={`Delete ${deleting.date} (${deleting.name || "holiday"})?`}
           confirmLabel="Delete"
           onConfirm={async () => {
-            await call(api().api.DELETE("/v1/admin/holidays/{date}", { params: { path: { date: deleting.date ?? "" } } }));
+            await api().call("DELETE", "/v1/admin/holidays/{date}", { params: { path: { date: deleting.date ?? "" } } });
             holidays.reload();
           }}
           onClose={() => setDeleting(undefined)}

@@ -1,7 +1,7 @@
 import type { Schemas } from "@mdc/client";
 import type { VNode } from "preact";
 import { useState } from "preact/hooks";
-import { api, call } from "../../api";
+import { api } from "../../api";
 import { Field, FormMessage } from "../../components/Field";
 import { type FormErrors, NO_ERRORS, formErrors } from "../../formerrors";
 
@@ -26,9 +26,9 @@ export function ScriptsPage(): VNode {
     setErrors(NO_ERRORS);
     setResult(undefined);
     try {
-      setResult(await call(api().api.POST("/v1/admin/db-scripts", {
+      setResult(await api().call("POST", "/v1/admin/db-scripts", {
         body: { script, dryRun, ...(script === "purge-before" ? { args: { before } } : {}) },
-      })));
+      }));
     } catch (error) {
       setErrors(formErrors(error, ["script", "before", "dryRun"]));
     } finally {

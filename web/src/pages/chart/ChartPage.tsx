@@ -1,7 +1,7 @@
 import type { Schemas } from "@mdc/client";
 import type { VNode } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { api, call } from "../../api";
+import { api } from "../../api";
 import { type Column, DataTable } from "../../components/DataTable";
 import { Field } from "../../components/Field";
 import { Empty, ErrorNote, Loading } from "../../components/Status";
@@ -27,16 +27,16 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
   const [timelineSort, setTimelineSort] = useState<SortSpec | undefined>(undefined);
 
   const runs = useAsync(() => listRuns(), []);
-  const dates = useAsync(async () => (await call(api().api.GET("/v1/dashboard/available-datetimes"))).dates ?? [], []);
+  const dates = useAsync(async () => (await api().call("GET", "/v1/dashboard/available-datetimes")).dates ?? [], []);
   const ready = Boolean(route.symbol && route.date);
   const candles = useAsync(async () => {
     if (!route.symbol || !route.date) return undefined;
-    return call(api().api.GET("/v1/dashboard/candles", { params: { query: { symbol: route.symbol, date: route.date, interval: route.interval } } }));
+    return api().call("GET", "/v1/dashboard/candles", { params: { query: { symbol: route.symbol, date: route.date, interval: route.interval } } });
   }, [route.symbol, route.date, route.interval]);
   const orders = useAsync(async () => (route.runId ? listOrders(route.runId) : []), [route.runId]);
   const timeline = useAsync(async () => {
     if (!route.symbol || !route.date) return [];
-    const answer = await call(api().api.GET("/v1/dashboard/quote-timelines", { params: { query: { symbol: route.symbol, date: route.date } } }));
+    const answer = await api().call("GET", "/v1/dashboard/quote-timelines", { params: { query: { symbol: route.symbol, date: route.date } } });
     return answer.quotes ?? [];
   }, [route.symbol, route.date]);
 

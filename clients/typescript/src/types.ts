@@ -1,0 +1,39 @@
+/** Names for the generated types the client's methods take and give (src/generated/openapi.ts). */
+import type { components, paths } from "./generated/openapi.js";
+import type { Dated } from "./times.js";
+import type { MarketEvent } from "./streams.js";
+
+export type Schemas = components["schemas"];
+type Query<P extends keyof paths> = NonNullable<NonNullable<paths[P]["get"]>["parameters"]["query"]>;
+
+/** The shortlist types a write takes (the schema's enum also names SHORTLIST_TYPE_UNSPECIFIED, which answers mean). */
+export type ShortlistType = Exclude<Schemas["ShortlistType"], "SHORTLIST_TYPE_UNSPECIFIED">;
+export type Scope = Schemas["Scope"];
+export type ShortlistEntry = Schemas["ShortlistEntry"];
+export type QuoteData = Schemas["QuoteData"];
+/** The list types a shortlist read accepts. */
+export type ListType = NonNullable<Query<"/v1/developer/lists">["type"]>;
+/** The scopes a shortlist read accepts. */
+export type ListScope = NonNullable<Query<"/v1/developer/lists">["scope"]>;
+/** The shortlist types and scopes a shortlist watch accepts. */
+export type WatchListType = Query<"/v1/developer/watch/shortlists">["type"];
+export type WatchScope = NonNullable<Query<"/v1/developer/watch/shortlists">["scope"]>;
+/** The candle intervals ("1minute" ... "1month"). */
+export type CandleInterval = NonNullable<Query<"/v1/developer/historical-candles">["interval"]>;
+/** The record kinds a day replay takes ("quotes", "nifty", "shortlists"). */
+export type ReplayKind = NonNullable<Query<"/v1/developer/replay">["kinds"]>[number];
+/** A developer's role. */
+export type Role = "developer" | "admin";
+
+/** A stream's event with its instants as Date. */
+export type StreamEvent = Dated<MarketEvent>;
+
+/** How a stream resumes: `cursor` is where to start (a cursor of an earlier stream); with `resume` (the default)
+ * a stream that breaks in a way resuming repairs reopens by itself from its last cursor, within the retries.
+ * A connection on which nothing arrives for `idleTimeoutMs` (default 45000; not even the heartbeat the server
+ * sends an idle watch every MDC_WATCH_HEARTBEAT seconds) counts as lost; 0 waits for ever. */
+export interface StreamOptions {
+  cursor?: string;
+  resume?: boolean;
+  idleTimeoutMs?: number;
+}
