@@ -171,6 +171,18 @@ TEST_F(WholeServerTest, ForwardedForFromATrustedProxyNamesTheClient) {
   EXPECT_EQ(SignIn(bad, "198.51.100.8"), grpc::StatusCode::UNAUTHENTICATED);
 }
 
+TEST_F(WholeServerTest, ForwardedForFromATrustedNetworkNamesTheClient) {
+  // As in Kubernetes: the gateway's address changes, its network does not.
+  Start({"192.0.2.0/24", "127.0.0.0/8"});
+  AwayFromMinuteEnd();
+  const std::string bad = domain::GenerateToken();
+  for (int i = 0; i < domain::kMaxSignInFailuresPerMinute; ++i) {
+    EXPECT_EQ(SignIn(bad, "198.51.100.9"), grpc::StatusCode::UNAUTHENTICATED);
+  }
+  EXPECT_EQ(SignIn(bad, "198.51.100.9"), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(SignIn(bad, "198.51.100.10"), grpc::StatusCode::UNAUTHENTICATED);
+}
+
 TEST_F(WholeServerTest, FailuresWithOneTokenDoNotLockOutAnotherFromTheAddress) {
   Start({"127.0.0.1", "::1"});
   AwayFromMinuteEnd();
@@ -236,6 +248,13 @@ TEST(TrustedProxiesConfig, DefaultsToLoopbackAndReadsAList) {
   ASSERT_TRUE(none.ok());
   EXPECT_TRUE(none->trusted_proxies.empty());
   EXPECT_FALSE(LoadWith("10.0.0.2,gateway").ok());
+  auto networks = LoadWith("10.244.0.0/16, fd00::/8,10.0.0.9/32");
+  ASSERT_TRUE(networks.ok()) << networks.status();
+  EXPECT_EQ(
+      networks->trusted_proxies,
+      (std::vector<std::string>{"10.244.0.0/16", "fd00::/8", "10.0.0.9"}));
+  EXPECT_FALSE(LoadWith("10.244.0.1/16").ok());  // bits past the prefix
+  EXPECT_FALSE(LoadWith("10.0.0.0/33").ok());
   auto flag = LoadConfig({"--trusted-proxies=192.0.2.9"}, EnvWith("::1"));
   ASSERT_TRUE(flag.ok());
   EXPECT_EQ(flag->trusted_proxies, std::vector<std::string>{"192.0.2.9"});
