@@ -219,9 +219,22 @@ metricsScrapers: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name
 	}
 }
 
-// A long release name still gives valid names (checkNamesAndLabels).
-func TestLongReleaseName(t *testing.T) {
-	r := mustRenderRelease(t, strings.Repeat("a", 53), valuesFile(t, "values-scale.yaml"))
+// A release named mdc has the names docs/operations.md uses; a long
+// release name still gives valid ones (checkNamesAndLabels).
+func TestReleaseNames(t *testing.T) {
+	r := mustRenderRelease(t, "mdc", nil)
+	checkAll(t, r)
+	for _, name := range []string{"mdc-server", "mdc-gateway", "mdc-server-headless"} {
+		if r.get("v1/Service", name) == nil {
+			t.Errorf("release mdc: no Service %s", name)
+		}
+	}
+	if r.get("postgresql.cnpg.io/v1/Cluster", "mdc-db") == nil {
+		t.Errorf("release mdc: no Cluster mdc-db")
+	}
+	wantSecretRef(t, r.deployment("mdc-server").Spec.Template.Spec.Containers[0], "MDC_ADMIN_TOKEN", "mdc-secrets", "admin-token", true)
+
+	r = mustRenderRelease(t, strings.Repeat("a", 53), valuesFile(t, "values-scale.yaml"))
 	checkAll(t, r)
 }
 
