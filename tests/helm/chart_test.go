@@ -238,6 +238,27 @@ func TestReleaseNames(t *testing.T) {
 	checkAll(t, r)
 }
 
+// Settings given as YAML numbers are written as the programs read them,
+// not in Go's float notation (4.194304e+06).
+func TestNumbersInSettings(t *testing.T) {
+	r := mustRender(t, parseValues(t, `
+server: {config: {MDC_RATE_LIMIT_READS: 0.5, MDC_RATE_LIMIT_READS_BURST: 1000000}}
+gateway: {config: {MDC_MAX_BODY_BYTES: 4194304}}
+database: {cnpg: {parameters: {max_connections: 300}}}`))
+	for _, c := range []struct{ configMap, key, want string }{
+		{"prod-mdc-server", "MDC_RATE_LIMIT_READS", "0.5"},
+		{"prod-mdc-server", "MDC_RATE_LIMIT_READS_BURST", "1000000"},
+		{"prod-mdc-gateway", "MDC_MAX_BODY_BYTES", "4194304"},
+	} {
+		if got := r.get("v1/ConfigMap", c.configMap).value.(*corev1.ConfigMap).Data[c.key]; got != c.want {
+			t.Errorf("%s %s = %q, want %q", c.configMap, c.key, got, c.want)
+		}
+	}
+	if got := r.get("postgresql.cnpg.io/v1/Cluster", "prod-mdc-db").value.(*cnpgCluster).Spec.PostgreSQL.Parameters["max_connections"]; got != "300" {
+		t.Errorf("max_connections = %q, want 300", got)
+	}
+}
+
 func TestValuesTheChartRefuses(t *testing.T) {
 	for _, c := range []struct{ values, want string }{
 		{`server: {config: {DATABASE_URL: postgresql://x}}`, "server.config.DATABASE_URL is set by the chart"},

@@ -125,7 +125,20 @@ Settings as ConfigMap data, refusing those the chart sets itself:
 {{- if not (regexMatch "^(MDC_[A-Z0-9_]+)$" $key) }}
 {{- fail (printf "%s.%s: settings are MDC_* environment variables (README, Configuration)" $.where $key) }}
 {{- end }}
-{{ $key }}: {{ toString $value | quote }}
+{{ $key }}: {{ include "mdc.settingText" $value | quote }}
+{{- end }}
+{{- end }}
+
+{{/*
+A setting's value as text. YAML numbers reach templates as float64, which
+text/template would write as 4.194304e+06: whole numbers are written as
+integers, others as they are (0.5).
+*/}}
+{{- define "mdc.settingText" -}}
+{{- if and (kindIs "float64" .) (eq . (float64 (int64 .))) }}
+{{- int64 . }}
+{{- else }}
+{{- toString . }}
 {{- end }}
 {{- end }}
 
