@@ -30,7 +30,7 @@ bench:
 
 format:
 	git ls-files -z -- '*.cc' '*.h' '*.cpp' '*.hpp' | xargs -0 -r clang-format -i --style=file
-	gofmt -l -w gateway tests/e2e
+	gofmt -l -w gateway tests/e2e tests/helm
 
 pg-stop:
 	bash scripts/pg.sh stop

@@ -2,7 +2,8 @@
 # Installs what mdc needs to build, run and test on Debian 12: the Debian
 # packages below (only those missing; `apt-get update` only when something is
 # missing) and a Go toolchain at least as new as the `go` lines of
-# gateway/go.mod and tests/e2e/go.mod. Safe to run any number of times.
+# gateway/go.mod, tests/e2e/go.mod and tests/helm/go.mod. Safe to run any
+# number of times.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -95,7 +96,7 @@ version_ge() {
 
 # The newest `go` line of the repo's go.mod files (1.22 when none exists yet).
 required_go=1.22.0
-for mod in "$MDC_ROOT/gateway/go.mod" "$MDC_ROOT/tests/e2e/go.mod"; do
+for mod in "$MDC_ROOT/gateway/go.mod" "$MDC_ROOT/tests/e2e/go.mod" "$MDC_ROOT/tests/helm/go.mod"; do
   [ -f "$mod" ] || continue
   v=$(awk '$1 == "go" { print $2; exit }' "$mod")
   [ -n "$v" ] || continue

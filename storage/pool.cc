@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "common/log.h"
 
 namespace mdc::storage {
 
@@ -173,6 +174,20 @@ absl::Status ConnectionPool::Ping() {
   auto conn = Acquire(absl::Seconds(2));
   if (!conn.ok()) return conn.status();
   return (*conn)->ExecScript("SELECT 1").status();
+}
+
+absl::Status WaitForDatabase(ConnectionPool& pool, absl::Duration patience) {
+  const absl::Time deadline = absl::Now() + patience;
+  while (true) {
+    absl::Status status = pool.Ping();
+    if (status.ok()) return status;
+    if (absl::Now() >= deadline) {
+      return absl::UnavailableError(
+          "database unreachable; check DATABASE_URL and that PostgreSQL runs");
+    }
+    log::Info("waiting for the database");
+    absl::SleepFor(absl::Seconds(1));
+  }
 }
 
 }  // namespace mdc::storage

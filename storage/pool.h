@@ -127,6 +127,11 @@ class ConnectionPool {
   std::unique_ptr<AsyncBatcher> bulk_writes_;
 };
 
+// Pings the database once a second until it answers or `patience` has
+// passed (start-up, `mdc-server migrate`). Returns UNAVAILABLE naming
+// DATABASE_URL when it never answered.
+absl::Status WaitForDatabase(ConnectionPool& pool, absl::Duration patience);
+
 }  // namespace mdc::storage
 
 #endif  // MDC_STORAGE_POOL_H_

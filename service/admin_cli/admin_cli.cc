@@ -3,7 +3,10 @@
 #include <map>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/time.h"
 #include "domain/developers.h"
 #include "domain/tokens.h"
 #include "service/auth/auth.h"
@@ -16,12 +19,17 @@ namespace mdc {
 namespace {
 
 constexpr char kUsage[] =
-    "admin commands (first set-up and recovery):\n"
+    "admin commands (first set-up, recovery, deployments):\n"
     "  mdc-server create-developer --username NAME [--role developer|admin]"
     " [--database-url URL]\n"
     "  mdc-server refresh-key --username NAME [--database-url URL]\n"
-    "Prints the new token on stdout. DATABASE_URL is used when --database-url"
-    " is absent.\n";
+    "  mdc-server migrate [--database-url URL] [--db-wait-seconds N]\n"
+    "The first two print the new token on stdout. migrate applies the schema"
+    " migrations not applied yet and exits, waiting up to N seconds (0-3600,"
+    " else MDC_DB_WAIT_SECONDS, else 60) for the database. DATABASE_URL is"
+    " used when --database-url is absent.\n";
+
+constexpr int kDefaultDbWaitSeconds = 60;
 
 // The flags of `args` (after the command name), each name in `allowed`.
 absl::StatusOr<std::map<std::string, std::string>> ParseCommandFlags(
@@ -43,19 +51,85 @@ absl::StatusOr<std::map<std::string, std::string>> ParseCommandFlags(
   return flags;
 }
 
+// --database-url, else DATABASE_URL; empty when neither is set.
+std::string DatabaseUrl(
+    std::map<std::string, std::string> &flags,
+    const std::function<const char *(const char *)> &getenv) {
+  std::string url = flags["database-url"];
+  if (url.empty() && getenv("DATABASE_URL") != nullptr) {
+    url = getenv("DATABASE_URL");
+  }
+  return url;
+}
+
+// `mdc-server migrate`: waits for the database, applies the migrations not
+// applied yet (under the same advisory lock as a starting server, so it may
+// run while servers start) and reports what it did.
+int RunMigrate(std::map<std::string, std::string> &flags,
+               const std::function<const char *(const char *)> &getenv,
+               std::FILE *err) {
+  const std::string url = DatabaseUrl(flags, getenv);
+  if (url.empty()) {
+    std::fprintf(err, "no database: set DATABASE_URL or --database-url\n");
+    return 2;
+  }
+  int wait_seconds = kDefaultDbWaitSeconds;
+  std::string wait_text;
+  const char *wait_source = "--db-wait-seconds";
+  if (flags.count("db-wait-seconds") > 0) {
+    wait_text = flags["db-wait-seconds"];
+  } else if (getenv("MDC_DB_WAIT_SECONDS") != nullptr) {
+    wait_text = getenv("MDC_DB_WAIT_SECONDS");
+    wait_source = "MDC_DB_WAIT_SECONDS";
+  }
+  if (!wait_text.empty() && (!absl::SimpleAtoi(wait_text, &wait_seconds) ||
+                             wait_seconds < 0 || wait_seconds > 3600)) {
+    std::fprintf(err, "%s must be a whole number of seconds from 0 to 3600\n%s",
+                 wait_source, kUsage);
+    return 2;
+  }
+  storage::ConnectionPool pool(url, 1);
+  if (auto ready = storage::WaitForDatabase(pool, absl::Seconds(wait_seconds));
+      !ready.ok()) {
+    std::fprintf(err, "migrate failed after waiting %d s: %s\n", wait_seconds,
+                 std::string(ready.message()).c_str());
+    return 1;
+  }
+  const auto &migrations = storage::EmbeddedMigrations();
+  auto applied = storage::ApplyMigrations(pool, migrations);
+  if (!applied.ok()) {
+    std::fprintf(err, "migrate failed: %s\n",
+                 std::string(applied.status().message()).c_str());
+    return 1;
+  }
+  if (applied->empty()) {
+    std::fprintf(err,
+                 "schema up to date: all %zu migrations were applied before\n",
+                 migrations.size());
+  } else {
+    std::fprintf(err, "applied %zu of %zu migrations: %s\n", applied->size(),
+                 migrations.size(), absl::StrJoin(*applied, ", ").c_str());
+  }
+  return 0;
+}
+
 }  // namespace
 
 const char *AdminCommandUsage() { return kUsage; }
 
 bool IsAdminCommand(absl::string_view command) {
-  return command == "create-developer" || command == "refresh-key";
+  return command == "create-developer" || command == "refresh-key" ||
+         command == "migrate";
 }
 
 int RunAdminCommand(const std::vector<std::string> &args,
                     const std::function<const char *(const char *)> &getenv,
                     std::FILE *out, std::FILE *err) {
   const bool create = args.at(0) == "create-developer";
-  std::vector<std::string> allowed = {"username", "database-url"};
+  const bool migrate = args.at(0) == "migrate";
+  std::vector<std::string> allowed = {"database-url"};
+  if (migrate) allowed.push_back("db-wait-seconds");
+  if (!migrate) allowed.push_back("username");
   if (create) allowed.push_back("role");
   auto flags = ParseCommandFlags(args, allowed);
   if (!flags.ok()) {
@@ -63,6 +137,7 @@ int RunAdminCommand(const std::vector<std::string> &args,
                  kUsage);
     return 2;
   }
+  if (migrate) return RunMigrate(*flags, getenv, err);
   const std::string username = (*flags)["username"];
   if (auto valid = domain::CheckUsername(username); !valid.ok()) {
     std::fprintf(err, "--username %s\n%s", std::string(valid.message()).c_str(),
@@ -75,10 +150,7 @@ int RunAdminCommand(const std::vector<std::string> &args,
     std::fprintf(err, "--role must be developer or admin\n%s", kUsage);
     return 2;
   }
-  std::string url = (*flags)["database-url"];
-  if (url.empty() && getenv("DATABASE_URL") != nullptr) {
-    url = getenv("DATABASE_URL");
-  }
+  const std::string url = DatabaseUrl(*flags, getenv);
   if (url.empty()) {
     std::fprintf(err, "no database: set DATABASE_URL or --database-url\n");
     return 2;

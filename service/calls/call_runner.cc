@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/log.h"
+#include "domain/ip_network.h"
 #include "domain/sign_in.h"
 #include "service/calls/grpc_status.h"
 
@@ -51,15 +52,22 @@ absl::Status Prepare(grpc::ServerContextBase& context, Authenticator& auth,
   return absl::OkStatus();
 }
 
-absl::flat_hash_set<std::string> CanonicalIps(
-    const std::vector<std::string>& addresses) {
-  absl::flat_hash_set<std::string> ips;
-  for (const std::string& address : addresses) {
-    if (auto ip = domain::CanonicalIp(address); ip.has_value()) {
-      ips.insert(*std::move(ip));
+std::vector<domain::IpNetwork> Networks(const std::vector<std::string>& texts) {
+  std::vector<domain::IpNetwork> networks;
+  for (const std::string& text : texts) {
+    if (auto network = domain::IpNetwork::Parse(text); network.has_value()) {
+      networks.push_back(*std::move(network));
     }
   }
-  return ips;
+  return networks;
+}
+
+bool Trusted(const std::vector<domain::IpNetwork>& networks,
+             const std::string& ip) {
+  for (const domain::IpNetwork& network : networks) {
+    if (network.Contains(ip)) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -69,7 +77,7 @@ CallRunner::CallRunner(Authenticator& auth, Metrics& metrics,
                        CallLimits limits)
     : auth_(auth),
       metrics_(metrics),
-      trusted_proxies_(CanonicalIps(trusted_proxies)),
+      trusted_proxies_(Networks(trusted_proxies)),
       reads_("reads", limits.reads),
       writes_("writes", limits.writes) {}
 
@@ -90,7 +98,7 @@ std::string CallRunner::ClientAddress(
   const std::string peer = context.peer();
   const std::optional<std::string> peer_ip =
       domain::CanonicalIp(domain::ClientKey(peer));
-  if (!peer_ip.has_value() || !trusted_proxies_.contains(*peer_ip)) {
+  if (!peer_ip.has_value() || !Trusted(trusted_proxies_, *peer_ip)) {
     // Not a proxy we trust: whatever x-forwarded-for it sent is its own
     // claim, and believing it would let a caller dodge per-address limits.
     return peer;

@@ -16,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
@@ -24,6 +23,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "domain/backtest_clock.h"
+#include "domain/ip_network.h"
 #include "domain/token_bucket.h"
 #include "service/auth/auth.h"
 #include "service/calls/rate_limiter.h"
@@ -81,9 +81,9 @@ std::string RequestIdOf(absl::string_view sent);
 
 class CallRunner {
  public:
-  // `trusted_proxies`: IP addresses (domain::CanonicalIp forms; others
-  // never match) whose x-forwarded-for names the client. From any other
-  // peer, x-forwarded-for is ignored.
+  // `trusted_proxies`: IP addresses and networks (domain::IpNetwork forms;
+  // others never match) whose x-forwarded-for names the client. From any
+  // other peer, x-forwarded-for is ignored.
   CallRunner(Authenticator& auth, Metrics& metrics,
              std::vector<std::string> trusted_proxies = {"127.0.0.1", "::1"},
              CallLimits limits = {});
@@ -147,7 +147,7 @@ class CallRunner {
 
   Authenticator& auth_;
   Metrics& metrics_;
-  const absl::flat_hash_set<std::string> trusted_proxies_;
+  const std::vector<domain::IpNetwork> trusted_proxies_;
   RateLimiter reads_;
   RateLimiter writes_;
 };

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "domain/ip_network.h"
 #include "domain/secret_box.h"
 #include "domain/sign_in.h"
 #include "service/config/flags.h"
@@ -44,14 +45,14 @@ bool SetRate(double *field, const std::string &value) {
 }
 
 // A duration as the gateway writes its own ("25s", "500ms", "1m"): zero
-// (off), or from 100 ms to 24 h.
-bool SetTimeout(absl::Duration *field, const std::string &value) {
+// (off), or from `min` to `max`.
+bool SetOptionalDuration(absl::Duration *field, const std::string &value,
+                         absl::Duration min, absl::Duration max) {
   absl::Duration parsed;
   if (!absl::ParseDuration(absl::StripAsciiWhitespace(value), &parsed)) {
     return false;
   }
-  if (parsed != absl::ZeroDuration() &&
-      (parsed < absl::Milliseconds(100) || parsed > absl::Hours(24))) {
+  if (parsed != absl::ZeroDuration() && (parsed < min || parsed > max)) {
     return false;
   }
   *field = parsed;
@@ -152,6 +153,14 @@ const std::vector<Option> &Options() {
          c.grpc_tls_key = v;
          return true;
        }},
+      {"max-connection-age", "MDC_MAX_CONNECTION_AGE",
+       "a client connection is asked to reconnect once this old, e.g. 5m, so "
+       "clients that find servers through DNS (the gateway) reach new ones; "
+       "calls in flight finish; 0 (default): never; 0 or 1s-24h",
+       [](Config &c, const std::string &v) {
+         return SetOptionalDuration(&c.max_connection_age, v, absl::Seconds(1),
+                                    absl::Hours(24));
+       }},
       {"db-wait-seconds", "MDC_DB_WAIT_SECONDS",
        "how long start-up waits for the database (0-3600)",
        [](Config &c, const std::string &v) {
@@ -214,17 +223,17 @@ const std::vector<Option> &Options() {
          return SetSwitch(&c.access_log, v);
        }},
       {"trusted-proxies", "MDC_TRUSTED_PROXIES",
-       "comma-separated IP addresses whose x-forwarded-for is believed; "
-       "empty: none; default 127.0.0.1,::1 (the local gateway) when "
-       "--grpc-addr is a loopback address, else none",
+       "comma-separated IP addresses or networks (10.244.0.0/16) whose "
+       "x-forwarded-for is believed; empty: none; default 127.0.0.1,::1 (the "
+       "local gateway) when --grpc-addr is a loopback address, else none",
        [](Config &c, const std::string &v) {
          std::vector<std::string> proxies;
          for (absl::string_view part : absl::StrSplit(v, ',')) {
            part = absl::StripAsciiWhitespace(part);
            if (part.empty()) continue;
-           auto ip = domain::CanonicalIp(part);
-           if (!ip.has_value()) return false;
-           proxies.push_back(*std::move(ip));
+           auto network = domain::IpNetwork::Parse(part);
+           if (!network.has_value()) return false;
+           proxies.push_back(network->ToString());
          }
          c.trusted_proxies = std::move(proxies);
          c.trusted_proxies_set = true;
@@ -258,7 +267,8 @@ const std::vector<Option> &Options() {
        "longest a database statement may run, e.g. 25s (default) or 500ms; "
        "0 or 100ms-24h; keep it below the gateway's MDC_CALL_TIMEOUT",
        [](Config &c, const std::string &v) {
-         return SetTimeout(&c.statement_timeout, v);
+         return SetOptionalDuration(&c.statement_timeout, v,
+                                    absl::Milliseconds(100), absl::Hours(24));
        }},
       {"retention-months", "MDC_RETENTION_MONTHS",
        "months of market history kept before the current month (0-1200); "

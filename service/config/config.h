@@ -39,6 +39,12 @@ struct Config {
   // plaintext. One without the other is refused.
   std::string grpc_tls_cert;
   std::string grpc_tls_key;
+  // --max-connection-age, MDC_MAX_CONNECTION_AGE: a client connection is
+  // asked to reconnect (HTTP/2 GOAWAY) once this old, so a client that finds
+  // the servers through DNS (the gateway, a Kubernetes headless Service)
+  // resolves again and reaches servers added since; calls in flight finish
+  // on the old connection. Zero: never (default).
+  absl::Duration max_connection_age = absl::ZeroDuration();
   int db_wait_seconds = 60;          // --db-wait-seconds, MDC_DB_WAIT_SECONDS
   int drain_seconds = 10;            // --drain-seconds, MDC_DRAIN_SECONDS
   int watch_heartbeat_seconds = 15;  // --watch-heartbeat, MDC_WATCH_HEARTBEAT

@@ -27,21 +27,6 @@ namespace {
 constexpr int kMaxReceiveBytes = 16 << 20;
 constexpr int kMaxSendBytes = 64 << 20;
 
-absl::Status WaitForDatabase(storage::ConnectionPool &pool,
-                             absl::Duration patience) {
-  const absl::Time deadline = absl::Now() + patience;
-  while (true) {
-    absl::Status status = pool.Ping();
-    if (status.ok()) return status;
-    if (absl::Now() >= deadline) {
-      return absl::UnavailableError(
-          "database unreachable; check DATABASE_URL and that PostgreSQL runs");
-    }
-    log::Info("waiting for the database");
-    absl::SleepFor(absl::Seconds(1));
-  }
-}
-
 }  // namespace
 
 std::vector<std::string> HealthCheckedServices() {
@@ -69,8 +54,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   s->pool_ = std::make_unique<storage::ConnectionPool>(
       config.database_url, config.db_pool_size, config.statement_timeout,
       s->storage_observer_.get());
-  if (auto ready =
-          WaitForDatabase(*s->pool_, absl::Seconds(config.db_wait_seconds));
+  if (auto ready = storage::WaitForDatabase(
+          *s->pool_, absl::Seconds(config.db_wait_seconds));
       !ready.ok()) {
     return ready;
   }
@@ -207,6 +192,15 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
       grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 2);
   builder.SetSyncServerOption(
       grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, config.max_threads);
+  // MDC_MAX_CONNECTION_AGE: GOAWAY to connections that old; the client
+  // reconnects, and one that resolves the servers through DNS (the gateway)
+  // resolves the name again, so servers added since get calls. The grace
+  // stays gRPC's default (unbounded): calls and watches in flight finish.
+  if (config.max_connection_age > absl::ZeroDuration()) {
+    builder.AddChannelArgument(
+        GRPC_ARG_MAX_CONNECTION_AGE_MS,
+        static_cast<int>(absl::ToInt64Milliseconds(config.max_connection_age)));
+  }
   builder.SetMaxReceiveMessageSize(kMaxReceiveBytes);
   builder.SetMaxSendMessageSize(kMaxSendBytes);
   s->grpc_server_ = builder.BuildAndStart();

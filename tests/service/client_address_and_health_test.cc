@@ -200,6 +200,18 @@ TEST_F(WholeServerTest, ForwardedForFromATrustedProxyNamesTheClient) {
             grpc::StatusCode::UNAUTHENTICATED);
 }
 
+TEST_F(WholeServerTest, ForwardedForFromATrustedNetworkNamesTheClient) {
+  // As in Kubernetes: the gateway's address changes, its network does not.
+  Start({"192.0.2.0/24", "127.0.0.0/8"});
+  AwayFromMinuteEnd();
+  const int failures = FailUntilLocked(
+      [&](const std::string& token) { return SignIn(token, "198.51.100.9"); });
+  EXPECT_GE(failures, domain::kMaxFailedTokensPerMinute);
+  EXPECT_LE(failures, domain::kMaxFailedTokensPerMinute + 1);
+  EXPECT_EQ(SignIn(domain::GenerateToken(), "198.51.100.10"),
+            grpc::StatusCode::UNAUTHENTICATED);
+}
+
 // Issue 20: one client's bad tokens must not lock out the good tokens of
 // its neighbours behind the same address, on any route; the guesser's own
 // requests are refused before their tokens are looked up.
@@ -287,6 +299,13 @@ TEST(TrustedProxiesConfig, DefaultsToLoopbackAndReadsAList) {
   ASSERT_TRUE(none.ok());
   EXPECT_TRUE(none->trusted_proxies.empty());
   EXPECT_FALSE(LoadWith("10.0.0.2,gateway").ok());
+  auto networks = LoadWith("10.244.0.0/16, fd00::/8,10.0.0.9/32");
+  ASSERT_TRUE(networks.ok()) << networks.status();
+  EXPECT_EQ(
+      networks->trusted_proxies,
+      (std::vector<std::string>{"10.244.0.0/16", "fd00::/8", "10.0.0.9"}));
+  EXPECT_FALSE(LoadWith("10.244.0.1/16").ok());  // bits past the prefix
+  EXPECT_FALSE(LoadWith("10.0.0.0/33").ok());
   auto flag = LoadConfig({"--trusted-proxies=192.0.2.9"}, EnvWith("::1"));
   ASSERT_TRUE(flag.ok());
   EXPECT_EQ(flag->trusted_proxies, std::vector<std::string>{"192.0.2.9"});
