@@ -39,8 +39,12 @@ const (
 	// FailedPrecondition: broker credentials need MDC_SECRET_KEY, which the
 	// server lacks.
 	ReasonSecretKeyNotConfigured = "SECRET_KEY_NOT_CONFIGURED"
-	// ResourceExhausted: too many failed sign-ins from this client.
+	// ResourceExhausted: sign-in refused, the client's address sent too many
+	// unknown tokens this minute. Carries a RetryInfo.
 	ReasonSignInThrottled = "SIGN_IN_THROTTLED"
+	// ResourceExhausted: as ReasonSignInThrottled, on another route. Carries
+	// a RetryInfo.
+	ReasonAuthThrottled = "AUTH_THROTTLED"
 	// ResourceExhausted: over the caller's rate limit; nothing was done.
 	// Carries a RetryInfo. Metadata: "limit".
 	ReasonRateLimited = "RATE_LIMITED"
@@ -50,8 +54,8 @@ const (
 	// Unavailable: a database statement ran past the statement timeout and
 	// was rolled back; sending the call again later is safe.
 	ReasonDatabaseTimeout = "DATABASE_TIMEOUT"
-	// Unavailable: no broker is configured; retrying does not help until an
-	// admin configures one.
+	// FailedPrecondition: no broker is configured; retrying does not help
+	// until an admin configures one.
 	ReasonBrokerNotConfigured = "BROKER_NOT_CONFIGURED"
 	// Unavailable: the broker's token endpoint failed; worth retrying later.
 	ReasonBrokerUnavailable = "BROKER_UNAVAILABLE"

@@ -116,9 +116,7 @@ func retryPolicyOf(opts []grpc.DialOption) RetryPolicy {
 // exponentially with jitter and is at least the google.rpc.RetryInfo delay
 // the error carries. It never waits past the call's context deadline: when
 // the next wait would end after it, or the context ends while waiting, the
-// call returns the last attempt's error. An Unavailable whose reason says
-// that retrying does not help (BROKER_NOT_CONFIGURED) is returned at once.
-// Use it with grpc.NewClient as
+// call returns the last attempt's error. Use it with grpc.NewClient as
 // grpc.WithChainUnaryInterceptor(mdcclient.RetryInterceptor(p)).
 func RetryInterceptor(p RetryPolicy) grpc.UnaryClientInterceptor {
 	p = p.withDefaults()
@@ -143,10 +141,11 @@ func RetryInterceptor(p RetryPolicy) grpc.UnaryClientInterceptor {
 }
 
 // worthRetrying reports whether err is an Unavailable that a later attempt
-// may not get.
+// may not get. (A configuration the server lacks, such as no broker, is
+// FailedPrecondition, never retried.)
 func worthRetrying(err error) bool {
 	e := ErrorOf(err)
-	return e != nil && e.Code == codes.Unavailable && e.Reason != ReasonBrokerNotConfigured
+	return e != nil && e.Code == codes.Unavailable
 }
 
 // sleep waits d unless ctx ends first or its deadline comes before d has

@@ -148,7 +148,7 @@ func TestUnknownMethodsAreNotRetried(t *testing.T) {
 }
 
 func TestOnlyUnavailableIsRetried(t *testing.T) {
-	brokerMissing, err := status.New(codes.Unavailable, "no broker configured").WithDetails(
+	brokerMissing, err := status.New(codes.FailedPrecondition, "no broker configured").WithDetails(
 		&errdetails.ErrorInfo{Reason: mdcclient.ReasonBrokerNotConfigured, Domain: "mdc.v1"})
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +159,7 @@ func TestOnlyUnavailableIsRetried(t *testing.T) {
 		status.Error(codes.DeadlineExceeded, "deadline"),
 		status.Error(codes.ResourceExhausted, "rate limited"),
 		status.Error(codes.Internal, "internal"),
-		brokerMissing.Err(), // retrying does not help until an admin configures a broker
+		brokerMissing.Err(), // a setting, not an outage
 	} {
 		f := &failing{errs: []error{refused}}
 		got := call(context.Background(), quickRetries, mdcv1.DeveloperService_GetBrokerToken_FullMethodName, f)

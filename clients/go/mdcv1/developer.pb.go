@@ -1098,7 +1098,7 @@ const file_mdc_v1_developer_proto_rawDesc = "" +
 	"\n" +
 	"expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\texpiresAt\")\n" +
 	"\x13ListHolidaysRequest\x12\x12\n" +
-	"\x04year\x18\x01 \x01(\x05R\x04year2\x9c\x0e\n" +
+	"\x04year\x18\x01 \x01(\x05R\x04year2\xff\x0f\n" +
 	"\x10DeveloperService\x12\xd0\x01\n" +
 	"\aGetList\x12\x16.mdc.v1.GetListRequest\x1a\x11.mdc.v1.Shortlist\"\x99\x01\xa2\x9f\x19w\b\x02\x10\x02\x18\x02 \x03*g\b\x05\x12cNo snapshot of that type and scope on the trading day of `datetime` (default: now) at or before it.:\x04read\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/developer/lists\x90\x02\x01\x12\x89\x02\n" +
 	"\bGetQuote\x12\x17.mdc.v1.GetQuoteRequest\x1a\x12.mdc.v1.StockQuote\"\xcf\x01\xa2\x9f\x19\xac\x01\b\x02\x10\x02\x18\x02 \x03*\x9b\x01\b\x05\x12\x96\x01Nothing stored on the trading day of `datetime` at or before it; without `datetime`, nothing stored at all (before the backtest clock when it is set).:\x04read\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/developer/quote\x90\x02\x01\x12\x85\x01\n" +
@@ -1106,8 +1106,8 @@ const file_mdc_v1_developer_proto_rawDesc = "" +
 	"\bGetNifty\x12\x17.mdc.v1.GetNiftyRequest\x1a\x12.mdc.v1.NiftyQuote\"\xcf\x01\xa2\x9f\x19\xac\x01\b\x02\x10\x02\x18\x02 \x03*\x9b\x01\b\x05\x12\x96\x01Nothing stored on the trading day of `datetime` at or before it; without `datetime`, nothing stored at all (before the backtest clock when it is set).:\x04read\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/developer/nifty\x90\x02\x01\x12\x85\x01\n" +
 	"\x10GetNiftyTimeline\x12\x1f.mdc.v1.GetNiftyTimelineRequest\x1a\x15.mdc.v1.NiftyTimeline\"9\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\x1e\x12\x1c/v1/developer/nifty-timeline\x90\x02\x01\x12\x90\x01\n" +
 	"\x14GetHistoricalCandles\x12#.mdc.v1.GetHistoricalCandlesRequest\x1a\x14.mdc.v1.CandleSeries\"=\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\"\x12 /v1/developer/historical-candles\x90\x02\x01\x12\xa2\x01\n" +
-	"\x17GetShortlistPersistence\x12&.mdc.v1.GetShortlistPersistenceRequest\x1a\x1c.mdc.v1.ShortlistPersistence\"A\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02&\x12$/v1/developer/shortlists/persistence\x90\x02\x01\x12\xd4\x02\n" +
-	"\x0eGetBrokerToken\x12\x1d.mdc.v1.GetBrokerTokenRequest\x1a\x13.mdc.v1.BrokerToken\"\x8d\x02\xa2\x9f\x19\xea\x01\b\x02\x10\x01\x18\x02 \x01*\x91\x01\b\x0e\x12\x8c\x01The broker's token endpoint failed, timed out or answered something unusable (reason BROKER_UNAVAILABLE), or the database cannot be reached.:La refresh it triggers runs once across servers (advisory lock) and is stored\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/developer/token\x90\x02\x02\x12~\n" +
+	"\x17GetShortlistPersistence\x12&.mdc.v1.GetShortlistPersistenceRequest\x1a\x1c.mdc.v1.ShortlistPersistence\"A\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02&\x12$/v1/developer/shortlists/persistence\x90\x02\x01\x12\xb7\x04\n" +
+	"\x0eGetBrokerToken\x12\x1d.mdc.v1.GetBrokerTokenRequest\x1a\x13.mdc.v1.BrokerToken\"\xf0\x03\xa2\x9f\x19\xcd\x03\b\x02\x10\x01\x18\x02 \x01*\xe0\x01\b\t\x12\xdb\x01No broker token endpoint or no broker credentials are configured (reason BROKER_NOT_CONFIGURED), or stored credentials cannot be decrypted with this server's MDC_SECRET_KEY: a setting, not an outage; not worth retrying.*\x91\x01\b\x0e\x12\x8c\x01The broker's token endpoint failed, timed out or answered something unusable (reason BROKER_UNAVAILABLE), or the database cannot be reached.:La refresh it triggers runs once across servers (advisory lock) and is stored\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/developer/token\x90\x02\x02\x12~\n" +
 	"\fListHolidays\x12\x1b.mdc.v1.ListHolidaysRequest\x1a\x1c.mdc.v1.ListHolidaysResponse\"3\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x01:\x04read\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/developer/holidays\x90\x02\x01B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
 
 var (

@@ -98,12 +98,13 @@ type DeveloperServiceClient interface {
 	GetShortlistPersistence(ctx context.Context, in *GetShortlistPersistenceRequest, opts ...grpc.CallOption) (*ShortlistPersistence, error)
 	// The broker access token the service holds, refreshed when expired.
 	// Ignores the backtest clock.
-	// Returns UNAVAILABLE with reason BROKER_NOT_CONFIGURED if no broker token
-	// endpoint or no broker credentials are configured, and with reason
-	// BROKER_UNAVAILABLE if the endpoint fails (timeout, unreachable, non-2xx,
-	// an answer without `access_token`); FAILED_PRECONDITION if stored broker
+	// Returns FAILED_PRECONDITION with reason BROKER_NOT_CONFIGURED if no
+	// broker token endpoint or no broker credentials are configured (a
+	// setting, not an outage: retrying does not help), and if stored broker
 	// credentials cannot be decrypted with this server's MDC_SECRET_KEY (with
-	// reason SECRET_KEY_NOT_CONFIGURED when none is set).
+	// reason SECRET_KEY_NOT_CONFIGURED when none is set); UNAVAILABLE with
+	// reason BROKER_UNAVAILABLE if the endpoint fails (timeout, unreachable,
+	// non-2xx, an answer without `access_token`).
 	GetBrokerToken(ctx context.Context, in *GetBrokerTokenRequest, opts ...grpc.CallOption) (*BrokerToken, error)
 	// Exchange holidays of a year, ascending.
 	// Returns INVALID_ARGUMENT naming `year` if it is outside 1900-2200.
@@ -273,12 +274,13 @@ type DeveloperServiceServer interface {
 	GetShortlistPersistence(context.Context, *GetShortlistPersistenceRequest) (*ShortlistPersistence, error)
 	// The broker access token the service holds, refreshed when expired.
 	// Ignores the backtest clock.
-	// Returns UNAVAILABLE with reason BROKER_NOT_CONFIGURED if no broker token
-	// endpoint or no broker credentials are configured, and with reason
-	// BROKER_UNAVAILABLE if the endpoint fails (timeout, unreachable, non-2xx,
-	// an answer without `access_token`); FAILED_PRECONDITION if stored broker
+	// Returns FAILED_PRECONDITION with reason BROKER_NOT_CONFIGURED if no
+	// broker token endpoint or no broker credentials are configured (a
+	// setting, not an outage: retrying does not help), and if stored broker
 	// credentials cannot be decrypted with this server's MDC_SECRET_KEY (with
-	// reason SECRET_KEY_NOT_CONFIGURED when none is set).
+	// reason SECRET_KEY_NOT_CONFIGURED when none is set); UNAVAILABLE with
+	// reason BROKER_UNAVAILABLE if the endpoint fails (timeout, unreachable,
+	// non-2xx, an answer without `access_token`).
 	GetBrokerToken(context.Context, *GetBrokerTokenRequest) (*BrokerToken, error)
 	// Exchange holidays of a year, ascending.
 	// Returns INVALID_ARGUMENT naming `year` if it is outside 1900-2200.
