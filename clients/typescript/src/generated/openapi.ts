@@ -721,7 +721,7 @@ export interface paths {
         };
         /**
          * The broker access token the service holds, refreshed when expired.
-         * @description The broker access token the service holds, refreshed when expired. Ignores the backtest clock. Returns UNAVAILABLE with reason BROKER_NOT_CONFIGURED if no broker token endpoint or no broker credentials are configured, and with reason BROKER_UNAVAILABLE if the endpoint fails (timeout, unreachable, non-2xx, an answer without `access_token`); FAILED_PRECONDITION if stored broker credentials cannot be decrypted with this server's MDC_SECRET_KEY (with reason SECRET_KEY_NOT_CONFIGURED when none is set).
+         * @description The broker access token the service holds, refreshed when expired. Ignores the backtest clock. Returns FAILED_PRECONDITION with reason BROKER_NOT_CONFIGURED if no broker token endpoint or no broker credentials are configured (a setting, not an outage: retrying does not help), and if stored broker credentials cannot be decrypted with this server's MDC_SECRET_KEY (with reason SECRET_KEY_NOT_CONFIGURED when none is set); UNAVAILABLE with reason BROKER_UNAVAILABLE if the endpoint fails (timeout, unreachable, non-2xx, an answer without `access_token`).
          */
         get: operations["DeveloperService_GetBrokerToken"];
         put?: never;
@@ -6062,6 +6062,15 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
+            /** @description No broker token endpoint or no broker credentials are configured (reason BROKER_NOT_CONFIGURED), or stored credentials cannot be decrypted with this server's MDC_SECRET_KEY: a setting, not an outage; not worth retrying. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
             /** @description The caller is over its per-developer rate limit (MDC_RATE_LIMIT_READS or MDC_RATE_LIMIT_WRITES; off unless the server sets them): nothing was done; the google.rpc.ErrorInfo reason is RATE_LIMITED, a google.rpc.RetryInfo gives the wait and `Retry-After` the same in whole seconds. Or: The server has no free database connection; retry later. */
             429: {
                 headers: {
@@ -6073,7 +6082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
-            /** @description No broker is configured, no credentials are set, or the broker's token endpoint failed, timed out or answered something unusable; or the database cannot be reached. */
+            /** @description The broker's token endpoint failed, timed out or answered something unusable (reason BROKER_UNAVAILABLE), or the database cannot be reached. */
             503: {
                 headers: {
                     [name: string]: unknown;
