@@ -85,7 +85,7 @@ absl::StatusOr<std::optional<DeveloperRecord>> FirstDeveloper(
   return std::optional<DeveloperRecord>(ReadDeveloper(*result, 0));
 }
 
-AsyncBatcher::Done ReportDeveloper(DeveloperCallback done) {
+ResultCallback ReportDeveloper(DeveloperCallback done) {
   return [done = std::move(done)](absl::StatusOr<Result> result) mutable {
     std::move(done)(FirstDeveloper(result));
   };

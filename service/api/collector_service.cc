@@ -20,12 +20,11 @@ absl::Status RequireData(bool has_data) {
 template <typename Request, typename Validate, typename Store>
 grpc::ServerUnaryReactor* StartSave(ServiceCalls& calls,
                                     grpc::CallbackServerContext* context,
-                                    absl::string_view method,
                                     const Request& request, Validate validate,
                                     Store store) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   calls.StartWrite(
-      context, reactor, method, [&]() -> absl::StatusOr<CallRunner::Write> {
+      context, reactor, request, [&]() -> absl::StatusOr<CallRunner::Write> {
         if (auto s = RequireData(request.has_data()); !s.ok()) return s;
         auto value = validate(request.data());
         if (!value.ok()) return value.status();
@@ -44,7 +43,7 @@ grpc::ServerUnaryReactor* CollectorService::SaveShortlist(
     grpc::CallbackServerContext* context,
     const v1::SaveShortlistRequest* request, google::protobuf::Empty*) {
   return StartSave(
-      calls_, context, "SaveShortlist", *request, domain::ValidateShortlist,
+      calls_, context, *request, domain::ValidateShortlist,
       [this](const domain::ShortlistSnapshot& snapshot,
              const std::string& token_hash, storage::DeveloperCallback done) {
         stores_.shortlists.Upsert(snapshot, token_hash, std::move(done));
@@ -55,7 +54,7 @@ grpc::ServerUnaryReactor* CollectorService::SaveNifty(
     grpc::CallbackServerContext* context, const v1::SaveNiftyRequest* request,
     google::protobuf::Empty*) {
   return StartSave(
-      calls_, context, "SaveNifty", *request, domain::ValidateNifty,
+      calls_, context, *request, domain::ValidateNifty,
       [this](const domain::NiftyObservation& nifty,
              const std::string& token_hash, storage::DeveloperCallback done) {
         stores_.nifty.Upsert(nifty, token_hash, std::move(done));
@@ -66,7 +65,7 @@ grpc::ServerUnaryReactor* CollectorService::SaveQuotes(
     grpc::CallbackServerContext* context, const v1::SaveQuotesRequest* request,
     google::protobuf::Empty*) {
   return StartSave(
-      calls_, context, "SaveQuotes", *request, domain::ValidateQuotes,
+      calls_, context, *request, domain::ValidateQuotes,
       [this](const domain::QuoteBatch& batch, const std::string& token_hash,
              storage::DeveloperCallback done) {
         stores_.quotes.UpsertBatch(batch, token_hash, std::move(done));
@@ -76,24 +75,21 @@ grpc::ServerUnaryReactor* CollectorService::SaveQuotes(
 grpc::Status CollectorService::CheckHoliday(
     grpc::ServerContext* context, const v1::CheckHolidayRequest* request,
     v1::CheckHolidayResponse* response) {
-  return calls_.Run(
-      context, "CheckHoliday", Access::kDeveloper,
-      [&](const CallContext&) -> absl::Status {
-        if (request->date().empty()) {
-          return domain::InvalidField("date", "is required (YYYY-MM-DD)");
-        }
-        auto day = domain::ParseDate(request->date());
-        if (!day.ok())
-          return domain::InvalidField("date", day.status().message());
-        auto entry = stores_.holidays.Find(*day);
-        if (!entry.ok()) return entry.status();
-        const domain::DayStatus status = domain::ClassifyDay(*day, *entry);
-        response->set_date(domain::FormatDate(*day));
-        response->set_is_holiday(status.is_holiday);
-        response->set_name(status.name);
-        response->set_is_trading_day(status.is_trading_day);
-        return absl::OkStatus();
-      });
+  return calls_.Run(context, *request, [&](const CallContext&) -> absl::Status {
+    if (request->date().empty()) {
+      return domain::InvalidField("date", "is required (YYYY-MM-DD)");
+    }
+    auto day = domain::ParseDate(request->date());
+    if (!day.ok()) return domain::InvalidField("date", day.status().message());
+    auto entry = stores_.holidays.Find(*day);
+    if (!entry.ok()) return entry.status();
+    const domain::DayStatus status = domain::ClassifyDay(*day, *entry);
+    response->set_date(domain::FormatDate(*day));
+    response->set_is_holiday(status.is_holiday);
+    response->set_name(status.name);
+    response->set_is_trading_day(status.is_trading_day);
+    return absl::OkStatus();
+  });
 }
 
 }  // namespace mdc
