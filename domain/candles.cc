@@ -116,6 +116,13 @@ void CandleBuilder::Add(const PricePoint& point) {
   candle.volume += volume;
 }
 
+std::vector<Candle> CandleBuilder::TakeFinished() {
+  if (candles_.size() < 2) return {};
+  std::vector<Candle> finished(candles_.begin(), candles_.end() - 1);
+  candles_.erase(candles_.begin(), candles_.end() - 1);
+  return finished;
+}
+
 std::vector<Candle> BuildCandles(const CandleInterval& interval,
                                  const std::vector<PricePoint>& points) {
   CandleBuilder builder(interval);

@@ -108,6 +108,10 @@ class CandleBuilder {
   // The candles, ascending by time.
   std::vector<Candle> Finish() && { return std::move(candles_); }
 
+  // Removes and returns every candle but the last, which a later point may
+  // still change: what a stream can send so far.
+  std::vector<Candle> TakeFinished();
+
  private:
   CandleInterval interval_;
   std::vector<Candle> candles_;

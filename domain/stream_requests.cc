@@ -5,6 +5,7 @@
 #include "domain/field_errors.h"
 #include "domain/market_enums.h"
 #include "domain/observations.h"
+#include "domain/symbol_list.h"
 #include "domain/time.h"
 
 namespace mdc::domain {
@@ -28,33 +29,6 @@ void ParseCursor(const std::string& text, WatchSelection& selection,
   }
 }
 
-// Checks each symbol; the checked ones, without repeats, in order.
-std::vector<std::string> ParseSymbols(
-    const google::protobuf::RepeatedPtrField<std::string>& values,
-    bool required, FieldErrors& errors) {
-  if (values.empty()) {
-    if (required) errors.Add("symbols", "is required: 1-1000 NSE symbols");
-    return {};
-  }
-  // Before any per-symbol work (the copy included).
-  if (values.size() > kMaxStreamSymbols) {
-    errors.Add("symbols", absl::StrCat("must hold at most ", kMaxStreamSymbols,
-                                       " symbols; got ", values.size()));
-    return {};
-  }
-  const std::vector<std::string> symbols(values.begin(), values.end());
-  absl::flat_hash_set<std::string> seen;
-  std::vector<std::string> unique;
-  for (size_t i = 0; i < symbols.size(); ++i) {
-    if (absl::Status ok = CheckSymbol(symbols[i]); !ok.ok()) {
-      errors.AddStatus(absl::StrCat("symbols[", i, "]"), ok);
-    } else if (seen.insert(symbols[i]).second) {
-      unique.push_back(symbols[i]);
-    }
-  }
-  return unique;
-}
-
 }  // namespace
 
 bool WatchSelection::Selects(const v1::MarketEvent& event) const {
@@ -76,8 +50,10 @@ absl::StatusOr<WatchSelection> ParseWatchQuotes(
   WatchSelection selection;
   selection.kind = RecordKind::kQuote;
   FieldErrors errors;
-  selection.symbol_list =
-      ParseSymbols(request.symbols(), /*required=*/true, errors);
+  SymbolListRule rule;
+  rule.max_symbols = kMaxStreamSymbols;
+  rule.required = true;
+  selection.symbol_list = ParseSymbolList(request.symbols(), rule, errors);
   selection.symbols.insert(selection.symbol_list.begin(),
                            selection.symbol_list.end());
   ParseCursor(request.cursor(), selection, errors);
@@ -123,7 +99,9 @@ absl::StatusOr<ReplayPlan> ParseReplayDay(const v1::ReplayDayRequest& request,
   } else {
     plan.day = *day;
   }
-  plan.symbols = ParseSymbols(request.symbols(), /*required=*/false, errors);
+  SymbolListRule rule;
+  rule.max_symbols = kMaxStreamSymbols;
+  plan.symbols = ParseSymbolList(request.symbols(), rule, errors);
   const auto& kinds = request.kinds();
   if (kinds.size() > kMaxReplayKinds) {
     errors.Add("kinds", absl::StrCat("must hold at most ", kMaxReplayKinds,

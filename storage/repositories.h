@@ -9,6 +9,7 @@
 #include "storage/holiday_repository.h"
 #include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
+#include "storage/market_event_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/partition_repository.h"
 #include "storage/pool.h"
@@ -35,7 +36,8 @@ struct Repositories {
         runs(pool),
         quote_batches(pool),
         sign_ins(pool),
-        partitions(pool) {}
+        partitions(pool),
+        market_events(pool) {}
 
   ConnectionPool& pool;
   DeveloperRepository developers;
@@ -51,6 +53,7 @@ struct Repositories {
   QuoteBatchRepository quote_batches;
   SignInRepository sign_ins;
   PartitionRepository partitions;
+  MarketEventRepository market_events;
 };
 
 }  // namespace mdc::storage

@@ -32,6 +32,19 @@ inline absl::CivilDay TradingDayTo(absl::Time end) {
   return ClampedTradingDay(end);
 }
 
+// The first and last day of the monthly partitions (migration 0010) that
+// hold the trading days `first` to `last`. A scan that must read an index
+// in key order across days (the distinct symbols of a range) bounds
+// trading_day by these instead: every entry of those partitions passes, so
+// the scan reads no entry only to drop it, and the partitions of other
+// months are still skipped. Its rows are a superset of the days'.
+inline absl::CivilDay PartitionFrom(absl::CivilDay first) {
+  return absl::CivilDay(absl::CivilMonth(first));
+}
+inline absl::CivilDay PartitionTo(absl::CivilDay last) {
+  return absl::CivilDay(absl::CivilMonth(last) + 1) - 1;
+}
+
 }  // namespace mdc::storage
 
 #endif  // MDC_STORAGE_TRADING_DAY_BOUNDS_H_

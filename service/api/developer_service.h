@@ -55,6 +55,13 @@ class DeveloperService final : public v1::DeveloperService::Service {
       grpc::ServerContext* context,
       const v1::GetHistoricalCandlesRequest* request,
       v1::CandleSeries* response) override;
+  grpc::Status GetQuotes(grpc::ServerContext* context,
+                         const v1::GetQuotesRequest* request,
+                         v1::QuoteCrossSection* response) override;
+  grpc::Status GetCandlesOfSymbols(
+      grpc::ServerContext* context,
+      const v1::GetCandlesOfSymbolsRequest* request,
+      v1::CandlesOfSymbols* response) override;
   grpc::Status GetShortlistPersistence(
       grpc::ServerContext* context,
       const v1::GetShortlistPersistenceRequest* request,

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "domain/as_of.h"
@@ -91,6 +92,49 @@ absl::StatusOr<std::optional<v1::StockQuote>> SymbolSeries::Latest(
   return AsStockQuote(**std::move(found));
 }
 
+absl::StatusOr<std::vector<v1::StockQuote>> LatestQuotesOf(
+    storage::QuoteRepository& quotes, storage::NiftyRepository& nifty,
+    const std::vector<std::string>& symbols, absl::Time not_before,
+    absl::Time at, std::vector<std::string>& missing) {
+  std::vector<std::string> stocks;
+  bool wants_nifty = false;
+  for (const std::string& symbol : symbols) {
+    if (symbol == domain::kNiftySymbol) {
+      wants_nifty = true;
+    } else {
+      stocks.push_back(symbol);
+    }
+  }
+  absl::flat_hash_map<std::string, v1::StockQuote> found;
+  if (!stocks.empty()) {
+    auto rows = quotes.FindLatestOfEach(stocks, not_before, at);
+    if (!rows.ok()) return rows.status();
+    for (v1::StockQuote& quote : *rows) {
+      std::string symbol = quote.nse_symbol();
+      found.emplace(std::move(symbol), std::move(quote));
+    }
+  }
+  if (wants_nifty) {
+    auto index = nifty.FindLatest(not_before, at);
+    if (!index.ok()) return index.status();
+    if (index->has_value()) {
+      found.emplace(std::string(domain::kNiftySymbol),
+                    AsStockQuote(**std::move(index)));
+    }
+  }
+  std::vector<v1::StockQuote> answer;
+  answer.reserve(found.size());
+  for (const std::string& symbol : symbols) {
+    auto it = found.find(symbol);
+    if (it == found.end()) {
+      missing.push_back(symbol);
+    } else {
+      answer.push_back(std::move(it->second));
+    }
+  }
+  return answer;
+}
+
 absl::StatusOr<std::vector<domain::Candle>> SymbolSeries::Candles(
     const domain::CandleInterval& interval, absl::Time start, absl::Time end,
     int page) const {
@@ -107,14 +151,17 @@ void ToProto(absl::string_view symbol, const domain::CandleInterval& interval,
   out->set_interval(interval.name);
   out->set_interval_minutes(interval.minutes);
   for (const domain::Candle& candle : candles) {
-    v1::Candle* proto = out->add_candles();
-    domain::SetTimestamp(candle.time, proto->mutable_time());
-    proto->set_open(candle.open);
-    proto->set_high(candle.high);
-    proto->set_low(candle.low);
-    proto->set_close(candle.close);
-    proto->set_volume(candle.volume);
+    ToProto(candle, out->add_candles());
   }
+}
+
+void ToProto(const domain::Candle& candle, v1::Candle* out) {
+  domain::SetTimestamp(candle.time, out->mutable_time());
+  out->set_open(candle.open);
+  out->set_high(candle.high);
+  out->set_low(candle.low);
+  out->set_close(candle.close);
+  out->set_volume(candle.volume);
 }
 
 }  // namespace mdc

@@ -76,6 +76,18 @@ class SymbolSeries {
   storage::NiftyRepository& nifty_quotes_;
 };
 
+// The latest quote in [not_before, at] (within one trading day) of each
+// of `symbols` (as domain::ParseSymbolList gives them: "NIFTY" is the
+// index), in their order; the symbols without one are added to `missing`,
+// in their order.
+absl::StatusOr<std::vector<v1::StockQuote>> LatestQuotesOf(
+    storage::QuoteRepository& quotes, storage::NiftyRepository& nifty,
+    const std::vector<std::string>& symbols, absl::Time not_before,
+    absl::Time at, std::vector<std::string>& missing);
+
+// One candle as an answer's.
+void ToProto(const domain::Candle& candle, v1::Candle* out);
+
 // `candles` of `symbol` at `interval`, as an answer.
 void ToProto(absl::string_view symbol, const domain::CandleInterval& interval,
              const std::vector<domain::Candle>& candles, v1::CandleSeries* out);

@@ -29,7 +29,8 @@ std::vector<std::string> HealthCheckedServices() {
           v1::DashboardService::service_full_name(),
           v1::AdminService::service_full_name(),
           v1::HealthService::service_full_name(),
-          v1::StreamService::service_full_name()};
+          v1::StreamService::service_full_name(),
+          v1::ExportService::service_full_name()};
 }
 
 Server::Server(const Config &config) : config_(config) {}
@@ -148,6 +149,10 @@ DeveloperService::Stores DeveloperStores(storage::Repositories &r) {
   return {r.shortlists, r.nifty, r.quotes, r.holidays};
 }
 
+ExportStores ExportStoresOf(storage::Repositories &r) {
+  return {r.market_events, r.quotes, r.nifty};
+}
+
 DashboardService::Stores DashboardStores(storage::Repositories &r) {
   return {r.shortlists, r.quotes, r.nifty, r.quote_batches, r.runs};
 }
@@ -182,6 +187,9 @@ void Server::BuildServices(std::optional<domain::SecretBox> secret_box) {
                            repos.maintenance, repos.broker_credentials},
       std::move(secret_box));
   health_ = std::make_unique<HealthService>(*calls_, *pool_);
+  export_ = std::make_unique<ExportService>(
+      *calls_, ExportStoresOf(repos),
+      ReplicaOf(replica_repos_.get(), replica_monitor_.get(), &ExportStoresOf));
   stream_ = std::make_unique<StreamService>(
       *calls_, *pool_, config_.database_url, *market_commits_,
       absl::Seconds(config_.watch_heartbeat_seconds));
@@ -201,7 +209,7 @@ absl::Status Server::Listen(
   builder.AddListeningPort(config_.grpc_addr, credentials, &port_);
   for (grpc::Service *service : std::initializer_list<grpc::Service *>{
            collector_.get(), developer_.get(), dashboard_.get(), admin_.get(),
-           health_.get(), stream_.get()}) {
+           health_.get(), stream_.get(), export_.get()}) {
     builder.RegisterService(service);
   }
   ApplyGrpcLimits(config_, builder);

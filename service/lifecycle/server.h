@@ -19,6 +19,7 @@
 #include "service/api/collector_service.h"
 #include "service/api/dashboard/dashboard_service.h"
 #include "service/api/developer_service.h"
+#include "service/api/export_service.h"
 #include "service/api/health_service.h"
 #include "service/api/stream_service.h"
 #include "service/auth/auth.h"
@@ -107,6 +108,7 @@ class Server {
   std::unique_ptr<AdminService> admin_;
   std::unique_ptr<HealthService> health_;
   std::unique_ptr<StreamService> stream_;
+  std::unique_ptr<ExportService> export_;
   std::unique_ptr<grpc::Server> grpc_server_;
   std::unique_ptr<HealthMonitor> monitor_;
   // Partitions ahead and the retention (MDC_RETENTION_MONTHS).

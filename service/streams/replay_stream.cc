@@ -6,11 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
-#include "common/log.h"
 #include "domain/stream_requests.h"
 #include "mdc/v1/stream.grpc.pb.h"
-#include "service/calls/grpc_status.h"
+#include "service/streams/paged_stream.h"
 
 namespace mdc {
 namespace {
@@ -63,56 +61,48 @@ class Source {
   std::deque<storage::ReplayRecord> buffer_;
 };
 
-class Replay final : public std::enable_shared_from_this<Replay> {
+// The day's records merged from one source per kind.
+class ReplaySource final : public MessageSource<v1::MarketEvents> {
  public:
-  Replay(ReplayDeps deps, grpc::ServerWriteReactor<v1::MarketEvents>* reactor)
-      : deps_(deps), reactor_(reactor) {}
+  ReplaySource(storage::MarketEventRepository& events,
+               v1::ReplayDayRequest request)
+      : events_(events), request_(std::move(request)) {}
 
-  // On a stream worker: authenticate, parse, then produce the first message.
-  void Open(grpc::CallbackServerContext* context, const RpcFacts& rpc,
-            const v1::ReplayDayRequest& request) {
-    method_ = rpc.method;
-    grpc::Status answer = deps_.calls.Run(
-        context, rpc, [&](const CallContext& call) -> absl::Status {
-          request_id_ = call.request_id;
-          auto plan = domain::ParseReplayDay(request, call.clock);
-          if (!plan.ok()) return plan.status();
-          plan_ = *std::move(plan);
-          AddSource(domain::RecordKind::kNifty, plan_.nifty);
-          AddSource(domain::RecordKind::kQuote, plan_.quotes);
-          AddSource(domain::RecordKind::kShortlist, plan_.shortlists);
-          return absl::OkStatus();
-        });
-    {
-      absl::MutexLock lock(&mu_);
-      opening_ = false;
-      if (!answer.ok()) {
-        end_ = answer;
-        producing_ = false;
+  absl::Status Open(const CallContext& call) override {
+    auto plan = domain::ParseReplayDay(request_, call.clock);
+    if (!plan.ok()) return plan.status();
+    plan_ = *std::move(plan);
+    AddSource(domain::RecordKind::kNifty, plan_.nifty);
+    AddSource(domain::RecordKind::kQuote, plan_.quotes);
+    AddSource(domain::RecordKind::kShortlist, plan_.shortlists);
+    return absl::OkStatus();
+  }
+
+  // Merges the next message out of the sources.
+  absl::StatusOr<std::optional<v1::MarketEvents>> Next() override {
+    v1::MarketEvents message;
+    while (message.events_size() < kReplayEventsPerMessage) {
+      Source* next = nullptr;
+      for (Source& source : sources_) {
+        if (auto filled = source.Fill(events_, plan_); !filled.ok()) {
+          return filled;
+        }
+        if (!source.empty() &&
+            (next == nullptr || source.head() < next->head())) {
+          next = &source;
+        }
       }
+      if (next == nullptr) break;
+      *message.add_events() = std::move(next->front().event);
+      next->pop();
     }
-    if (answer.ok()) {
-      Produce();
-    } else {
-      Pump();
-    }
+    if (message.events_size() == 0) return std::nullopt;
+    message.set_cursor(message.events(message.events_size() - 1).cursor());
+    return message;
   }
 
-  void WriteDone(bool ok) {
-    {
-      absl::MutexLock lock(&mu_);
-      writing_ = false;
-      if (!ok) cancelled_ = true;
-    }
-    Pump();
-  }
-
-  void Cancelled() {
-    {
-      absl::MutexLock lock(&mu_);
-      cancelled_ = true;
-    }
-    Pump();
+  int64_t Count(const v1::MarketEvents& message) const override {
+    return message.events_size();
   }
 
  private:
@@ -123,111 +113,10 @@ class Replay final : public std::enable_shared_from_this<Replay> {
                                     : domain::DayStartBound(plan_.day_start));
   }
 
-  // On a stream worker: merges the next message out of the sources.
-  void Produce() {
-    v1::MarketEvents message;
-    absl::Status status;
-    while (message.events_size() < kReplayEventsPerMessage) {
-      Source* next = nullptr;
-      for (Source& source : sources_) {
-        status = source.Fill(deps_.events, plan_);
-        if (!status.ok()) break;
-        if (!source.empty() &&
-            (next == nullptr || source.head() < next->head())) {
-          next = &source;
-        }
-      }
-      if (!status.ok() || next == nullptr) break;
-      *message.add_events() = std::move(next->front().event);
-      next->pop();
-    }
-    {
-      absl::MutexLock lock(&mu_);
-      producing_ = false;
-      if (!status.ok()) {
-        end_ = ToGrpcStatus(status);
-      } else if (message.events_size() == 0) {
-        end_ = grpc::Status::OK;
-      } else {
-        message.set_cursor(message.events(message.events_size() - 1).cursor());
-        ready_ = std::move(message);
-      }
-    }
-    Pump();
-  }
-
-  // Sends the prepared message and asks for the next, or ends the call.
-  void Pump() {
-    bool write = false;
-    bool produce = false;
-    std::optional<grpc::Status> finish;
-    {
-      absl::MutexLock lock(&mu_);
-      // While Open runs it reads the call's context: the call must not end.
-      if (finished_ || writing_ || opening_) return;
-      if (cancelled_) {
-        finish = grpc::Status::CANCELLED;
-      } else if (ready_.has_value()) {
-        message_ = *std::move(ready_);
-        ready_.reset();
-        writing_ = true;
-        write = true;
-        sent_ += message_.events_size();
-        if (!producing_ && !end_.has_value()) produce = producing_ = true;
-      } else if (end_.has_value() && !producing_) {
-        finish = *end_;
-      }
-      if (finish.has_value()) finished_ = true;
-    }
-    if (produce) {
-      deps_.workers.Post([self = shared_from_this()] { self->Produce(); });
-    }
-    if (write) reactor_->StartWrite(&message_);
-    if (finish.has_value()) {
-      log::Info(
-          "replay ended",
-          {{"request_id", request_id_},
-           {"method", method_},
-           {"code", absl::StatusCodeToString(
-                        static_cast<absl::StatusCode>(finish->error_code()))},
-           {"events_sent", sent_}});
-      reactor_->Finish(*finish);
-    }
-  }
-
-  const ReplayDeps deps_;
-  grpc::ServerWriteReactor<v1::MarketEvents>* const reactor_;
-  absl::string_view method_;  // the RPC's name, for the log line
-  std::string request_id_;
-  // Used by one Produce at a time.
+  storage::MarketEventRepository& events_;
+  const v1::ReplayDayRequest request_;
   domain::ReplayPlan plan_;
   std::vector<Source> sources_;
-
-  absl::Mutex mu_;
-  bool opening_ ABSL_GUARDED_BY(mu_) = true;
-  bool producing_ ABSL_GUARDED_BY(mu_) = true;  // Open runs first
-  bool writing_ ABSL_GUARDED_BY(mu_) = false;
-  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;
-  bool finished_ ABSL_GUARDED_BY(mu_) = false;
-  std::optional<grpc::Status> end_ ABSL_GUARDED_BY(mu_);
-  std::optional<v1::MarketEvents> ready_ ABSL_GUARDED_BY(mu_);
-  int64_t sent_ ABSL_GUARDED_BY(mu_) = 0;
-  v1::MarketEvents message_;  // being written; touched by whoever set writing_
-};
-
-class ReplayReactor final : public grpc::ServerWriteReactor<v1::MarketEvents> {
- public:
-  explicit ReplayReactor(ReplayDeps deps)
-      : replay_(std::make_shared<Replay>(deps, this)) {}
-
-  std::shared_ptr<Replay> replay() const { return replay_; }
-
-  void OnWriteDone(bool ok) override { replay_->WriteDone(ok); }
-  void OnCancel() override { replay_->Cancelled(); }
-  void OnDone() override { delete this; }
-
- private:
-  const std::shared_ptr<Replay> replay_;
 };
 
 }  // namespace
@@ -235,11 +124,10 @@ class ReplayReactor final : public grpc::ServerWriteReactor<v1::MarketEvents> {
 grpc::ServerWriteReactor<v1::MarketEvents>* StartReplay(
     ReplayDeps deps, grpc::CallbackServerContext* context, const RpcFacts& rpc,
     const v1::ReplayDayRequest& request) {
-  auto* reactor = new ReplayReactor(deps);
-  deps.workers.Post([replay = reactor->replay(), context, &rpc, request] {
-    replay->Open(context, rpc, request);
-  });
-  return reactor;
+  return StartPagedStream<v1::MarketEvents>(
+      deps.calls, deps.workers, context, rpc,
+      std::make_unique<ReplaySource>(deps.events, request),
+      {"replay ended", "events_sent"});
 }
 
 }  // namespace mdc
