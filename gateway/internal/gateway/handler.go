@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc"
 
 	"mdc/gateway/gen/mdcv1"
+	"mdc/gateway/internal/export"
 	"mdc/gateway/internal/openapi"
 	"mdc/gateway/internal/webui"
 )
@@ -52,6 +53,9 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 	}
 	if err := mdcv1.RegisterStreamServiceHandlerClient(ctx, mux, mdcv1.NewStreamServiceClient(streams)); err != nil {
 		return nil, fmt.Errorf("register stream service: %w", err)
+	}
+	if err := export.Register(mux, streams); err != nil {
+		return nil, fmt.Errorf("register export routes: %w", err)
 	}
 	if err := registerHealth(ctx, mux, conn, probe); err != nil {
 		return nil, fmt.Errorf("register health service: %w", err)

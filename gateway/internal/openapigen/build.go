@@ -48,6 +48,7 @@ func Build(swagger []byte, warn func(string)) (*openapi3.T, error) {
 	applyNumberRanges(ops)
 	applyResponseRequired(doc, ops)
 	applyStreams(ops)
+	applyExports(ops)
 	applyIdempotency(ops, warn)
 	applyRequestNullable(doc, ops)
 	if err := applyExamples(ops, warn); err != nil {

@@ -65,6 +65,8 @@ var contracts = map[string]rpcContract{
 	"mdc.v1.DeveloperService.GetNiftyTimeline":        {access: developerToken, clock: clockForbids},
 	"mdc.v1.DeveloperService.GetHistoricalCandles":    {access: developerToken, clock: clockForbids},
 	"mdc.v1.DeveloperService.GetShortlistPersistence": {access: developerToken, clock: clockForbids},
+	"mdc.v1.DeveloperService.GetQuotes":               {access: developerToken, clock: clockForbids},
+	"mdc.v1.DeveloperService.GetCandlesOfSymbols":     {access: developerToken, clock: clockForbids},
 	"mdc.v1.DeveloperService.GetBrokerToken": {access: developerToken, errors: map[int]string{
 		412: "No broker token endpoint or no broker credentials are configured (reason BROKER_NOT_CONFIGURED), or stored credentials cannot be decrypted with this server's MDC_SECRET_KEY: a setting, not an outage; not worth retrying.",
 		503: "The broker's token endpoint failed, timed out or answered something unusable (reason BROKER_UNAVAILABLE), or the database cannot be reached.",
@@ -113,6 +115,11 @@ var contracts = map[string]rpcContract{
 	"mdc.v1.StreamService.WatchNifty":      {access: developerToken, errors: map[int]string{412: watchClock}},
 	"mdc.v1.StreamService.WatchShortlists": {access: developerToken, errors: map[int]string{412: watchClock}},
 	"mdc.v1.StreamService.ReplayDay":       {access: developerToken, clock: clockForbids},
+
+	"mdc.v1.ExportService.ExportQuotes":     {access: developerToken, clock: clockForbids},
+	"mdc.v1.ExportService.ExportNifty":      {access: developerToken, clock: clockForbids},
+	"mdc.v1.ExportService.ExportShortlists": {access: developerToken, clock: clockForbids},
+	"mdc.v1.ExportService.ExportCandles":    {access: developerToken, clock: clockForbids},
 
 	// Health answers 503 with its own body while the database is down; see
 	// healthResponses in errors.go.

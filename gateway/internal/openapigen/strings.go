@@ -94,6 +94,10 @@ var (
 var formsByName = map[string]stringForm{
 	"date":          date,
 	"dates":         date,
+	"startDate":     date,
+	"endDate":       date,
+	"tradingDay":    date,
+	"missing":       symbol,
 	"deletedDates":  date,
 	"datetime":      wallClock,
 	"startDatetime": wallClock,

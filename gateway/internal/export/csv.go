@@ -1,0 +1,96 @@
+package export
+
+import (
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// csvWriter writes rows as RFC 4180 CSV with a header line: instants as
+// RFC 3339 UTC (`2025-01-02T03:45:00Z`), dates as YYYY-MM-DD, numbers in
+// the shortest form that reads back as the same float64, null as an empty
+// field. Rows are gathered in a buffer and written when it fills, so the
+// client receives the file in large writes.
+type csvWriter struct {
+	out  io.Writer
+	buf  []byte
+	cell int // cells written in the current row
+}
+
+// csvFlushBytes is how much a csvWriter gathers before writing.
+const csvFlushBytes = 64 << 10
+
+func newCSVWriter(out io.Writer, l layout) (*csvWriter, error) {
+	w := &csvWriter{out: out, buf: make([]byte, 0, csvFlushBytes+4096)}
+	for _, c := range l.columns {
+		w.String(c.name)
+	}
+	return w, w.EndRow()
+}
+
+func (w *csvWriter) sep() {
+	if w.cell > 0 {
+		w.buf = append(w.buf, ',')
+	}
+	w.cell++
+}
+
+func (w *csvWriter) Time(t time.Time) {
+	w.sep()
+	w.buf = t.AppendFormat(w.buf, "2006-01-02T15:04:05.999999Z07:00")
+}
+
+func (w *csvWriter) Date(day string) {
+	w.sep()
+	w.buf = append(w.buf, day...)
+}
+
+func (w *csvWriter) String(s string) {
+	w.sep()
+	if !strings.ContainsAny(s, ",\"\r\n") {
+		w.buf = append(w.buf, s...)
+		return
+	}
+	w.buf = append(w.buf, '"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			w.buf = append(w.buf, '"')
+		}
+		w.buf = append(w.buf, s[i])
+	}
+	w.buf = append(w.buf, '"')
+}
+
+func (w *csvWriter) Float(f float64) {
+	w.sep()
+	w.buf = strconv.AppendFloat(w.buf, f, 'g', -1, 64)
+}
+
+func (w *csvWriter) Int(i int32) {
+	w.sep()
+	w.buf = strconv.AppendInt(w.buf, int64(i), 10)
+}
+
+func (w *csvWriter) Null() { w.sep() }
+
+func (w *csvWriter) EndRow() error {
+	w.buf = append(w.buf, '\r', '\n')
+	w.cell = 0
+	if len(w.buf) < csvFlushBytes {
+		return nil
+	}
+	return w.flush()
+}
+
+func (w *csvWriter) flush() error {
+	if len(w.buf) == 0 {
+		return nil
+	}
+	_, err := w.out.Write(w.buf)
+	w.buf = w.buf[:0]
+	return err
+}
+
+// Close writes what is left.
+func (w *csvWriter) Close() error { return w.flush() }

@@ -1,0 +1,89 @@
+package export
+
+import (
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+
+	"mdc/gateway/gen/mdcv1"
+)
+
+// format is one file format of the exports, chosen by the `format` query
+// parameter (default csv).
+type format struct {
+	name        string // as the parameter names it
+	contentType string
+	// open starts a file of rows of layout l on out.
+	open func(out io.Writer, l layout) (encoder, error)
+}
+
+// encoder writes the records of one export, then finishes the file.
+type encoder interface {
+	Write(rec *mdcv1.ExportRecord) error
+	Close() error
+}
+
+// formatParam is the query parameter that chooses the format; the
+// server's request messages have no such field.
+const formatParam = "format"
+
+var formats = []format{
+	{"csv", "text/csv; charset=utf-8", func(out io.Writer, l layout) (encoder, error) {
+		w, err := newCSVWriter(out, l)
+		return rowsEncoder{l, w}, err
+	}},
+	{"parquet", "application/vnd.apache.parquet", func(out io.Writer, l layout) (encoder, error) {
+		w, err := newParquetWriter(out, l)
+		return rowsEncoder{l, w}, err
+	}},
+	{"ndjson", "application/x-ndjson", func(out io.Writer, _ layout) (encoder, error) {
+		w := &ndjsonWriter{out: out}
+		return ndjsonEncoder{w}, nil
+	}},
+}
+
+// formatNames lists the formats for messages and documents: "csv, parquet
+// or ndjson".
+func formatNames() string {
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = f.name
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// formatOf is the format a query asks for, or why it cannot be served.
+func formatOf(query url.Values) (format, error) {
+	values := query[formatParam]
+	if len(values) == 0 || (len(values) == 1 && values[0] == "") {
+		return formats[0], nil
+	}
+	if len(values) > 1 {
+		return format{}, fmt.Errorf("must be given once: one of %s", formatNames())
+	}
+	for _, f := range formats {
+		if strings.EqualFold(values[0], f.name) {
+			return f, nil
+		}
+	}
+	return format{}, fmt.Errorf("must be one of %s", formatNames())
+}
+
+// rowsEncoder writes records as rows (CSV, Parquet).
+type rowsEncoder struct {
+	l layout
+	w interface {
+		rowWriter
+		Close() error
+	}
+}
+
+func (e rowsEncoder) Write(rec *mdcv1.ExportRecord) error { return e.l.rows(rec, e.w) }
+func (e rowsEncoder) Close() error                        { return e.w.Close() }
+
+// ndjsonEncoder writes records as JSON lines.
+type ndjsonEncoder struct{ w *ndjsonWriter }
+
+func (e ndjsonEncoder) Write(rec *mdcv1.ExportRecord) error { return e.w.record(rec) }
+func (e ndjsonEncoder) Close() error                        { return e.w.Close() }

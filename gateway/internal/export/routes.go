@@ -1,0 +1,200 @@
+package export
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"github.com/grpc-ecosystem/grpc-gateway/v2/utilities"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	"mdc/gateway/gen/mdcv1"
+)
+
+// chunkStream is what the export RPCs return: messages until io.EOF.
+type chunkStream interface {
+	Recv() (*mdcv1.ExportChunk, error)
+}
+
+// route is one export route: the RPC it calls and the layout of its rows.
+type route struct {
+	path   string // as the RPC's google.api.http rule has it
+	rpc    string // full method name, /mdc.v1.ExportService/ExportQuotes
+	layout layout
+	// request is a new request message of the RPC, to fill from the query.
+	request func() proto.Message
+	call    func(ctx context.Context, c mdcv1.ExportServiceClient, req proto.Message) (chunkStream, error)
+}
+
+var routes = []route{
+	{"/v1/developer/export/quotes", mdcv1.ExportService_ExportQuotes_FullMethodName, quotesLayout,
+		func() proto.Message { return &mdcv1.ExportQuotesRequest{} },
+		func(ctx context.Context, c mdcv1.ExportServiceClient, req proto.Message) (chunkStream, error) {
+			return c.ExportQuotes(ctx, req.(*mdcv1.ExportQuotesRequest))
+		}},
+	{"/v1/developer/export/nifty", mdcv1.ExportService_ExportNifty_FullMethodName, niftyLayout,
+		func() proto.Message { return &mdcv1.ExportNiftyRequest{} },
+		func(ctx context.Context, c mdcv1.ExportServiceClient, req proto.Message) (chunkStream, error) {
+			return c.ExportNifty(ctx, req.(*mdcv1.ExportNiftyRequest))
+		}},
+	{"/v1/developer/export/shortlists", mdcv1.ExportService_ExportShortlists_FullMethodName, shortlistsLayout,
+		func() proto.Message { return &mdcv1.ExportShortlistsRequest{} },
+		func(ctx context.Context, c mdcv1.ExportServiceClient, req proto.Message) (chunkStream, error) {
+			return c.ExportShortlists(ctx, req.(*mdcv1.ExportShortlistsRequest))
+		}},
+	{"/v1/developer/export/candles", mdcv1.ExportService_ExportCandles_FullMethodName, candlesLayout,
+		func() proto.Message { return &mdcv1.ExportCandlesRequest{} },
+		func(ctx context.Context, c mdcv1.ExportServiceClient, req proto.Message) (chunkStream, error) {
+			return c.ExportCandles(ctx, req.(*mdcv1.ExportCandlesRequest))
+		}},
+}
+
+// Register serves the export routes on mux, in place of grpc-gateway's
+// JSON stream of the same routes: each calls its mdc.v1.ExportService RPC
+// through conn and writes the records as a file in the format the query
+// asks for, as they arrive. Errors before the first record (a bad
+// parameter, a token, the backtest clock) are the mux's error answers, as
+// on every route; once the file has begun, a failure aborts the answer, so
+// a client never takes a cut file for a whole one.
+func Register(mux *runtime.ServeMux, conn grpc.ClientConnInterface) error {
+	client := mdcv1.NewExportServiceClient(conn)
+	for _, rt := range routes {
+		if err := mux.HandlePath(http.MethodGet, rt.path, rt.serve(mux, client)); err != nil {
+			return fmt.Errorf("register %s: %w", rt.path, err)
+		}
+	}
+	return nil
+}
+
+// Paths are the export routes.
+func Paths() []string {
+	paths := make([]string, len(routes))
+	for i, rt := range routes {
+		paths[i] = rt.path
+	}
+	return paths
+}
+
+func (rt route) serve(mux *runtime.ServeMux, client mdcv1.ExportServiceClient) runtime.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, _ map[string]string) {
+		// Cancelled when the handler returns, also when the client left:
+		// the server stops reading pages.
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		_, outbound := runtime.MarshalerForRequest(mux, r)
+		fail := func(ctx context.Context, err error) { runtime.HTTPError(ctx, mux, outbound, w, r, err) }
+		ctx, err := runtime.AnnotateContext(ctx, mux, r, rt.rpc, runtime.WithHTTPPathPattern(rt.path))
+		if err != nil {
+			fail(ctx, err)
+			return
+		}
+		if err := r.ParseForm(); err != nil {
+			fail(ctx, status.Errorf(codes.InvalidArgument, "%v", err))
+			return
+		}
+		f, err := formatOf(r.Form)
+		if err != nil {
+			fail(ctx, fieldError(formatParam, err.Error()))
+			return
+		}
+		req := rt.request()
+		if err := runtime.PopulateQueryParameters(req, r.Form, utilities.NewDoubleArray(nil)); err != nil {
+			fail(ctx, status.Errorf(codes.InvalidArgument, "%v", err))
+			return
+		}
+		stream, err := rt.call(ctx, client, req)
+		if err != nil {
+			fail(ctx, err)
+			return
+		}
+		// The first message, or the end of an empty export, says the
+		// request was accepted.
+		first, err := stream.Recv()
+		if err != nil && !errors.Is(err, io.EOF) {
+			fail(ctx, err)
+			return
+		}
+		rt.writeFile(w, r, f, req, first, stream)
+	}
+}
+
+// writeFile answers with the file: the first message, then every message
+// stream sends until its end.
+func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req proto.Message, first *mdcv1.ExportChunk, stream chunkStream) {
+	// An export lasts as long as it needs: no write deadline.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	h := w.Header()
+	h.Set("Content-Type", f.contentType)
+	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, rt.fileName(req, f)))
+	w.WriteHeader(http.StatusOK)
+	enc, err := f.open(w, rt.layout)
+	if err != nil {
+		abort(r)
+		return
+	}
+	for chunk := first; chunk != nil; {
+		for _, rec := range chunk.GetRecords() {
+			if err := enc.Write(rec); err != nil {
+				abort(r)
+				return
+			}
+		}
+		next, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			abort(r)
+			return
+		}
+		chunk = next
+	}
+	if err := enc.Close(); err != nil {
+		abort(r)
+	}
+}
+
+// abort ends an answer that cannot be completed by breaking its connection
+// (HTTP/1.1) or resetting its stream (HTTP/2), so the client sees an
+// incomplete answer rather than a short file. A client that left needs
+// nothing more.
+func abort(r *http.Request) {
+	if r.Context().Err() != nil {
+		return
+	}
+	panic(http.ErrAbortHandler)
+}
+
+// fileName names the file after the kind and days of the export:
+// quotes_2025-01-02_2025-01-31.parquet.
+func (rt route) fileName(req proto.Message, f format) string {
+	days, _ := req.(interface {
+		GetStartDate() string
+		GetEndDate() string
+	})
+	start, end := days.GetStartDate(), days.GetEndDate()
+	if end == "" {
+		end = start
+	}
+	return fmt.Sprintf("%s_%s_%s.%s", rt.layout.kind, start, end, f.name)
+}
+
+// fieldError is INVALID_ARGUMENT naming one bad query parameter, as the
+// server words its own.
+func fieldError(field, description string) error {
+	st := status.New(codes.InvalidArgument, field+": "+description)
+	if detailed, err := st.WithDetails(&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{
+		{Field: field, Description: description},
+	}}); err == nil {
+		st = detailed
+	}
+	return st.Err()
+}
