@@ -176,6 +176,22 @@ TEST(BucketStart, IntradayBucketsNeverSpanTwoDays) {
             Ist("2025-03-03T13:15:00"));
 }
 
+TEST(CandleBuilder, TakeFinishedKeepsTheCandleThatMayGrow) {
+  CandleBuilder builder(Interval("1minute"));
+  EXPECT_TRUE(builder.TakeFinished().empty());
+  builder.Add(Point("2035-03-06T09:15:10", 10, 100));
+  EXPECT_TRUE(builder.TakeFinished().empty());
+  builder.Add(Point("2035-03-06T09:16:10", 11, 150));
+  builder.Add(Point("2035-03-06T09:17:10", 12, 170));
+  ExpectCandles(builder.TakeFinished(),
+                {{"2035-03-06T09:15:00", 10, 10, 10, 10, 100},
+                 {"2035-03-06T09:16:00", 11, 11, 11, 11, 50}});
+  // The one kept still grows, with the volume baseline it had.
+  builder.Add(Point("2035-03-06T09:17:50", 9, 200));
+  ExpectCandles(std::move(builder).Finish(),
+                {{"2035-03-06T09:17:00", 12, 12, 9, 9, 50}});
+}
+
 TEST(BuildCandles, EmptyInputGivesNoCandles) {
   EXPECT_TRUE(BuildCandles(Interval("1minute"), {}).empty());
   EXPECT_TRUE(BuildCandles(Interval("1minute"),

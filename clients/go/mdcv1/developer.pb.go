@@ -627,6 +627,352 @@ func (x *GetHistoricalCandlesRequest) GetTimezone() string {
 	return ""
 }
 
+// Get Quotes request: the cross-section of many symbols as of an instant.
+type GetQuotesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// NSE trading symbols, up to 1000, each 1-32 characters of A-Z a-z 0-9 &
+	// . _ - (case-sensitive, as stored), or NIFTY (any case) for the NIFTY 50
+	// index; repeat the parameter or separate them by commas
+	// (`symbols=INFY,TCS`). Repeats count once. Empty: every symbol that has a
+	// quote on the trading day, paged.
+	Symbols []string `protobuf:"bytes,1,rep,name=symbols,proto3" json:"symbols,omitempty"`
+	// Wall-clock time YYYY-MM-DDTHH:MM:SS in `timezone`: the instant to read
+	// as of. Default: now (the backtest clock when set).
+	Datetime string `protobuf:"bytes,2,opt,name=datetime,proto3" json:"datetime,omitempty"`
+	// IANA zone name (any case, e.g. Asia/Kolkata, UTC) or fixed offset
+	// +HH:MM / -HH:MM (up to 14:00) of the datetimes; default Asia/Kolkata.
+	Timezone string `protobuf:"bytes,3,opt,name=timezone,proto3" json:"timezone,omitempty"`
+	// Without `symbols` only: symbols per page, default 1000 (also for 0),
+	// values above 1000 are treated as 1000; negative is INVALID_ARGUMENT.
+	PageSize int32 `protobuf:"varint,4,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// Without `symbols` only: the previous page's `nextPageToken`, to resume
+	// after it (with the same other parameters); empty for the first page.
+	PageToken     string `protobuf:"bytes,5,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetQuotesRequest) Reset() {
+	*x = GetQuotesRequest{}
+	mi := &file_mdc_v1_developer_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetQuotesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetQuotesRequest) ProtoMessage() {}
+
+func (x *GetQuotesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_developer_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetQuotesRequest.ProtoReflect.Descriptor instead.
+func (*GetQuotesRequest) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *GetQuotesRequest) GetSymbols() []string {
+	if x != nil {
+		return x.Symbols
+	}
+	return nil
+}
+
+func (x *GetQuotesRequest) GetDatetime() string {
+	if x != nil {
+		return x.Datetime
+	}
+	return ""
+}
+
+func (x *GetQuotesRequest) GetTimezone() string {
+	if x != nil {
+		return x.Timezone
+	}
+	return ""
+}
+
+func (x *GetQuotesRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *GetQuotesRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+// The latest quote of each symbol at or before one instant, within its
+// trading day.
+type QuoteCrossSection struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The instant read as of, RFC 3339 UTC.
+	AsOf *timestamppb.Timestamp `protobuf:"bytes,1,opt,name=as_of,json=asOf,proto3" json:"as_of,omitempty"`
+	// The trading day searched (Asia/Kolkata), YYYY-MM-DD: quotes from 00:00
+	// IST of it up to `asOf`.
+	TradingDay string `protobuf:"bytes,2,opt,name=trading_day,json=tradingDay,proto3" json:"trading_day,omitempty"`
+	// One quote per symbol found: in the order asked, or by symbol without
+	// `symbols`.
+	Quotes []*StockQuote `protobuf:"bytes,3,rep,name=quotes,proto3" json:"quotes,omitempty"`
+	// The symbols asked for that have no quote on the trading day at or
+	// before `asOf`, in the order asked; always empty without `symbols`.
+	Missing []string `protobuf:"bytes,4,rep,name=missing,proto3" json:"missing,omitempty"`
+	// Without `symbols`: pass as `pageToken` for the next page; empty when no
+	// more symbols follow.
+	NextPageToken string `protobuf:"bytes,5,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *QuoteCrossSection) Reset() {
+	*x = QuoteCrossSection{}
+	mi := &file_mdc_v1_developer_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *QuoteCrossSection) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*QuoteCrossSection) ProtoMessage() {}
+
+func (x *QuoteCrossSection) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_developer_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use QuoteCrossSection.ProtoReflect.Descriptor instead.
+func (*QuoteCrossSection) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *QuoteCrossSection) GetAsOf() *timestamppb.Timestamp {
+	if x != nil {
+		return x.AsOf
+	}
+	return nil
+}
+
+func (x *QuoteCrossSection) GetTradingDay() string {
+	if x != nil {
+		return x.TradingDay
+	}
+	return ""
+}
+
+func (x *QuoteCrossSection) GetQuotes() []*StockQuote {
+	if x != nil {
+		return x.Quotes
+	}
+	return nil
+}
+
+func (x *QuoteCrossSection) GetMissing() []string {
+	if x != nil {
+		return x.Missing
+	}
+	return nil
+}
+
+func (x *QuoteCrossSection) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
+}
+
+// Get Candles Of Symbols request: OHLCV candles of several symbols in
+// [start, end).
+type GetCandlesOfSymbolsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// NSE trading symbols, 1-100, each 1-32 characters of A-Z a-z 0-9 & . _ -,
+	// or NIFTY (any case) for the NIFTY 50 index; repeat the parameter or
+	// separate them by commas. Repeats count once. Required.
+	Symbols []string `protobuf:"bytes,1,rep,name=symbols,proto3" json:"symbols,omitempty"`
+	// Candle interval, exactly one of 1minute, 2minute, 3minute, 5minute,
+	// 10minute, 15minute, 30minute, 1hour, 4hour, 1day, 1week, 1month;
+	// required.
+	Interval string `protobuf:"bytes,2,opt,name=interval,proto3" json:"interval,omitempty"`
+	// Wall-clock time YYYY-MM-DDTHH:MM:SS in `timezone`: start of the window
+	// (inclusive). Default: 09:15 IST of end's trading day (end itself if
+	// that is earlier). Must not be after the end; at most 50,000 candles of
+	// all symbols together.
+	StartDatetime string `protobuf:"bytes,3,opt,name=start_datetime,json=startDatetime,proto3" json:"start_datetime,omitempty"`
+	// Wall-clock time YYYY-MM-DDTHH:MM:SS in `timezone`: end of the window
+	// (exclusive). Default: now (the backtest clock when set); a later end is
+	// cut at the backtest clock.
+	EndDatetime string `protobuf:"bytes,4,opt,name=end_datetime,json=endDatetime,proto3" json:"end_datetime,omitempty"`
+	// IANA zone name (any case, e.g. Asia/Kolkata, UTC) or fixed offset
+	// +HH:MM / -HH:MM (up to 14:00) of the datetimes; default Asia/Kolkata.
+	Timezone      string `protobuf:"bytes,5,opt,name=timezone,proto3" json:"timezone,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCandlesOfSymbolsRequest) Reset() {
+	*x = GetCandlesOfSymbolsRequest{}
+	mi := &file_mdc_v1_developer_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCandlesOfSymbolsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCandlesOfSymbolsRequest) ProtoMessage() {}
+
+func (x *GetCandlesOfSymbolsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_developer_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCandlesOfSymbolsRequest.ProtoReflect.Descriptor instead.
+func (*GetCandlesOfSymbolsRequest) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *GetCandlesOfSymbolsRequest) GetSymbols() []string {
+	if x != nil {
+		return x.Symbols
+	}
+	return nil
+}
+
+func (x *GetCandlesOfSymbolsRequest) GetInterval() string {
+	if x != nil {
+		return x.Interval
+	}
+	return ""
+}
+
+func (x *GetCandlesOfSymbolsRequest) GetStartDatetime() string {
+	if x != nil {
+		return x.StartDatetime
+	}
+	return ""
+}
+
+func (x *GetCandlesOfSymbolsRequest) GetEndDatetime() string {
+	if x != nil {
+		return x.EndDatetime
+	}
+	return ""
+}
+
+func (x *GetCandlesOfSymbolsRequest) GetTimezone() string {
+	if x != nil {
+		return x.Timezone
+	}
+	return ""
+}
+
+// Candles of several symbols at one interval.
+type CandlesOfSymbols struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The interval name, as asked.
+	Interval string `protobuf:"bytes,1,opt,name=interval,proto3" json:"interval,omitempty"`
+	// The bucket length in minutes; nominal for the calendar intervals (1day
+	// 1440, 1week 10080, 1month 43200).
+	IntervalMinutes int32 `protobuf:"varint,2,opt,name=interval_minutes,json=intervalMinutes,proto3" json:"interval_minutes,omitempty"`
+	// One series per symbol that has candles in the range, in the order
+	// asked.
+	Series []*CandleSeries `protobuf:"bytes,3,rep,name=series,proto3" json:"series,omitempty"`
+	// The symbols asked for without a candle in the range, in the order
+	// asked.
+	Missing       []string `protobuf:"bytes,4,rep,name=missing,proto3" json:"missing,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CandlesOfSymbols) Reset() {
+	*x = CandlesOfSymbols{}
+	mi := &file_mdc_v1_developer_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CandlesOfSymbols) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CandlesOfSymbols) ProtoMessage() {}
+
+func (x *CandlesOfSymbols) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_developer_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CandlesOfSymbols.ProtoReflect.Descriptor instead.
+func (*CandlesOfSymbols) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *CandlesOfSymbols) GetInterval() string {
+	if x != nil {
+		return x.Interval
+	}
+	return ""
+}
+
+func (x *CandlesOfSymbols) GetIntervalMinutes() int32 {
+	if x != nil {
+		return x.IntervalMinutes
+	}
+	return 0
+}
+
+func (x *CandlesOfSymbols) GetSeries() []*CandleSeries {
+	if x != nil {
+		return x.Series
+	}
+	return nil
+}
+
+func (x *CandlesOfSymbols) GetMissing() []string {
+	if x != nil {
+		return x.Missing
+	}
+	return nil
+}
+
 // Get Shortlist Persistence request: snapshots in [start, end].
 type GetShortlistPersistenceRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -652,7 +998,7 @@ type GetShortlistPersistenceRequest struct {
 
 func (x *GetShortlistPersistenceRequest) Reset() {
 	*x = GetShortlistPersistenceRequest{}
-	mi := &file_mdc_v1_developer_proto_msgTypes[8]
+	mi := &file_mdc_v1_developer_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -664,7 +1010,7 @@ func (x *GetShortlistPersistenceRequest) String() string {
 func (*GetShortlistPersistenceRequest) ProtoMessage() {}
 
 func (x *GetShortlistPersistenceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_developer_proto_msgTypes[8]
+	mi := &file_mdc_v1_developer_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -677,7 +1023,7 @@ func (x *GetShortlistPersistenceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetShortlistPersistenceRequest.ProtoReflect.Descriptor instead.
 func (*GetShortlistPersistenceRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{8}
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GetShortlistPersistenceRequest) GetType() string {
@@ -733,7 +1079,7 @@ type PersistentInstrument struct {
 
 func (x *PersistentInstrument) Reset() {
 	*x = PersistentInstrument{}
-	mi := &file_mdc_v1_developer_proto_msgTypes[9]
+	mi := &file_mdc_v1_developer_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -745,7 +1091,7 @@ func (x *PersistentInstrument) String() string {
 func (*PersistentInstrument) ProtoMessage() {}
 
 func (x *PersistentInstrument) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_developer_proto_msgTypes[9]
+	mi := &file_mdc_v1_developer_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -758,7 +1104,7 @@ func (x *PersistentInstrument) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PersistentInstrument.ProtoReflect.Descriptor instead.
 func (*PersistentInstrument) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{9}
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *PersistentInstrument) GetNseSymbol() string {
@@ -813,7 +1159,7 @@ type ShortlistPersistence struct {
 
 func (x *ShortlistPersistence) Reset() {
 	*x = ShortlistPersistence{}
-	mi := &file_mdc_v1_developer_proto_msgTypes[10]
+	mi := &file_mdc_v1_developer_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -825,7 +1171,7 @@ func (x *ShortlistPersistence) String() string {
 func (*ShortlistPersistence) ProtoMessage() {}
 
 func (x *ShortlistPersistence) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_developer_proto_msgTypes[10]
+	mi := &file_mdc_v1_developer_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -838,7 +1184,7 @@ func (x *ShortlistPersistence) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShortlistPersistence.ProtoReflect.Descriptor instead.
 func (*ShortlistPersistence) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{10}
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ShortlistPersistence) GetStartTime() *timestamppb.Timestamp {
@@ -892,7 +1238,7 @@ type GetBrokerTokenRequest struct {
 
 func (x *GetBrokerTokenRequest) Reset() {
 	*x = GetBrokerTokenRequest{}
-	mi := &file_mdc_v1_developer_proto_msgTypes[11]
+	mi := &file_mdc_v1_developer_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -904,7 +1250,7 @@ func (x *GetBrokerTokenRequest) String() string {
 func (*GetBrokerTokenRequest) ProtoMessage() {}
 
 func (x *GetBrokerTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_developer_proto_msgTypes[11]
+	mi := &file_mdc_v1_developer_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -917,7 +1263,7 @@ func (x *GetBrokerTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBrokerTokenRequest.ProtoReflect.Descriptor instead.
 func (*GetBrokerTokenRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{11}
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{15}
 }
 
 // The broker access token the service holds.
@@ -935,7 +1281,7 @@ type BrokerToken struct {
 
 func (x *BrokerToken) Reset() {
 	*x = BrokerToken{}
-	mi := &file_mdc_v1_developer_proto_msgTypes[12]
+	mi := &file_mdc_v1_developer_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -947,7 +1293,7 @@ func (x *BrokerToken) String() string {
 func (*BrokerToken) ProtoMessage() {}
 
 func (x *BrokerToken) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_developer_proto_msgTypes[12]
+	mi := &file_mdc_v1_developer_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -960,7 +1306,7 @@ func (x *BrokerToken) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BrokerToken.ProtoReflect.Descriptor instead.
 func (*BrokerToken) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{12}
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *BrokerToken) GetAccessToken() string {
@@ -989,7 +1335,7 @@ type ListHolidaysRequest struct {
 
 func (x *ListHolidaysRequest) Reset() {
 	*x = ListHolidaysRequest{}
-	mi := &file_mdc_v1_developer_proto_msgTypes[13]
+	mi := &file_mdc_v1_developer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1001,7 +1347,7 @@ func (x *ListHolidaysRequest) String() string {
 func (*ListHolidaysRequest) ProtoMessage() {}
 
 func (x *ListHolidaysRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_developer_proto_msgTypes[13]
+	mi := &file_mdc_v1_developer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1014,7 +1360,7 @@ func (x *ListHolidaysRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHolidaysRequest.ProtoReflect.Descriptor instead.
 func (*ListHolidaysRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{13}
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ListHolidaysRequest) GetYear() int32 {
@@ -1069,7 +1415,32 @@ const file_mdc_v1_developer_proto_rawDesc = "" +
 	"\binterval\x18\x02 \x01(\tB\x04\xe2A\x01\x02R\binterval\x12%\n" +
 	"\x0estart_datetime\x18\x03 \x01(\tR\rstartDatetime\x12!\n" +
 	"\fend_datetime\x18\x04 \x01(\tR\vendDatetime\x12\x1a\n" +
-	"\btimezone\x18\x05 \x01(\tR\btimezone\"\xb6\x01\n" +
+	"\btimezone\x18\x05 \x01(\tR\btimezone\"\xa0\x01\n" +
+	"\x10GetQuotesRequest\x12\x18\n" +
+	"\asymbols\x18\x01 \x03(\tR\asymbols\x12\x1a\n" +
+	"\bdatetime\x18\x02 \x01(\tR\bdatetime\x12\x1a\n" +
+	"\btimezone\x18\x03 \x01(\tR\btimezone\x12\x1b\n" +
+	"\tpage_size\x18\x04 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x05 \x01(\tR\tpageToken\"\xd3\x01\n" +
+	"\x11QuoteCrossSection\x12/\n" +
+	"\x05as_of\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04asOf\x12\x1f\n" +
+	"\vtrading_day\x18\x02 \x01(\tR\n" +
+	"tradingDay\x12*\n" +
+	"\x06quotes\x18\x03 \x03(\v2\x12.mdc.v1.StockQuoteR\x06quotes\x12\x18\n" +
+	"\amissing\x18\x04 \x03(\tR\amissing\x12&\n" +
+	"\x0fnext_page_token\x18\x05 \x01(\tR\rnextPageToken\"\xc4\x01\n" +
+	"\x1aGetCandlesOfSymbolsRequest\x12\x1e\n" +
+	"\asymbols\x18\x01 \x03(\tB\x04\xe2A\x01\x02R\asymbols\x12 \n" +
+	"\binterval\x18\x02 \x01(\tB\x04\xe2A\x01\x02R\binterval\x12%\n" +
+	"\x0estart_datetime\x18\x03 \x01(\tR\rstartDatetime\x12!\n" +
+	"\fend_datetime\x18\x04 \x01(\tR\vendDatetime\x12\x1a\n" +
+	"\btimezone\x18\x05 \x01(\tR\btimezone\"\xa1\x01\n" +
+	"\x10CandlesOfSymbols\x12\x1a\n" +
+	"\binterval\x18\x01 \x01(\tR\binterval\x12)\n" +
+	"\x10interval_minutes\x18\x02 \x01(\x05R\x0fintervalMinutes\x12,\n" +
+	"\x06series\x18\x03 \x03(\v2\x14.mdc.v1.CandleSeriesR\x06series\x12\x18\n" +
+	"\amissing\x18\x04 \x03(\tR\amissing\"\xb6\x01\n" +
 	"\x1eGetShortlistPersistenceRequest\x12\x18\n" +
 	"\x04type\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x04type\x12%\n" +
 	"\x0estart_datetime\x18\x02 \x01(\tR\rstartDatetime\x12!\n" +
@@ -1098,14 +1469,16 @@ const file_mdc_v1_developer_proto_rawDesc = "" +
 	"\n" +
 	"expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\texpiresAt\")\n" +
 	"\x13ListHolidaysRequest\x12\x12\n" +
-	"\x04year\x18\x01 \x01(\x05R\x04year2\xff\x0f\n" +
+	"\x04year\x18\x01 \x01(\x05R\x04year2\xfe\x11\n" +
 	"\x10DeveloperService\x12\xd0\x01\n" +
 	"\aGetList\x12\x16.mdc.v1.GetListRequest\x1a\x11.mdc.v1.Shortlist\"\x99\x01\xa2\x9f\x19w\b\x02\x10\x02\x18\x02 \x03*g\b\x05\x12cNo snapshot of that type and scope on the trading day of `datetime` (default: now) at or before it.:\x04read\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/developer/lists\x90\x02\x01\x12\x89\x02\n" +
 	"\bGetQuote\x12\x17.mdc.v1.GetQuoteRequest\x1a\x12.mdc.v1.StockQuote\"\xcf\x01\xa2\x9f\x19\xac\x01\b\x02\x10\x02\x18\x02 \x03*\x9b\x01\b\x05\x12\x96\x01Nothing stored on the trading day of `datetime` at or before it; without `datetime`, nothing stored at all (before the backtest clock when it is set).:\x04read\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/developer/quote\x90\x02\x01\x12\x85\x01\n" +
 	"\x10GetQuoteTimeline\x12\x1f.mdc.v1.GetQuoteTimelineRequest\x1a\x15.mdc.v1.QuoteTimeline\"9\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\x1e\x12\x1c/v1/developer/quote-timeline\x90\x02\x01\x12\x89\x02\n" +
 	"\bGetNifty\x12\x17.mdc.v1.GetNiftyRequest\x1a\x12.mdc.v1.NiftyQuote\"\xcf\x01\xa2\x9f\x19\xac\x01\b\x02\x10\x02\x18\x02 \x03*\x9b\x01\b\x05\x12\x96\x01Nothing stored on the trading day of `datetime` at or before it; without `datetime`, nothing stored at all (before the backtest clock when it is set).:\x04read\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/developer/nifty\x90\x02\x01\x12\x85\x01\n" +
 	"\x10GetNiftyTimeline\x12\x1f.mdc.v1.GetNiftyTimelineRequest\x1a\x15.mdc.v1.NiftyTimeline\"9\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\x1e\x12\x1c/v1/developer/nifty-timeline\x90\x02\x01\x12\x90\x01\n" +
-	"\x14GetHistoricalCandles\x12#.mdc.v1.GetHistoricalCandlesRequest\x1a\x14.mdc.v1.CandleSeries\"=\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\"\x12 /v1/developer/historical-candles\x90\x02\x01\x12\xa2\x01\n" +
+	"\x14GetHistoricalCandles\x12#.mdc.v1.GetHistoricalCandlesRequest\x1a\x14.mdc.v1.CandleSeries\"=\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\"\x12 /v1/developer/historical-candles\x90\x02\x01\x12s\n" +
+	"\tGetQuotes\x12\x18.mdc.v1.GetQuotesRequest\x1a\x19.mdc.v1.QuoteCrossSection\"1\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\x16\x12\x14/v1/developer/quotes\x90\x02\x01\x12\x87\x01\n" +
+	"\x13GetCandlesOfSymbols\x12\".mdc.v1.GetCandlesOfSymbolsRequest\x1a\x18.mdc.v1.CandlesOfSymbols\"2\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\x17\x12\x15/v1/developer/candles\x90\x02\x01\x12\xa2\x01\n" +
 	"\x17GetShortlistPersistence\x12&.mdc.v1.GetShortlistPersistenceRequest\x1a\x1c.mdc.v1.ShortlistPersistence\"A\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02&\x12$/v1/developer/shortlists/persistence\x90\x02\x01\x12\xb7\x04\n" +
 	"\x0eGetBrokerToken\x12\x1d.mdc.v1.GetBrokerTokenRequest\x1a\x13.mdc.v1.BrokerToken\"\xf0\x03\xa2\x9f\x19\xcd\x03\b\x02\x10\x01\x18\x02 \x01*\xe0\x01\b\t\x12\xdb\x01No broker token endpoint or no broker credentials are configured (reason BROKER_NOT_CONFIGURED), or stored credentials cannot be decrypted with this server's MDC_SECRET_KEY: a setting, not an outage; not worth retrying.*\x91\x01\b\x0e\x12\x8c\x01The broker's token endpoint failed, timed out or answered something unusable (reason BROKER_UNAVAILABLE), or the database cannot be reached.:La refresh it triggers runs once across servers (advisory lock) and is stored\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/developer/token\x90\x02\x02\x12~\n" +
 	"\fListHolidays\x12\x1b.mdc.v1.ListHolidaysRequest\x1a\x1c.mdc.v1.ListHolidaysResponse\"3\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x01:\x04read\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/developer/holidays\x90\x02\x01B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
@@ -1122,7 +1495,7 @@ func file_mdc_v1_developer_proto_rawDescGZIP() []byte {
 	return file_mdc_v1_developer_proto_rawDescData
 }
 
-var file_mdc_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
+var file_mdc_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_mdc_v1_developer_proto_goTypes = []any{
 	(*GetListRequest)(nil),                 // 0: mdc.v1.GetListRequest
 	(*GetQuoteRequest)(nil),                // 1: mdc.v1.GetQuoteRequest
@@ -1132,53 +1505,64 @@ var file_mdc_v1_developer_proto_goTypes = []any{
 	(*GetNiftyTimelineRequest)(nil),        // 5: mdc.v1.GetNiftyTimelineRequest
 	(*NiftyTimeline)(nil),                  // 6: mdc.v1.NiftyTimeline
 	(*GetHistoricalCandlesRequest)(nil),    // 7: mdc.v1.GetHistoricalCandlesRequest
-	(*GetShortlistPersistenceRequest)(nil), // 8: mdc.v1.GetShortlistPersistenceRequest
-	(*PersistentInstrument)(nil),           // 9: mdc.v1.PersistentInstrument
-	(*ShortlistPersistence)(nil),           // 10: mdc.v1.ShortlistPersistence
-	(*GetBrokerTokenRequest)(nil),          // 11: mdc.v1.GetBrokerTokenRequest
-	(*BrokerToken)(nil),                    // 12: mdc.v1.BrokerToken
-	(*ListHolidaysRequest)(nil),            // 13: mdc.v1.ListHolidaysRequest
-	(*StockQuote)(nil),                     // 14: mdc.v1.StockQuote
-	(*NiftyQuote)(nil),                     // 15: mdc.v1.NiftyQuote
-	(*timestamppb.Timestamp)(nil),          // 16: google.protobuf.Timestamp
-	(ShortlistType)(0),                     // 17: mdc.v1.ShortlistType
-	(Scope)(0),                             // 18: mdc.v1.Scope
-	(*Shortlist)(nil),                      // 19: mdc.v1.Shortlist
-	(*CandleSeries)(nil),                   // 20: mdc.v1.CandleSeries
-	(*ListHolidaysResponse)(nil),           // 21: mdc.v1.ListHolidaysResponse
+	(*GetQuotesRequest)(nil),               // 8: mdc.v1.GetQuotesRequest
+	(*QuoteCrossSection)(nil),              // 9: mdc.v1.QuoteCrossSection
+	(*GetCandlesOfSymbolsRequest)(nil),     // 10: mdc.v1.GetCandlesOfSymbolsRequest
+	(*CandlesOfSymbols)(nil),               // 11: mdc.v1.CandlesOfSymbols
+	(*GetShortlistPersistenceRequest)(nil), // 12: mdc.v1.GetShortlistPersistenceRequest
+	(*PersistentInstrument)(nil),           // 13: mdc.v1.PersistentInstrument
+	(*ShortlistPersistence)(nil),           // 14: mdc.v1.ShortlistPersistence
+	(*GetBrokerTokenRequest)(nil),          // 15: mdc.v1.GetBrokerTokenRequest
+	(*BrokerToken)(nil),                    // 16: mdc.v1.BrokerToken
+	(*ListHolidaysRequest)(nil),            // 17: mdc.v1.ListHolidaysRequest
+	(*StockQuote)(nil),                     // 18: mdc.v1.StockQuote
+	(*NiftyQuote)(nil),                     // 19: mdc.v1.NiftyQuote
+	(*timestamppb.Timestamp)(nil),          // 20: google.protobuf.Timestamp
+	(*CandleSeries)(nil),                   // 21: mdc.v1.CandleSeries
+	(ShortlistType)(0),                     // 22: mdc.v1.ShortlistType
+	(Scope)(0),                             // 23: mdc.v1.Scope
+	(*Shortlist)(nil),                      // 24: mdc.v1.Shortlist
+	(*ListHolidaysResponse)(nil),           // 25: mdc.v1.ListHolidaysResponse
 }
 var file_mdc_v1_developer_proto_depIdxs = []int32{
-	14, // 0: mdc.v1.QuoteTimeline.quotes:type_name -> mdc.v1.StockQuote
-	15, // 1: mdc.v1.NiftyTimeline.quotes:type_name -> mdc.v1.NiftyQuote
-	16, // 2: mdc.v1.ShortlistPersistence.start_time:type_name -> google.protobuf.Timestamp
-	16, // 3: mdc.v1.ShortlistPersistence.end_time:type_name -> google.protobuf.Timestamp
-	17, // 4: mdc.v1.ShortlistPersistence.type:type_name -> mdc.v1.ShortlistType
-	18, // 5: mdc.v1.ShortlistPersistence.scope:type_name -> mdc.v1.Scope
-	9,  // 6: mdc.v1.ShortlistPersistence.instruments:type_name -> mdc.v1.PersistentInstrument
-	16, // 7: mdc.v1.BrokerToken.expires_at:type_name -> google.protobuf.Timestamp
-	0,  // 8: mdc.v1.DeveloperService.GetList:input_type -> mdc.v1.GetListRequest
-	1,  // 9: mdc.v1.DeveloperService.GetQuote:input_type -> mdc.v1.GetQuoteRequest
-	2,  // 10: mdc.v1.DeveloperService.GetQuoteTimeline:input_type -> mdc.v1.GetQuoteTimelineRequest
-	4,  // 11: mdc.v1.DeveloperService.GetNifty:input_type -> mdc.v1.GetNiftyRequest
-	5,  // 12: mdc.v1.DeveloperService.GetNiftyTimeline:input_type -> mdc.v1.GetNiftyTimelineRequest
-	7,  // 13: mdc.v1.DeveloperService.GetHistoricalCandles:input_type -> mdc.v1.GetHistoricalCandlesRequest
-	8,  // 14: mdc.v1.DeveloperService.GetShortlistPersistence:input_type -> mdc.v1.GetShortlistPersistenceRequest
-	11, // 15: mdc.v1.DeveloperService.GetBrokerToken:input_type -> mdc.v1.GetBrokerTokenRequest
-	13, // 16: mdc.v1.DeveloperService.ListHolidays:input_type -> mdc.v1.ListHolidaysRequest
-	19, // 17: mdc.v1.DeveloperService.GetList:output_type -> mdc.v1.Shortlist
-	14, // 18: mdc.v1.DeveloperService.GetQuote:output_type -> mdc.v1.StockQuote
-	3,  // 19: mdc.v1.DeveloperService.GetQuoteTimeline:output_type -> mdc.v1.QuoteTimeline
-	15, // 20: mdc.v1.DeveloperService.GetNifty:output_type -> mdc.v1.NiftyQuote
-	6,  // 21: mdc.v1.DeveloperService.GetNiftyTimeline:output_type -> mdc.v1.NiftyTimeline
-	20, // 22: mdc.v1.DeveloperService.GetHistoricalCandles:output_type -> mdc.v1.CandleSeries
-	10, // 23: mdc.v1.DeveloperService.GetShortlistPersistence:output_type -> mdc.v1.ShortlistPersistence
-	12, // 24: mdc.v1.DeveloperService.GetBrokerToken:output_type -> mdc.v1.BrokerToken
-	21, // 25: mdc.v1.DeveloperService.ListHolidays:output_type -> mdc.v1.ListHolidaysResponse
-	17, // [17:26] is the sub-list for method output_type
-	8,  // [8:17] is the sub-list for method input_type
-	8,  // [8:8] is the sub-list for extension type_name
-	8,  // [8:8] is the sub-list for extension extendee
-	0,  // [0:8] is the sub-list for field type_name
+	18, // 0: mdc.v1.QuoteTimeline.quotes:type_name -> mdc.v1.StockQuote
+	19, // 1: mdc.v1.NiftyTimeline.quotes:type_name -> mdc.v1.NiftyQuote
+	20, // 2: mdc.v1.QuoteCrossSection.as_of:type_name -> google.protobuf.Timestamp
+	18, // 3: mdc.v1.QuoteCrossSection.quotes:type_name -> mdc.v1.StockQuote
+	21, // 4: mdc.v1.CandlesOfSymbols.series:type_name -> mdc.v1.CandleSeries
+	20, // 5: mdc.v1.ShortlistPersistence.start_time:type_name -> google.protobuf.Timestamp
+	20, // 6: mdc.v1.ShortlistPersistence.end_time:type_name -> google.protobuf.Timestamp
+	22, // 7: mdc.v1.ShortlistPersistence.type:type_name -> mdc.v1.ShortlistType
+	23, // 8: mdc.v1.ShortlistPersistence.scope:type_name -> mdc.v1.Scope
+	13, // 9: mdc.v1.ShortlistPersistence.instruments:type_name -> mdc.v1.PersistentInstrument
+	20, // 10: mdc.v1.BrokerToken.expires_at:type_name -> google.protobuf.Timestamp
+	0,  // 11: mdc.v1.DeveloperService.GetList:input_type -> mdc.v1.GetListRequest
+	1,  // 12: mdc.v1.DeveloperService.GetQuote:input_type -> mdc.v1.GetQuoteRequest
+	2,  // 13: mdc.v1.DeveloperService.GetQuoteTimeline:input_type -> mdc.v1.GetQuoteTimelineRequest
+	4,  // 14: mdc.v1.DeveloperService.GetNifty:input_type -> mdc.v1.GetNiftyRequest
+	5,  // 15: mdc.v1.DeveloperService.GetNiftyTimeline:input_type -> mdc.v1.GetNiftyTimelineRequest
+	7,  // 16: mdc.v1.DeveloperService.GetHistoricalCandles:input_type -> mdc.v1.GetHistoricalCandlesRequest
+	8,  // 17: mdc.v1.DeveloperService.GetQuotes:input_type -> mdc.v1.GetQuotesRequest
+	10, // 18: mdc.v1.DeveloperService.GetCandlesOfSymbols:input_type -> mdc.v1.GetCandlesOfSymbolsRequest
+	12, // 19: mdc.v1.DeveloperService.GetShortlistPersistence:input_type -> mdc.v1.GetShortlistPersistenceRequest
+	15, // 20: mdc.v1.DeveloperService.GetBrokerToken:input_type -> mdc.v1.GetBrokerTokenRequest
+	17, // 21: mdc.v1.DeveloperService.ListHolidays:input_type -> mdc.v1.ListHolidaysRequest
+	24, // 22: mdc.v1.DeveloperService.GetList:output_type -> mdc.v1.Shortlist
+	18, // 23: mdc.v1.DeveloperService.GetQuote:output_type -> mdc.v1.StockQuote
+	3,  // 24: mdc.v1.DeveloperService.GetQuoteTimeline:output_type -> mdc.v1.QuoteTimeline
+	19, // 25: mdc.v1.DeveloperService.GetNifty:output_type -> mdc.v1.NiftyQuote
+	6,  // 26: mdc.v1.DeveloperService.GetNiftyTimeline:output_type -> mdc.v1.NiftyTimeline
+	21, // 27: mdc.v1.DeveloperService.GetHistoricalCandles:output_type -> mdc.v1.CandleSeries
+	9,  // 28: mdc.v1.DeveloperService.GetQuotes:output_type -> mdc.v1.QuoteCrossSection
+	11, // 29: mdc.v1.DeveloperService.GetCandlesOfSymbols:output_type -> mdc.v1.CandlesOfSymbols
+	14, // 30: mdc.v1.DeveloperService.GetShortlistPersistence:output_type -> mdc.v1.ShortlistPersistence
+	16, // 31: mdc.v1.DeveloperService.GetBrokerToken:output_type -> mdc.v1.BrokerToken
+	25, // 32: mdc.v1.DeveloperService.ListHolidays:output_type -> mdc.v1.ListHolidaysResponse
+	22, // [22:33] is the sub-list for method output_type
+	11, // [11:22] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_mdc_v1_developer_proto_init() }
@@ -1194,7 +1578,7 @@ func file_mdc_v1_developer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mdc_v1_developer_proto_rawDesc), len(file_mdc_v1_developer_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   14,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

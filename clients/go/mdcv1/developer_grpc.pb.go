@@ -28,6 +28,8 @@ const (
 	DeveloperService_GetNifty_FullMethodName                = "/mdc.v1.DeveloperService/GetNifty"
 	DeveloperService_GetNiftyTimeline_FullMethodName        = "/mdc.v1.DeveloperService/GetNiftyTimeline"
 	DeveloperService_GetHistoricalCandles_FullMethodName    = "/mdc.v1.DeveloperService/GetHistoricalCandles"
+	DeveloperService_GetQuotes_FullMethodName               = "/mdc.v1.DeveloperService/GetQuotes"
+	DeveloperService_GetCandlesOfSymbols_FullMethodName     = "/mdc.v1.DeveloperService/GetCandlesOfSymbols"
 	DeveloperService_GetShortlistPersistence_FullMethodName = "/mdc.v1.DeveloperService/GetShortlistPersistence"
 	DeveloperService_GetBrokerToken_FullMethodName          = "/mdc.v1.DeveloperService/GetBrokerToken"
 	DeveloperService_ListHolidays_FullMethodName            = "/mdc.v1.DeveloperService/ListHolidays"
@@ -90,6 +92,28 @@ type DeveloperServiceClient interface {
 	// that would exceed 50,000 candles); and PERMISSION_DENIED with reason
 	// FUTURE_READ if `start_datetime` is at or after the backtest clock.
 	GetHistoricalCandles(ctx context.Context, in *GetHistoricalCandlesRequest, opts ...grpc.CallOption) (*CandleSeries, error)
+	// The latest quote of each of many symbols at or before one instant,
+	// within its trading day: the cross-section as of `datetime` (now when
+	// absent). With `symbols`, each symbol asked for is either in `quotes`
+	// (in the order asked) or in `missing`; without, every symbol that has a
+	// quote on that trading day at or before the instant, by symbol, paged.
+	// NIFTY (any case) among `symbols` is the NIFTY 50 index.
+	// Returns INVALID_ARGUMENT naming `symbols` (more than 1000, or a
+	// malformed symbol as `symbols[i]`), `datetime`, `timezone`, `pageSize`
+	// (negative) or `pageToken` (not one this API returned, or given with
+	// `symbols`); and PERMISSION_DENIED with reason FUTURE_READ if `datetime`
+	// is at or after the backtest clock.
+	GetQuotes(ctx context.Context, in *GetQuotesRequest, opts ...grpc.CallOption) (*QuoteCrossSection, error)
+	// OHLCV candles of several symbols in one call, each series as
+	// GetHistoricalCandles builds it; `NIFTY` (any case) is the NIFTY 50
+	// index. Symbols without a candle in the range are listed in `missing`.
+	// Returns INVALID_ARGUMENT naming `symbols` (none, more than 100, or a
+	// malformed symbol as `symbols[i]`), `interval`, `end_datetime`,
+	// `timezone` or `start_datetime` (malformed, after the end, or a range
+	// whose candles of all symbols together would exceed 50,000); and
+	// PERMISSION_DENIED with reason FUTURE_READ if `start_datetime` is at or
+	// after the backtest clock.
+	GetCandlesOfSymbols(ctx context.Context, in *GetCandlesOfSymbolsRequest, opts ...grpc.CallOption) (*CandlesOfSymbols, error)
 	// How persistently each symbol appeared in the snapshots of a range.
 	// Returns INVALID_ARGUMENT naming `type` (missing or unknown), `scope`,
 	// `start_datetime` (also when after the end), `end_datetime` or
@@ -173,6 +197,26 @@ func (c *developerServiceClient) GetHistoricalCandles(ctx context.Context, in *G
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(CandleSeries)
 	err := c.cc.Invoke(ctx, DeveloperService_GetHistoricalCandles_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) GetQuotes(ctx context.Context, in *GetQuotesRequest, opts ...grpc.CallOption) (*QuoteCrossSection, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(QuoteCrossSection)
+	err := c.cc.Invoke(ctx, DeveloperService_GetQuotes_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) GetCandlesOfSymbols(ctx context.Context, in *GetCandlesOfSymbolsRequest, opts ...grpc.CallOption) (*CandlesOfSymbols, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CandlesOfSymbols)
+	err := c.cc.Invoke(ctx, DeveloperService_GetCandlesOfSymbols_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -266,6 +310,28 @@ type DeveloperServiceServer interface {
 	// that would exceed 50,000 candles); and PERMISSION_DENIED with reason
 	// FUTURE_READ if `start_datetime` is at or after the backtest clock.
 	GetHistoricalCandles(context.Context, *GetHistoricalCandlesRequest) (*CandleSeries, error)
+	// The latest quote of each of many symbols at or before one instant,
+	// within its trading day: the cross-section as of `datetime` (now when
+	// absent). With `symbols`, each symbol asked for is either in `quotes`
+	// (in the order asked) or in `missing`; without, every symbol that has a
+	// quote on that trading day at or before the instant, by symbol, paged.
+	// NIFTY (any case) among `symbols` is the NIFTY 50 index.
+	// Returns INVALID_ARGUMENT naming `symbols` (more than 1000, or a
+	// malformed symbol as `symbols[i]`), `datetime`, `timezone`, `pageSize`
+	// (negative) or `pageToken` (not one this API returned, or given with
+	// `symbols`); and PERMISSION_DENIED with reason FUTURE_READ if `datetime`
+	// is at or after the backtest clock.
+	GetQuotes(context.Context, *GetQuotesRequest) (*QuoteCrossSection, error)
+	// OHLCV candles of several symbols in one call, each series as
+	// GetHistoricalCandles builds it; `NIFTY` (any case) is the NIFTY 50
+	// index. Symbols without a candle in the range are listed in `missing`.
+	// Returns INVALID_ARGUMENT naming `symbols` (none, more than 100, or a
+	// malformed symbol as `symbols[i]`), `interval`, `end_datetime`,
+	// `timezone` or `start_datetime` (malformed, after the end, or a range
+	// whose candles of all symbols together would exceed 50,000); and
+	// PERMISSION_DENIED with reason FUTURE_READ if `start_datetime` is at or
+	// after the backtest clock.
+	GetCandlesOfSymbols(context.Context, *GetCandlesOfSymbolsRequest) (*CandlesOfSymbols, error)
 	// How persistently each symbol appeared in the snapshots of a range.
 	// Returns INVALID_ARGUMENT naming `type` (missing or unknown), `scope`,
 	// `start_datetime` (also when after the end), `end_datetime` or
@@ -312,6 +378,12 @@ func (UnimplementedDeveloperServiceServer) GetNiftyTimeline(context.Context, *Ge
 }
 func (UnimplementedDeveloperServiceServer) GetHistoricalCandles(context.Context, *GetHistoricalCandlesRequest) (*CandleSeries, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetHistoricalCandles not implemented")
+}
+func (UnimplementedDeveloperServiceServer) GetQuotes(context.Context, *GetQuotesRequest) (*QuoteCrossSection, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetQuotes not implemented")
+}
+func (UnimplementedDeveloperServiceServer) GetCandlesOfSymbols(context.Context, *GetCandlesOfSymbolsRequest) (*CandlesOfSymbols, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetCandlesOfSymbols not implemented")
 }
 func (UnimplementedDeveloperServiceServer) GetShortlistPersistence(context.Context, *GetShortlistPersistenceRequest) (*ShortlistPersistence, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetShortlistPersistence not implemented")
@@ -451,6 +523,42 @@ func _DeveloperService_GetHistoricalCandles_Handler(srv interface{}, ctx context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DeveloperService_GetQuotes_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetQuotesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).GetQuotes(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_GetQuotes_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).GetQuotes(ctx, req.(*GetQuotesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_GetCandlesOfSymbols_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetCandlesOfSymbolsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).GetCandlesOfSymbols(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_GetCandlesOfSymbols_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).GetCandlesOfSymbols(ctx, req.(*GetCandlesOfSymbolsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _DeveloperService_GetShortlistPersistence_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetShortlistPersistenceRequest)
 	if err := dec(in); err != nil {
@@ -535,6 +643,14 @@ var DeveloperService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetHistoricalCandles",
 			Handler:    _DeveloperService_GetHistoricalCandles_Handler,
+		},
+		{
+			MethodName: "GetQuotes",
+			Handler:    _DeveloperService_GetQuotes_Handler,
+		},
+		{
+			MethodName: "GetCandlesOfSymbols",
+			Handler:    _DeveloperService_GetCandlesOfSymbols_Handler,
 		},
 		{
 			MethodName: "GetShortlistPersistence",

@@ -130,11 +130,14 @@ func (rt route) serve(mux *runtime.ServeMux, client mdcv1.ExportServiceClient) r
 // stream sends until its end.
 func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req proto.Message, first *mdcv1.ExportChunk, stream chunkStream) {
 	// An export lasts as long as it needs: no write deadline.
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", f.contentType)
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, rt.fileName(req, f)))
 	w.WriteHeader(http.StatusOK)
+	// The client learns at once that its file is coming.
+	_ = rc.Flush()
 	enc, err := f.open(w, rt.layout)
 	if err != nil {
 		abort(r)

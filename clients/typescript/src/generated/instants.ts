@@ -2,6 +2,7 @@
 
 /** The answer fields that hold an instant (RFC 3339 on the wire, format date-time) or a list of them. */
 export const INSTANT_KEYS: ReadonlySet<string> = new Set([
+  "asOf",
   "createdTime",
   "endTime",
   "expiresAt",
@@ -16,6 +17,7 @@ export const INSTANT_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 export type InstantKey =
+  | "asOf"
   | "createdTime"
   | "endTime"
   | "expiresAt"

@@ -452,6 +452,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/developer/candles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OHLCV candles of several symbols in one call, each series as GetHistoricalCandles builds it; `NIFTY` (any case) is the NIFTY 50 index.
+         * @description OHLCV candles of several symbols in one call, each series as GetHistoricalCandles builds it; `NIFTY` (any case) is the NIFTY 50 index. Symbols without a candle in the range are listed in `missing`. Returns INVALID_ARGUMENT naming `symbols` (none, more than 100, or a malformed symbol as `symbols[i]`), `interval`, `end_datetime`, `timezone` or `start_datetime` (malformed, after the end, or a range whose candles of all symbols together would exceed 50,000); and PERMISSION_DENIED with reason FUTURE_READ if `start_datetime` is at or after the backtest clock.
+         */
+        get: operations["DeveloperService_GetCandlesOfSymbols"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/developer/collector/check-holiday": {
         parameters: {
             query?: never;
@@ -526,6 +546,86 @@ export interface paths {
          * @description Stores one shortlist snapshot, keyed by (type, scope, instant). Returns INVALID_ARGUMENT naming each bad field (e.g. a missing `data`, `data.timestamp` or `data.shortlistType`, more than 1000 entries, a bad `data.entries[i].nseSymbol` or `price`).
          */
         post: operations["CollectorService_SaveShortlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/export/candles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Candles at `interval` of the days, built from stored quotes as GetHistoricalCandles builds them, of every stock symbol or of `symbols` (NIFTY, any case, for the NIFTY 50 index).
+         * @description Candles at `interval` of the days, built from stored quotes as GetHistoricalCandles builds them, of every stock symbol or of `symbols` (NIFTY, any case, for the NIFTY 50 index). Returns INVALID_ARGUMENT naming `start_date`, `end_date`, `symbols` or `interval` (missing or unknown); PERMISSION_DENIED with reason FUTURE_READ if the first day starts at or after the backtest clock.
+         */
+        get: operations["ExportService_ExportCandles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/export/nifty": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * NIFTY 50 quotes of the days.
+         * @description NIFTY 50 quotes of the days. Returns INVALID_ARGUMENT naming `start_date` or `end_date`; PERMISSION_DENIED with reason FUTURE_READ if the first day starts at or after the backtest clock.
+         */
+        get: operations["ExportService_ExportNifty"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/export/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock quotes of the days, of every symbol or of `symbols`.
+         * @description Stock quotes of the days, of every symbol or of `symbols`. Returns INVALID_ARGUMENT naming `start_date` (missing or malformed), `end_date` (malformed, before the start, or more than 31 days after it) or `symbols` (more than 1000, or a malformed symbol as `symbols[i]`); PERMISSION_DENIED with reason FUTURE_READ if the first day starts at or after the backtest clock.
+         */
+        get: operations["ExportService_ExportQuotes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/export/shortlists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shortlist snapshots of the days, of every type and scope or of the ones asked for.
+         * @description Shortlist snapshots of the days, of every type and scope or of the ones asked for. Returns INVALID_ARGUMENT naming `start_date`, `end_date`, `type` or `scope` (unknown); PERMISSION_DENIED with reason FUTURE_READ if the first day starts at or after the backtest clock.
+         */
+        get: operations["ExportService_ExportShortlists"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -664,6 +764,26 @@ export interface paths {
          * @description Every stored quote of a symbol in [start, end), ascending, paged. Returns INVALID_ARGUMENT naming `symbol`, `start_datetime` (also when after the end), `end_datetime`, `timezone`, `pageSize` (negative) or `pageToken` (not one this API returned); and PERMISSION_DENIED with reason FUTURE_READ if `start_datetime` is at or after the backtest clock.
          */
         get: operations["DeveloperService_GetQuoteTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest quote of each of many symbols at or before one instant, within its trading day: the cross-section as of `datetime` (now when absent).
+         * @description The latest quote of each of many symbols at or before one instant, within its trading day: the cross-section as of `datetime` (now when absent). With `symbols`, each symbol asked for is either in `quotes` (in the order asked) or in `missing`; without, every symbol that has a quote on that trading day at or before the instant, by symbol, paged. NIFTY (any case) among `symbols` is the NIFTY 50 index. Returns INVALID_ARGUMENT naming `symbols` (more than 1000, or a malformed symbol as `symbols[i]`), `datetime`, `timezone`, `pageSize` (negative) or `pageToken` (not one this API returned, or given with `symbols`); and PERMISSION_DENIED with reason FUTURE_READ if `datetime` is at or after the backtest clock.
+         */
+        get: operations["DeveloperService_GetQuotes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -933,6 +1053,27 @@ export interface components {
             intervalMinutes: number;
             /** @description The symbol the candles are of (`NIFTY` for the NIFTY 50 index). */
             symbol: string;
+        };
+        /** @description Candles of several symbols at one interval. */
+        CandlesOfSymbols: {
+            /** @description The interval name, as asked. */
+            interval: string;
+            /**
+             * Format: int32
+             * @description The bucket length in minutes; nominal for the calendar intervals (1day
+             *     1440, 1week 10080, 1month 43200).
+             */
+            intervalMinutes: number;
+            /**
+             * @description The symbols asked for without a candle in the range, in the order
+             *     asked.
+             */
+            missing: string[];
+            /**
+             * @description One series per symbol that has candles in the range, in the order
+             *     asked.
+             */
+            series: components["schemas"]["CandleSeries"][];
         };
         /** @description Whether a date is a holiday and whether it trades. */
         CheckHolidayResponse: {
@@ -1228,6 +1369,24 @@ export interface components {
             /** @description The condition, UPPER_SNAKE_CASE, e.g. FUTURE_READ, LAST_ADMIN, USERNAME_TAKEN, SIGN_IN_THROTTLED. */
             reason: string;
         };
+        /** @description Records sent together, in export order (at most about 1 MiB a message). */
+        ExportChunk: {
+            /** @description The records. */
+            records: components["schemas"]["ExportRecord"][];
+        };
+        /** @description One exported record with the trading day it belongs to. */
+        ExportRecord: {
+            candle?: components["schemas"]["SymbolCandle"];
+            nifty?: components["schemas"]["NiftyQuote"];
+            quote?: components["schemas"]["StockQuote"];
+            shortlist?: components["schemas"]["Shortlist"];
+            /**
+             * Format: date
+             * @description The record's trading day (Asia/Kolkata), YYYY-MM-DD; a candle's is
+             *     that of its start.
+             */
+            tradingDay: string;
+        };
         /** @description Whether this server can serve. */
         HealthCheckResponse: {
             /** @description "ok" or "unreachable". */
@@ -1471,6 +1630,38 @@ export interface components {
              *     1 decimal.
              */
             percentage: number;
+        };
+        /**
+         * @description The latest quote of each symbol at or before one instant, within its
+         *     trading day.
+         */
+        QuoteCrossSection: {
+            /**
+             * Format: date-time
+             * @description The instant read as of, RFC 3339 UTC.
+             */
+            asOf?: string;
+            /**
+             * @description The symbols asked for that have no quote on the trading day at or
+             *     before `asOf`, in the order asked; always empty without `symbols`.
+             */
+            missing: string[];
+            /**
+             * @description Without `symbols`: pass as `pageToken` for the next page; empty when no
+             *     more symbols follow.
+             */
+            nextPageToken: string;
+            /**
+             * @description One quote per symbol found: in the order asked, or by symbol without
+             *     `symbols`.
+             */
+            quotes: components["schemas"]["StockQuote"][];
+            /**
+             * Format: date
+             * @description The trading day searched (Asia/Kolkata), YYYY-MM-DD: quotes from 00:00
+             *     IST of it up to `asOf`.
+             */
+            tradingDay: string;
         };
         /** @description A quote together with the status of the upstream call that produced it. */
         QuoteData: {
@@ -1951,6 +2142,14 @@ export interface components {
              * @description The quote's instant, RFC 3339 UTC.
              */
             timestamp?: string;
+        };
+        /** @description One candle of one symbol. */
+        SymbolCandle: {
+            candle?: components["schemas"]["Candle"];
+            /** @description The candle interval's name, as asked. */
+            interval: string;
+            /** @description The symbol (`NIFTY` for the NIFTY 50 index). */
+            symbol: string;
         };
         /** @description The result of a simulated trade (docs/api.md sections 5.3 and 5.4). */
         TradeOutcome: {
@@ -4722,6 +4921,122 @@ export interface operations {
             };
         };
     };
+    DeveloperService_GetCandlesOfSymbols: {
+        parameters: {
+            query: {
+                /**
+                 * @description NSE trading symbols, 1-100, each 1-32 characters of A-Z a-z 0-9 & . _ -,
+                 *     or NIFTY (any case) for the NIFTY 50 index; repeat the parameter or
+                 *     separate them by commas. Repeats count once. Required.
+                 */
+                symbols: string[];
+                /**
+                 * @description Candle interval, exactly one of 1minute, 2minute, 3minute, 5minute,
+                 *     10minute, 15minute, 30minute, 1hour, 4hour, 1day, 1week, 1month;
+                 *     required.
+                 */
+                interval: "1minute" | "2minute" | "3minute" | "5minute" | "10minute" | "15minute" | "30minute" | "1hour" | "4hour" | "1day" | "1week" | "1month";
+                /**
+                 * @description Wall-clock time YYYY-MM-DDTHH:MM:SS in `timezone`: start of the window
+                 *     (inclusive). Default: 09:15 IST of end's trading day (end itself if
+                 *     that is earlier). Must not be after the end; at most 50,000 candles of
+                 *     all symbols together.
+                 */
+                startDatetime?: string;
+                /**
+                 * @description Wall-clock time YYYY-MM-DDTHH:MM:SS in `timezone`: end of the window
+                 *     (exclusive). Default: now (the backtest clock when set); a later end is
+                 *     cut at the backtest clock.
+                 */
+                endDatetime?: string;
+                /**
+                 * @description IANA zone name (any case, e.g. Asia/Kolkata, UTC) or fixed offset
+                 *     +HH:MM / -HH:MM (up to 14:00) of the datetimes; default Asia/Kolkata.
+                 */
+                timezone?: string;
+            };
+            header?: {
+                /** @description The backtest clock: "now" for this request, a wall-clock time YYYY-MM-DDTHH:MM:SS in X-Current-Timezone. Data stamped at or after it is never returned; see docs/api.md section 9.3. Empty: no clock. Malformed: 400. */
+                "X-Current-Timestamp"?: components["parameters"]["X-Current-Timestamp"];
+                /** @description The zone of X-Current-Timestamp: an IANA name (any case) or a fixed offset +HH:MM / -HH:MM; default Asia/Kolkata. Malformed: 400. */
+                "X-Current-Timezone"?: components["parameters"]["X-Current-Timezone"];
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CandlesOfSymbols"];
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The request asks for an instant at or after the backtest clock (X-Current-Timestamp): `datetime`, `start_datetime`, or the start of the day of `date`. The google.rpc.ErrorInfo reason is FUTURE_READ. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The caller is over its per-developer rate limit (MDC_RATE_LIMIT_READS or MDC_RATE_LIMIT_WRITES; off unless the server sets them): nothing was done; the google.rpc.ErrorInfo reason is RATE_LIMITED, a google.rpc.RetryInfo gives the wait and `Retry-After` the same in whole seconds. Or: The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
     CollectorService_CheckHoliday: {
         parameters: {
             query: {
@@ -5017,6 +5332,419 @@ export interface operations {
             };
             /** @description The body is larger than the gateway's limit (MDC_MAX_BODY_BYTES, 4 MiB by default); it was not read. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The caller is over its per-developer rate limit (MDC_RATE_LIMIT_READS or MDC_RATE_LIMIT_WRITES; off unless the server sets them): nothing was done; the google.rpc.ErrorInfo reason is RATE_LIMITED, a google.rpc.RetryInfo gives the wait and `Retry-After` the same in whole seconds. Or: The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    ExportService_ExportCandles: {
+        parameters: {
+            query: {
+                /** @description The first trading day, YYYY-MM-DD (Asia/Kolkata); required. */
+                startDate: string;
+                /**
+                 * @description The last trading day, YYYY-MM-DD, at most 31 days after the start.
+                 *     Default: the start date (one day).
+                 */
+                endDate?: string;
+                /**
+                 * @description Candle interval, exactly one of 1minute, 2minute, 3minute, 5minute,
+                 *     10minute, 15minute, 30minute, 1hour, 4hour, 1day, 1week, 1month;
+                 *     required. A 1week or 1month candle holds only the quotes of the days
+                 *     exported.
+                 */
+                interval: "1minute" | "2minute" | "3minute" | "5minute" | "10minute" | "15minute" | "30minute" | "1hour" | "4hour" | "1day" | "1week" | "1month";
+                /**
+                 * @description NSE trading symbols, up to 1000, or NIFTY (any case); repeat the
+                 *     parameter or separate them by commas. Empty: every stock symbol.
+                 */
+                symbols?: string[];
+                /** @description The file format: `csv` (default; a header line, RFC 4180), `parquet` (typed columns) or `ndjson` (the JSON of one ExportRecord per line). The columns of each kind are in docs/api.md, "Export". */
+                format?: "csv" | "parquet" | "ndjson";
+            };
+            header?: {
+                /** @description The backtest clock: "now" for this request, a wall-clock time YYYY-MM-DDTHH:MM:SS in X-Current-Timezone. Data stamped at or after it is never returned; see docs/api.md section 9.3. Empty: no clock. Malformed: 400. */
+                "X-Current-Timestamp"?: components["parameters"]["X-Current-Timestamp"];
+                /** @description The zone of X-Current-Timestamp: an IANA name (any case) or a fixed offset +HH:MM / -HH:MM; default Asia/Kolkata. Malformed: 400. */
+                "X-Current-Timezone"?: components["parameters"]["X-Current-Timezone"];
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed as the records are read: CSV, Parquet or NDJSON as `format` asks (`Content-Disposition: attachment`). An export without records is a file with the header (CSV) or the schema (Parquet) and no rows. A failure after the file has begun breaks the answer off (the connection or HTTP/2 stream is reset), so a cut file never looks whole. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": components["schemas"]["ExportRecord"];
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The request asks for an instant at or after the backtest clock (X-Current-Timestamp): `datetime`, `start_datetime`, or the start of the day of `date`. The google.rpc.ErrorInfo reason is FUTURE_READ. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The caller is over its per-developer rate limit (MDC_RATE_LIMIT_READS or MDC_RATE_LIMIT_WRITES; off unless the server sets them): nothing was done; the google.rpc.ErrorInfo reason is RATE_LIMITED, a google.rpc.RetryInfo gives the wait and `Retry-After` the same in whole seconds. Or: The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    ExportService_ExportNifty: {
+        parameters: {
+            query: {
+                /** @description The first trading day, YYYY-MM-DD (Asia/Kolkata); required. */
+                startDate: string;
+                /**
+                 * @description The last trading day, YYYY-MM-DD, at most 31 days after the start.
+                 *     Default: the start date (one day).
+                 */
+                endDate?: string;
+                /** @description The file format: `csv` (default; a header line, RFC 4180), `parquet` (typed columns) or `ndjson` (the JSON of one ExportRecord per line). The columns of each kind are in docs/api.md, "Export". */
+                format?: "csv" | "parquet" | "ndjson";
+            };
+            header?: {
+                /** @description The backtest clock: "now" for this request, a wall-clock time YYYY-MM-DDTHH:MM:SS in X-Current-Timezone. Data stamped at or after it is never returned; see docs/api.md section 9.3. Empty: no clock. Malformed: 400. */
+                "X-Current-Timestamp"?: components["parameters"]["X-Current-Timestamp"];
+                /** @description The zone of X-Current-Timestamp: an IANA name (any case) or a fixed offset +HH:MM / -HH:MM; default Asia/Kolkata. Malformed: 400. */
+                "X-Current-Timezone"?: components["parameters"]["X-Current-Timezone"];
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed as the records are read: CSV, Parquet or NDJSON as `format` asks (`Content-Disposition: attachment`). An export without records is a file with the header (CSV) or the schema (Parquet) and no rows. A failure after the file has begun breaks the answer off (the connection or HTTP/2 stream is reset), so a cut file never looks whole. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": components["schemas"]["ExportRecord"];
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The request asks for an instant at or after the backtest clock (X-Current-Timestamp): `datetime`, `start_datetime`, or the start of the day of `date`. The google.rpc.ErrorInfo reason is FUTURE_READ. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The caller is over its per-developer rate limit (MDC_RATE_LIMIT_READS or MDC_RATE_LIMIT_WRITES; off unless the server sets them): nothing was done; the google.rpc.ErrorInfo reason is RATE_LIMITED, a google.rpc.RetryInfo gives the wait and `Retry-After` the same in whole seconds. Or: The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    ExportService_ExportQuotes: {
+        parameters: {
+            query: {
+                /** @description The first trading day, YYYY-MM-DD (Asia/Kolkata); required. */
+                startDate: string;
+                /**
+                 * @description The last trading day, YYYY-MM-DD, at most 31 days after the start.
+                 *     Default: the start date (one day).
+                 */
+                endDate?: string;
+                /**
+                 * @description NSE trading symbols, up to 1000, each 1-32 characters of A-Z a-z 0-9 &
+                 *     . _ - (case-sensitive, as stored); repeat the parameter or separate them
+                 *     by commas. Empty: every symbol.
+                 */
+                symbols?: string[];
+                /** @description The file format: `csv` (default; a header line, RFC 4180), `parquet` (typed columns) or `ndjson` (the JSON of one ExportRecord per line). The columns of each kind are in docs/api.md, "Export". */
+                format?: "csv" | "parquet" | "ndjson";
+            };
+            header?: {
+                /** @description The backtest clock: "now" for this request, a wall-clock time YYYY-MM-DDTHH:MM:SS in X-Current-Timezone. Data stamped at or after it is never returned; see docs/api.md section 9.3. Empty: no clock. Malformed: 400. */
+                "X-Current-Timestamp"?: components["parameters"]["X-Current-Timestamp"];
+                /** @description The zone of X-Current-Timestamp: an IANA name (any case) or a fixed offset +HH:MM / -HH:MM; default Asia/Kolkata. Malformed: 400. */
+                "X-Current-Timezone"?: components["parameters"]["X-Current-Timezone"];
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed as the records are read: CSV, Parquet or NDJSON as `format` asks (`Content-Disposition: attachment`). An export without records is a file with the header (CSV) or the schema (Parquet) and no rows. A failure after the file has begun breaks the answer off (the connection or HTTP/2 stream is reset), so a cut file never looks whole. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": components["schemas"]["ExportRecord"];
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The request asks for an instant at or after the backtest clock (X-Current-Timestamp): `datetime`, `start_datetime`, or the start of the day of `date`. The google.rpc.ErrorInfo reason is FUTURE_READ. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The caller is over its per-developer rate limit (MDC_RATE_LIMIT_READS or MDC_RATE_LIMIT_WRITES; off unless the server sets them): nothing was done; the google.rpc.ErrorInfo reason is RATE_LIMITED, a google.rpc.RetryInfo gives the wait and `Retry-After` the same in whole seconds. Or: The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    ExportService_ExportShortlists: {
+        parameters: {
+            query: {
+                /** @description The first trading day, YYYY-MM-DD (Asia/Kolkata); required. */
+                startDate: string;
+                /**
+                 * @description The last trading day, YYYY-MM-DD, at most 31 days after the start.
+                 *     Default: the start date (one day).
+                 */
+                endDate?: string;
+                /**
+                 * @description Shortlist type: TOP_GAINERS or VOLUME_SHOCKERS, also top-gainers /
+                 *     volume-shockers (any case). Empty: every type.
+                 */
+                type?: "TOP_GAINERS" | "VOLUME_SHOCKERS" | "top-gainers" | "volume-shockers" | "";
+                /** @description TOP_5 or FULL, also top-5 / full (any case). Empty: both scopes. */
+                scope?: "TOP_5" | "FULL" | "";
+                /** @description The file format: `csv` (default; a header line, RFC 4180), `parquet` (typed columns) or `ndjson` (the JSON of one ExportRecord per line). The columns of each kind are in docs/api.md, "Export". */
+                format?: "csv" | "parquet" | "ndjson";
+            };
+            header?: {
+                /** @description The backtest clock: "now" for this request, a wall-clock time YYYY-MM-DDTHH:MM:SS in X-Current-Timezone. Data stamped at or after it is never returned; see docs/api.md section 9.3. Empty: no clock. Malformed: 400. */
+                "X-Current-Timestamp"?: components["parameters"]["X-Current-Timestamp"];
+                /** @description The zone of X-Current-Timestamp: an IANA name (any case) or a fixed offset +HH:MM / -HH:MM; default Asia/Kolkata. Malformed: 400. */
+                "X-Current-Timezone"?: components["parameters"]["X-Current-Timezone"];
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed as the records are read: CSV, Parquet or NDJSON as `format` asks (`Content-Disposition: attachment`). An export without records is a file with the header (CSV) or the schema (Parquet) and no rows. A failure after the file has begun breaks the answer off (the connection or HTTP/2 stream is reset), so a cut file never looks whole. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apache.parquet": string;
+                    "application/x-ndjson": components["schemas"]["ExportRecord"];
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The request asks for an instant at or after the backtest clock (X-Current-Timestamp): `datetime`, `start_datetime`, or the start of the day of `date`. The google.rpc.ErrorInfo reason is FUTURE_READ. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5741,6 +6469,120 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QuoteTimeline"];
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The request asks for an instant at or after the backtest clock (X-Current-Timestamp): `datetime`, `start_datetime`, or the start of the day of `date`. The google.rpc.ErrorInfo reason is FUTURE_READ. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The caller is over its per-developer rate limit (MDC_RATE_LIMIT_READS or MDC_RATE_LIMIT_WRITES; off unless the server sets them): nothing was done; the google.rpc.ErrorInfo reason is RATE_LIMITED, a google.rpc.RetryInfo gives the wait and `Retry-After` the same in whole seconds. Or: The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    DeveloperService_GetQuotes: {
+        parameters: {
+            query?: {
+                /**
+                 * @description NSE trading symbols, up to 1000, each 1-32 characters of A-Z a-z 0-9 &
+                 *     . _ - (case-sensitive, as stored), or NIFTY (any case) for the NIFTY 50
+                 *     index; repeat the parameter or separate them by commas
+                 *     (`symbols=INFY,TCS`). Repeats count once. Empty: every symbol that has a
+                 *     quote on the trading day, paged.
+                 */
+                symbols?: string[];
+                /**
+                 * @description Wall-clock time YYYY-MM-DDTHH:MM:SS in `timezone`: the instant to read
+                 *     as of. Default: now (the backtest clock when set).
+                 */
+                datetime?: string;
+                /**
+                 * @description IANA zone name (any case, e.g. Asia/Kolkata, UTC) or fixed offset
+                 *     +HH:MM / -HH:MM (up to 14:00) of the datetimes; default Asia/Kolkata.
+                 */
+                timezone?: string;
+                /**
+                 * @description Without `symbols` only: symbols per page, default 1000 (also for 0),
+                 *     values above 1000 are treated as 1000; negative is INVALID_ARGUMENT.
+                 */
+                pageSize?: number;
+                /**
+                 * @description Without `symbols` only: the previous page's `nextPageToken`, to resume
+                 *     after it (with the same other parameters); empty for the first page.
+                 */
+                pageToken?: string;
+            };
+            header?: {
+                /** @description The backtest clock: "now" for this request, a wall-clock time YYYY-MM-DDTHH:MM:SS in X-Current-Timezone. Data stamped at or after it is never returned; see docs/api.md section 9.3. Empty: no clock. Malformed: 400. */
+                "X-Current-Timestamp"?: components["parameters"]["X-Current-Timestamp"];
+                /** @description The zone of X-Current-Timestamp: an IANA name (any case) or a fixed offset +HH:MM / -HH:MM; default Asia/Kolkata. Malformed: 400. */
+                "X-Current-Timezone"?: components["parameters"]["X-Current-Timezone"];
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteCrossSection"];
                 };
             };
             /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
