@@ -53,6 +53,7 @@ absl::StatusOr<WatchSelection> ParseWatchQuotes(
   SymbolListRule rule;
   rule.max_symbols = kMaxStreamSymbols;
   rule.required = true;
+  rule.split_commas = false;
   selection.symbol_list = ParseSymbolList(request.symbols(), rule, errors);
   selection.symbols.insert(selection.symbol_list.begin(),
                            selection.symbol_list.end());
@@ -101,6 +102,7 @@ absl::StatusOr<ReplayPlan> ParseReplayDay(const v1::ReplayDayRequest& request,
   }
   SymbolListRule rule;
   rule.max_symbols = kMaxStreamSymbols;
+  rule.split_commas = false;
   plan.symbols = ParseSymbolList(request.symbols(), rule, errors);
   const auto& kinds = request.kinds();
   if (kinds.size() > kMaxReplayKinds) {

@@ -13,15 +13,18 @@ namespace mdc::domain {
 std::vector<std::string> ParseSymbolList(
     const google::protobuf::RepeatedPtrField<std::string>& values,
     const SymbolListRule& rule, FieldErrors& errors) {
-  const std::string what = absl::StrCat("1-", rule.max_symbols, " NSE symbols",
-                                        rule.allow_nifty ? " (or NIFTY)" : "",
-                                        ", repeated or separated by commas");
+  const std::string what =
+      absl::StrCat("1-", rule.max_symbols, " NSE symbols",
+                   rule.allow_nifty ? " (or NIFTY)" : "",
+                   rule.split_commas ? ", repeated or separated by commas"
+                                     : ", one per repeated parameter");
   // Counted before any copy: a request of a million symbols costs no more
   // than one over the limit.
   size_t count = 0;
   for (const std::string& value : values) {
-    count +=
-        1 + static_cast<size_t>(std::count(value.begin(), value.end(), ','));
+    count += rule.split_commas ? 1 + static_cast<size_t>(std::count(
+                                         value.begin(), value.end(), ','))
+                               : 1;
     if (count > static_cast<size_t>(rule.max_symbols)) break;
   }
   if (count > static_cast<size_t>(rule.max_symbols)) {
@@ -38,7 +41,13 @@ std::vector<std::string> ParseSymbolList(
   std::vector<std::string> unique;
   int index = 0;
   for (const std::string& value : values) {
-    for (absl::string_view symbol : absl::StrSplit(value, ',')) {
+    std::vector<absl::string_view> symbols;
+    if (rule.split_commas) {
+      symbols = absl::StrSplit(value, ',');
+    } else {
+      symbols.push_back(value);
+    }
+    for (absl::string_view symbol : symbols) {
       const absl::Status ok =
           rule.allow_nifty ? CheckSeriesSymbol(symbol) : CheckSymbol(symbol);
       if (!ok.ok()) {

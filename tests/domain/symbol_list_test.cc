@@ -47,6 +47,16 @@ TEST(SymbolList, CountsBeforeAnyWork) {
   EXPECT_TRUE(fine.empty());
 }
 
+TEST(SymbolList, EachValueIsOneSymbolWhereCommasDoNotSplit) {
+  SymbolListRule rule;
+  rule.split_commas = false;
+  FieldErrors errors;
+  EXPECT_THAT(ParseSymbolList(Values({"TCS", "INFY,M&M"}), rule, errors),
+              ElementsAre("TCS"));
+  EXPECT_THAT(testing::ViolatedFields(errors.ToStatus()),
+              ElementsAre("symbols[1]"));
+}
+
 TEST(SymbolList, RequiredWhenTheRuleSays) {
   SymbolListRule rule;
   FieldErrors optional;

@@ -58,6 +58,14 @@ func AllNiftyQuotes(ctx context.Context, conn grpc.ClientConnInterface, req *mdc
 	return allItems(ctx, req, mdcv1.NewDeveloperServiceClient(conn).GetNiftyTimeline, (*mdcv1.NiftyTimeline).GetQuotes, opts)
 }
 
+// AllQuotesAt yields the quotes of the cross-section of req.Symbols, or of
+// every symbol quoted that day without them (DeveloperService.GetQuotes),
+// across its pages; QuotesAt gives them in one answer with the symbols
+// that have none.
+func AllQuotesAt(ctx context.Context, conn grpc.ClientConnInterface, req *mdcv1.GetQuotesRequest, opts ...grpc.CallOption) iter.Seq2[*mdcv1.StockQuote, error] {
+	return allItems(ctx, req, mdcv1.NewDeveloperServiceClient(conn).GetQuotes, (*mdcv1.QuoteCrossSection).GetQuotes, opts)
+}
+
 // allItems yields the items of each page of a paged read, calling it again
 // with the answer's next_page_token until that is empty. An error is yielded
 // once, with the zero item, and ends the iteration; so does the caller

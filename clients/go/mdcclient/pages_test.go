@@ -41,6 +41,9 @@ var pagedCases = map[string]func(ctx context.Context, conn grpc.ClientConnInterf
 	mdcv1.DeveloperService_GetNiftyTimeline_FullMethodName: func(ctx context.Context, conn grpc.ClientConnInterface, stopAfter int) (int, error) {
 		return drain(mdcclient.AllNiftyQuotes(ctx, conn, &mdcv1.GetNiftyTimelineRequest{PageSize: 7, Timezone: "UTC"}), stopAfter)
 	},
+	mdcv1.DeveloperService_GetQuotes_FullMethodName: func(ctx context.Context, conn grpc.ClientConnInterface, stopAfter int) (int, error) {
+		return drain(mdcclient.AllQuotesAt(ctx, conn, &mdcv1.GetQuotesRequest{PageSize: 7, Datetime: "2025-01-02T12:00:00"}), stopAfter)
+	},
 }
 
 func drain[T any](items iter.Seq2[T, error], stopAfter int) (n int, err error) {

@@ -49,6 +49,11 @@ var helperOf = map[string]string{
 	mdcv1.StreamService_WatchNifty_FullMethodName:          "WatchNifty",
 	mdcv1.StreamService_WatchShortlists_FullMethodName:     "WatchShortlists",
 	mdcv1.StreamService_ReplayDay_FullMethodName:           "ReplayDay",
+	mdcv1.DeveloperService_GetQuotes_FullMethodName:        "QuotesAt",
+	mdcv1.ExportService_ExportQuotes_FullMethodName:        "ExportQuotes",
+	mdcv1.ExportService_ExportNifty_FullMethodName:         "ExportNifty",
+	mdcv1.ExportService_ExportShortlists_FullMethodName:    "ExportShortlists",
+	mdcv1.ExportService_ExportCandles_FullMethodName:       "ExportCandles",
 }
 
 // goType is how Go code names the generated type of message d.

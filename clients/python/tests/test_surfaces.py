@@ -9,7 +9,9 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Generator
+from pathlib import Path
 
+import pandas
 import pytest
 
 import mdc
@@ -17,11 +19,12 @@ from mdc import ops
 
 
 def describes_a_method(function: object) -> bool:
-    """A public function of mdc.ops answering an Op or a StreamCall."""
+    """A public function of mdc.ops answering an Op, a StreamCall or an
+    ExportCall."""
     if not inspect.isfunction(function) or function.__module__ != ops.__name__ or function.__name__[0] == "_":
         return False
     answer = typing.get_type_hints(function)["return"]
-    return answer is ops.StreamCall or typing.get_origin(answer) is Generator
+    return answer in (ops.StreamCall, ops.ExportCall) or typing.get_origin(answer) is Generator
 
 
 OPS = sorted(name for name, f in vars(ops).items() if describes_a_method(f))
@@ -35,14 +38,19 @@ def public(cls: type) -> set[str]:
     return {name for name in dir(cls) if not name.startswith("_")}
 
 
+# The clients name pandas in annotations only (it is an optional extra).
+HINT_NAMES = {"pandas": pandas}
+
+
 def parameters(function: typing.Any) -> list[tuple[str, object, object, object]]:
-    hints = typing.get_type_hints(function)
+    hints = typing.get_type_hints(function, localns=HINT_NAMES)
     return [(p.name, p.kind, p.default, hints.get(p.name))
             for p in inspect.signature(function).parameters.values() if p.name != "self"]
 
 
 def test_there_are_the_methods_of_the_issue() -> None:
-    assert {"quote", "quote_timeline", "candles", "replay_day", "save_quotes", "create_run"} <= set(OPS)
+    assert {"quote", "quote_timeline", "candles", "replay_day", "save_quotes", "create_run", "quotes",
+            "export"} <= set(OPS)
 
 
 @pytest.mark.parametrize("cls", [mdc.Client, mdc.AsyncClient], ids=lambda c: c.__name__)
@@ -58,9 +66,11 @@ def test_both_clients_take_and_answer_what_the_op_describes(name: str) -> None:
         method = getattr(cls, name)
         assert parameters(method) == parameters(op), f"{cls.__name__}.{name}"
         assert inspect.iscoroutinefunction(method) == (cls is mdc.AsyncClient), f"{cls.__name__}.{name}"
-        answer = typing.get_type_hints(method)["return"]
+        answer = typing.get_type_hints(method, localns=HINT_NAMES)["return"]
         if described is ops.StreamCall:
             assert answer is STREAMS[cls], f"{cls.__name__}.{name}"
+        elif described is ops.ExportCall:  # a file, or its DataFrame without a path
+            assert answer == Path | pandas.DataFrame, f"{cls.__name__}.{name}"
         else:
             assert typing.get_origin(described) is Generator
             assert answer == typing.get_args(described)[2], f"{cls.__name__}.{name} answers {answer}, not {described}"

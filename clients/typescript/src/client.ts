@@ -13,8 +13,8 @@ import { EventStream } from "./streams.js";
 import { type Dated, WIRE_TIMEZONE, instantParam, rangeParams, tradingDay, wallClock, withDates } from "./times.js";
 import { type CallData, type CallInit, type InitArg, type RouteOf, Transport, type TransportOptions, type Verb } from "./transport.js";
 import type {
-  CandleInterval, ListScope, ListType, QuoteData, ReplayKind, Role, Schemas, Scope, ShortlistEntry, ShortlistType,
-  StreamEvent, StreamOptions, WatchListType, WatchScope,
+  CandleInterval, ExportKind, ExportOptions, ListScope, ListType, QuoteData, ReplayKind, Role, Schemas, Scope,
+  ShortlistEntry, ShortlistType, StreamEvent, StreamOptions, WatchListType, WatchScope,
 } from "./types.js";
 
 export interface MdcClientOptions extends TransportOptions {
@@ -148,6 +148,23 @@ export class MdcClient {
   /** The NIFTY 50 quote as of `asOf` (the latest stored when absent). */
   async nifty(opts: { asOf?: Date } = {}): Promise<Dated<Schemas["NiftyQuote"]>> {
     return withDates(await this.call("GET", "/v1/developer/nifty", { params: { query: instantParam("datetime", opts.asOf) } }));
+  }
+
+  /** The cross-section: the latest quote of each of `symbols` (up to 1000; "NIFTY" is the index) at or before
+   * `asOf` (now, or the backtest clock, when absent) within its trading day, in one call: `quotes` in the
+   * order asked, the symbols without one in `missing`. Without `symbols`: every symbol quoted that day, by
+   * symbol, all pages read into one answer. */
+  async quotes(symbols: string[] | undefined, opts: { asOf?: Date } = {}): Promise<Dated<Schemas["QuoteCrossSection"]>> {
+    const query = { ...(symbols?.length ? { symbols } : {}), ...instantParam("datetime", opts.asOf) };
+    const first = await this.call("GET", "/v1/developer/quotes", { params: { query } });
+    if (symbols?.length) return withDates(first);
+    const quotes = [...(first.quotes ?? [])];
+    for (let token = first.nextPageToken; token; ) {
+      const page = await this.call("GET", "/v1/developer/quotes", { params: { query: { ...query, pageToken: token } } });
+      quotes.push(...(page.quotes ?? []));
+      token = page.nextPageToken;
+    }
+    return withDates({ ...first, quotes, nextPageToken: "" });
   }
 
   /** Every stored quote of the symbol in [start, end), ascending, fetched page by page as the iterator is
@@ -291,6 +308,31 @@ export class MdcClient {
    * as MdcError after the retries. */
   async health(): Promise<components["schemas"]["HealthCheckResponse"]> {
     return this.call("GET", "/v1/health");
+  }
+
+  // Export (docs/api.md section 11) -------------------------------------------------------------
+
+  /**
+   * Every stored record of `kind` of the trading days `start` to `opts.end` (default: `start`; at most 31
+   * days) as a file, streamed: the answer's body as it arrives, a ReadableStream of the file's bytes
+   * (`await new Response(stream).blob()` for a Blob; in Node, `Readable.fromWeb(stream)` piped to a file).
+   * Parquet unless `opts.format` says "csv" or "ndjson"; the columns are docs/api.md section 11's. Rejects
+   * with MdcError when the export is refused (a bad parameter, more than 31 days, the token); a stream that
+   * breaks off after it began errors instead of ending.
+   */
+  async export(kind: ExportKind, start: Date, opts: ExportOptions = {}): Promise<ReadableStream<Uint8Array>> {
+    const query = {
+      startDate: tradingDay(start),
+      ...(opts.end ? { endDate: tradingDay(opts.end) } : {}),
+      ...(opts.symbols?.length ? { symbols: opts.symbols } : {}),
+      ...(opts.interval ? { interval: opts.interval } : {}),
+      ...(opts.type ? { type: opts.type } : {}),
+      ...(opts.scope ? { scope: opts.scope } : {}),
+      format: opts.format ?? "parquet",
+    };
+    const path = `/v1/developer/export/${kind}` as "/v1/developer/export/quotes";
+    const body = await this.transport.openStream(path, { headers: this.#headers, params: { query } } as unknown as CallInit<"GET", typeof path>);
+    return body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
   }
 
   // Plumbing ------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ export type { CallData, CallInit, RouteOf, TransportOptions, Verb } from "./tran
 export { WIRE_TIMEZONE, tradingDay, wallClock, withDates } from "./times.js";
 export type { Dated } from "./times.js";
 export type {
-  CandleInterval, ListScope, ListType, QuoteData, ReplayKind, Role, Schemas, Scope, ShortlistEntry, ShortlistType,
-  StreamEvent, StreamOptions, WatchListType, WatchScope,
+  CandleInterval, ExportFormat, ExportKind, ExportOptions, ListScope, ListType, QuoteData, ReplayKind, Role, Schemas,
+  Scope, ShortlistEntry, ShortlistType, StreamEvent, StreamOptions, WatchListType, WatchScope,
 } from "./types.js";
 export { EventStream, IDLE_TIMEOUT_MS, resumable } from "./streams.js";
 export type { MarketEvent, StreamLine } from "./streams.js";

@@ -24,6 +24,23 @@ export type CandleInterval = NonNullable<Query<"/v1/developer/historical-candles
 export type ReplayKind = NonNullable<Query<"/v1/developer/replay">["kinds"]>[number];
 /** A developer's role. */
 export type Role = "developer" | "admin";
+/** What an export reads (docs/api.md section 11): the last segment of its route. */
+export type ExportKind = "quotes" | "nifty" | "shortlists" | "candles";
+/** The file format of an export. */
+export type ExportFormat = NonNullable<Query<"/v1/developer/export/quotes">["format"]>;
+/** The options of an export: the last day (default: the first; at most 31 days), and what narrows it. */
+export interface ExportOptions {
+  end?: Date;
+  /** Quotes and candles ("NIFTY" for the index's candles): only these symbols. */
+  symbols?: string[];
+  /** Candles: their interval (required). */
+  interval?: CandleInterval;
+  /** Shortlists: one type, one scope. */
+  type?: ListType;
+  scope?: ListScope;
+  /** "parquet" (default), "csv" or "ndjson". */
+  format?: ExportFormat;
+}
 
 /** A stream's event with its instants as Date. */
 export type StreamEvent = Dated<MarketEvent>;

@@ -45,6 +45,29 @@ describe("against a real mdc stack", { skip: missing.length ? "no mdc stack: set
     assert.equal(read.timestamp.getTime(), at.getTime());
   });
 
+  it("reads a cross-section and exports a day as a file", async () => {
+    const at = new Date("2035-11-06T03:45:00Z"); // 09:15 IST
+    await client.saveQuotes(at, {
+      TSXA: { status: "SUCCESS", payload: { last_price: 10 } },
+      TSXB: { status: "SUCCESS", payload: { last_price: 20 } },
+    });
+    const xs = await client.quotes(["TSXB", "TSXNONE", "TSXA"], { asOf: new Date("2035-11-06T04:00:00Z") });
+    assert.deepEqual(xs.quotes?.map((q) => q.nseSymbol), ["TSXB", "TSXA"]);
+    assert.deepEqual(xs.missing, ["TSXNONE"]);
+    assert.ok(xs.asOf instanceof Date);
+    const every = await client.quotes(undefined, { asOf: new Date("2035-11-06T04:00:00Z") });
+    assert.deepEqual(every.quotes?.map((q) => q.nseSymbol), ["TSXA", "TSXB"]);
+    const csv = await new Response(await client.export("quotes", at, { format: "csv", symbols: ["TSXA", "TSXB"] })).text();
+    const lines = csv.trim().split("\r\n");
+    assert.equal(lines.length, 3);
+    assert.ok(lines[0]!.startsWith("timestamp,trading_day,nse_symbol,status,last_price"));
+    assert.ok(lines[1]!.startsWith("2035-11-06T03:45:00Z,2035-11-06,TSXA,SUCCESS,10,"));
+    const parquet = new Uint8Array(await new Response(await client.export("quotes", at)).arrayBuffer());
+    assert.equal(new TextDecoder().decode(parquet.slice(0, 4)), "PAR1");
+    await assert.rejects(client.export("quotes", at, { end: new Date("2036-01-01") }), (e: unknown) =>
+      e instanceof MdcError && e.httpStatus === 400 && e.fieldViolations.some((v) => v.field === "end_date"));
+  });
+
   it("iterates a quote timeline over several pages", async () => {
     const base = Date.parse("2025-01-03T04:00:00Z");
     for (let i = 0; i < 5; i++) {

@@ -50,6 +50,8 @@ var retryRules = map[string]retryRule{
 	"/mdc.v1.DeveloperService/GetNiftyTimeline":        {true, "read"},
 	"/mdc.v1.DeveloperService/GetHistoricalCandles":    {true, "read"},
 	"/mdc.v1.DeveloperService/GetShortlistPersistence": {true, "read"},
+	"/mdc.v1.DeveloperService/GetQuotes":               {true, "read"},
+	"/mdc.v1.DeveloperService/GetCandlesOfSymbols":     {true, "read"},
 	"/mdc.v1.DeveloperService/GetBrokerToken":          {true, "read; a refresh it triggers runs once across servers (advisory lock) and is stored"},
 	"/mdc.v1.DeveloperService/ListHolidays":            {true, "read"},
 

@@ -20,7 +20,18 @@ from mdc.admin import Developer, Health
 from mdc.async_client import AsyncClient
 from mdc.async_streams import AsyncEventStream
 from mdc.client import Client
-from mdc.enums import EventKind, Interval, QuoteStatus, ReplayKind, Role, Scope, ServingStatus, ShortlistType
+from mdc.enums import (
+    EventKind,
+    ExportFormat,
+    ExportKind,
+    Interval,
+    QuoteStatus,
+    ReplayKind,
+    Role,
+    Scope,
+    ServingStatus,
+    ShortlistType,
+)
 from mdc.errors import (
     AlreadyExists,
     DeadlineExceeded,
@@ -54,6 +65,7 @@ from mdc.market import (
     MarketEvent,
     NiftyQuote,
     Ohlc,
+    QuoteCrossSection,
     QuoteData,
     QuotePayload,
     Shortlist,
@@ -68,9 +80,9 @@ from mdc.times import IST, to_datetime
 __all__ = [
     "IST", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "Client",
     "DeadlineExceeded", "Depth", "DepthDict", "DepthLevel", "DepthLevelDict", "Developer", "EventKind",
-    "EventStream", "FailedPrecondition", "FieldViolation", "Health", "Holiday", "HolidayCheck", "Interval",
+    "EventStream", "ExportFormat", "ExportKind", "FailedPrecondition", "FieldViolation", "Health", "Holiday", "HolidayCheck", "Interval",
     "InvalidArgument", "MarketEvent", "MdcError", "NiftyQuote", "NotFound", "Ohlc", "OhlcDict", "Order",
-    "PermissionDenied", "QuoteData", "QuoteDataDict", "QuoteDataInput", "QuotePayload", "QuotePayloadDict",
+    "PermissionDenied", "QuoteCrossSection", "QuoteData", "QuoteDataDict", "QuoteDataInput", "QuotePayload", "QuotePayloadDict",
     "QuoteStatus", "Record", "Records", "ReplayKind", "ResourceExhausted", "Role", "Run", "Scope",
     "ServingStatus", "Shortlist", "ShortlistEntry", "ShortlistEntryDict", "ShortlistEntryInput",
     "ShortlistType", "StockQuote", "TradeOutcome", "Unauthenticated", "Unavailable", "to_datetime",

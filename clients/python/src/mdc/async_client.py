@@ -12,23 +12,27 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Iterable, Mapping
 from datetime import date, datetime
-from typing import Any, TypeVar, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 import httpx
 from google.protobuf import message
 
-from mdc import ops
+from mdc import downloads, ops
 from mdc.admin import Developer, Health
 from mdc.async_streams import AsyncEventStream
 from mdc.async_transport import AsyncTransport
 from mdc.client_base import ClientBase
-from mdc.enums import Interval, ReplayKind, Role, Scope, ShortlistType
+from mdc.enums import ExportFormat, ExportKind, Interval, ReplayKind, Role, Scope, ShortlistType
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
-from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, Shortlist, StockQuote
+from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
 from mdc.methods import find_method
 from mdc.ops import IDLE_TIMEOUT, PAGE_SIZE
 from mdc.record import Records
 from mdc.runs import Order, Run
+
+if TYPE_CHECKING:
+    import pandas
 
 T = TypeVar("T")
 
@@ -96,6 +100,10 @@ class AsyncClient(ClientBase):
     async def nifty_timeline(self, *, start: datetime | None = None, end: datetime | None = None,
                              page_size: int = PAGE_SIZE) -> Records[NiftyQuote]:
         return await self._run(ops.nifty_timeline(start=start, end=end, page_size=page_size))
+
+    async def quotes(self, symbols: Iterable[str] | None = None, *,
+                     as_of: datetime | None = None) -> QuoteCrossSection:
+        return await self._run(ops.quotes(symbols, as_of=as_of))
 
     async def candles(self, symbol: str, interval: Interval, *, start: datetime | None = None,
                       end: datetime | None = None) -> CandleSeries:
@@ -175,6 +183,41 @@ class AsyncClient(ClientBase):
                 page = ops.next_page(method, page, answer, seen)
 
         return items_of_pages()
+
+    @overload
+    async def export(self, kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
+                     interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
+                     scope: Scope | None = None, format: ExportFormat | None = None,
+                     path: None = None) -> pandas.DataFrame: ...
+
+    @overload
+    async def export(self, kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
+                     interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
+                     scope: Scope | None = None, format: ExportFormat | None = None,
+                     path: str | os.PathLike[str]) -> Path: ...
+
+    async def export(self, kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
+                     interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
+                     scope: Scope | None = None, format: ExportFormat | None = None,
+                     path: str | os.PathLike[str] | None = None) -> Path | pandas.DataFrame:
+        call = ops.export(kind, start, end, symbols=symbols, interval=interval, shortlist_type=shortlist_type,
+                          scope=scope, format=format, path=path)
+        response = await self._transport.open_stream(find_method(call.rpc), call.request, self._call_headers(),
+                                                     read_timeout=IDLE_TIMEOUT, query=(("format", call.format),))
+        part = None if call.path is None else downloads.partial(call.path)
+        try:
+            if part is None:
+                return downloads.frame(await response.aread())
+            with part.open("wb") as out:
+                async for chunk in response.aiter_bytes():
+                    out.write(chunk)
+            return part.replace(cast(Path, call.path))
+        except httpx.HTTPError as exc:
+            if part is not None:
+                part.unlink(missing_ok=True)
+            raise downloads.broken(call.rpc, exc) from exc
+        finally:
+            await response.aclose()
 
     async def _run(self, op: ops.Op[T]) -> T:
         headers = self._call_headers()

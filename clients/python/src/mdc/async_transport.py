@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import ssl
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 import httpx
 from google.protobuf import message
@@ -57,10 +57,11 @@ class AsyncTransport(TransportBase):
         headers: Mapping[str, str] = {},
         *,
         read_timeout: float | None,
+        query: Sequence[tuple[str, str]] = (),
     ) -> httpx.Response:
         """As :meth:`mdc.transport.Transport.open_stream`."""
         return await self._send(method, request, {**headers, **STREAM_HEADERS}, stream=True,
-                                timeout=self._stream_timeout(read_timeout))
+                                timeout=self._stream_timeout(read_timeout), query=query)
 
     async def _send(
         self,
@@ -70,8 +71,9 @@ class AsyncTransport(TransportBase):
         *,
         stream: bool,
         timeout: httpx.Timeout,
+        query: Sequence[tuple[str, str]] = (),
     ) -> httpx.Response:
-        sent, attempts = self._begin(method, request, headers)
+        sent, attempts = self._begin(method, request, headers, query)
         while True:
             attempts.begin()
             try:

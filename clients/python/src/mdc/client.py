@@ -14,23 +14,27 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import date, datetime
-from typing import Any, TypeVar, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 import httpx
 from google.protobuf import message
 
-from mdc import ops
+from mdc import downloads, ops
 from mdc.admin import Developer, Health
 from mdc.client_base import ClientBase
-from mdc.enums import Interval, ReplayKind, Role, Scope, ShortlistType
+from mdc.enums import ExportFormat, ExportKind, Interval, ReplayKind, Role, Scope, ShortlistType
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
-from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, Shortlist, StockQuote
+from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
 from mdc.methods import find_method
 from mdc.ops import IDLE_TIMEOUT, PAGE_SIZE
 from mdc.record import Records
 from mdc.runs import Order, Run
 from mdc.streams import EventStream
 from mdc.transport import Transport
+
+if TYPE_CHECKING:
+    import pandas
 
 T = TypeVar("T")
 
@@ -127,6 +131,15 @@ class Client(ClientBase):
     def nifty(self, *, as_of: datetime | None = None) -> NiftyQuote:
         """The NIFTY 50 quote as of ``as_of`` (the latest stored when absent)."""
         return self._run(ops.nifty(as_of=as_of))
+
+    def quotes(self, symbols: Iterable[str] | None = None, *, as_of: datetime | None = None) -> QuoteCrossSection:
+        """The cross-section: the latest quote of each of ``symbols`` (up to
+        1000; ``"NIFTY"`` is the index) at or before ``as_of`` (now when
+        absent) within its trading day, in one call; ``.quotes`` in the order
+        asked (``.to_pandas()`` is their table), the symbols without one in
+        ``.missing``. ``symbols=None``: every symbol quoted that day, by
+        symbol, read page by page."""
+        return self._run(ops.quotes(symbols, as_of=as_of))
 
     def quote_timeline(self, symbol: str, *, start: datetime | None = None, end: datetime | None = None,
                        page_size: int = PAGE_SIZE) -> Records[StockQuote]:
@@ -241,6 +254,54 @@ class Client(ClientBase):
         stamped before it. Otherwise as :meth:`watch_quotes`."""
         return self._stream(ops.replay_day(trading_day, symbols=symbols, kinds=kinds, cursor=cursor,
                                            resume=resume, idle_timeout=idle_timeout))
+
+    # Export (docs/api.md section 11) ----------------------------------------------------
+
+    @overload
+    def export(self, kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
+               interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
+               scope: Scope | None = None, format: ExportFormat | None = None,
+               path: None = None) -> pandas.DataFrame: ...
+
+    @overload
+    def export(self, kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
+               interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
+               scope: Scope | None = None, format: ExportFormat | None = None,
+               path: str | os.PathLike[str]) -> Path: ...
+
+    def export(self, kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
+               interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
+               scope: Scope | None = None, format: ExportFormat | None = None,
+               path: str | os.PathLike[str] | None = None) -> Path | pandas.DataFrame:
+        """Every stored record of ``kind`` (``"quotes"``, ``"nifty"``,
+        ``"shortlists"`` or ``"candles"``) of the trading days ``start`` to
+        ``end`` (default: ``start``; at most 31 days), streamed as a file.
+        With ``path``, writes it there in ``format`` (``"parquet"`` by
+        default, ``"csv"``, ``"ndjson"``; first as ``<path>.part``, renamed
+        once whole) and returns the path; without, returns the pandas
+        DataFrame of its Parquet form (the ``pandas`` extra). ``symbols``
+        (quotes, candles), ``interval`` (candles, required),
+        ``shortlist_type`` and ``scope`` (shortlists) narrow it. The columns:
+        docs/api.md section 11. An export that breaks off raises
+        :class:`~mdc.Unavailable`; ask again."""
+        call = ops.export(kind, start, end, symbols=symbols, interval=interval, shortlist_type=shortlist_type,
+                          scope=scope, format=format, path=path)
+        response = self._transport.open_stream(find_method(call.rpc), call.request, self._call_headers(),
+                                               read_timeout=IDLE_TIMEOUT, query=(("format", call.format),))
+        part = None if call.path is None else downloads.partial(call.path)
+        try:
+            if part is None:
+                return downloads.frame(response.read())
+            with part.open("wb") as out:
+                for chunk in response.iter_bytes():
+                    out.write(chunk)
+            return part.replace(cast(Path, call.path))
+        except httpx.HTTPError as exc:
+            if part is not None:
+                part.unlink(missing_ok=True)
+            raise downloads.broken(call.rpc, exc) from exc
+        finally:
+            response.close()
 
     # Any RPC, in generated messages -----------------------------------------------------
 

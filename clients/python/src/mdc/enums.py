@@ -38,3 +38,9 @@ EventKind = Literal["quote", "nifty", "shortlist"]
 
 #: A developer's role.
 Role = Literal["developer", "admin"]
+
+#: What an export reads (docs/api.md section 11): its route's last segment.
+ExportKind = Literal["quotes", "nifty", "shortlists", "candles"]
+
+#: The file format of an export.
+ExportFormat = Literal["parquet", "csv", "ndjson"]

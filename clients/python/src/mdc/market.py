@@ -198,6 +198,26 @@ class CandleSeries(Record, ListAnswer[Candle]):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, repr=False)
+class QuoteCrossSection(Record, ListAnswer[StockQuote]):
+    """The latest quote of each of many symbols at or before one instant,
+    within its trading day; its tables are those of its quotes."""
+
+    MESSAGE = "mdc.v1.QuoteCrossSection"
+    ITEMS = "quotes"
+
+    #: The instant read as of.
+    as_of: datetime
+    #: Its trading day (Asia/Kolkata): quotes from 00:00 IST of it on.
+    trading_day: date
+    #: One quote per symbol found: in the order asked, else by symbol.
+    quotes: Records[StockQuote]
+    #: The symbols asked for without a quote that day at or before ``as_of``.
+    missing: list[str]
+    #: "" once :meth:`mdc.Client.quotes` has read every page.
+    next_page_token: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, repr=False)
 class Holiday(Record):
     """An exchange holiday, or a special session (both session times set) on
     a day that is normally closed."""

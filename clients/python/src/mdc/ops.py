@@ -19,9 +19,11 @@ answer is new, and the two one-line methods that forward to it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import TypeVar
 
 from google.protobuf import field_mask_pb2, message
@@ -30,14 +32,23 @@ from mdc.admin import Developer, Health
 from mdc import build
 from mdc.build import instant, request, strings, timezone_of, to_message
 from mdc.convert import from_message, records
-from mdc.enums import Interval, ReplayKind, Role, Scope, ShortlistType
+from mdc.enums import ExportFormat, ExportKind, Interval, ReplayKind, Role, Scope, ShortlistType
 from mdc.errors import MdcError, invalid_argument
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
 from mdc.methods import Method, find_method
-from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, Shortlist, StockQuote
+from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
 from mdc.record import Record, Records
 from mdc.runs import Order, Run
-from mdc.v1 import admin_pb2, collector_pb2, dashboard_pb2, developer_pb2, health_pb2, market_pb2, stream_pb2
+from mdc.v1 import (
+    admin_pb2,
+    collector_pb2,
+    dashboard_pb2,
+    developer_pb2,
+    export_pb2,
+    health_pb2,
+    market_pb2,
+    stream_pb2,
+)
 
 T = TypeVar("T")
 R = TypeVar("R", bound=Record)
@@ -69,6 +80,18 @@ class StreamCall:
     idle_timeout: float | None
     #: A replay ends after the day's last record; a watch never does.
     ends: bool
+
+
+@dataclass(frozen=True)
+class ExportCall:
+    """An export to download (docs/api.md section 11): its RPC and request,
+    the file format, and where to write the file (None: read it into a
+    pandas DataFrame)."""
+
+    rpc: str
+    request: message.Message
+    format: ExportFormat
+    path: Path | None
 
 
 def _unary(rpc: str, req: message.Message) -> Op[message.Message]:
@@ -194,6 +217,30 @@ def nifty(*, as_of: datetime | None = None) -> Op[NiftyQuote]:
     return (yield from _answer("DeveloperService.GetNifty", req, NiftyQuote))
 
 
+def quotes(symbols: Iterable[str] | None = None, *, as_of: datetime | None = None) -> Op[QuoteCrossSection]:
+    if symbols is None:
+        req = request(developer_pb2.GetQuotesRequest, datetime=instant("as_of", as_of), timezone=timezone_of(as_of),
+                      page_size=PAGE_SIZE)
+    else:
+        listed = strings("symbols", symbols)
+        if not listed:
+            raise invalid_argument("symbols", "name at least one symbol, or None for every symbol of the day")
+        req = request(developer_pb2.GetQuotesRequest, symbols=listed, datetime=instant("as_of", as_of),
+                      timezone=timezone_of(as_of))
+    rpc = "DeveloperService.GetQuotes"
+    answer = yield rpc, req
+    merged = developer_pb2.QuoteCrossSection()
+    merged.CopyFrom(answer)
+    seen: set[str] = set()
+    page = next_page(rpc, req, answer, seen)
+    while page is not None:
+        answer = yield rpc, page
+        merged.quotes.extend(getattr(answer, "quotes"))
+        page = next_page(rpc, page, answer, seen)
+    merged.next_page_token = ""
+    return from_message(QuoteCrossSection, merged)
+
+
 def quote_timeline(symbol: str, *, start: datetime | None = None, end: datetime | None = None,
                    page_size: int = PAGE_SIZE) -> Op[Records[StockQuote]]:
     req = request(developer_pb2.GetQuoteTimelineRequest, symbol=symbol, start_datetime=instant("start", start),
@@ -214,6 +261,43 @@ def candles(symbol: str, interval: Interval, *, start: datetime | None = None,
                   start_datetime=instant("start", start), end_datetime=instant("end", end),
                   timezone=timezone_of(start, end))
     return (yield from _answer("DeveloperService.GetHistoricalCandles", req, CandleSeries))
+
+
+#: Each kind of export: its RPC, request message, and the arguments it
+#: takes besides the days and the format.
+_EXPORTS: dict[str, tuple[str, type[message.Message], frozenset[str]]] = {
+    "quotes": ("ExportService.ExportQuotes", export_pb2.ExportQuotesRequest, frozenset({"symbols"})),
+    "nifty": ("ExportService.ExportNifty", export_pb2.ExportNiftyRequest, frozenset()),
+    "shortlists": ("ExportService.ExportShortlists", export_pb2.ExportShortlistsRequest,
+                   frozenset({"type", "scope"})),
+    "candles": ("ExportService.ExportCandles", export_pb2.ExportCandlesRequest, frozenset({"symbols", "interval"})),
+}
+_EXPORT_FORMATS = ("parquet", "csv", "ndjson")
+
+
+def export(kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
+           interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
+           scope: Scope | None = None, format: ExportFormat | None = None,
+           path: str | os.PathLike[str] | None = None) -> ExportCall:
+    if kind not in _EXPORTS:
+        raise invalid_argument("kind", f"must be one of {', '.join(_EXPORTS)}, got {kind!r}")
+    rpc, request_class, takes = _EXPORTS[kind]
+    given = {"symbols": strings("symbols", symbols) or None, "interval": interval, "type": shortlist_type,
+             "scope": scope}
+    names = {"type": "shortlist_type"}
+    for key, value in given.items():
+        if value is not None and key not in takes:
+            raise invalid_argument(names.get(key, key), f"an export of {kind} takes no {names.get(key, key)}")
+    if format is not None and format not in _EXPORT_FORMATS:
+        raise invalid_argument("format", f"must be one of {', '.join(_EXPORT_FORMATS)}, got {format!r}")
+    if path is None and format not in (None, "parquet"):
+        raise invalid_argument("format", "a DataFrame is read from Parquet: give a path to keep a CSV or NDJSON file")
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise invalid_argument("path", f"expected a file path, got {type(path).__name__}")
+    req = request(request_class, names, start_date=build.trading_day("start", start),
+                  end_date=None if end is None else build.trading_day("end", end),
+                  **{key: value for key, value in given.items() if key in takes})
+    return ExportCall(rpc, req, format or "parquet", None if path is None else Path(path))
 
 
 def holidays(year: int | None = None) -> Op[Records[Holiday]]:

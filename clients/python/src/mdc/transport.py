@@ -9,10 +9,11 @@ HTTP request of an RPC (:func:`prepare`) and decoding its answer
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import ssl
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import httpx
@@ -106,9 +107,13 @@ class TransportBase:
         self._retry = retry
         self._rng = random.Random()
 
-    def _begin(self, method: Method, request: message.Message, headers: Mapping[str, str]) -> tuple[Prepared, Attempts]:
-        """The request to send (and send again), and its retry decisions."""
+    def _begin(self, method: Method, request: message.Message, headers: Mapping[str, str],
+               query: Sequence[tuple[str, str]] = ()) -> tuple[Prepared, Attempts]:
+        """The request to send (and send again), with ``query`` after the
+        request's own parameters, and its retry decisions."""
         sent = prepare(self._base_url, {**self._headers, **headers}, method, request)
+        if query:
+            sent = dataclasses.replace(sent, query=sent.query + tuple(query))
         return sent, Attempts(method, self._retry, self._rng)
 
     def _stream_timeout(self, read_timeout: float | None) -> httpx.Timeout:
@@ -171,17 +176,20 @@ class Transport(TransportBase):
         headers: Mapping[str, str] = {},
         *,
         read_timeout: float | None,
+        query: Sequence[tuple[str, str]] = (),
     ) -> httpx.Response:
-        """Opens a streaming RPC (``mdc.streams``): returns the 200 answer
-        with its body unread (the caller reads its lines and closes it).
+        """Opens a streaming RPC (``mdc.streams``, the exports): returns the
+        200 answer with its body unread (the caller reads it and closes it).
         Opening is retried as any call; each wait for the next bytes of the
-        body may take ``read_timeout`` seconds (None: no limit).
+        body may take ``read_timeout`` seconds (None: no limit). ``query``:
+        parameters of the gateway's besides the request's (an export's
+        ``format``).
 
         Raises:
             MdcError: as :meth:`call`, for an answer other than 200.
         """
         return self._send(method, request, {**headers, **STREAM_HEADERS}, stream=True,
-                          timeout=self._stream_timeout(read_timeout))
+                          timeout=self._stream_timeout(read_timeout), query=query)
 
     def _send(
         self,
@@ -191,10 +199,11 @@ class Transport(TransportBase):
         *,
         stream: bool,
         timeout: httpx.Timeout,
+        query: Sequence[tuple[str, str]] = (),
     ) -> httpx.Response:
         """Sends with retries; returns the success answer (its body unread
         when ``stream``) or raises the error."""
-        sent, attempts = self._begin(method, request, headers)
+        sent, attempts = self._begin(method, request, headers, query)
         while True:
             attempts.begin()
             try:

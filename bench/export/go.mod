@@ -1,0 +1,3 @@
+module mdc/bench/export
+
+go 1.26.0

@@ -1,0 +1,39 @@
+"""Export files (docs/api.md section 11): where a download is written while
+it arrives, what a broken one raises, and the DataFrame of a Parquet one.
+Shared by :class:`mdc.Client` and :class:`mdc.AsyncClient`, which read the
+answer their own way."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import httpx
+
+from mdc.errors import MdcError
+
+if TYPE_CHECKING:
+    import pandas
+
+
+def partial(path: Path) -> Path:
+    """Where a file is written until its last byte has arrived: a broken
+    export never leaves a file that looks whole at ``path``."""
+    return path.with_name(path.name + ".part")
+
+
+def broken(rpc: str, exc: httpx.HTTPError) -> MdcError:
+    """The error of an export whose answer broke off after it began (the
+    gateway resets the connection when the server fails mid-export)."""
+    return MdcError(f"{rpc}: the export broke off before its end ({type(exc).__name__}: {exc}); ask again",
+                    http_status=200, code="UNAVAILABLE")
+
+
+def frame(parquet: bytes) -> pandas.DataFrame:
+    """The pandas DataFrame of a Parquet export: its typed columns
+    (``timestamp`` a tz-aware UTC datetime64, ``trading_day`` a date, nulls
+    as None/NaN). Needs the ``pandas`` extra (pyarrow and pandas)."""
+    import pyarrow.parquet
+
+    return pyarrow.parquet.read_table(io.BytesIO(parquet)).to_pandas()
