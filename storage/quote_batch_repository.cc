@@ -11,16 +11,57 @@
 namespace mdc::storage {
 namespace {
 
-// One index range scan of the primary key (nse_symbol, observed_at) per
-// symbol, in the partitions of trading days $4 to $5 only
-// (storage/trading_day_bounds.h).
+// The latest quote of one symbol `s.symbol` in [$2, $3] within the trading
+// days $4-$5: one descent of the primary key (nse_symbol, observed_at,
+// trading_day), backwards, in the partitions of those days only
+// (storage/trading_day_bounds.h). Joined LATERAL to a list of symbols it is
+// kdb+'s `aj` or QuestDB's LATEST ON in PostgreSQL terms; a DISTINCT ON over
+// the symbols' rows would read and sort every quote of their day instead.
+#define MDC_LATEST_OF_SYMBOL                                              \
+  "CROSS JOIN LATERAL (SELECT observed_at, quote_data FROM stock_quotes " \
+  "WHERE nse_symbol = s.symbol AND observed_at >= $2 "                    \
+  "AND observed_at <= $3 AND trading_day BETWEEN $4 AND $5 "              \
+  "ORDER BY observed_at DESC LIMIT 1) q "
+
 constexpr Statement kFindLatestOfSymbols{
     "quote_batches_latest_of_symbols",
-    "SELECT DISTINCT ON (nse_symbol) nse_symbol, observed_at, quote_data "
-    "FROM stock_quotes WHERE nse_symbol = ANY ($1::text[]) "
-    "AND observed_at >= $2 AND observed_at <= $3 "
-    "AND trading_day BETWEEN $4 AND $5 "
-    "ORDER BY nse_symbol, observed_at DESC"};
+    "SELECT s.symbol, q.observed_at, q.quote_data "
+    "FROM unnest($1::text[]) AS s(symbol) " MDC_LATEST_OF_SYMBOL};
+
+// The distinct symbols after $1 of the partitions of the trading days
+// `from`-`to` (widened to whole months, PartitionFrom): a loose index scan,
+// one descent of the primary key per symbol instead of a read of every row.
+#define MDC_SYMBOLS_AFTER(from, to)                                      \
+  "WITH RECURSIVE s(symbol) AS ("                                        \
+  "(SELECT nse_symbol FROM stock_quotes WHERE nse_symbol > $1 "          \
+  "AND trading_day BETWEEN " from " AND " to                             \
+  " ORDER BY nse_symbol LIMIT 1) "                                       \
+  "UNION ALL SELECT (SELECT nse_symbol FROM stock_quotes "               \
+  "WHERE nse_symbol > s.symbol AND trading_day BETWEEN " from " AND " to \
+  " ORDER BY nse_symbol LIMIT 1) FROM s WHERE s.symbol IS NOT NULL) "
+
+constexpr Statement kFindLatestOfEvery{
+    "quote_batches_latest_of_every",
+    MDC_SYMBOLS_AFTER("$6", "$7")
+    "SELECT s.symbol, q.observed_at, q.quote_data FROM s "
+    MDC_LATEST_OF_SYMBOL "WHERE s.symbol IS NOT NULL LIMIT $8"};
+
+constexpr Statement kListSymbols{
+    "quote_batches_list_symbols",
+    MDC_SYMBOLS_AFTER(
+        "$2", "$3") "SELECT symbol FROM s WHERE symbol IS NOT NULL LIMIT $4"};
+
+// Rows of (symbol, observed_at, quote_data).
+absl::StatusOr<v1::StockQuote> SymbolQuoteAt(const Result& result, int row) {
+  v1::StockQuote quote;
+  quote.set_nse_symbol(result.String(row, 0));
+  SetStoredTimestamp(result.Time(row, 1), "stock_quotes",
+                     quote.mutable_timestamp());
+  if (!ParseQuoteData(result.Bytes(row, 2), quote.mutable_quote_data())) {
+    return absl::DataLossError("a stored quote is unreadable");
+  }
+  return quote;
+}
 
 // The (symbol, day) pairs travel as two parallel arrays. Each pair is one
 // range of the primary key (symbol, instant; prices included, migration 0005),
@@ -62,14 +103,9 @@ QuoteBatchRepository::FindLatestOfSymbols(
                                               .Date(TradingDayFrom(not_before))
                                               .Date(TradingDayTo(at)));
   if (!result.ok()) return result.status();
-  for (int i = 0; i < result->rows(); ++i) {
-    v1::StockQuote quote;
-    quote.set_nse_symbol(result->String(i, 0));
-    SetStoredTimestamp(result->Time(i, 1), "stock_quotes",
-                       quote.mutable_timestamp());
-    if (!ParseQuoteData(result->Bytes(i, 2), quote.mutable_quote_data())) {
-      return absl::DataLossError("a stored quote is unreadable");
-    }
+  auto quotes = ReadRows<v1::StockQuote>(*result, SymbolQuoteAt);
+  if (!quotes.ok()) return quotes.status();
+  for (v1::StockQuote& quote : *quotes) {
     std::string symbol = quote.nse_symbol();
     found.emplace(std::move(symbol), std::move(quote));
   }
@@ -119,6 +155,45 @@ QuoteBatchRepository::PricesOfSymbolDays(
     }
   }
   return found;
+}
+
+absl::StatusOr<std::vector<v1::StockQuote>>
+QuoteBatchRepository::FindLatestOfEvery(const std::string& after,
+                                        absl::Time not_before, absl::Time at,
+                                        int limit) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result = (*conn)->Exec(
+      kFindLatestOfEvery, Params()
+                              .Text(after)
+                              .Time(not_before)
+                              .Time(at)
+                              .Date(TradingDayFrom(not_before))
+                              .Date(TradingDayTo(at))
+                              .Date(PartitionFrom(TradingDayFrom(not_before)))
+                              .Date(PartitionTo(TradingDayTo(at)))
+                              .Int32(limit));
+  if (!result.ok()) return result.status();
+  return ReadRows<v1::StockQuote>(*result, SymbolQuoteAt);
+}
+
+absl::StatusOr<std::vector<std::string>> QuoteBatchRepository::ListSymbols(
+    const std::string& after, absl::CivilDay first, absl::CivilDay last,
+    int limit) {
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result = (*conn)->Exec(kListSymbols, Params()
+                                                .Text(after)
+                                                .Date(PartitionFrom(first))
+                                                .Date(PartitionTo(last))
+                                                .Int32(limit));
+  if (!result.ok()) return result.status();
+  std::vector<std::string> symbols;
+  symbols.reserve(result->rows());
+  for (int row = 0; row < result->rows(); ++row) {
+    symbols.push_back(result->String(row, 0));
+  }
+  return symbols;
 }
 
 }  // namespace mdc::storage

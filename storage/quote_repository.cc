@@ -37,7 +37,7 @@ constexpr Statement kUpsertBatch{
 // Every read by instant also bounds trading_day ($4, $5 here; the last two
 // parameters of the pages), so only the partitions of those days are read
 // (storage/trading_day_bounds.h).
-constexpr Statement kFindLatest{
+constexpr Statement kFindLatestQuote{
     "quotes_find_latest",
     "SELECT observed_at, quote_data FROM stock_quotes "
     "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at <= $3 "
@@ -46,68 +46,19 @@ constexpr Statement kFindLatest{
 
 // Keyset pages: $4 is the last instant of the previous page (or just before
 // $2 on the first page).
-constexpr Statement kListRange{
+constexpr Statement kListQuoteRange{
     "quotes_list_range",
     "SELECT observed_at, quote_data FROM stock_quotes "
     "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at < $3 "
     "AND observed_at > $4 AND trading_day BETWEEN $6 AND $7 "
     "ORDER BY observed_at LIMIT $5"};
 
-constexpr Statement kPricePoints{
+constexpr Statement kQuotePricePoints{
     "quotes_price_points",
     "SELECT observed_at, last_price, volume FROM stock_quotes "
     "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at < $3 "
     "AND observed_at > $4 AND last_price IS NOT NULL "
     "AND trading_day BETWEEN $6 AND $7 ORDER BY observed_at LIMIT $5"};
-
-// The latest quote of one symbol `s.symbol` in [$2, $3] within the
-// trading days $4-$5: one descent of the primary key, in the partition of
-// that day.
-#define MDC_LATEST_OF_SYMBOL                                                 \
-  "CROSS JOIN LATERAL (SELECT observed_at, quote_data FROM stock_quotes "    \
-  "WHERE nse_symbol = s.symbol AND observed_at >= $2 AND observed_at <= $3 " \
-  "AND trading_day BETWEEN $4 AND $5 ORDER BY observed_at DESC LIMIT 1) q "
-
-constexpr Statement kFindLatestOfEach{
-    "quotes_find_latest_of_each",
-    "SELECT s.symbol, q.observed_at, q.quote_data "
-    "FROM unnest($1::text[]) WITH ORDINALITY AS s(symbol, "
-    "n) " MDC_LATEST_OF_SYMBOL "ORDER BY s.n"};
-
-// The distinct symbols after $1 of the partitions of the trading days $2-$3
-// (widened to whole months, PartitionFrom): a loose index scan, one descent
-// of the primary key per symbol instead of a read of every row.
-#define MDC_SYMBOLS_AFTER(from, to)                                      \
-  "WITH RECURSIVE s(symbol) AS ("                                        \
-  "(SELECT nse_symbol FROM stock_quotes WHERE nse_symbol > $1 "          \
-  "AND trading_day BETWEEN " from " AND " to                             \
-  " ORDER BY nse_symbol LIMIT 1) "                                       \
-  "UNION ALL SELECT (SELECT nse_symbol FROM stock_quotes "               \
-  "WHERE nse_symbol > s.symbol AND trading_day BETWEEN " from " AND " to \
-  " ORDER BY nse_symbol LIMIT 1) FROM s WHERE s.symbol IS NOT NULL) "
-
-constexpr Statement kFindLatestOfEvery{
-    "quotes_find_latest_of_every",
-    MDC_SYMBOLS_AFTER("$6", "$7")
-    "SELECT s.symbol, q.observed_at, q.quote_data FROM s "
-    MDC_LATEST_OF_SYMBOL "WHERE s.symbol IS NOT NULL LIMIT $8"};
-
-constexpr Statement kListSymbols{
-    "quotes_list_symbols",
-    MDC_SYMBOLS_AFTER(
-        "$2", "$3") "SELECT symbol FROM s WHERE symbol IS NOT NULL LIMIT $4"};
-
-// Rows of (symbol, observed_at, quote_data).
-absl::StatusOr<v1::StockQuote> SymbolQuoteAt(const Result& result, int row) {
-  v1::StockQuote quote;
-  quote.set_nse_symbol(result.String(row, 0));
-  SetStoredTimestamp(result.Time(row, 1), "stock_quotes",
-                     quote.mutable_timestamp());
-  if (!ParseQuoteData(result.Bytes(row, 2), quote.mutable_quote_data())) {
-    return absl::DataLossError("stored quote is unreadable");
-  }
-  return quote;
-}
 
 absl::StatusOr<v1::StockQuote> QuoteAt(const Result& result, int row,
                                        const std::string& symbol) {
@@ -178,12 +129,13 @@ absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
     const std::string& symbol, absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFindLatest, Params()
-                                               .Text(symbol)
-                                               .Time(not_before)
-                                               .Time(at)
-                                               .Date(TradingDayFrom(not_before))
-                                               .Date(TradingDayTo(at)));
+  auto result =
+      (*conn)->Exec(kFindLatestQuote, Params()
+                                          .Text(symbol)
+                                          .Time(not_before)
+                                          .Time(at)
+                                          .Date(TradingDayFrom(not_before))
+                                          .Date(TradingDayTo(at)));
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::StockQuote>(*result, QuoteAt, symbol);
 }
@@ -191,68 +143,17 @@ absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
 absl::StatusOr<std::vector<v1::StockQuote>> QuoteRepository::ListRange(
     const std::string& symbol, absl::Time start, absl::Time end,
     std::optional<absl::Time> after, int limit) {
-  auto result = ExecPage(pool_, kListRange, symbol, start, end, after, limit);
+  auto result =
+      ExecPage(pool_, kListQuoteRange, symbol, start, end, after, limit);
   if (!result.ok()) return result.status();
   return ReadRows<v1::StockQuote>(*result, QuoteAt, symbol);
-}
-
-absl::StatusOr<std::vector<v1::StockQuote>> QuoteRepository::FindLatestOfEach(
-    const std::vector<std::string>& symbols, absl::Time not_before,
-    absl::Time at) {
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  auto result =
-      (*conn)->Exec(kFindLatestOfEach, Params()
-                                           .TextArray(symbols)
-                                           .Time(not_before)
-                                           .Time(at)
-                                           .Date(TradingDayFrom(not_before))
-                                           .Date(TradingDayTo(at)));
-  if (!result.ok()) return result.status();
-  return ReadRows<v1::StockQuote>(*result, SymbolQuoteAt);
-}
-
-absl::StatusOr<std::vector<v1::StockQuote>> QuoteRepository::FindLatestOfEvery(
-    const std::string& after, absl::Time not_before, absl::Time at, int limit) {
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(
-      kFindLatestOfEvery, Params()
-                              .Text(after)
-                              .Time(not_before)
-                              .Time(at)
-                              .Date(TradingDayFrom(not_before))
-                              .Date(TradingDayTo(at))
-                              .Date(PartitionFrom(TradingDayFrom(not_before)))
-                              .Date(PartitionTo(TradingDayTo(at)))
-                              .Int32(limit));
-  if (!result.ok()) return result.status();
-  return ReadRows<v1::StockQuote>(*result, SymbolQuoteAt);
-}
-
-absl::StatusOr<std::vector<std::string>> QuoteRepository::ListSymbols(
-    const std::string& after, absl::CivilDay first, absl::CivilDay last,
-    int limit) {
-  auto conn = pool_.Acquire();
-  if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kListSymbols, Params()
-                                                .Text(after)
-                                                .Date(PartitionFrom(first))
-                                                .Date(PartitionTo(last))
-                                                .Int32(limit));
-  if (!result.ok()) return result.status();
-  std::vector<std::string> symbols;
-  symbols.reserve(result->rows());
-  for (int row = 0; row < result->rows(); ++row) {
-    symbols.push_back(result->String(row, 0));
-  }
-  return symbols;
 }
 
 absl::StatusOr<std::vector<domain::PricePoint>> QuoteRepository::PricePoints(
     const std::string& symbol, absl::Time start, absl::Time end,
     std::optional<absl::Time> after, int limit) {
-  auto result = ExecPage(pool_, kPricePoints, symbol, start, end, after, limit);
+  auto result =
+      ExecPage(pool_, kQuotePricePoints, symbol, start, end, after, limit);
   if (!result.ok()) return result.status();
   return ReadPricePoints(*result);
 }

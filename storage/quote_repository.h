@@ -11,7 +11,6 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "domain/candles.h"
 #include "domain/observations.h"
@@ -43,31 +42,6 @@ class QuoteRepository {
   absl::StatusOr<std::vector<v1::StockQuote>> ListRange(
       const std::string& symbol, absl::Time start, absl::Time end,
       std::optional<absl::Time> after, int limit);
-
-  // The latest quote in [not_before, at] of each of `symbols` that has one,
-  // in the order of `symbols`; one statement, an index descent per symbol.
-  // [not_before, at] must lie within one trading day.
-  absl::StatusOr<std::vector<v1::StockQuote>> FindLatestOfEach(
-      const std::vector<std::string>& symbols, absl::Time not_before,
-      absl::Time at);
-
-  // The latest quote in [not_before, at] of up to `limit` symbols after
-  // `after` ("" for the first) that have one, by symbol: a page of the
-  // cross-section of every symbol. [not_before, at] must lie within one
-  // trading day.
-  absl::StatusOr<std::vector<v1::StockQuote>> FindLatestOfEvery(
-      const std::string& after, absl::Time not_before, absl::Time at,
-      int limit);
-
-  // Up to `limit` symbols after `after` ("" for the first), ascending, of
-  // the quotes stored in the months of the trading days `first` to `last`:
-  // a superset of the symbols quoted on those days
-  // (storage/trading_day_bounds.h, PartitionFrom), read one index descent
-  // per symbol.
-  absl::StatusOr<std::vector<std::string>> ListSymbols(const std::string& after,
-                                                       absl::CivilDay first,
-                                                       absl::CivilDay last,
-                                                       int limit);
 
   // As ListRange, only the priced quotes and only what candles need.
   absl::StatusOr<std::vector<domain::PricePoint>> PricePoints(

@@ -42,16 +42,16 @@ grpc::Status DeveloperService::GetQuotes(grpc::ServerContext* context,
             domain::FormatDate(domain::TradingDay(window.at)));
         if (!section->symbols.empty()) {
           std::vector<std::string> missing;
-          auto quotes =
-              LatestQuotesOf(stores.quotes, stores.nifty, section->symbols,
-                             window.not_before, window.at, missing);
+          auto quotes = LatestQuotesOf(stores.quote_batches, stores.nifty,
+                                       section->symbols, window.not_before,
+                                       window.at, missing);
           if (!quotes.ok()) return quotes.status();
           for (auto& quote : *quotes)
             *response->add_quotes() = std::move(quote);
           for (auto& symbol : missing) response->add_missing(std::move(symbol));
           return absl::OkStatus();
         }
-        auto quotes = stores.quotes.FindLatestOfEvery(
+        auto quotes = stores.quote_batches.FindLatestOfEvery(
             section->after.value_or(""), window.not_before, window.at,
             domain::PageReadSize(section->page_size));
         if (!quotes.ok()) return quotes.status();

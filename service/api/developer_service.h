@@ -11,6 +11,7 @@
 #include "service/replica/routed_reads.h"
 #include "storage/holiday_repository.h"
 #include "storage/nifty_repository.h"
+#include "storage/quote_batch_repository.h"
 #include "storage/quote_repository.h"
 #include "storage/shortlist_repository.h"
 
@@ -24,6 +25,7 @@ class DeveloperService final : public v1::DeveloperService::Service {
     storage::NiftyRepository& nifty;
     storage::QuoteRepository& quotes;
     storage::HolidayRepository& holidays;
+    storage::QuoteBatchRepository& quote_batches;
   };
 
   // `stores` are over the primary's pool; `replica`, when a read replica

@@ -93,7 +93,7 @@ absl::StatusOr<std::optional<v1::StockQuote>> SymbolSeries::Latest(
 }
 
 absl::StatusOr<std::vector<v1::StockQuote>> LatestQuotesOf(
-    storage::QuoteRepository& quotes, storage::NiftyRepository& nifty,
+    storage::QuoteBatchRepository& quotes, storage::NiftyRepository& nifty,
     const std::vector<std::string>& symbols, absl::Time not_before,
     absl::Time at, std::vector<std::string>& missing) {
   std::vector<std::string> stocks;
@@ -105,15 +105,9 @@ absl::StatusOr<std::vector<v1::StockQuote>> LatestQuotesOf(
       stocks.push_back(symbol);
     }
   }
-  absl::flat_hash_map<std::string, v1::StockQuote> found;
-  if (!stocks.empty()) {
-    auto rows = quotes.FindLatestOfEach(stocks, not_before, at);
-    if (!rows.ok()) return rows.status();
-    for (v1::StockQuote& quote : *rows) {
-      std::string symbol = quote.nse_symbol();
-      found.emplace(std::move(symbol), std::move(quote));
-    }
-  }
+  auto latest = quotes.FindLatestOfSymbols(stocks, not_before, at);
+  if (!latest.ok()) return latest.status();
+  absl::flat_hash_map<std::string, v1::StockQuote>& found = *latest;
   if (wants_nifty) {
     auto index = nifty.FindLatest(not_before, at);
     if (!index.ok()) return index.status();

@@ -18,6 +18,7 @@
 #include "domain/market_enums.h"
 #include "mdc/v1/market.pb.h"
 #include "storage/nifty_repository.h"
+#include "storage/quote_batch_repository.h"
 #include "storage/quote_repository.h"
 #include "storage/shortlist_repository.h"
 
@@ -81,7 +82,7 @@ class SymbolSeries {
 // index), in their order; the symbols without one are added to `missing`,
 // in their order.
 absl::StatusOr<std::vector<v1::StockQuote>> LatestQuotesOf(
-    storage::QuoteRepository& quotes, storage::NiftyRepository& nifty,
+    storage::QuoteBatchRepository& quotes, storage::NiftyRepository& nifty,
     const std::vector<std::string>& symbols, absl::Time not_before,
     absl::Time at, std::vector<std::string>& missing);
 

@@ -146,11 +146,11 @@ void Server::BuildBroker(const std::optional<domain::SecretBox> &secret_box) {
 namespace {
 
 DeveloperService::Stores DeveloperStores(storage::Repositories &r) {
-  return {r.shortlists, r.nifty, r.quotes, r.holidays};
+  return {r.shortlists, r.nifty, r.quotes, r.holidays, r.quote_batches};
 }
 
 ExportStores ExportStoresOf(storage::Repositories &r) {
-  return {r.market_events, r.quotes, r.nifty};
+  return {r.market_events, r.quotes, r.nifty, r.quote_batches};
 }
 
 DashboardService::Stores DashboardStores(storage::Repositories &r) {

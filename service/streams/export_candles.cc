@@ -87,7 +87,7 @@ class CandleSource final : public MessageSource<v1::ExportChunk> {
       absl::Status read = reader_.reads.Read(
           reader_.from, [&](const ExportStores& stores) -> absl::Status {
             auto page =
-                stores.quotes.ListSymbols(last_candidate_, plan_.days.first,
+                stores.quote_batches.ListSymbols(last_candidate_, plan_.days.first,
                                           plan_.days.last, kSymbolPage);
             if (!page.ok()) return page.status();
             candidates_ = *std::move(page);

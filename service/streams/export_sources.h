@@ -16,6 +16,7 @@
 #include "service/streams/paged_stream.h"
 #include "storage/market_event_repository.h"
 #include "storage/nifty_repository.h"
+#include "storage/quote_batch_repository.h"
 #include "storage/quote_repository.h"
 
 namespace mdc {
@@ -28,6 +29,7 @@ struct ExportStores {
   storage::MarketEventRepository& events;
   storage::QuoteRepository& quotes;
   storage::NiftyRepository& nifty;
+  storage::QuoteBatchRepository& quote_batches;
 };
 
 using ExportReads = RoutedReads<ExportStores>;

@@ -18,6 +18,7 @@
 #include "service/api/collector_service.h"
 #include "service/api/dashboard/dashboard_service.h"
 #include "service/api/developer_service.h"
+#include "service/api/export_service.h"
 #include "service/api/health_service.h"
 #include "service/auth/auth.h"
 #include "service/broker/broker_credentials.h"
@@ -101,7 +102,8 @@ struct ServiceStack::Services {
                       /*token_url=*/"", absl::Seconds(1)),
         developer(calls,
                   DeveloperService::Stores{repos.shortlists, repos.nifty,
-                                           repos.quotes, repos.holidays},
+                                           repos.quotes, repos.holidays,
+                                           repos.quote_batches},
                   broker_tokens),
         dashboard(calls, auth,
                   DashboardService::Stores{repos.shortlists, repos.quotes,
@@ -112,7 +114,9 @@ struct ServiceStack::Services {
                                    repos.market_data, repos.maintenance,
                                    repos.broker_credentials},
               /*secret_box=*/std::nullopt),
-        health(calls, pool) {}
+        health(calls, pool),
+        exports(calls, ExportStores{repos.market_events, repos.quotes,
+                                    repos.nifty, repos.quote_batches}) {}
 
   storage::Repositories repos;
   Metrics metrics;  // Not served: no metrics port in tests.
@@ -127,6 +131,7 @@ struct ServiceStack::Services {
   DashboardService dashboard;
   AdminService admin;
   HealthService health;
+  ExportService exports;
 };
 
 ServiceStack::ServiceStack(storage::ConnectionPool& pool)
@@ -139,6 +144,7 @@ ServiceStack::ServiceStack(storage::ConnectionPool& pool)
   builder.RegisterService(&services_->dashboard);
   builder.RegisterService(&services_->admin);
   builder.RegisterService(&services_->health);
+  builder.RegisterService(&services_->exports);
   server_ = builder.BuildAndStart();
   if (server_ == nullptr || port_ == 0) Fail("cannot start the gRPC server");
   channel_ = grpc::CreateChannel(absl::StrCat("127.0.0.1:", port_),
@@ -148,6 +154,7 @@ ServiceStack::ServiceStack(storage::ConnectionPool& pool)
   dashboard_ = v1::DashboardService::NewStub(channel_);
   admin_ = v1::AdminService::NewStub(channel_);
   health_ = v1::HealthService::NewStub(channel_);
+  exports_ = v1::ExportService::NewStub(channel_);
 }
 
 ServiceStack::~ServiceStack() {

@@ -27,6 +27,7 @@
 #include "mdc/v1/collector.grpc.pb.h"
 #include "mdc/v1/dashboard.grpc.pb.h"
 #include "mdc/v1/developer.grpc.pb.h"
+#include "mdc/v1/export.grpc.pb.h"
 #include "mdc/v1/health.grpc.pb.h"
 #include "storage/pool.h"
 #include "storage/repositories.h"
@@ -111,6 +112,7 @@ class ServiceStack {
   v1::DashboardService::Stub& dashboard() { return *dashboard_; }
   v1::AdminService::Stub& admin() { return *admin_; }
   v1::HealthService::Stub& health() { return *health_; }
+  v1::ExportService::Stub& exports() { return *exports_; }
 
   int port() const { return port_; }
 
@@ -127,6 +129,7 @@ class ServiceStack {
   std::unique_ptr<v1::DashboardService::Stub> dashboard_;
   std::unique_ptr<v1::AdminService::Stub> admin_;
   std::unique_ptr<v1::HealthService::Stub> health_;
+  std::unique_ptr<v1::ExportService::Stub> exports_;
 };
 
 // A GoogleTest fixture: one fresh database and one ServiceStack per test
