@@ -8,6 +8,7 @@ parameter is dropped from the loaded document, so no phase generates it;
 paging itself is covered by the Go e2e and client suites.
 """
 
+import datetime
 import os
 
 import schemathesis
@@ -81,6 +82,8 @@ def _enlarge(node):
 # - start_datetime not after end_datetime (timelines, candles, persistence,
 #   runs); a start without an end is compared with "now", so the end is set
 #   to the start (an empty window);
+# - an export's end_date from its start_date to 30 days after it (at most
+#   31 days; docs/api.md section 11): set to the start otherwise;
 # - takeProfitPercentage and stopLossPercentage of the shortlist go
 #   together;
 # - an order's stopLossPrice < entryPrice < takeProfitPrice;
@@ -96,10 +99,34 @@ def _enlarge(node):
 #
 RANGE_PATHS = {
     "/v1/developer/historical-candles",
+    "/v1/developer/candles",
     "/v1/developer/quote-timeline",
     "/v1/developer/nifty-timeline",
     "/v1/developer/shortlists/persistence",
 }
+
+
+EXPORT_PATHS = {
+    "/v1/developer/export/quotes",
+    "/v1/developer/export/nifty",
+    "/v1/developer/export/shortlists",
+    "/v1/developer/export/candles",
+}
+MAX_EXPORT_DAYS = 31
+
+
+def _fix_days(query):
+    if not isinstance(query, dict):
+        return
+    start, end = query.get("startDate"), query.get("endDate")
+    if not (isinstance(start, str) and start and isinstance(end, str) and end):
+        return
+    try:
+        first, last = datetime.date.fromisoformat(start), datetime.date.fromisoformat(end)
+    except ValueError:
+        return
+    if not first <= last <= first + datetime.timedelta(days=MAX_EXPORT_DAYS - 1):
+        query["endDate"] = start
 
 
 def _positive(case):
@@ -221,6 +248,8 @@ def map_case(context, case):
     method, path = case.operation.method.upper(), case.operation.path
     if method == "GET" and path in RANGE_PATHS:
         _fix_range(case.query, "startDatetime", "endDatetime")
+    elif method == "GET" and path in EXPORT_PATHS:
+        _fix_days(case.query)
     elif method == "POST" and path == "/v1/dashboard/runs":
         _fix_range(case.body, "startDatetime", "endDatetime")
         _fix_run(case.body)

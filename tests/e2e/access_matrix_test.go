@@ -30,7 +30,7 @@ type route struct {
 	public       bool // security: [] in the document
 	hasBody      bool
 	body         string // a body the gateway forwards: "{}" plus each required list, empty
-	// stream: a streaming route (its 200 answer is application/x-ndjson),
+	// stream: a streaming route (its 200 answer is NDJSON or Server-Sent Events),
 	// whose path carries a sample of each required query parameter so an
 	// authorized call opens the stream.
 	stream bool
@@ -99,7 +99,9 @@ func routesFromOpenAPI(t *testing.T, s *Stack) []route {
 			for _, tag := range op.Tags {
 				r.admin = r.admin || tag == "AdminService"
 			}
-			if _, ok := op.Responses["200"].Content["application/x-ndjson"]; ok {
+			// The streams also answer Server-Sent Events; the exports'
+			// files (NDJSON among them) are ordinary answers.
+			if _, ok := op.Responses["200"].Content["text/event-stream"]; ok {
 				r.stream = true
 				var query []string
 				for _, p := range op.Parameters {

@@ -34,6 +34,8 @@ def frame(parquet: bytes) -> pandas.DataFrame:
     """The pandas DataFrame of a Parquet export: its typed columns
     (``timestamp`` a tz-aware UTC datetime64, ``trading_day`` a date, nulls
     as None/NaN). Needs the ``pandas`` extra (pyarrow and pandas)."""
+    import pandas
     import pyarrow.parquet
 
-    return pyarrow.parquet.read_table(io.BytesIO(parquet)).to_pandas()
+    frame: pandas.DataFrame = pyarrow.parquet.read_table(io.BytesIO(parquet)).to_pandas()
+    return frame

@@ -24,7 +24,7 @@ from collections.abc import Generator, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from google.protobuf import field_mask_pb2, message
 
@@ -230,7 +230,7 @@ def quotes(symbols: Iterable[str] | None = None, *, as_of: datetime | None = Non
     rpc = "DeveloperService.GetQuotes"
     answer = yield rpc, req
     merged = developer_pb2.QuoteCrossSection()
-    merged.CopyFrom(answer)
+    merged.CopyFrom(cast(developer_pb2.QuoteCrossSection, answer))
     seen: set[str] = set()
     page = next_page(rpc, req, answer, seen)
     while page is not None:
