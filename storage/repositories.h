@@ -5,7 +5,9 @@
 
 #include "storage/broker_credentials_repository.h"
 #include "storage/broker_token_repository.h"
+#include "storage/coverage_repository.h"
 #include "storage/developer_repository.h"
+#include "storage/developer_write_repository.h"
 #include "storage/holiday_repository.h"
 #include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
@@ -35,7 +37,9 @@ struct Repositories {
         runs(pool),
         quote_batches(pool),
         sign_ins(pool),
-        partitions(pool) {}
+        partitions(pool),
+        coverage(pool),
+        developer_writes(pool) {}
 
   ConnectionPool& pool;
   DeveloperRepository developers;
@@ -51,6 +55,8 @@ struct Repositories {
   QuoteBatchRepository quote_batches;
   SignInRepository sign_ins;
   PartitionRepository partitions;
+  CoverageRepository coverage;
+  DeveloperWriteRepository developer_writes;
 };
 
 }  // namespace mdc::storage

@@ -52,6 +52,19 @@ constexpr Statement kListDayInstants{
     "SELECT DISTINCT observed_at FROM shortlist_snapshots "
     "WHERE trading_day = $1 AND observed_at <= $2 ORDER BY observed_at"};
 
+// The same for one list: one snapshot per instant, so no DISTINCT.
+constexpr Statement kListDaysOfList{
+    "shortlists_list_days_of_list",
+    "SELECT trading_day, count(*) FROM shortlist_snapshots "
+    "WHERE observed_at <= $1 AND shortlist_type = $2 AND scope = $3 "
+    "GROUP BY trading_day ORDER BY trading_day"};
+
+constexpr Statement kListDayInstantsOfList{
+    "shortlists_list_day_instants_of_list",
+    "SELECT observed_at FROM shortlist_snapshots "
+    "WHERE trading_day = $1 AND observed_at <= $2 AND shortlist_type = $3 "
+    "AND scope = $4 ORDER BY observed_at"};
+
 // Keyset pages: $5 is the last instant of the previous page (or just before
 // $3 on the first page).
 constexpr Statement kListRange{
@@ -156,10 +169,18 @@ ShortlistRepository::ListDaySnapshots(v1::ShortlistType type, v1::Scope scope,
 }
 
 absl::StatusOr<std::vector<ShortlistRepository::DayInstants>>
-ShortlistRepository::ListDays(absl::Time not_after) {
+ShortlistRepository::ListDays(absl::Time not_after,
+                              std::optional<ListKey> list) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kListDays, Params().Time(not_after));
+  auto result =
+      list.has_value()
+          ? (*conn)->Exec(kListDaysOfList,
+                          Params()
+                              .Time(not_after)
+                              .Text(domain::ShortlistTypeName(list->type))
+                              .Text(domain::ScopeName(list->scope)))
+          : (*conn)->Exec(kListDays, Params().Time(not_after));
   if (!result.ok()) return result.status();
   std::vector<DayInstants> days;
   days.reserve(result->rows());
@@ -171,11 +192,18 @@ ShortlistRepository::ListDays(absl::Time not_after) {
 }
 
 absl::StatusOr<std::vector<absl::Time>> ShortlistRepository::ListDayInstants(
-    absl::CivilDay day, absl::Time not_after) {
+    absl::CivilDay day, absl::Time not_after, std::optional<ListKey> list) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
   auto result =
-      (*conn)->Exec(kListDayInstants, Params().Date(day).Time(not_after));
+      list.has_value()
+          ? (*conn)->Exec(kListDayInstantsOfList,
+                          Params()
+                              .Date(day)
+                              .Time(not_after)
+                              .Text(domain::ShortlistTypeName(list->type))
+                              .Text(domain::ScopeName(list->scope)))
+          : (*conn)->Exec(kListDayInstants, Params().Date(day).Time(not_after));
   if (!result.ok()) return result.status();
   std::vector<absl::Time> instants;
   instants.reserve(result->rows());

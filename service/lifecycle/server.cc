@@ -102,9 +102,16 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
                                        config.rate_limit_reads_burst),
                  domain::MakeRateLimit(config.rate_limit_writes,
                                        config.rate_limit_writes_burst)});
+  s->write_activity_ = std::make_unique<WriteActivity>(
+      repos.developer_writes, s->metrics_->freshness(), absl::Seconds(1),
+      absl::Seconds(5));
   s->collector_ = std::make_unique<CollectorService>(
-      *s->calls_, CollectorService::Stores{repos.shortlists, repos.nifty,
-                                           repos.quotes, repos.holidays});
+      *s->calls_,
+      CollectorService::Stores{repos.shortlists, repos.nifty, repos.quotes,
+                               repos.holidays},
+      [activity = s->write_activity_.get()](const domain::WriteTally &tally) {
+        activity->Record(tally);
+      });
   std::optional<domain::SecretBox> secret_box;
   if (!config.secret_key.empty()) {
     auto box = domain::SecretBox::FromKeyText(config.secret_key);
@@ -126,8 +133,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
                                     r.holidays};
   };
   auto dashboard_stores = [](storage::Repositories &r) {
-    return DashboardService::Stores{r.shortlists, r.quotes, r.quote_batches,
-                                    r.runs};
+    return DashboardService::Stores{r.shortlists,    r.quotes,
+                                    r.quote_batches, r.runs,
+                                    r.coverage,      r.developer_writes};
   };
   std::optional<ReplicaStores<DeveloperService::Stores>> developer_replica;
   std::optional<ReplicaStores<DashboardService::Stores>> dashboard_replica;
@@ -233,6 +241,7 @@ void Server::Shutdown() {
   grpc_server_->Wait();
   monitor_.reset();
   history_.reset();
+  write_activity_.reset();
   log::Info("stopped");
 }
 

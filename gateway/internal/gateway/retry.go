@@ -60,6 +60,7 @@ var retryRules = map[string]retryRule{
 	"/mdc.v1.DashboardService/GetDailyUniqueCompanies":     {true, "read"},
 	"/mdc.v1.DashboardService/GetShortlist":                {true, "read"},
 	"/mdc.v1.DashboardService/GetQuoteTimeline":            {true, "read"},
+	"/mdc.v1.DashboardService/GetCoverage":                 {true, "read"},
 	"/mdc.v1.DashboardService/ListRuns":                    {true, "read"},
 	"/mdc.v1.DashboardService/ListRunTags":                 {true, "read"},
 	"/mdc.v1.DashboardService/ListOrders":                  {true, "read"},

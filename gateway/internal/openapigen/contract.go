@@ -81,6 +81,7 @@ var contracts = map[string]rpcContract{
 	"mdc.v1.DashboardService.GetDailyUniqueCompanies":     {access: developerToken, clock: clockForbids},
 	"mdc.v1.DashboardService.GetShortlist":                {access: developerToken, clock: clockForbids, errors: map[int]string{404: listAsOf}},
 	"mdc.v1.DashboardService.GetQuoteTimeline":            {access: developerToken, clock: clockForbids},
+	"mdc.v1.DashboardService.GetCoverage":                 {access: developerToken, clock: clockForbids},
 	"mdc.v1.DashboardService.ListRuns":                    {access: developerToken},
 	"mdc.v1.DashboardService.ListRunTags":                 {access: developerToken},
 	"mdc.v1.DashboardService.CreateRun":                   {access: developerToken},

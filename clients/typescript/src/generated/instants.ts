@@ -3,9 +3,14 @@
 /** The answer fields that hold an instant (RFC 3339 on the wire, format date-time) or a list of them. */
 export const INSTANT_KEYS: ReadonlySet<string> = new Set([
   "createdTime",
+  "dayLastWriteTime",
   "endTime",
   "expiresAt",
+  "lastRecordTime",
   "lastSeenTime",
+  "lastTime",
+  "lastWriteTime",
+  "sessionStart",
   "startTime",
   "stopLossTime",
   "targetTime",
@@ -17,9 +22,14 @@ export const INSTANT_KEYS: ReadonlySet<string> = new Set([
 
 export type InstantKey =
   | "createdTime"
+  | "dayLastWriteTime"
   | "endTime"
   | "expiresAt"
+  | "lastRecordTime"
   | "lastSeenTime"
+  | "lastTime"
+  | "lastWriteTime"
+  | "sessionStart"
   | "startTime"
   | "stopLossTime"
   | "targetTime"
