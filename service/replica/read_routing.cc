@@ -43,6 +43,9 @@ const std::vector<ReadRoute>& ReadRoutes() {
       {kDashboard, "GetDailyUniqueCompanies", kReplica},
       {kDashboard, "GetShortlist", kReplica},
       {kDashboard, "GetQuoteTimeline", kReplica},
+      // A day's coverage and the collectors' last writes: lag is harmless
+      // (the tallies themselves are a second behind).
+      {kDashboard, "GetCoverage", kReplica},
       // The caller's own runs and orders: a list right after a create must
       // show it.
       {kDashboard, "ListRuns", kPrimary},
