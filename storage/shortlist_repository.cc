@@ -1,5 +1,7 @@
 #include "storage/shortlist_repository.h"
 
+#include <string>
+
 #include "absl/status/status.h"
 #include "domain/market_enums.h"
 #include "domain/proto_time.h"
@@ -52,18 +54,19 @@ constexpr Statement kListDayInstants{
     "SELECT DISTINCT observed_at FROM shortlist_snapshots "
     "WHERE trading_day = $1 AND observed_at <= $2 ORDER BY observed_at"};
 
-// The same for one list: one snapshot per instant, so no DISTINCT.
+// The same for one type or one scope or both: "" is any ($2 type, $3 scope).
 constexpr Statement kListDaysOfList{
     "shortlists_list_days_of_list",
-    "SELECT trading_day, count(*) FROM shortlist_snapshots "
-    "WHERE observed_at <= $1 AND shortlist_type = $2 AND scope = $3 "
-    "GROUP BY trading_day ORDER BY trading_day"};
+    "SELECT trading_day, count(DISTINCT observed_at) FROM shortlist_snapshots "
+    "WHERE observed_at <= $1 AND ($2 = '' OR shortlist_type = $2) "
+    "AND ($3 = '' OR scope = $3) GROUP BY trading_day ORDER BY trading_day"};
 
 constexpr Statement kListDayInstantsOfList{
     "shortlists_list_day_instants_of_list",
-    "SELECT observed_at FROM shortlist_snapshots "
-    "WHERE trading_day = $1 AND observed_at <= $2 AND shortlist_type = $3 "
-    "AND scope = $4 ORDER BY observed_at"};
+    "SELECT DISTINCT observed_at FROM shortlist_snapshots "
+    "WHERE trading_day = $1 AND observed_at <= $2 "
+    "AND ($3 = '' OR shortlist_type = $3) AND ($4 = '' OR scope = $4) "
+    "ORDER BY observed_at"};
 
 // Keyset pages: $5 is the last instant of the previous page (or just before
 // $3 on the first page).
@@ -88,6 +91,17 @@ absl::StatusOr<v1::Shortlist> ShortlistAt(const Result& result, int row,
   shortlist.set_shortlist_type(type);
   shortlist.set_scope(scope);
   return shortlist;
+}
+
+// A list filter's parameter: the stored name, or "" for any.
+std::string TypeOrAny(v1::ShortlistType type) {
+  return type == v1::SHORTLIST_TYPE_UNSPECIFIED
+             ? std::string()
+             : domain::ShortlistTypeName(type);
+}
+std::string ScopeOrAny(v1::Scope scope) {
+  return scope == v1::SCOPE_UNSPECIFIED ? std::string()
+                                        : domain::ScopeName(scope);
 }
 
 }  // namespace
@@ -175,11 +189,10 @@ ShortlistRepository::ListDays(absl::Time not_after,
   if (!conn.ok()) return conn.status();
   auto result =
       list.has_value()
-          ? (*conn)->Exec(kListDaysOfList,
-                          Params()
-                              .Time(not_after)
-                              .Text(domain::ShortlistTypeName(list->type))
-                              .Text(domain::ScopeName(list->scope)))
+          ? (*conn)->Exec(kListDaysOfList, Params()
+                                               .Time(not_after)
+                                               .Text(TypeOrAny(list->type))
+                                               .Text(ScopeOrAny(list->scope)))
           : (*conn)->Exec(kListDays, Params().Time(not_after));
   if (!result.ok()) return result.status();
   std::vector<DayInstants> days;
@@ -201,8 +214,8 @@ absl::StatusOr<std::vector<absl::Time>> ShortlistRepository::ListDayInstants(
                           Params()
                               .Date(day)
                               .Time(not_after)
-                              .Text(domain::ShortlistTypeName(list->type))
-                              .Text(domain::ScopeName(list->scope)))
+                              .Text(TypeOrAny(list->type))
+                              .Text(ScopeOrAny(list->scope)))
           : (*conn)->Exec(kListDayInstants, Params().Date(day).Time(not_after));
   if (!result.ok()) return result.status();
   std::vector<absl::Time> instants;

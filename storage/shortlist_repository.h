@@ -50,10 +50,11 @@ class ShortlistRepository {
     absl::CivilDay day;
     int instants = 0;  // distinct snapshot instants, all types and scopes
   };
-  // One list (type and scope), for the reads below that may take one.
+  // Which snapshots the reads below count: of one type, one scope or both
+  // (UNSPECIFIED: any).
   struct ListKey {
     v1::ShortlistType type = v1::SHORTLIST_TYPE_UNSPECIFIED;
-    v1::Scope scope = v1::TOP_5;
+    v1::Scope scope = v1::SCOPE_UNSPECIFIED;
   };
   // Trading days with snapshots stamped at or before `not_after` (of
   // `list` only, when given), ascending.

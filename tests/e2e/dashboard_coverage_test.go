@@ -175,8 +175,13 @@ func TestDashboardAvailableDatetimesOfOneList(t *testing.T) {
 	if !violationsAre(body, "type") {
 		t.Errorf("unknown type: %v", body)
 	}
-	body = d.fails(400, "GET", "/v1/dashboard/available-datetimes?scope=FULL", nil)
+	// A scope alone: that scope's snapshots, of every type.
+	count, stamps = times("/v1/dashboard/available-datetimes?date=" + day + "&scope=top-5")
+	if count != 3.0 || len(stamps) != 3 {
+		t.Errorf("top 5 of every type: %v %v", count, stamps)
+	}
+	body = d.fails(400, "GET", "/v1/dashboard/available-datetimes?scope=TOP_50", nil)
 	if !violationsAre(body, "scope") {
-		t.Errorf("scope without type: %v", body)
+		t.Errorf("unknown scope: %v", body)
 	}
 }

@@ -35,7 +35,8 @@ grpc::Status DashboardService::ListAvailableDatetimes(
               errors.AddStatus("date", day.status());
               if (day.ok()) asked = *day;
             }
-            // One list only, when a type is given.
+            // One list only: a type (its scope TOP_5 unless given), or a
+            // scope of every type.
             std::optional<storage::ShortlistRepository::ListKey> list;
             if (!request->type().empty()) {
               const domain::ShortlistKind kind = domain::ParseShortlistKind(
@@ -43,7 +44,12 @@ grpc::Status DashboardService::ListAvailableDatetimes(
               list =
                   storage::ShortlistRepository::ListKey{kind.type, kind.scope};
             } else if (!request->scope().empty()) {
-              errors.Add("scope", "is given only together with type");
+              auto scope = domain::ParseScope(request->scope());
+              errors.AddStatus("scope", scope.status());
+              if (scope.ok()) {
+                list = storage::ShortlistRepository::ListKey{
+                    v1::SHORTLIST_TYPE_UNSPECIFIED, *scope};
+              }
             }
             if (!errors.empty()) return errors.ToStatus();
             const absl::Time not_after =
