@@ -18,9 +18,10 @@ ARG NODE_IMAGE=node:20-bookworm
 ARG RUNTIME_IMAGE=debian:12-slim
 
 FROM ${GO_IMAGE} AS build
+# libprotobuf-dev holds the well-known types (google/protobuf/*.proto).
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      protobuf-compiler python3 python3-pip \
+      protobuf-compiler libprotobuf-dev python3 python3-pip \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY scripts/fetch-googleapis.sh scripts/

@@ -163,6 +163,22 @@ wait_healthy() {
   done
 }
 
+# wait_restarted CONTAINER RESTARTS SECONDS: until the container has been
+# restarted since it had RESTARTS restarts, runs, and its health check passes.
+wait_restarted() {
+  local deadline=$((SECONDS + $3))
+  local count running
+  while true; do
+    read -r count running < <(podman inspect -f '{{.RestartCount}} {{.State.Running}}' "$1")
+    if [ "$count" -gt "$2" ] && [ "$running" = true ] &&
+      podman healthcheck run "$1" >/dev/null 2>&1; then
+      return 0
+    fi
+    [ "$SECONDS" -lt "$deadline" ] || die "$1 was not restarted and healthy within $3 s"
+    sleep 1
+  done
+}
+
 container() { printf '%s_%s_1\n' "$project" "$1"; }
 
 check_default_profile() {
@@ -185,7 +201,7 @@ check_default_profile() {
 
 check_scale_profile() {
   local gw1=http://127.0.0.1:$MDC_SCALE_HTTP_PORT_1 gw2=http://127.0.0.1:$MDC_SCALE_HTTP_PORT_2
-  local token state pid victim i gw
+  local token state pid restarts victim i gw
   step "compose --profile scale up (scale services alone)"
   compose --profile scale up -d scale-gateway-1 scale-gateway-2 >"$work/up-scale.log" 2>&1 ||
     { cat "$work/up-scale.log" >&2; die "compose up (scale) failed"; }
@@ -210,6 +226,7 @@ check_scale_profile() {
 
   victim=$(container scale-server-1)
   pid=$(podman inspect -f '{{.State.Pid}}' "$victim")
+  restarts=$(podman inspect -f '{{.RestartCount}}' "$victim")
   kill -KILL "$pid"
   step "scale-server-1 killed (SIGKILL to pid $pid)"
   for ((i = 0; i < 40; i++)); do
@@ -222,8 +239,8 @@ check_scale_profile() {
     expect_shortlist "$gw2" "$token" "2025-01-08T10:$(printf '%02d' "$i"):30" "SYM$i" "$i.5" 15
   done
   step "the writes read back"
-  wait_healthy "$victim" 120
-  step "scale-server-1 started again by its restart policy and healthy"
+  wait_restarted "$victim" "$restarts" 120
+  step "scale-server-1 started again by its restart policy (pid $(podman inspect -f '{{.State.Pid}}' "$victim")) and healthy"
   compose --profile scale down --volumes --timeout 10 >/dev/null 2>&1
 }
 

@@ -40,7 +40,9 @@ DEBIAN_IMAGE=localhost/mdc-debian:12
 # make_debian_image: Debian 12 (bookworm) minbase, with ca-certificates, from
 # Debian's packages. Documentation, manual pages and translations are left
 # out as in Debian's slim images; /usr is merged by mmdebstrap's hook rather
-# than by the usrmerge package, which would bring perl along. The image trusts
+# than by the usrmerge package, which would bring perl along; apt keeps no
+# package caches or translations in the image's layers (the settings of
+# Debian's own container images). The image trusts
 # the certificate authorities this machine adds to Debian's
 # (/usr/local/share/ca-certificates), as an image made inside a company's
 # network would: builds fetch from the registries through the same network.
@@ -51,6 +53,11 @@ make_debian_image() {
   fi
   log "making $DEBIAN_IMAGE with mmdebstrap (about 90 s)"
   local tar=$work/debian.tar
+  # As in Debian's images: no .deb files or package caches left behind.
+  export apt_clean='DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";'
   nice -n 10 mmdebstrap --quiet --variant=minbase --include=ca-certificates \
     --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
     --dpkgopt='path-exclude=/usr/share/man/*' \
@@ -60,6 +67,8 @@ make_debian_image() {
     --dpkgopt='path-exclude=/usr/share/info/*' \
     --aptopt='APT::Install-Recommends "false"' \
     --customize-hook='copy-in /usr/local/share/ca-certificates /usr/local/share' \
+    --customize-hook="printf '%s\n' \"\$apt_clean\" >\"\$1/etc/apt/apt.conf.d/docker-clean\"" \
+    --customize-hook='echo "Acquire::Languages \"none\";" >"$1/etc/apt/apt.conf.d/docker-no-languages"' \
     --customize-hook='chroot "$1" update-ca-certificates --fresh >/dev/null' \
     bookworm "$tar"
   podman import --change 'CMD ["bash"]' "$tar" "$DEBIAN_IMAGE" >/dev/null
@@ -128,7 +137,7 @@ make_node_image() {
 FROM $DEBIAN_IMAGE
 COPY node/bin/node /usr/local/bin/node
 COPY npm /usr/local/lib/node_modules/npm
-ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt NPM_CONFIG_UPDATE_NOTIFIER=false
 RUN chmod 0755 /usr/local/lib/node_modules/npm/bin/npm-cli.js /usr/local/lib/node_modules/npm/bin/npx-cli.js \
  && ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \
  && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx \
