@@ -58,7 +58,7 @@ make_debian_image() {
 APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
 Dir::Cache::pkgcache "";
 Dir::Cache::srcpkgcache "";'
-  nice -n 10 mmdebstrap --quiet --variant=minbase --include=ca-certificates \
+  nice -n 10 mmdebstrap --variant=minbase --include=ca-certificates \
     --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
     --dpkgopt='path-exclude=/usr/share/man/*' \
     --dpkgopt='path-exclude=/usr/share/doc/*' \
@@ -70,7 +70,11 @@ Dir::Cache::srcpkgcache "";'
     --customize-hook="printf '%s\n' \"\$apt_clean\" >\"\$1/etc/apt/apt.conf.d/docker-clean\"" \
     --customize-hook='echo "Acquire::Languages \"none\";" >"$1/etc/apt/apt.conf.d/docker-no-languages"' \
     --customize-hook='chroot "$1" update-ca-certificates --fresh >/dev/null' \
-    bookworm "$tar"
+    --customize-hook='rm -f "$1"/var/cache/apt/*.bin' \
+    bookworm "$tar" >"$work/mmdebstrap.log" 2>&1 || {
+    cat "$work/mmdebstrap.log" >&2
+    die "mmdebstrap failed"
+  }
   podman import --change 'CMD ["bash"]' "$tar" "$DEBIAN_IMAGE" >/dev/null
   rm -f "$tar"
 }
