@@ -4,7 +4,7 @@
 # this project's kind has before anything of mdc is installed (build-essential,
 # git, curl, python3 with pip, cmake, ninja, GoogleTest, Node.js 20 with npm,
 # Go in /usr/local/go; no ccache, Go, npm or pip caches), it clones the
-# repository at HEAD and times `make run` from its start until GET /health
+# repository at HEAD into /work/mdc and times `make run` from its start until GET /health
 # answers 200, then stops. Prints the wall time and the CPU time the container
 # used by then (user + system, all processes), which a loaded machine
 # inflates less than the wall time.
@@ -58,13 +58,13 @@ fi
 git -C "$MDC_ROOT" bundle create "$work/repo.bundle" HEAD >/dev/null 2>&1
 commit=$(git -C "$MDC_ROOT" rev-parse --short HEAD)
 podman run -d --name "$name" --cpus 2 -v "$work:/in:ro" "$fresh" sleep infinity >/dev/null
-podman exec "$name" git clone -q /in/repo.bundle /root/mdc
+podman exec "$name" git -c advice.detachedHead=false clone -q /in/repo.bundle /work/mdc
 cpu_ns() { podman exec "$name" cat /sys/fs/cgroup/cpuacct/cpuacct.usage 2>/dev/null ||
   podman exec "$name" sh -c "awk '/usage_usec/ {print \$2 * 1000}' /sys/fs/cgroup/cpu.stat"; }
 cpu0=$(cpu_ns)
 log "make run at $commit in a fresh container (load before: $(cut -d' ' -f1-3 /proc/loadavg))"
 start=$(date +%s.%N)
-podman exec -d "$name" bash -c 'cd /root/mdc && make run >/root/run.log 2>&1'
+podman exec -d "$name" bash -c 'cd /work/mdc && make run >/root/run.log 2>&1'
 until podman exec "$name" curl -fsS -o /dev/null --max-time 2 http://127.0.0.1:8080/health 2>/dev/null; do
   if ! podman exec "$name" pgrep -f scripts/run.sh >/dev/null; then
     podman exec "$name" tail -n 40 /root/run.log >&2
