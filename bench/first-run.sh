@@ -9,7 +9,11 @@
 # used by then (user + system, all processes), which a loaded machine
 # inflates less than the wall time.
 #
-#   bench/first-run.sh            (as root; needs what scripts/test-containers.sh installs)
+#   bench/first-run.sh [COMMIT]   (as root; needs what scripts/test-containers.sh installs)
+#
+# COMMIT (default HEAD) is the commit measured, e.g. an older one to compare
+# with. The phases' start times (seconds after `make run` began) are printed
+# from the lines scripts/install-deps.sh and scripts/build.sh log.
 #
 # The container reaches the package registries through the host's network,
 # like a machine would; nothing listens outside it.
@@ -55,16 +59,19 @@ ENV PATH=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sb
 EOF
 fi
 
-git -C "$MDC_ROOT" bundle create "$work/repo.bundle" HEAD >/dev/null 2>&1
-commit=$(git -C "$MDC_ROOT" rev-parse --short HEAD)
+commit=$(git -C "$MDC_ROOT" rev-parse --short "${1:-HEAD}")
+git -C "$MDC_ROOT" bundle create "$work/repo.bundle" --all >/dev/null 2>&1 || die "git bundle failed"
 podman run -d --name "$name" --cpus 2 -v "$work:/in:ro" "$fresh" sleep infinity >/dev/null
 podman exec "$name" git -c advice.detachedHead=false clone -q /in/repo.bundle /work/mdc
+podman exec "$name" git -C /work/mdc -c advice.detachedHead=false checkout -q "$commit"
 cpu_ns() { podman exec "$name" cat /sys/fs/cgroup/cpuacct/cpuacct.usage 2>/dev/null ||
   podman exec "$name" sh -c "awk '/usage_usec/ {print \$2 * 1000}' /sys/fs/cgroup/cpu.stat"; }
 cpu0=$(cpu_ns)
 log "make run at $commit in a fresh container (load before: $(cut -d' ' -f1-3 /proc/loadavg))"
 start=$(date +%s.%N)
-podman exec -d "$name" bash -c 'cd /work/mdc && make run >/root/run.log 2>&1'
+# Each line of make run's output, with the seconds since it started.
+podman exec -d "$name" bash -c 'cd /work/mdc && t0=$(date +%s) &&
+  make run 2>&1 | while IFS= read -r line; do echo "$(($(date +%s) - t0))s $line"; done >/root/run.log'
 until podman exec "$name" curl -fsS -o /dev/null --max-time 2 http://127.0.0.1:8080/health 2>/dev/null; do
   if ! podman exec "$name" pgrep -f scripts/run.sh >/dev/null; then
     podman exec "$name" tail -n 40 /root/run.log >&2
@@ -76,5 +83,5 @@ end=$(date +%s.%N)
 cpu1=$(cpu_ns)
 wall=$(python3 -c "print(round($end - $start))")
 cpu=$(python3 -c "print(round(($cpu1 - $cpu0) / 1e9))")
-podman exec "$name" grep -E '^(install-deps|build)\.sh: ' /root/run.log || true
+podman exec "$name" grep -E '^[0-9]+s (install-deps|build|pg|run)\.sh: ' /root/run.log || true
 echo "first make run at $commit: /health answered after ${wall} s wall, ${cpu} s CPU (load after: $(cut -d' ' -f1-3 /proc/loadavg))"
