@@ -84,10 +84,11 @@ bool ParseCursorNumber(absl::string_view text, int64_t& value) {
 absl::StatusOr<StreamPosition> ParseWatchCursor(absl::string_view text) {
   StreamPosition position;
   const size_t dot = text.find('.');
-  const bool ok = dot == absl::string_view::npos
-                      ? ParseCursorNumber(text, position.seq)
-                      : ParseCursorNumber(text.substr(0, dot), position.txid) &&
-                            ParseCursorNumber(text.substr(dot + 1), position.seq);
+  const bool ok =
+      dot == absl::string_view::npos
+          ? ParseCursorNumber(text, position.seq)
+          : ParseCursorNumber(text.substr(0, dot), position.txid) &&
+                ParseCursorNumber(text.substr(dot + 1), position.seq);
   if (!ok) return BadCursor("decimal digits, as <txid>.<seq>");
   return position;
 }

@@ -102,11 +102,12 @@ absl::StatusOr<std::optional<v1::NiftyQuote>> NiftyRepository::FindLatest(
     absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFindLatestNifty, Params()
-                                               .Time(not_before)
-                                               .Time(at)
-                                               .Date(TradingDayFrom(not_before))
-                                               .Date(TradingDayTo(at)));
+  auto result =
+      (*conn)->Exec(kFindLatestNifty, Params()
+                                          .Time(not_before)
+                                          .Time(at)
+                                          .Date(TradingDayFrom(not_before))
+                                          .Date(TradingDayTo(at)));
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::NiftyQuote>(*result, NiftyAt);
 }

@@ -129,12 +129,13 @@ absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
     const std::string& symbol, absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFindLatestQuote, Params()
-                                               .Text(symbol)
-                                               .Time(not_before)
-                                               .Time(at)
-                                               .Date(TradingDayFrom(not_before))
-                                               .Date(TradingDayTo(at)));
+  auto result =
+      (*conn)->Exec(kFindLatestQuote, Params()
+                                          .Text(symbol)
+                                          .Time(not_before)
+                                          .Time(at)
+                                          .Date(TradingDayFrom(not_before))
+                                          .Date(TradingDayTo(at)));
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::StockQuote>(*result, QuoteAt, symbol);
 }
@@ -142,7 +143,8 @@ absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
 absl::StatusOr<std::vector<v1::StockQuote>> QuoteRepository::ListRange(
     const std::string& symbol, absl::Time start, absl::Time end,
     std::optional<absl::Time> after, int limit) {
-  auto result = ExecPage(pool_, kListQuoteRange, symbol, start, end, after, limit);
+  auto result =
+      ExecPage(pool_, kListQuoteRange, symbol, start, end, after, limit);
   if (!result.ok()) return result.status();
   return ReadRows<v1::StockQuote>(*result, QuoteAt, symbol);
 }
@@ -150,7 +152,8 @@ absl::StatusOr<std::vector<v1::StockQuote>> QuoteRepository::ListRange(
 absl::StatusOr<std::vector<domain::PricePoint>> QuoteRepository::PricePoints(
     const std::string& symbol, absl::Time start, absl::Time end,
     std::optional<absl::Time> after, int limit) {
-  auto result = ExecPage(pool_, kQuotePricePoints, symbol, start, end, after, limit);
+  auto result =
+      ExecPage(pool_, kQuotePricePoints, symbol, start, end, after, limit);
   if (!result.ok()) return result.status();
   return ReadPricePoints(*result);
 }

@@ -100,14 +100,14 @@ absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(
     absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result =
-      (*conn)->Exec(kFindLatestShortlist, Params()
-                                     .Text(domain::ShortlistTypeName(type))
-                                     .Text(domain::ScopeName(scope))
-                                     .Time(not_before)
-                                     .Time(at)
-                                     .Date(TradingDayFrom(not_before))
-                                     .Date(TradingDayTo(at)));
+  auto result = (*conn)->Exec(kFindLatestShortlist,
+                              Params()
+                                  .Text(domain::ShortlistTypeName(type))
+                                  .Text(domain::ScopeName(scope))
+                                  .Time(not_before)
+                                  .Time(at)
+                                  .Date(TradingDayFrom(not_before))
+                                  .Date(TradingDayTo(at)));
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::Shortlist>(*result, ShortlistAt, type, scope);
 }

@@ -47,7 +47,8 @@ std::string ProbeAddress(const std::string& listen_addr) {
   if (colon == std::string::npos) return listen_addr;
   const std::string host = listen_addr.substr(0, colon);
   const std::string port = listen_addr.substr(colon + 1);
-  if (host.empty() || host == "0.0.0.0") return absl::StrCat("127.0.0.1:", port);
+  if (host.empty() || host == "0.0.0.0")
+    return absl::StrCat("127.0.0.1:", port);
   if (host == "[::]") return absl::StrCat("[::1]:", port);
   return listen_addr;
 }

@@ -78,7 +78,9 @@ class HealthProbe : public ::testing::Test {
     server_ = *std::move(started);
   }
 
-  std::string Addr() const { return absl::StrCat("127.0.0.1:", server_->port()); }
+  std::string Addr() const {
+    return absl::StrCat("127.0.0.1:", server_->port());
+  }
 
   static testing::TestDatabase* db_;
   std::unique_ptr<Server> server_;
@@ -125,8 +127,9 @@ TEST_F(HealthProbe, CommandReadsTheListenAddress) {
   };
   Captured err;
   EXPECT_EQ(RunHealthCommand({"health"}, getenv, err.file()), 0) << err.Text();
-  EXPECT_EQ(RunHealthCommand({"health", "--grpc-addr", wildcard},
-                             [](const char*) { return nullptr; }, err.file()),
+  EXPECT_EQ(RunHealthCommand(
+                {"health", "--grpc-addr", wildcard},
+                [](const char*) { return nullptr; }, err.file()),
             0)
       << err.Text();
   Captured bad;
