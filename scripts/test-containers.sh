@@ -3,7 +3,7 @@
 # `make test`: a first run takes about half an hour on 2 cores). On a Debian 12
 # machine with no Docker engine and no container registry:
 #
-#  1. installs Debian's podman (with runc, netavark and aardvark-dns) and
+#  1. installs Debian's podman (with runc, netavark, aardvark-dns, iptables) and
 #     mmdebstrap, and podman-compose (pinned, from PyPI) into a virtual
 #     environment;
 #  2. makes the base images locally (scripts/containers/base-images.sh) and
@@ -48,7 +48,8 @@ step() { log "[$(((SECONDS - started) / 60))m$(((SECONDS - started) % 60))s] $*"
 
 install_tools() {
   local missing=()
-  for p in podman runc netavark aardvark-dns mmdebstrap python3-venv curl; do
+  # netavark sets up the networks with iptables, which nothing else pulls in.
+  for p in podman runc netavark aardvark-dns iptables mmdebstrap python3-venv curl; do
     dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed || missing+=("$p")
   done
   if [ "${#missing[@]}" -gt 0 ]; then
