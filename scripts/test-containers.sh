@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proves the container deployment (`make test-containers`; not part of
-# `make test`: a first run takes about half an hour on 2 cores). On a Debian 12
+# `make test`: a first run takes 20-30 minutes on 2 cores). On a Debian 12
 # machine with no Docker engine and no container registry:
 #
 #  1. installs Debian's podman (with runc, netavark, aardvark-dns, iptables) and
