@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2016,SC2154 # hooks quote $1 for mmdebstrap; $work is the caller's
 # Sourced by scripts/test-containers.sh: makes the base images the
 # Dockerfiles' build arguments name, on a machine that reaches Debian's
 # packages, the Go module proxy and the npm registry but no container
