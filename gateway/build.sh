@@ -55,7 +55,7 @@ up_to_date() {
   [ "$(cat "$stamp")" = "$stamp_text" ] || return 1
   local newer
   newer=$(find "${protos[@]}" build.sh go.mod go.sum openapi.yaml \
-    cmd/openapi-gen internal/openapigen \
+    cmd/openapi-gen internal/openapigen internal/rpcpolicy internal/apierror \
     "$googleapis_dir/google/api" "$googleapis_dir/google/rpc" \
     -type f -newer "$stamp" -print -quit)
   [ -z "$newer" ]

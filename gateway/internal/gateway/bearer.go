@@ -25,8 +25,8 @@ const (
 // well-formed bearer header: scheme Bearer in any case, then a token of 1-512
 // bytes. Whether the token is known stays mdc-server's job; what the server
 // answered is noted in known (knowntokens.go) for the body budget. Public
-// routes (health, sign-in, /openapi.json, /docs) and requests no route
-// matches (404, 405 from the mux) pass unchecked.
+// routes (health, sign-in, /openapi.json, /docs: routeTable.protected) and
+// requests no route matches (404, 405 from the mux) pass unchecked.
 func requireBearer(routes *routeTable, known *knownTokens, m runtime.Marshaler, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if display, ok := routes.protected(r.Method, r.URL.Path); ok {
@@ -73,25 +73,15 @@ func bearerProblem(h string) string {
 	return ""
 }
 
-// publicRoute reports whether method and path belong to a route that needs no
-// token (docs/api.md section 1, "Auth"; plus the gateway's own documents).
-func publicRoute(method, path string) bool {
-	switch path {
-	case "/health", "/v1/health", openAPIPath, docsPath:
-		return true
-	case "/v1/dashboard/auth/sign-in":
-		return method == http.MethodPost
-	}
-	return strings.HasPrefix(path, docsPath+"/")
-}
-
 // protected reports whether a request with method and path reaches a route
 // of t that needs a token, and the display template of that route (the
-// "route" of the log line).
+// "route" of the log line). Which routes need none the descriptors say
+// (ACCESS_PUBLIC: health, sign-in), and the gateway's own documents
+// (/openapi.json, /docs) need none either.
 func (t *routeTable) protected(method, path string) (string, bool) {
-	if publicRoute(method, path) {
+	r := t.lookup(method, path)
+	if r == nil || r.public {
 		return "", false
 	}
-	same, _ := t.find(method, path)
-	return same, same != ""
+	return r.display, true
 }

@@ -6,7 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"mdc/gateway/gen/mdcv1"
+	"mdc/gateway/internal/rpcpolicy"
 )
 
 func TestBearerProblem(t *testing.T) {
@@ -101,5 +107,38 @@ func TestSignInIsPublic(t *testing.T) {
 	}
 	if _, ok := routes.protected(http.MethodGet, "/v1/dashboard/runs"); !ok {
 		t.Error("GET /v1/dashboard/runs is not protected")
+	}
+}
+
+// TestPublicRoutesFollowTheirRPCsAccess: a route of an RPC needs a token
+// exactly when the RPC's (mdc.v1.rpc) access is not ACCESS_PUBLIC, and the
+// gateway's own documents need none.
+func TestPublicRoutesFollowTheirRPCsAccess(t *testing.T) {
+	routes := newRouteTable(descriptorRoutes())
+	routes.add(http.MethodGet, openAPIPath)
+	routes.add(http.MethodGet, docsPath)
+	routes.add(http.MethodGet, docsPath+"/{asset}")
+	public := 0
+	rpcpolicy.Methods(func(md protoreflect.MethodDescriptor) {
+		rule, _ := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
+		for _, r := range append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...) {
+			method, tmpl := httpRuleRoute(r)
+			path := concretePath(tmpl)
+			want := rpcpolicy.Of(md).GetAccess() != mdcv1.Access_ACCESS_PUBLIC
+			if !want {
+				public++
+			}
+			if _, got := routes.protected(method, path); got != want {
+				t.Errorf("%s %s (%s, %s): protected = %v, want %v", method, path, md.FullName(), rpcpolicy.Of(md).GetAccess(), got, want)
+			}
+		}
+	})
+	if public == 0 {
+		t.Error("no RPC has a public route: the descriptors were not read")
+	}
+	for _, path := range []string{openAPIPath, docsPath, docsPath + "/swagger-ui.css"} {
+		if _, ok := routes.protected(http.MethodGet, path); ok {
+			t.Errorf("GET %s is protected", path)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	// The descriptors checked below are registered by the generated code.
 	_ "mdc/gateway/gen/mdcv1"
+	"mdc/gateway/internal/rpcpolicy"
 )
 
 // bodyChecks are the request body rules protojson cannot enforce, as
@@ -54,7 +55,7 @@ func mdcBodyChecks() bodyChecks {
 	})
 	// The admin RPCs' lists are checked by the server after the caller's
 	// role (an absent list and an empty one are refused alike there).
-	for name := range adminInputs() {
+	for name := range rpcpolicy.AdminInputs() {
 		delete(required, name)
 	}
 	return bodyChecks{

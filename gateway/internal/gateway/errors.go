@@ -14,40 +14,9 @@ import (
 	_ "google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-)
 
-// httpStatusFromCode is the HTTP status of a gRPC code (docs/api.md,
-// "Errors").
-func httpStatusFromCode(c codes.Code) int {
-	switch c {
-	case codes.OK:
-		return http.StatusOK
-	case codes.InvalidArgument, codes.OutOfRange:
-		return http.StatusBadRequest
-	case codes.FailedPrecondition:
-		return http.StatusPreconditionFailed
-	case codes.Unauthenticated:
-		return http.StatusUnauthorized
-	case codes.PermissionDenied:
-		return http.StatusForbidden
-	case codes.NotFound:
-		return http.StatusNotFound
-	case codes.AlreadyExists, codes.Aborted:
-		return http.StatusConflict
-	case codes.ResourceExhausted:
-		return http.StatusTooManyRequests
-	case codes.Unimplemented:
-		return http.StatusNotImplemented
-	case codes.Unavailable:
-		return http.StatusServiceUnavailable
-	case codes.DeadlineExceeded:
-		return http.StatusGatewayTimeout
-	case codes.Canceled:
-		return 499 // Client Closed Request
-	default:
-		return http.StatusInternalServerError
-	}
-}
+	"mdc/gateway/internal/apierror"
+)
 
 // handleError is the runtime.ErrorHandlerFunc of the gateway: it answers
 // with the google.rpc.Status JSON {"code","message","details"} and the HTTP
@@ -95,7 +64,7 @@ func handleError(ctx context.Context, _ *runtime.ServeMux, m runtime.Marshaler, 
 			st = querySt
 		}
 	}
-	httpStatus := httpStatusFromCode(st.Code())
+	httpStatus := apierror.HTTPStatus(st.Code())
 	if httpStatus >= 500 {
 		setCause(ctx, err)
 	}

@@ -79,7 +79,7 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 				requireBearer(routes, known, m,
 					requireJSON(routes, m,
 						limitBody(o.MaxBodyBytes, newBodyBudget(o.MaxBodyBytesInFlight), known, m,
-							rejectInvalidUTF8(m, routes, withWebUI(dashboard, m, withStreams(mux, m, mux)))))))))))), nil
+							rejectInvalidUTF8(m, routes, withWebUI(dashboard, m, withStreams(mux, routes, m, mux)))))))))))), nil
 }
 
 // recordRoute is a mux middleware: it notes the template of the route that

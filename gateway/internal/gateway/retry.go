@@ -5,9 +5,9 @@ package gateway
 // off, or draining after SIGTERM: shouldRetry) is sent again, at once, within the call's
 // own deadline, and the balancer picks a server that is still there; the
 // client sees only the answer of the last attempt. Only the methods that
-// retryRules marks safe are sent again: a second execution, had the first
-// taken effect, leaves the same data and gives the same answer, so the
-// retry is invisible. The others (Create Run, Create Order, ...) answer 503
+// retryable holds are sent again: their idempotency_level says a second
+// execution, had the first taken effect, leaves the same data and gives the
+// same answer, so the retry is invisible. The others (Create Run, Create Order, ...) answer 503
 // and the client decides (docs/api.md: list before retrying a create).
 //
 // Streaming calls (StreamService) never pass through here: once a message
@@ -24,66 +24,27 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"mdc/gateway/internal/rpcpolicy"
 )
 
-// retryRule says whether a method is sent again after its server failed,
-// and why.
-type retryRule struct {
-	retry bool
-	why   string
-}
+// retryable holds, by gRPC method name (/mdc.v1.Service/Method), the
+// methods whose failed attempt is sent again: the unary RPCs whose
+// idempotency_level (proto/mdc/v1, read from the descriptors) says a second
+// execution is invisible, NO_SIDE_EFFECTS or IDEMPOTENT. Streams never are,
+// nor IDEMPOTENCY_UNKNOWN (creates, deletes, key refreshes), nor a method
+// mdc.v1 does not define.
+var retryable = retryableMethods()
 
-// retryRules has one entry per unary method of mdc.v1; a test fails when a
-// method is missing, so a new RPC gets a decision. Keys are gRPC full
-// method names.
-var retryRules = map[string]retryRule{
-	// Collector writes: upserts on the natural key (docs/api.md 2).
-	"/mdc.v1.CollectorService/SaveShortlist": {true, "upsert on (type, scope, instant)"},
-	"/mdc.v1.CollectorService/SaveNifty":     {true, "upsert on the instant"},
-	"/mdc.v1.CollectorService/SaveQuotes":    {true, "upsert on (symbol, instant), the batch in one transaction"},
-	"/mdc.v1.CollectorService/CheckHoliday":  {true, "read"},
-
-	"/mdc.v1.DeveloperService/GetList":                 {true, "read"},
-	"/mdc.v1.DeveloperService/GetQuote":                {true, "read"},
-	"/mdc.v1.DeveloperService/GetQuoteTimeline":        {true, "read"},
-	"/mdc.v1.DeveloperService/GetNifty":                {true, "read"},
-	"/mdc.v1.DeveloperService/GetNiftyTimeline":        {true, "read"},
-	"/mdc.v1.DeveloperService/GetHistoricalCandles":    {true, "read"},
-	"/mdc.v1.DeveloperService/GetShortlistPersistence": {true, "read"},
-	"/mdc.v1.DeveloperService/GetBrokerToken":          {true, "read; a refresh it triggers runs once across servers (advisory lock) and is stored"},
-	"/mdc.v1.DeveloperService/ListHolidays":            {true, "read"},
-
-	"/mdc.v1.DashboardService/SignIn":                      {true, "read; at worst a wrong token counts one more failure toward the throttle"},
-	"/mdc.v1.DashboardService/ListAvailableDatetimes":      {true, "read"},
-	"/mdc.v1.DashboardService/GetCandles":                  {true, "read"},
-	"/mdc.v1.DashboardService/GetDailyPersistentCompanies": {true, "read"},
-	"/mdc.v1.DashboardService/GetDailyUniqueCompanies":     {true, "read"},
-	"/mdc.v1.DashboardService/GetShortlist":                {true, "read"},
-	"/mdc.v1.DashboardService/GetQuoteTimeline":            {true, "read"},
-	"/mdc.v1.DashboardService/ListRuns":                    {true, "read"},
-	"/mdc.v1.DashboardService/ListRunTags":                 {true, "read"},
-	"/mdc.v1.DashboardService/ListOrders":                  {true, "read"},
-	"/mdc.v1.DashboardService/UpdateRun":                   {true, "sets the given fields to the given values"},
-	"/mdc.v1.DashboardService/CreateRun":                   {false, "a second run would be created"},
-	"/mdc.v1.DashboardService/CreateOrder":                 {false, "a second order would be created"},
-	"/mdc.v1.DashboardService/DeleteRun":                   {false, "a second delete answers 404"},
-
-	"/mdc.v1.AdminService/ListDevelopers":       {true, "read"},
-	"/mdc.v1.AdminService/GetDeveloper":         {true, "read"},
-	"/mdc.v1.AdminService/ListHolidays":         {true, "read"},
-	"/mdc.v1.AdminService/ListDataDates":        {true, "read"},
-	"/mdc.v1.AdminService/GetBrokerCredentials": {true, "read"},
-	"/mdc.v1.AdminService/SetBrokerCredentials": {true, "replaces the stored credentials with the same ones"},
-	"/mdc.v1.AdminService/CreateDeveloper":      {false, "a second create answers USERNAME_TAKEN and the token of the first is lost"},
-	"/mdc.v1.AdminService/RefreshDeveloperKey":  {false, "each call issues a new token; the first would be lost"},
-	"/mdc.v1.AdminService/DeleteDeveloper":      {false, "a second delete answers 404"},
-	"/mdc.v1.AdminService/CreateHolidays":       {false, "a second create answers HOLIDAY_EXISTS"},
-	"/mdc.v1.AdminService/DeleteHolidays":       {false, "a second delete answers 404"},
-	"/mdc.v1.AdminService/DeleteHoliday":        {false, "a second delete answers 404"},
-	"/mdc.v1.AdminService/DeleteDataDates":      {false, "a second delete counts 0 rows"},
-	"/mdc.v1.AdminService/RunDbScript":          {false, "a maintenance script runs once per request (purge-before would count 0 rows)"},
-
-	"/mdc.v1.HealthService/Check": {true, "read"},
+func retryableMethods() map[string]bool {
+	methods := map[string]bool{}
+	rpcpolicy.Methods(func(md protoreflect.MethodDescriptor) {
+		if !rpcpolicy.Streams(md) && rpcpolicy.Idempotent(md) {
+			methods[rpcpolicy.GRPCMethod(md)] = true
+		}
+	})
+	return methods
 }
 
 // retryDelays are the waits before the second and third attempt: the
@@ -102,7 +63,7 @@ type attempt struct {
 }
 
 // shouldRetry reports whether an attempt of method that failed with err is
-// sent again. Only for the methods retryRules allows, while the caller
+// sent again. Only for the methods retryable holds, while the caller
 // still waits, and when the attempt reached a server (one that reached none
 // failed because no server is ready, gRPC having replayed it where it
 // could: it is answered at once). Then:
@@ -116,7 +77,7 @@ type attempt struct {
 // DATABASE_TIMEOUT, BROKER_UNAVAILABLE) is its considered answer about the
 // database or the broker, which every server shares: it stands.
 func shouldRetry(ctx context.Context, method string, err error, a attempt) bool {
-	if err == nil || ctx.Err() != nil || !a.reachedServer || !retryRules[method].retry {
+	if err == nil || ctx.Err() != nil || !a.reachedServer || !retryable[method] {
 		return false
 	}
 	switch status.Code(err) {

@@ -21,11 +21,16 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	"mdc/gateway/internal/rpcpolicy"
 )
 
-// Every unary method of mdc.v1 has a retry decision; streaming methods and
-// unknown names have none (never retried).
-func TestRetryRulesCoverEveryUnaryMethod(t *testing.T) {
+// The retry rule follows the descriptors of every method of mdc.v1: a
+// unary method is retried exactly when its idempotency_level is
+// NO_SIDE_EFFECTS or IDEMPOTENT, a streaming one never; each says why
+// ((mdc.v1.rpc).retry), and the rule names no other method.
+func TestRetryRuleFollowsEveryMethodsIdempotencyLevel(t *testing.T) {
 	seen := map[string]bool{}
 	protoregistry.GlobalFiles.RangeFilesByPackage(apiPackage, func(fd protoreflect.FileDescriptor) bool {
 		for i := 0; i < fd.Services().Len(); i++ {
@@ -34,23 +39,27 @@ func TestRetryRulesCoverEveryUnaryMethod(t *testing.T) {
 				md := sd.Methods().Get(j)
 				name := fmt.Sprintf("/%s/%s", sd.FullName(), md.Name())
 				seen[name] = true
-				rule, ok := retryRules[name]
+				options, _ := md.Options().(*descriptorpb.MethodOptions)
+				if options == nil || options.IdempotencyLevel == nil {
+					t.Errorf("%s sets no idempotency_level: decide whether a second execution is invisible", name)
+					continue
+				}
+				level := options.GetIdempotencyLevel()
 				streaming := md.IsStreamingClient() || md.IsStreamingServer()
-				switch {
-				case streaming && ok:
-					t.Errorf("%s streams: the unary retry never sees it, so it must not be in retryRules", name)
-				case !streaming && !ok:
-					t.Errorf("%s has no retry rule: decide whether a second execution is invisible and add it to retryRules", name)
-				case ok && rule.why == "":
-					t.Errorf("%s: the rule says no why", name)
+				want := !streaming && (level == descriptorpb.MethodOptions_NO_SIDE_EFFECTS || level == descriptorpb.MethodOptions_IDEMPOTENT)
+				if got := retryable[name]; got != want {
+					t.Errorf("%s (%s, streaming %v): retried = %v, want %v", name, level, streaming, got, want)
+				}
+				if rpcpolicy.Of(md).GetRetry() == "" {
+					t.Errorf("%s: (mdc.v1.rpc) says no why of its retry rule", name)
 				}
 			}
 		}
 		return true
 	})
-	for name := range retryRules {
+	for name := range retryable {
 		if !seen[name] {
-			t.Errorf("retryRules names %s, which is no mdc.v1 method", name)
+			t.Errorf("the retry rule names %s, which is no mdc.v1 method", name)
 		}
 	}
 	if len(seen) == 0 {
@@ -79,7 +88,7 @@ func TestRetryRulesDecisions(t *testing.T) {
 		"/mdc.v1.StreamService/WatchQuotes":         false,
 		"/mdc.v1.Unknown/Method":                    false,
 	} {
-		if got := retryRules[method].retry; got != want {
+		if got := retryable[method]; got != want {
 			t.Errorf("%s: retry = %v, want %v", method, got, want)
 		}
 	}

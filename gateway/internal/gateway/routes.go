@@ -7,15 +7,13 @@ import (
 	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
 
-	// The generated descriptors register themselves with protoregistry.
-	_ "mdc/gateway/gen/mdcv1"
+	"mdc/gateway/internal/rpcpolicy"
 )
 
 // apiPackage is the proto package whose google.api.http bindings are the
 // gateway's routes.
-const apiPackage = "mdc.v1"
+const apiPackage = rpcpolicy.Package
 
 // route is one HTTP method and path template the gateway serves.
 type route struct {
@@ -26,6 +24,13 @@ type route struct {
 	// docs/api.md and the OpenAPI document, e.g. /v1/dashboard/runs/{runId}.
 	// It is the "route" of log lines.
 	display string
+	// segs is template split as templateSegments does, once.
+	segs []string
+	// public: the route needs no token (its RPC is ACCESS_PUBLIC, or it is
+	// one of the gateway's own documents).
+	public bool
+	// stream: the route's RPC streams its answer (server streaming).
+	stream bool
 }
 
 // routeTable is every route of the gateway: the google.api.http bindings
@@ -36,29 +41,27 @@ type routeTable struct {
 	// byPattern maps the string form of a runtime.Pattern
 	// (/v1/dashboard/runs/{run_id=*}) to its display template.
 	byPattern map[string]string
+	// streaming are the routes whose RPC streams its answer.
+	streaming []route
 }
 
 // descriptorRoutes reads the routes of every service in the mdc.v1 package
-// from the generated descriptors.
+// from the generated descriptors, with what the options of each route's
+// RPC say about it (rpcpolicy): whether it needs a token, whether it
+// streams.
 func descriptorRoutes() []route {
 	var routes []route
-	protoregistry.GlobalFiles.RangeFilesByPackage(apiPackage, func(fd protoreflect.FileDescriptor) bool {
-		for i := 0; i < fd.Services().Len(); i++ {
-			sd := fd.Services().Get(i)
-			for j := 0; j < sd.Methods().Len(); j++ {
-				md := sd.Methods().Get(j)
-				rule, ok := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
-				if !ok || rule == nil {
-					continue
-				}
-				for _, r := range append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...) {
-					if method, tmpl := httpRuleRoute(r); method != "" {
-						routes = append(routes, route{method: method, template: tmpl, display: jsonTemplate(tmpl, md.Input())})
-					}
-				}
+	rpcpolicy.Methods(func(md protoreflect.MethodDescriptor) {
+		rule, ok := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
+		if !ok || rule == nil {
+			return
+		}
+		for _, r := range append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...) {
+			if method, tmpl := httpRuleRoute(r); method != "" {
+				routes = append(routes, route{method: method, template: tmpl, display: jsonTemplate(tmpl, md.Input()),
+					public: rpcpolicy.Public(md), stream: md.IsStreamingServer()})
 			}
 		}
-		return true
 	})
 	return routes
 }
@@ -129,15 +132,22 @@ func patternString(tmpl string) string {
 
 func newRouteTable(routes []route) *routeTable {
 	t := &routeTable{routes: routes, byPattern: make(map[string]string, len(routes))}
-	for _, r := range routes {
+	for i := range t.routes {
+		r := &t.routes[i]
+		r.segs = templateSegments(r.template)
 		t.byPattern[patternString(r.template)] = r.display
+		if r.stream {
+			t.streaming = append(t.streaming, *r)
+		}
 	}
 	return t
 }
 
-// add records a route registered with HandlePath.
+// add records a route registered with HandlePath: one of the gateway's own
+// documents (/openapi.json, Swagger UI), which need no token.
 func (t *routeTable) add(method, template string) {
-	t.routes = append(t.routes, route{method: method, template: template, display: template})
+	t.routes = append(t.routes, route{method: method, template: template, display: template,
+		segs: templateSegments(template), public: true})
 	t.byPattern[patternString(template)] = template
 }
 
@@ -145,8 +155,10 @@ func (t *routeTable) add(method, template string) {
 // path (same) and of the first route of any method that does (other); ""
 // where there is none.
 func (t *routeTable) find(method, path string) (same, other string) {
-	for _, r := range t.routes {
-		if !templateMatches(r.template, path) {
+	psegs := pathSegments(path)
+	for i := range t.routes {
+		r := &t.routes[i]
+		if !segmentsMatch(r.segs, psegs) {
 			continue
 		}
 		if other == "" {
@@ -159,11 +171,32 @@ func (t *routeTable) find(method, path string) (same, other string) {
 	return "", other
 }
 
+// lookup is the first route of method that matches path, nil when none
+// does.
+func (t *routeTable) lookup(method, path string) *route {
+	return firstMatch(t.routes, method, pathSegments(path))
+}
+
+func firstMatch(routes []route, method string, psegs []string) *route {
+	for i := range routes {
+		if r := &routes[i]; r.method == method && segmentsMatch(r.segs, psegs) {
+			return r
+		}
+	}
+	return nil
+}
+
+// streams reports whether the route of method and path streams its answer.
+func (t *routeTable) streams(method, path string) bool {
+	return firstMatch(t.streaming, method, pathSegments(path)) != nil
+}
+
 // allowed lists, sorted, the methods whose routes match path.
 func (t *routeTable) allowed(path string) []string {
 	var methods []string
-	for _, r := range t.routes {
-		if templateMatches(r.template, path) && !slices.Contains(methods, r.method) {
+	psegs := pathSegments(path)
+	for i := range t.routes {
+		if r := &t.routes[i]; segmentsMatch(r.segs, psegs) && !slices.Contains(methods, r.method) {
 			methods = append(methods, r.method)
 		}
 	}
@@ -175,8 +208,9 @@ func (t *routeTable) allowed(path string) []string {
 // after the leading slash) of path stands for in a route of method that
 // matches path; "" when no such route has a variable there.
 func (t *routeTable) variableAt(method, path string, i int) string {
+	psegs := pathSegments(path)
 	for _, r := range t.routes {
-		if r.method != method || !templateMatches(r.template, path) {
+		if r.method != method || !segmentsMatch(r.segs, psegs) {
 			continue
 		}
 		seg := 0
@@ -203,8 +237,17 @@ func (t *routeTable) variableAt(method, path string, i int) string {
 // literal segment matches itself, a variable or "*" one segment, "**" the
 // rest of the path. A trailing ":verb" must match literally.
 func templateMatches(tmpl, path string) bool {
-	tsegs := templateSegments(tmpl)
-	psegs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	return segmentsMatch(templateSegments(tmpl), pathSegments(path))
+}
+
+// pathSegments splits a request path into its segments.
+func pathSegments(path string) []string {
+	return strings.Split(strings.TrimPrefix(path, "/"), "/")
+}
+
+// segmentsMatch is templateMatches of a template split by templateSegments
+// and a path split by pathSegments.
+func segmentsMatch(tsegs, psegs []string) bool {
 	for i, ts := range tsegs {
 		if ts == "**" {
 			return true

@@ -28,11 +28,6 @@ const (
 	sseType    = "text/event-stream"
 )
 
-// isStreamPath tells whether path is one of StreamService's routes.
-func isStreamPath(path string) bool {
-	return strings.HasPrefix(path, "/v1/developer/watch/") || path == "/v1/developer/replay"
-}
-
 // acceptsEventStream tells whether the Accept header asks for SSE.
 func acceptsEventStream(r *http.Request) bool {
 	for _, v := range r.Header.Values("Accept") {
@@ -46,10 +41,11 @@ func acceptsEventStream(r *http.Request) bool {
 	return false
 }
 
-// withStreams serves the streaming routes of next (mux, m: for errors).
-func withStreams(next http.Handler, m runtime.Marshaler, mux *runtime.ServeMux) http.Handler {
+// withStreams serves the streaming routes of next (those of routes whose
+// RPC streams its answer; mux, m: for errors).
+func withStreams(next http.Handler, routes *routeTable, m runtime.Marshaler, mux *runtime.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet || !isStreamPath(r.URL.Path) {
+		if r.Method != http.MethodGet || !routes.streams(r.Method, r.URL.Path) {
 			next.ServeHTTP(w, r)
 			return
 		}
