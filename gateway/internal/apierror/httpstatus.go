@@ -1,5 +1,7 @@
-// Package apierror writes the gateway's error answers: the google.rpc.Status
-// JSON body with the HTTP status of its gRPC code.
+// Package apierror writes the gateway's error answers, every one of them a
+// google.rpc.Status JSON body (docs/api.md, Conventions): the HTTP status
+// of each gRPC code and back, field violations as google.rpc.BadRequest,
+// Retry-After from a google.rpc.RetryInfo, the answer to a refused body.
 package apierror
 
 import (
@@ -40,4 +42,26 @@ func HTTPStatus(c codes.Code) int {
 	default:
 		return http.StatusInternalServerError
 	}
+}
+
+// CodeOf is the gRPC code of an error answer the gateway gives with an HTTP
+// status of its own (a static file's 404, net/http's 400 of a malformed
+// request), for its google.rpc.Status body.
+func CodeOf(httpStatus int) codes.Code {
+	switch httpStatus {
+	case http.StatusNotFound:
+		return codes.NotFound
+	case http.StatusMethodNotAllowed, http.StatusNotImplemented, http.StatusHTTPVersionNotSupported:
+		return codes.Unimplemented
+	case http.StatusPreconditionFailed, http.StatusExpectationFailed:
+		return codes.FailedPrecondition
+	case http.StatusRequestedRangeNotSatisfiable:
+		return codes.OutOfRange
+	case http.StatusRequestTimeout:
+		return codes.DeadlineExceeded
+	}
+	if httpStatus >= 500 {
+		return codes.Internal
+	}
+	return codes.InvalidArgument
 }

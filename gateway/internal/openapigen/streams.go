@@ -9,7 +9,7 @@ import (
 // Server-streaming RPCs: protoc-gen-openapiv2 describes their 200 answer as
 // one application/json object {"result", "error"}. The gateway sends one
 // such object per line (application/x-ndjson), or one Server-Sent Event per
-// message when the request accepts text/event-stream (gateway streams.go,
+// message when the request accepts text/event-stream (the gateway's stream/streams.go,
 // docs/api.md "Streams over HTTP").
 func applyStreams(ops []operation) {
 	for _, o := range ops {
