@@ -113,6 +113,8 @@ type statusRecorder struct {
 // reqinfo.RecordCause).
 func (s *statusRecorder) RequestInfo() *reqinfo.Info { return s.info }
 
+var _ reqinfo.Carrier = (*statusRecorder)(nil)
+
 func (s *statusRecorder) WriteHeader(code int) {
 	if !s.wroteHeader {
 		s.status = code
