@@ -73,8 +73,8 @@ func TestTemplateMatches(t *testing.T) {
 		{"/v1/{path=**}", "/v1/a/b/c", true},
 	}
 	for _, tt := range tests {
-		if got := TemplateMatches(tt.tmpl, tt.path); got != tt.want {
-			t.Errorf("TemplateMatches(%q, %q) = %v, want %v", tt.tmpl, tt.path, got, tt.want)
+		if got := templateMatches(tt.tmpl, tt.path); got != tt.want {
+			t.Errorf("templateMatches(%q, %q) = %v, want %v", tt.tmpl, tt.path, got, tt.want)
 		}
 	}
 }

@@ -74,10 +74,10 @@ func patternString(tmpl string) string {
 	}
 }
 
-// TemplateMatches reports whether path matches the path template tmpl: a
+// templateMatches reports whether path matches the path template tmpl: a
 // literal segment matches itself, a variable or "*" one segment, "**" the
 // rest of the path. A trailing ":verb" must match literally.
-func TemplateMatches(tmpl, path string) bool {
+func templateMatches(tmpl, path string) bool {
 	return segmentsMatch(templateSegments(tmpl), pathSegments(path))
 }
 
@@ -86,7 +86,7 @@ func pathSegments(path string) []string {
 	return strings.Split(strings.TrimPrefix(path, "/"), "/")
 }
 
-// segmentsMatch is TemplateMatches of a template split by templateSegments
+// segmentsMatch is templateMatches of a template split by templateSegments
 // and a path split by pathSegments.
 func segmentsMatch(tsegs, psegs []string) bool {
 	for i, ts := range tsegs {
