@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "domain/number_limits.h"
 #include "domain/observations.h"
+#include "domain/series_symbol.h"
 #include "domain/time.h"
 
 namespace mdc::domain {
@@ -29,6 +30,15 @@ void CheckSymbolParameter(absl::string_view symbol, absl::string_view field,
     return;
   }
   errors.AddStatus(field, CheckSymbol(symbol));
+}
+
+void CheckSeriesParameter(absl::string_view symbol, absl::string_view field,
+                          FieldErrors& errors) {
+  if (symbol.empty()) {
+    errors.Add(field, "is required");
+    return;
+  }
+  errors.AddStatus(field, CheckSeriesSymbol(symbol));
 }
 
 void CheckPercentage(std::optional<double> value, absl::string_view field,

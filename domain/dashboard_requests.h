@@ -38,6 +38,11 @@ std::optional<absl::Time> RequiredWallClock(
 void CheckSymbolParameter(absl::string_view symbol, absl::string_view field,
                           FieldErrors& errors);
 
+// A required symbol of a market series: present, and a plausible NSE
+// symbol or the index "NIFTY" (CheckSeriesSymbol).
+void CheckSeriesParameter(absl::string_view symbol, absl::string_view field,
+                          FieldErrors& errors);
+
 // An optional percentage: absent is fine; given, it must be a finite number
 // in [low, high] (high may be infinite: no upper bound).
 void CheckPercentage(std::optional<double> value, absl::string_view field,

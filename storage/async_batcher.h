@@ -34,7 +34,7 @@ class ConnectionPool;
 
 class AsyncBatcher {
  public:
-  using Done = absl::AnyInvocable<void(absl::StatusOr<Result>) &&>;
+  using Done = ResultCallback;
 
   // At most `max_batch` statements per batch; `threads` batches at once,
   // each on its own pooled connection. `name` (a string constant) names the

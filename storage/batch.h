@@ -13,12 +13,17 @@
 
 #include <vector>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
 #include "storage/pg.h"
 
 namespace mdc::storage {
 
 class ConnectionPool;
+
+// What an asynchronous caller hears once its statement ran: its result, or
+// why it failed. Called exactly once, on a storage thread.
+using ResultCallback = absl::AnyInvocable<void(absl::StatusOr<Result>) &&>;
 
 enum class BatchMode {
   kRead,   // one implicit transaction per batch, nothing to commit

@@ -42,7 +42,7 @@ absl::StatusOr<std::optional<DeveloperRecord>> FirstDeveloper(
     const absl::StatusOr<Result> &result);
 
 // `done` adapted to FirstDeveloper, for asynchronous statements.
-AsyncBatcher::Done ReportDeveloper(DeveloperCallback done);
+ResultCallback ReportDeveloper(DeveloperCallback done);
 
 // A collector write authenticates itself: its statement starts with this
 // common table expression `writer`, which looks the writer up by the token

@@ -7,6 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/log.h"
+#include "storage/async_batcher.h"
+#include "storage/batcher.h"
 
 namespace mdc::storage {
 
@@ -53,12 +55,12 @@ ConnectionPool::ConnectionPool(std::string url, int size,
 ConnectionPool::~ConnectionPool() = default;
 
 void ConnectionPool::SubmitWrite(const Statement& statement, Params params,
-                                 AsyncBatcher::Done done) {
+                                 ResultCallback done) {
   writes_->Submit(statement, std::move(params), std::move(done));
 }
 
 void ConnectionPool::SubmitBulkWrite(const Statement& statement, Params params,
-                                     AsyncBatcher::Done done) {
+                                     ResultCallback done) {
   bulk_writes_->Submit(statement, std::move(params), std::move(done));
 }
 
@@ -68,7 +70,7 @@ absl::StatusOr<Result> ConnectionPool::ExecRead(const Statement& statement,
 }
 
 void ConnectionPool::SubmitRead(const Statement& statement, Params params,
-                                AsyncBatcher::Done done) {
+                                ResultCallback done) {
   async_reads_->Submit(statement, std::move(params), std::move(done));
 }
 

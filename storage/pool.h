@@ -16,13 +16,14 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "storage/async_batcher.h"
-#include "storage/batcher.h"
+#include "storage/batch.h"
 #include "storage/observer.h"
 #include "storage/pg.h"
 
 namespace mdc::storage {
 
+class AsyncBatcher;
+class Batcher;
 class ConnectionPool;
 
 // A connection checked out of the pool; returns it on destruction.
@@ -76,14 +77,14 @@ class ConnectionPool {
   // its result once it is committed, on a storage thread. A statement that
   // fails fails alone.
   void SubmitWrite(const Statement& statement, Params params,
-                   AsyncBatcher::Done done);
+                   ResultCallback done);
 
   // SubmitWrite for a statement that writes hundreds of rows (a quote
   // batch): such statements keep a PostgreSQL backend busy for
   // milliseconds, so several of their batches run at once (each on its own
   // connection) and PostgreSQL can use more than one core for them.
   void SubmitBulkWrite(const Statement& statement, Params params,
-                       AsyncBatcher::Done done);
+                       ResultCallback done);
 
   // Runs one read statement, pipelined with the reads other threads submit
   // at the same time (one round trip for all of them).
@@ -93,7 +94,7 @@ class ConnectionPool {
   // ExecRead for callers that must not block: `done` gets the result on a
   // storage thread.
   void SubmitRead(const Statement& statement, Params params,
-                  AsyncBatcher::Done done);
+                  ResultCallback done);
 
   // Round trip to the database (SELECT 1), for health checks.
   absl::Status Ping();

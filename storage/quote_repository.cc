@@ -37,7 +37,7 @@ constexpr Statement kUpsertBatch{
 // Every read by instant also bounds trading_day ($4, $5 here; the last two
 // parameters of the pages), so only the partitions of those days are read
 // (storage/trading_day_bounds.h).
-constexpr Statement kFindLatest{
+constexpr Statement kFindLatestQuote{
     "quotes_find_latest",
     "SELECT observed_at, quote_data FROM stock_quotes "
     "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at <= $3 "
@@ -46,14 +46,14 @@ constexpr Statement kFindLatest{
 
 // Keyset pages: $4 is the last instant of the previous page (or just before
 // $2 on the first page).
-constexpr Statement kListRange{
+constexpr Statement kListQuoteRange{
     "quotes_list_range",
     "SELECT observed_at, quote_data FROM stock_quotes "
     "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at < $3 "
     "AND observed_at > $4 AND trading_day BETWEEN $6 AND $7 "
     "ORDER BY observed_at LIMIT $5"};
 
-constexpr Statement kPricePoints{
+constexpr Statement kQuotePricePoints{
     "quotes_price_points",
     "SELECT observed_at, last_price, volume FROM stock_quotes "
     "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at < $3 "
@@ -129,12 +129,13 @@ absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
     const std::string& symbol, absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFindLatest, Params()
-                                               .Text(symbol)
-                                               .Time(not_before)
-                                               .Time(at)
-                                               .Date(TradingDayFrom(not_before))
-                                               .Date(TradingDayTo(at)));
+  auto result =
+      (*conn)->Exec(kFindLatestQuote, Params()
+                                          .Text(symbol)
+                                          .Time(not_before)
+                                          .Time(at)
+                                          .Date(TradingDayFrom(not_before))
+                                          .Date(TradingDayTo(at)));
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::StockQuote>(*result, QuoteAt, symbol);
 }
@@ -142,7 +143,8 @@ absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
 absl::StatusOr<std::vector<v1::StockQuote>> QuoteRepository::ListRange(
     const std::string& symbol, absl::Time start, absl::Time end,
     std::optional<absl::Time> after, int limit) {
-  auto result = ExecPage(pool_, kListRange, symbol, start, end, after, limit);
+  auto result =
+      ExecPage(pool_, kListQuoteRange, symbol, start, end, after, limit);
   if (!result.ok()) return result.status();
   return ReadRows<v1::StockQuote>(*result, QuoteAt, symbol);
 }
@@ -150,7 +152,8 @@ absl::StatusOr<std::vector<v1::StockQuote>> QuoteRepository::ListRange(
 absl::StatusOr<std::vector<domain::PricePoint>> QuoteRepository::PricePoints(
     const std::string& symbol, absl::Time start, absl::Time end,
     std::optional<absl::Time> after, int limit) {
-  auto result = ExecPage(pool_, kPricePoints, symbol, start, end, after, limit);
+  auto result =
+      ExecPage(pool_, kQuotePricePoints, symbol, start, end, after, limit);
   if (!result.ok()) return result.status();
   return ReadPricePoints(*result);
 }

@@ -4,9 +4,9 @@
 
 namespace mdc::storage {
 
-AsyncBatcher::Done CountRowsWritten(StorageObserver& observer,
-                                    absl::string_view table, int64_t rows,
-                                    AsyncBatcher::Done done) {
+ResultCallback CountRowsWritten(StorageObserver& observer,
+                                absl::string_view table, int64_t rows,
+                                ResultCallback done) {
   return [&observer, table, rows,
           done = std::move(done)](absl::StatusOr<Result> result) mutable {
     if (result.ok() && result->rows() > 0) observer.RowsWritten(table, rows);

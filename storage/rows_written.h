@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "absl/strings/string_view.h"
-#include "storage/async_batcher.h"
+#include "storage/batch.h"
 #include "storage/observer.h"
 
 namespace mdc::storage {
@@ -15,9 +15,9 @@ namespace mdc::storage {
 // written when the write succeeded and returned a row. For the writes that
 // authenticate their writer (MDC_WRITER_CTE): they return the writer, and
 // no row, having written nothing, when nobody holds the token.
-AsyncBatcher::Done CountRowsWritten(StorageObserver& observer,
-                                    absl::string_view table, int64_t rows,
-                                    AsyncBatcher::Done done);
+ResultCallback CountRowsWritten(StorageObserver& observer,
+                                absl::string_view table, int64_t rows,
+                                ResultCallback done);
 
 }  // namespace mdc::storage
 

@@ -16,7 +16,7 @@ namespace {
 // Writes only when a developer holds the token hash $7 (see MDC_WRITER_CTE).
 // The conflict key holds trading_day, which the server computes from
 // observed_at: the same uniqueness as without it (migration 0010).
-constexpr Statement kUpsert{
+constexpr Statement kUpsertShortlist{
     "shortlists_upsert",
     MDC_WRITER_CTE("$7")
     ", stored AS (INSERT INTO shortlist_snapshots (shortlist_type, scope, "
@@ -28,7 +28,7 @@ constexpr Statement kUpsert{
     "written_by = EXCLUDED.written_by, written_at = now()) "
     "SELECT " MDC_DEVELOPER_COLUMNS " FROM writer"};
 
-constexpr Statement kFindLatest{
+constexpr Statement kFindLatestShortlist{
     "shortlists_find_latest",
     "SELECT observed_at, entries FROM shortlist_snapshots "
     "WHERE shortlist_type = $1 AND scope = $2 "
@@ -70,7 +70,7 @@ constexpr Statement kListDayInstantsOfList{
 
 // Keyset pages: $5 is the last instant of the previous page (or just before
 // $3 on the first page).
-constexpr Statement kListRange{
+constexpr Statement kListShortlistRange{
     "shortlists_list_range",
     "SELECT observed_at, entries FROM shortlist_snapshots "
     "WHERE shortlist_type = $1 AND scope = $2 "
@@ -109,7 +109,7 @@ std::string ScopeOrAny(v1::Scope scope) {
 void ShortlistRepository::Upsert(const domain::ShortlistSnapshot& snapshot,
                                  const std::string& token_hash,
                                  DeveloperCallback done) {
-  pool_.SubmitWrite(kUpsert,
+  pool_.SubmitWrite(kUpsertShortlist,
                     Params()
                         .Text(domain::ShortlistTypeName(snapshot.type))
                         .Text(domain::ScopeName(snapshot.scope))
@@ -127,14 +127,14 @@ absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(
     absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result =
-      (*conn)->Exec(kFindLatest, Params()
-                                     .Text(domain::ShortlistTypeName(type))
-                                     .Text(domain::ScopeName(scope))
-                                     .Time(not_before)
-                                     .Time(at)
-                                     .Date(TradingDayFrom(not_before))
-                                     .Date(TradingDayTo(at)));
+  auto result = (*conn)->Exec(kFindLatestShortlist,
+                              Params()
+                                  .Text(domain::ShortlistTypeName(type))
+                                  .Text(domain::ScopeName(scope))
+                                  .Time(not_before)
+                                  .Time(at)
+                                  .Date(TradingDayFrom(not_before))
+                                  .Date(TradingDayTo(at)));
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::Shortlist>(*result, ShortlistAt, type, scope);
 }
@@ -144,7 +144,7 @@ absl::StatusOr<std::vector<v1::Shortlist>> ShortlistRepository::ListRange(
     std::optional<absl::Time> after, int limit) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kListRange,
+  auto result = (*conn)->Exec(kListShortlistRange,
                               Params()
                                   .Text(domain::ShortlistTypeName(type))
                                   .Text(domain::ScopeName(scope))

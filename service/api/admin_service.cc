@@ -48,8 +48,7 @@ grpc::Status AdminService::ListDevelopers(
     grpc::ServerContext *context, const v1::ListDevelopersRequest *request,
     v1::ListDevelopersResponse *response) {
   return calls_.Run(
-      context, "ListDevelopers", Access::kAdmin,
-      [&](const CallContext &) -> absl::Status {
+      context, *request, [&](const CallContext &) -> absl::Status {
         domain::FieldErrors errors;
         auto size = domain::ResolvePageSize(request->page_size());
         errors.AddStatus("pageSize", size.status());
@@ -73,7 +72,7 @@ grpc::Status AdminService::ListDevelopers(
 grpc::Status AdminService::GetDeveloper(grpc::ServerContext *context,
                                         const v1::GetDeveloperRequest *request,
                                         v1::Developer *response) {
-  return calls_.Run(context, "GetDeveloper", Access::kAdmin,
+  return calls_.Run(context, *request,
                     [&](const CallContext &) -> absl::Status {
                       auto id = DeveloperId(request->id());
                       if (!id.ok()) return id.status();
@@ -89,8 +88,7 @@ grpc::Status AdminService::CreateDeveloper(
     grpc::ServerContext *context, const v1::CreateDeveloperRequest *request,
     v1::Developer *response) {
   return calls_.Run(
-      context, "CreateDeveloper", Access::kAdmin,
-      [&](const CallContext &) -> absl::Status {
+      context, *request, [&](const CallContext &) -> absl::Status {
         domain::FieldErrors errors;
         errors.AddStatus("username",
                          domain::CheckUsername(request->username()));
@@ -112,28 +110,27 @@ grpc::Status AdminService::CreateDeveloper(
 grpc::Status AdminService::RefreshDeveloperKey(
     grpc::ServerContext *context, const v1::RefreshDeveloperKeyRequest *request,
     v1::Developer *response) {
-  return calls_.Run(context, "RefreshDeveloperKey", Access::kAdmin,
-                    [&](const CallContext &) -> absl::Status {
-                      auto id = DeveloperId(request->id());
-                      if (!id.ok()) return id.status();
-                      // Every replica looks tokens up in the database on every
-                      // call (no cache), so the old token is refused as soon as
-                      // this commits.
-                      const std::string token = domain::GenerateToken();
-                      auto refreshed = stores_.developers.ReplaceTokenHash(
-                          *id, domain::HashToken(token));
-                      if (!refreshed.ok())
-                        return NameId(refreshed.status(), *id);
-                      ToProto(*refreshed, response);
-                      response->set_token(token);
-                      return absl::OkStatus();
-                    });
+  return calls_.Run(
+      context, *request, [&](const CallContext &) -> absl::Status {
+        auto id = DeveloperId(request->id());
+        if (!id.ok()) return id.status();
+        // Every replica looks tokens up in the database on every
+        // call (no cache), so the old token is refused as soon as
+        // this commits.
+        const std::string token = domain::GenerateToken();
+        auto refreshed =
+            stores_.developers.ReplaceTokenHash(*id, domain::HashToken(token));
+        if (!refreshed.ok()) return NameId(refreshed.status(), *id);
+        ToProto(*refreshed, response);
+        response->set_token(token);
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status AdminService::DeleteDeveloper(
     grpc::ServerContext *context, const v1::DeleteDeveloperRequest *request,
     google::protobuf::Empty *) {
-  return calls_.Run(context, "DeleteDeveloper", Access::kAdmin,
+  return calls_.Run(context, *request,
                     [&](const CallContext &) -> absl::Status {
                       auto id = DeveloperId(request->id());
                       if (!id.ok()) return id.status();
@@ -144,26 +141,24 @@ grpc::Status AdminService::DeleteDeveloper(
 grpc::Status AdminService::ListHolidays(grpc::ServerContext *context,
                                         const v1::ListHolidaysRequest *request,
                                         v1::ListHolidaysResponse *response) {
-  return calls_.Run(context, "ListHolidays", Access::kAdmin,
-                    [&](const CallContext &) -> absl::Status {
-                      auto year =
-                          domain::ResolveYear(request->year(), absl::Now());
-                      if (!year.ok()) return year.status();
-                      auto entries = stores_.holidays.ListYear(*year);
-                      if (!entries.ok()) return entries.status();
-                      for (const auto &entry : *entries) {
-                        domain::ToProto(entry, response->add_holidays());
-                      }
-                      return absl::OkStatus();
-                    });
+  return calls_.Run(
+      context, *request, [&](const CallContext &) -> absl::Status {
+        auto year = domain::ResolveYear(request->year(), absl::Now());
+        if (!year.ok()) return year.status();
+        auto entries = stores_.holidays.ListYear(*year);
+        if (!entries.ok()) return entries.status();
+        for (const auto &entry : *entries) {
+          domain::ToProto(entry, response->add_holidays());
+        }
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status AdminService::CreateHolidays(
     grpc::ServerContext *context, const v1::CreateHolidaysRequest *request,
     v1::ListHolidaysResponse *response) {
   return calls_.Run(
-      context, "CreateHolidays", Access::kAdmin,
-      [&](const CallContext &) -> absl::Status {
+      context, *request, [&](const CallContext &) -> absl::Status {
         auto entries = domain::ValidateCalendarEntries(request->holidays(),
                                                        request->dates());
         if (!entries.ok()) return entries.status();
@@ -200,7 +195,7 @@ absl::Status AdminService::DeleteHolidayDays(
 grpc::Status AdminService::DeleteHolidays(
     grpc::ServerContext *context, const v1::DeleteHolidaysRequest *request,
     v1::DeleteHolidaysResponse *response) {
-  return calls_.Run(context, "DeleteHolidays", Access::kAdmin,
+  return calls_.Run(context, *request,
                     [&](const CallContext &) -> absl::Status {
                       auto days = domain::ValidateDateList(request->dates());
                       if (!days.ok()) return days.status();
@@ -211,21 +206,20 @@ grpc::Status AdminService::DeleteHolidays(
 grpc::Status AdminService::DeleteHoliday(
     grpc::ServerContext *context, const v1::DeleteHolidayRequest *request,
     v1::DeleteHolidaysResponse *response) {
-  return calls_.Run(context, "DeleteHoliday", Access::kAdmin,
-                    [&](const CallContext &) -> absl::Status {
-                      auto day = domain::ParseDate(request->date());
-                      if (!day.ok()) {
-                        return domain::InvalidField("date",
-                                                    day.status().message());
-                      }
-                      return DeleteHolidayDays({*day}, response);
-                    });
+  return calls_.Run(
+      context, *request, [&](const CallContext &) -> absl::Status {
+        auto day = domain::ParseDate(request->date());
+        if (!day.ok()) {
+          return domain::InvalidField("date", day.status().message());
+        }
+        return DeleteHolidayDays({*day}, response);
+      });
 }
 
-grpc::Status AdminService::ListDataDates(grpc::ServerContext *context,
-                                         const v1::ListDataDatesRequest *,
-                                         v1::ListDataDatesResponse *response) {
-  return calls_.Run(context, "ListDataDates", Access::kAdmin,
+grpc::Status AdminService::ListDataDates(
+    grpc::ServerContext *context, const v1::ListDataDatesRequest *request,
+    v1::ListDataDatesResponse *response) {
+  return calls_.Run(context, *request,
                     [&](const CallContext &) -> absl::Status {
                       auto dates = stores_.market_data.ListDates();
                       if (!dates.ok()) return dates.status();
@@ -244,8 +238,7 @@ grpc::Status AdminService::DeleteDataDates(
     grpc::ServerContext *context, const v1::DeleteDataDatesRequest *request,
     v1::DeleteDataDatesResponse *response) {
   return calls_.Run(
-      context, "DeleteDataDates", Access::kAdmin,
-      [&](const CallContext &) -> absl::Status {
+      context, *request, [&](const CallContext &) -> absl::Status {
         auto days = domain::ValidateDateList(request->dates());
         if (!days.ok()) return days.status();
         auto deleted = stores_.market_data.DeleteDays(*days);
@@ -261,8 +254,7 @@ grpc::Status AdminService::RunDbScript(grpc::ServerContext *context,
                                        const v1::RunDbScriptRequest *request,
                                        v1::RunDbScriptResponse *response) {
   return calls_.Run(
-      context, "RunDbScript", Access::kAdmin,
-      [&](const CallContext &) -> absl::Status {
+      context, *request, [&](const CallContext &) -> absl::Status {
         if (auto counted = domain::CheckDbScriptArgCount(request->args_size());
             !counted.ok()) {
           return counted;
@@ -322,8 +314,7 @@ grpc::Status AdminService::SetBrokerCredentials(
     const v1::SetBrokerCredentialsRequest *request,
     v1::BrokerCredentialsStatus *response) {
   return calls_.Run(
-      context, "SetBrokerCredentials", Access::kAdmin,
-      [&](const CallContext &) -> absl::Status {
+      context, *request, [&](const CallContext &) -> absl::Status {
         domain::FieldErrors errors;
         errors.AddStatus("apiKey",
                          domain::CheckBrokerCredential(request->api_key()));
@@ -349,9 +340,10 @@ grpc::Status AdminService::SetBrokerCredentials(
 }
 
 grpc::Status AdminService::GetBrokerCredentials(
-    grpc::ServerContext *context, const v1::GetBrokerCredentialsRequest *,
+    grpc::ServerContext *context,
+    const v1::GetBrokerCredentialsRequest *request,
     v1::BrokerCredentialsStatus *response) {
-  return calls_.Run(context, "GetBrokerCredentials", Access::kAdmin,
+  return calls_.Run(context, *request,
                     [&](const CallContext &) -> absl::Status {
                       auto stored = stores_.broker_credentials.Get();
                       if (!stored.ok()) return stored.status();

@@ -58,11 +58,10 @@ template <typename Request, typename Validate, typename Describe,
           typename Store>
 grpc::ServerUnaryReactor* StartSave(
     ServiceCalls& calls, grpc::CallbackServerContext* context,
-    absl::string_view method, const Request& request, Validate validate,
-    Describe stored, const CollectorService::WriteObserver& on_write,
-    Store store) {
+    const Request& request, Validate validate, Describe stored,
+    const CollectorService::WriteObserver& on_write, Store store) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  calls.StartWrite(context, reactor, method,
+  calls.StartWrite(context, reactor, request,
                    [&]() -> absl::StatusOr<CallRunner::Write> {
                      if (auto s = RequireData(request.has_data()); !s.ok())
                        return s;
@@ -86,7 +85,7 @@ grpc::ServerUnaryReactor* CollectorService::SaveShortlist(
     grpc::CallbackServerContext* context,
     const v1::SaveShortlistRequest* request, google::protobuf::Empty*) {
   return StartSave(
-      calls_, context, "SaveShortlist", *request, domain::ValidateShortlist,
+      calls_, context, *request, domain::ValidateShortlist,
       [](const domain::ShortlistSnapshot& snapshot) {
         return Stored{domain::RecordKind::kShortlist, snapshot.observed_at, 1};
       },
@@ -101,7 +100,7 @@ grpc::ServerUnaryReactor* CollectorService::SaveNifty(
     grpc::CallbackServerContext* context, const v1::SaveNiftyRequest* request,
     google::protobuf::Empty*) {
   return StartSave(
-      calls_, context, "SaveNifty", *request, domain::ValidateNifty,
+      calls_, context, *request, domain::ValidateNifty,
       [](const domain::NiftyObservation& nifty) {
         return Stored{domain::RecordKind::kNifty, nifty.observed_at, 1};
       },
@@ -116,7 +115,7 @@ grpc::ServerUnaryReactor* CollectorService::SaveQuotes(
     grpc::CallbackServerContext* context, const v1::SaveQuotesRequest* request,
     google::protobuf::Empty*) {
   return StartSave(
-      calls_, context, "SaveQuotes", *request, domain::ValidateQuotes,
+      calls_, context, *request, domain::ValidateQuotes,
       [](const domain::QuoteBatch& batch) {
         return Stored{domain::RecordKind::kQuote, batch.observed_at,
                       static_cast<int64_t>(batch.quotes.size())};
@@ -131,24 +130,21 @@ grpc::ServerUnaryReactor* CollectorService::SaveQuotes(
 grpc::Status CollectorService::CheckHoliday(
     grpc::ServerContext* context, const v1::CheckHolidayRequest* request,
     v1::CheckHolidayResponse* response) {
-  return calls_.Run(
-      context, "CheckHoliday", Access::kDeveloper,
-      [&](const CallContext&) -> absl::Status {
-        if (request->date().empty()) {
-          return domain::InvalidField("date", "is required (YYYY-MM-DD)");
-        }
-        auto day = domain::ParseDate(request->date());
-        if (!day.ok())
-          return domain::InvalidField("date", day.status().message());
-        auto entry = stores_.holidays.Find(*day);
-        if (!entry.ok()) return entry.status();
-        const domain::DayStatus status = domain::ClassifyDay(*day, *entry);
-        response->set_date(domain::FormatDate(*day));
-        response->set_is_holiday(status.is_holiday);
-        response->set_name(status.name);
-        response->set_is_trading_day(status.is_trading_day);
-        return absl::OkStatus();
-      });
+  return calls_.Run(context, *request, [&](const CallContext&) -> absl::Status {
+    if (request->date().empty()) {
+      return domain::InvalidField("date", "is required (YYYY-MM-DD)");
+    }
+    auto day = domain::ParseDate(request->date());
+    if (!day.ok()) return domain::InvalidField("date", day.status().message());
+    auto entry = stores_.holidays.Find(*day);
+    if (!entry.ok()) return entry.status();
+    const domain::DayStatus status = domain::ClassifyDay(*day, *entry);
+    response->set_date(domain::FormatDate(*day));
+    response->set_is_holiday(status.is_holiday);
+    response->set_name(status.name);
+    response->set_is_trading_day(status.is_trading_day);
+    return absl::OkStatus();
+  });
 }
 
 }  // namespace mdc

@@ -17,6 +17,7 @@
 #include "domain/paging.h"
 #include "domain/persistence.h"
 #include "domain/proto_time.h"
+#include "domain/series_symbol.h"
 #include "domain/time.h"
 #include "domain/time_range.h"
 #include "service/api/market_reads.h"
@@ -28,9 +29,6 @@ namespace {
 // persistence), so memory stays bounded whatever the range.
 constexpr int kCandleScanPage = 20000;
 constexpr int kSnapshotScanPage = 100;
-
-// `symbol=NIFTY` (any case) asks for the NIFTY 50 index.
-constexpr absl::string_view kNiftySymbol = "NIFTY";
 
 absl::Status NothingLatest(absl::string_view what,
                            const domain::BacktestClock& clock) {
@@ -53,261 +51,230 @@ std::string TrimTimelinePage(std::vector<Quote>& rows, int page_size) {
 grpc::Status DeveloperService::GetList(grpc::ServerContext* context,
                                        const v1::GetListRequest* request,
                                        v1::Shortlist* response) {
-  return calls_.Run(
-      context, "GetList", Access::kDeveloper,
-      reads_.Routed(
-          "GetList", response,
-          [&](const Stores& stores, const CallContext& call) -> absl::Status {
-            domain::FieldErrors errors;
-            const domain::ShortlistKind kind = domain::ParseShortlistKind(
-                request->type(), request->scope(), errors);
-            if (!errors.empty()) return errors.ToStatus();
-            auto shortlist =
-                FindShortlistAsOf(stores.shortlists, kind, request->datetime(),
-                                  request->timezone(), call.clock);
-            if (!shortlist.ok()) return shortlist.status();
-            *response = *std::move(shortlist);
-            return absl::OkStatus();
-          }));
+  return calls_.Read(
+      context, *request, response, reads_,
+      [&](const Stores& stores, const CallContext& call) -> absl::Status {
+        domain::FieldErrors errors;
+        const domain::ShortlistKind kind = domain::ParseShortlistKind(
+            request->type(), request->scope(), errors);
+        if (!errors.empty()) return errors.ToStatus();
+        auto shortlist =
+            FindShortlistAsOf(stores.shortlists, kind, request->datetime(),
+                              request->timezone(), call.clock);
+        if (!shortlist.ok()) return shortlist.status();
+        *response = *std::move(shortlist);
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status DeveloperService::GetQuote(grpc::ServerContext* context,
                                         const v1::GetQuoteRequest* request,
                                         v1::StockQuote* response) {
-  return calls_.Run(
-      context, "GetQuote", Access::kDeveloper,
-      reads_.Routed(
-          "GetQuote", response,
-          [&](const Stores& stores, const CallContext& call) -> absl::Status {
-            if (auto s = domain::CheckSymbol(request->symbol()); !s.ok()) {
-              return domain::InvalidField("symbol", s.message());
-            }
-            auto window = domain::AsOfWindowFor(
-                request->datetime(), request->timezone(), call.clock,
-                absl::Now(), domain::WhenAbsent::kLatestStored);
-            if (!window.ok()) return window.status();
-            auto found = stores.quotes.FindLatest(
-                request->symbol(), window->not_before, window->at);
-            if (!found.ok()) return found.status();
-            if (!found->has_value()) {
-              const std::string what =
-                  absl::StrCat("quote of ", request->symbol());
-              return request->datetime().empty()
-                         ? NothingLatest(what, call.clock)
-                         : NothingAsOf(what, window->at);
-            }
-            *response = **std::move(found);
-            return absl::OkStatus();
-          }));
+  return calls_.Read(
+      context, *request, response, reads_,
+      [&](const Stores& stores, const CallContext& call) -> absl::Status {
+        if (auto s = domain::CheckSeriesSymbol(request->symbol()); !s.ok()) {
+          return domain::InvalidField("symbol", s.message());
+        }
+        auto window = domain::AsOfWindowFor(
+            request->datetime(), request->timezone(), call.clock, absl::Now(),
+            domain::WhenAbsent::kLatestStored);
+        if (!window.ok()) return window.status();
+        const SymbolSeries series(request->symbol(), stores.quotes,
+                                  stores.nifty);
+        auto found = series.Latest(window->not_before, window->at);
+        if (!found.ok()) return found.status();
+        if (!found->has_value()) {
+          const std::string what = absl::StrCat("quote of ", series.name());
+          return request->datetime().empty() ? NothingLatest(what, call.clock)
+                                             : NothingAsOf(what, window->at);
+        }
+        *response = **std::move(found);
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status DeveloperService::GetQuoteTimeline(
     grpc::ServerContext* context, const v1::GetQuoteTimelineRequest* request,
     v1::QuoteTimeline* response) {
-  return calls_.Run(
-      context, "GetQuoteTimeline", Access::kDeveloper,
-      reads_.Routed(
-          "GetQuoteTimeline", response,
-          [&](const Stores& stores, const CallContext& call) -> absl::Status {
-            domain::FieldErrors errors;
-            errors.AddStatus("symbol", domain::CheckSymbol(request->symbol()));
-            const domain::TimelinePage page = domain::ParseTimelinePage(
-                request->page_size(), request->page_token(), errors);
-            if (!errors.empty()) return errors.ToStatus();
-            auto range = domain::TimeRangeFor(
-                request->start_datetime(), request->end_datetime(),
-                request->timezone(), call.clock, absl::Now(),
-                domain::EndIs::kExclusive);
-            if (!range.ok()) return range.status();
-            auto rows = stores.quotes.ListRange(
-                request->symbol(), range->start, range->end, page.after,
-                domain::PageReadSize(page.size));
-            if (!rows.ok()) return rows.status();
-            response->set_next_page_token(TrimTimelinePage(*rows, page.size));
-            response->set_nse_symbol(request->symbol());
-            for (auto& quote : *rows) {
-              *response->add_quotes() = std::move(quote);
-            }
-            return absl::OkStatus();
-          }));
+  return calls_.Read(
+      context, *request, response, reads_,
+      [&](const Stores& stores, const CallContext& call) -> absl::Status {
+        domain::FieldErrors errors;
+        errors.AddStatus("symbol",
+                         domain::CheckSeriesSymbol(request->symbol()));
+        const domain::TimelinePage page = domain::ParseTimelinePage(
+            request->page_size(), request->page_token(), errors);
+        if (!errors.empty()) return errors.ToStatus();
+        auto range = domain::TimeRangeFor(
+            request->start_datetime(), request->end_datetime(),
+            request->timezone(), call.clock, absl::Now(),
+            domain::EndIs::kExclusive);
+        if (!range.ok()) return range.status();
+        const SymbolSeries series(request->symbol(), stores.quotes,
+                                  stores.nifty);
+        auto rows = series.Quotes(range->start, range->end, page.after,
+                                  domain::PageReadSize(page.size));
+        if (!rows.ok()) return rows.status();
+        response->set_next_page_token(TrimTimelinePage(*rows, page.size));
+        response->set_nse_symbol(series.name());
+        for (auto& quote : *rows) {
+          *response->add_quotes() = std::move(quote);
+        }
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status DeveloperService::GetNifty(grpc::ServerContext* context,
                                         const v1::GetNiftyRequest* request,
                                         v1::NiftyQuote* response) {
-  return calls_.Run(
-      context, "GetNifty", Access::kDeveloper,
-      reads_.Routed(
-          "GetNifty", response,
-          [&](const Stores& stores, const CallContext& call) -> absl::Status {
-            auto window = domain::AsOfWindowFor(
-                request->datetime(), request->timezone(), call.clock,
-                absl::Now(), domain::WhenAbsent::kLatestStored);
-            if (!window.ok()) return window.status();
-            auto found =
-                stores.nifty.FindLatest(window->not_before, window->at);
-            if (!found.ok()) return found.status();
-            if (!found->has_value()) {
-              return request->datetime().empty()
-                         ? NothingLatest("NIFTY quote", call.clock)
-                         : NothingAsOf("NIFTY quote", window->at);
-            }
-            *response = **std::move(found);
-            return absl::OkStatus();
-          }));
+  return calls_.Read(
+      context, *request, response, reads_,
+      [&](const Stores& stores, const CallContext& call) -> absl::Status {
+        auto window = domain::AsOfWindowFor(
+            request->datetime(), request->timezone(), call.clock, absl::Now(),
+            domain::WhenAbsent::kLatestStored);
+        if (!window.ok()) return window.status();
+        auto found = stores.nifty.FindLatest(window->not_before, window->at);
+        if (!found.ok()) return found.status();
+        if (!found->has_value()) {
+          return request->datetime().empty()
+                     ? NothingLatest("NIFTY quote", call.clock)
+                     : NothingAsOf("NIFTY quote", window->at);
+        }
+        *response = **std::move(found);
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status DeveloperService::GetNiftyTimeline(
     grpc::ServerContext* context, const v1::GetNiftyTimelineRequest* request,
     v1::NiftyTimeline* response) {
-  return calls_.Run(
-      context, "GetNiftyTimeline", Access::kDeveloper,
-      reads_.Routed(
-          "GetNiftyTimeline", response,
-          [&](const Stores& stores, const CallContext& call) -> absl::Status {
-            domain::FieldErrors errors;
-            const domain::TimelinePage page = domain::ParseTimelinePage(
-                request->page_size(), request->page_token(), errors);
-            if (!errors.empty()) return errors.ToStatus();
-            auto range = domain::TimeRangeFor(
-                request->start_datetime(), request->end_datetime(),
-                request->timezone(), call.clock, absl::Now(),
-                domain::EndIs::kExclusive);
-            if (!range.ok()) return range.status();
-            auto rows =
-                stores.nifty.ListRange(range->start, range->end, page.after,
-                                       domain::PageReadSize(page.size));
-            if (!rows.ok()) return rows.status();
-            response->set_next_page_token(TrimTimelinePage(*rows, page.size));
-            for (auto& quote : *rows) {
-              *response->add_quotes() = std::move(quote);
-            }
-            return absl::OkStatus();
-          }));
+  return calls_.Read(
+      context, *request, response, reads_,
+      [&](const Stores& stores, const CallContext& call) -> absl::Status {
+        domain::FieldErrors errors;
+        const domain::TimelinePage page = domain::ParseTimelinePage(
+            request->page_size(), request->page_token(), errors);
+        if (!errors.empty()) return errors.ToStatus();
+        auto range = domain::TimeRangeFor(
+            request->start_datetime(), request->end_datetime(),
+            request->timezone(), call.clock, absl::Now(),
+            domain::EndIs::kExclusive);
+        if (!range.ok()) return range.status();
+        auto rows = stores.nifty.ListRange(range->start, range->end, page.after,
+                                           domain::PageReadSize(page.size));
+        if (!rows.ok()) return rows.status();
+        response->set_next_page_token(TrimTimelinePage(*rows, page.size));
+        for (auto& quote : *rows) {
+          *response->add_quotes() = std::move(quote);
+        }
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status DeveloperService::GetHistoricalCandles(
     grpc::ServerContext* context,
     const v1::GetHistoricalCandlesRequest* request,
     v1::CandleSeries* response) {
-  return calls_.Run(
-      context, "GetHistoricalCandles", Access::kDeveloper,
-      reads_.Routed(
-          "GetHistoricalCandles", response,
-          [&](const Stores& stores, const CallContext& call) -> absl::Status {
-            domain::FieldErrors errors;
-            const bool nifty =
-                absl::AsciiStrToUpper(request->symbol()) == kNiftySymbol;
-            if (!nifty) {
-              errors.AddStatus("symbol",
-                               domain::CheckSymbol(request->symbol()));
-            }
-            auto interval = domain::ParseInterval(request->interval());
-            errors.AddStatus("interval", interval.status());
-            if (!errors.empty()) return errors.ToStatus();
-            auto range = domain::TimeRangeFor(
-                request->start_datetime(), request->end_datetime(),
-                request->timezone(), call.clock, absl::Now(),
-                domain::EndIs::kExclusive);
-            if (!range.ok()) return range.status();
-            auto candles = domain::ReadCandles(
-                *interval, kCandleScanPage,
-                [&](std::optional<absl::Time> after, int limit) {
-                  return nifty ? stores.nifty.PricePoints(
-                                     range->start, range->end, after, limit)
-                               : stores.quotes.PricePoints(
-                                     request->symbol(), range->start,
-                                     range->end, after, limit);
-                });
-            if (!candles.ok()) return candles.status();
-            ToProto(nifty ? kNiftySymbol : request->symbol(), *interval,
-                    *candles, response);
-            return absl::OkStatus();
-          }));
+  return calls_.Read(
+      context, *request, response, reads_,
+      [&](const Stores& stores, const CallContext& call) -> absl::Status {
+        domain::FieldErrors errors;
+        errors.AddStatus("symbol",
+                         domain::CheckSeriesSymbol(request->symbol()));
+        auto interval = domain::ParseInterval(request->interval());
+        errors.AddStatus("interval", interval.status());
+        if (!errors.empty()) return errors.ToStatus();
+        auto range = domain::TimeRangeFor(
+            request->start_datetime(), request->end_datetime(),
+            request->timezone(), call.clock, absl::Now(),
+            domain::EndIs::kExclusive);
+        if (!range.ok()) return range.status();
+        const SymbolSeries series(request->symbol(), stores.quotes,
+                                  stores.nifty);
+        auto candles = series.Candles(*interval, range->start, range->end,
+                                      kCandleScanPage);
+        if (!candles.ok()) return candles.status();
+        ToProto(series.name(), *interval, *candles, response);
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status DeveloperService::GetShortlistPersistence(
     grpc::ServerContext* context,
     const v1::GetShortlistPersistenceRequest* request,
     v1::ShortlistPersistence* response) {
-  return calls_.Run(
-      context, "GetShortlistPersistence", Access::kDeveloper,
-      reads_.Routed(
-          "GetShortlistPersistence", response,
-          [&](const Stores& stores, const CallContext& call) -> absl::Status {
-            domain::FieldErrors errors;
-            const domain::ShortlistKind kind = domain::ParseShortlistKind(
-                request->type(), request->scope(), errors);
-            if (!errors.empty()) return errors.ToStatus();
-            // Snapshots in [start, end]: end is inclusive here (section 5.1).
-            auto range = domain::TimeRangeFor(
-                request->start_datetime(), request->end_datetime(),
-                request->timezone(), call.clock, absl::Now(),
-                domain::EndIs::kInclusive);
-            if (!range.ok()) return range.status();
+  return calls_.Read(
+      context, *request, response, reads_,
+      [&](const Stores& stores, const CallContext& call) -> absl::Status {
+        domain::FieldErrors errors;
+        const domain::ShortlistKind kind = domain::ParseShortlistKind(
+            request->type(), request->scope(), errors);
+        if (!errors.empty()) return errors.ToStatus();
+        // Snapshots in [start, end]: end is inclusive here (section 5.1).
+        auto range = domain::TimeRangeFor(
+            request->start_datetime(), request->end_datetime(),
+            request->timezone(), call.clock, absl::Now(),
+            domain::EndIs::kInclusive);
+        if (!range.ok()) return range.status();
 
-            domain::PersistenceCounter counter;
-            std::optional<absl::Time> after;
-            while (true) {
-              auto snapshots = stores.shortlists.ListRange(
-                  kind.type, kind.scope, range->start, range->end, after,
-                  kSnapshotScanPage);
-              if (!snapshots.ok()) return snapshots.status();
-              for (const auto& snapshot : *snapshots) counter.Add(snapshot);
-              if (static_cast<int>(snapshots->size()) < kSnapshotScanPage)
-                break;
-              after = domain::FromTimestamp(snapshots->back().timestamp());
-            }
-            const domain::Persistence persistence = counter.Finish();
-            domain::SetTimestamp(range->asked_start,
-                                 response->mutable_start_time());
-            domain::SetTimestamp(range->asked_end,
-                                 response->mutable_end_time());
-            response->set_type(kind.type);
-            response->set_scope(kind.scope);
-            response->set_total_snapshots(persistence.total_snapshots);
-            for (const auto& symbol : persistence.symbols) {
-              auto* out = response->add_instruments();
-              out->set_nse_symbol(symbol.nse_symbol);
-              out->set_name(symbol.name);
-              out->set_appearance_count(symbol.appearance_count);
-              out->set_percentage(symbol.percentage);
-            }
-            return absl::OkStatus();
-          }));
+        domain::PersistenceCounter counter;
+        std::optional<absl::Time> after;
+        while (true) {
+          auto snapshots =
+              stores.shortlists.ListRange(kind.type, kind.scope, range->start,
+                                          range->end, after, kSnapshotScanPage);
+          if (!snapshots.ok()) return snapshots.status();
+          for (const auto& snapshot : *snapshots) counter.Add(snapshot);
+          if (static_cast<int>(snapshots->size()) < kSnapshotScanPage) break;
+          after = domain::FromTimestamp(snapshots->back().timestamp());
+        }
+        const domain::Persistence persistence = counter.Finish();
+        domain::SetTimestamp(range->asked_start,
+                             response->mutable_start_time());
+        domain::SetTimestamp(range->asked_end, response->mutable_end_time());
+        response->set_type(kind.type);
+        response->set_scope(kind.scope);
+        response->set_total_snapshots(persistence.total_snapshots);
+        for (const auto& symbol : persistence.symbols) {
+          auto* out = response->add_instruments();
+          out->set_nse_symbol(symbol.nse_symbol);
+          out->set_name(symbol.name);
+          out->set_appearance_count(symbol.appearance_count);
+          out->set_percentage(symbol.percentage);
+        }
+        return absl::OkStatus();
+      });
 }
 
-grpc::Status DeveloperService::GetBrokerToken(grpc::ServerContext* context,
-                                              const v1::GetBrokerTokenRequest*,
-                                              v1::BrokerToken* response) {
-  return calls_.Run(context, "GetBrokerToken", Access::kDeveloper,
-                    [&](const CallContext&) -> absl::Status {
-                      auto token = broker_tokens_.Current(absl::Now());
-                      if (!token.ok()) return token.status();
-                      response->set_access_token(token->access_token);
-                      domain::SetTimestamp(token->expires_at,
-                                           response->mutable_expires_at());
-                      return absl::OkStatus();
-                    });
+grpc::Status DeveloperService::GetBrokerToken(
+    grpc::ServerContext* context, const v1::GetBrokerTokenRequest* request,
+    v1::BrokerToken* response) {
+  return calls_.Run(context, *request, [&](const CallContext&) -> absl::Status {
+    auto token = broker_tokens_.Current(absl::Now());
+    if (!token.ok()) return token.status();
+    response->set_access_token(token->access_token);
+    domain::SetTimestamp(token->expires_at, response->mutable_expires_at());
+    return absl::OkStatus();
+  });
 }
 
 grpc::Status DeveloperService::ListHolidays(
     grpc::ServerContext* context, const v1::ListHolidaysRequest* request,
     v1::ListHolidaysResponse* response) {
-  return calls_.Run(
-      context, "ListHolidays", Access::kDeveloper,
-      reads_.Routed(
-          "ListHolidays", response,
-          [&](const Stores& stores, const CallContext&) -> absl::Status {
-            auto year = domain::ResolveYear(request->year(), absl::Now());
-            if (!year.ok()) return year.status();
-            auto entries = stores.holidays.ListYear(*year);
-            if (!entries.ok()) return entries.status();
-            for (const auto& entry : *entries) {
-              domain::ToProto(entry, response->add_holidays());
-            }
-            return absl::OkStatus();
-          }));
+  return calls_.Read(
+      context, *request, response, reads_,
+      [&](const Stores& stores, const CallContext&) -> absl::Status {
+        auto year = domain::ResolveYear(request->year(), absl::Now());
+        if (!year.ok()) return year.status();
+        auto entries = stores.holidays.ListYear(*year);
+        if (!entries.ok()) return entries.status();
+        for (const auto& entry : *entries) {
+          domain::ToProto(entry, response->add_holidays());
+        }
+        return absl::OkStatus();
+      });
 }
 
 }  // namespace mdc

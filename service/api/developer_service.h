@@ -28,12 +28,12 @@ class DeveloperService final : public v1::DeveloperService::Service {
 
   // `stores` are over the primary's pool; `replica`, when a read replica
   // is configured, over its pool: the market reads go there while it is
-  // in use (service/replica/read_routing.h).
+  // in use (its RPC's `read_from` option, service/calls/rpc_facts.h).
   DeveloperService(CallRunner& calls, Stores stores,
                    BrokerTokens& broker_tokens,
                    std::optional<ReplicaStores<Stores>> replica = std::nullopt)
       : calls_(calls, v1::DeveloperService::service_full_name()),
-        reads_(v1::DeveloperService::service_full_name(), stores, replica),
+        reads_(stores, replica),
         broker_tokens_(broker_tokens) {}
 
   grpc::Status GetList(grpc::ServerContext* context,

@@ -9,6 +9,7 @@
 #include "domain/as_of.h"
 #include "domain/market_enums.h"
 #include "domain/proto_time.h"
+#include "domain/series_symbol.h"
 #include "domain/time.h"
 
 namespace mdc {
@@ -37,6 +38,66 @@ absl::StatusOr<v1::Shortlist> FindShortlistAsOf(
         window->at);
   }
   return **std::move(found);
+}
+
+SymbolSeries::SymbolSeries(absl::string_view symbol,
+                           storage::QuoteRepository& quotes,
+                           storage::NiftyRepository& nifty)
+    : name_(domain::IsNiftySymbol(symbol) ? std::string(domain::kNiftySymbol)
+                                          : std::string(symbol)),
+      nifty_(domain::IsNiftySymbol(symbol)),
+      quotes_(quotes),
+      nifty_quotes_(nifty) {}
+
+absl::StatusOr<std::vector<domain::PricePoint>> SymbolSeries::PricePoints(
+    absl::Time start, absl::Time end, std::optional<absl::Time> after,
+    int limit) const {
+  return nifty_ ? nifty_quotes_.PricePoints(start, end, after, limit)
+                : quotes_.PricePoints(name_, start, end, after, limit);
+}
+
+namespace {
+
+// The index's quote as a stock quote of the symbol "NIFTY".
+v1::StockQuote AsStockQuote(v1::NiftyQuote&& nifty) {
+  v1::StockQuote quote;
+  *quote.mutable_timestamp() = std::move(*nifty.mutable_timestamp());
+  quote.set_nse_symbol(std::string(domain::kNiftySymbol));
+  *quote.mutable_quote_data() = std::move(*nifty.mutable_quote_data());
+  return quote;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<v1::StockQuote>> SymbolSeries::Quotes(
+    absl::Time start, absl::Time end, std::optional<absl::Time> after,
+    int limit) const {
+  if (!nifty_) return quotes_.ListRange(name_, start, end, after, limit);
+  auto rows = nifty_quotes_.ListRange(start, end, after, limit);
+  if (!rows.ok()) return rows.status();
+  std::vector<v1::StockQuote> quotes;
+  quotes.reserve(rows->size());
+  for (v1::NiftyQuote& row : *rows)
+    quotes.push_back(AsStockQuote(std::move(row)));
+  return quotes;
+}
+
+absl::StatusOr<std::optional<v1::StockQuote>> SymbolSeries::Latest(
+    absl::Time not_before, absl::Time at) const {
+  if (!nifty_) return quotes_.FindLatest(name_, not_before, at);
+  auto found = nifty_quotes_.FindLatest(not_before, at);
+  if (!found.ok()) return found.status();
+  if (!found->has_value()) return std::nullopt;
+  return AsStockQuote(**std::move(found));
+}
+
+absl::StatusOr<std::vector<domain::Candle>> SymbolSeries::Candles(
+    const domain::CandleInterval& interval, absl::Time start, absl::Time end,
+    int page) const {
+  return domain::ReadCandles(interval, page,
+                             [&](std::optional<absl::Time> after, int limit) {
+                               return PricePoints(start, end, after, limit);
+                             });
 }
 
 void ToProto(absl::string_view symbol, const domain::CandleInterval& interval,

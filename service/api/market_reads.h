@@ -1,9 +1,12 @@
 // What the developer and dashboard APIs share to read stored market data
-// and answer with it: the as-of shortlist read, its NOT_FOUND message, and
-// candles as an mdc.v1.CandleSeries.
+// and answer with it: the as-of shortlist read, its NOT_FOUND message, a
+// symbol's series (a stock's quotes or the NIFTY 50 index's: one rule,
+// domain/series_symbol.h) and its candles as an mdc.v1.CandleSeries.
 #ifndef MDC_SERVICE_API_MARKET_READS_H_
 #define MDC_SERVICE_API_MARKET_READS_H_
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -14,6 +17,8 @@
 #include "domain/candles.h"
 #include "domain/market_enums.h"
 #include "mdc/v1/market.pb.h"
+#include "storage/nifty_repository.h"
+#include "storage/quote_repository.h"
 #include "storage/shortlist_repository.h"
 
 namespace mdc {
@@ -29,6 +34,47 @@ absl::StatusOr<v1::Shortlist> FindShortlistAsOf(
     storage::ShortlistRepository& shortlists, const domain::ShortlistKind& kind,
     absl::string_view datetime, absl::string_view timezone,
     const domain::BacktestClock& clock);
+
+// The stored series a `symbol` parameter names: the NIFTY 50 index's
+// quotes for "NIFTY" (any case), else the stock's. Reads in keyset pages
+// like the repositories it reads.
+class SymbolSeries {
+ public:
+  // `symbol` must have passed domain::CheckSeriesSymbol.
+  SymbolSeries(absl::string_view symbol, storage::QuoteRepository& quotes,
+               storage::NiftyRepository& nifty);
+
+  // The symbol as answers spell it ("NIFTY" for the index).
+  const std::string& name() const { return name_; }
+
+  // Up to `limit` priced quotes in [start, end) after `after`, as candles
+  // need them.
+  absl::StatusOr<std::vector<domain::PricePoint>> PricePoints(
+      absl::Time start, absl::Time end, std::optional<absl::Time> after,
+      int limit) const;
+
+  // Up to `limit` quotes in [start, end) after `after`, ascending; the
+  // index's as stock quotes of the symbol "NIFTY".
+  absl::StatusOr<std::vector<v1::StockQuote>> Quotes(
+      absl::Time start, absl::Time end, std::optional<absl::Time> after,
+      int limit) const;
+
+  // The latest quote in [not_before, at].
+  absl::StatusOr<std::optional<v1::StockQuote>> Latest(absl::Time not_before,
+                                                       absl::Time at) const;
+
+  // The candles at `interval` in [start, end), read `page` quotes a round
+  // trip.
+  absl::StatusOr<std::vector<domain::Candle>> Candles(
+      const domain::CandleInterval& interval, absl::Time start, absl::Time end,
+      int page) const;
+
+ private:
+  const std::string name_;
+  const bool nifty_;
+  storage::QuoteRepository& quotes_;
+  storage::NiftyRepository& nifty_quotes_;
+};
 
 // `candles` of `symbol` at `interval`, as an answer.
 void ToProto(absl::string_view symbol, const domain::CandleInterval& interval,

@@ -16,7 +16,7 @@ constexpr int kStreamWorkers = 4;
 StreamService::StreamService(CallRunner& calls, storage::ConnectionPool& pool,
                              const std::string& database_url,
                              WakeSignal& commits, absl::Duration heartbeat)
-    : calls_(calls),
+    : calls_(calls, v1::StreamService::service_full_name()),
       events_(pool),
       heartbeat_(heartbeat),
       workers_(kStreamWorkers),
@@ -31,8 +31,8 @@ void StreamService::Stop() { hub_.Stop(); }
 grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchQuotes(
     grpc::CallbackServerContext* context,
     const v1::WatchQuotesRequest* request) {
-  return StartWatch({calls_, hub_, workers_, events_, heartbeat_}, context,
-                    "WatchQuotes",
+  return StartWatch({calls_.runner(), hub_, workers_, events_, heartbeat_},
+                    context, calls_.Of(*request),
                     [request = *request](const domain::BacktestClock& clock) {
                       return domain::ParseWatchQuotes(request, clock);
                     });
@@ -41,8 +41,8 @@ grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchQuotes(
 grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchNifty(
     grpc::CallbackServerContext* context,
     const v1::WatchNiftyRequest* request) {
-  return StartWatch({calls_, hub_, workers_, events_, heartbeat_}, context,
-                    "WatchNifty",
+  return StartWatch({calls_.runner(), hub_, workers_, events_, heartbeat_},
+                    context, calls_.Of(*request),
                     [request = *request](const domain::BacktestClock& clock) {
                       return domain::ParseWatchNifty(request, clock);
                     });
@@ -51,8 +51,8 @@ grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchNifty(
 grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchShortlists(
     grpc::CallbackServerContext* context,
     const v1::WatchShortlistsRequest* request) {
-  return StartWatch({calls_, hub_, workers_, events_, heartbeat_}, context,
-                    "WatchShortlists",
+  return StartWatch({calls_.runner(), hub_, workers_, events_, heartbeat_},
+                    context, calls_.Of(*request),
                     [request = *request](const domain::BacktestClock& clock) {
                       return domain::ParseWatchShortlists(request, clock);
                     });
@@ -60,8 +60,8 @@ grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchShortlists(
 
 grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::ReplayDay(
     grpc::CallbackServerContext* context, const v1::ReplayDayRequest* request) {
-  return StartReplay({calls_, workers_, events_}, context, "ReplayDay",
-                     *request);
+  return StartReplay({calls_.runner(), workers_, events_}, context,
+                     calls_.Of(*request), *request);
 }
 
 }  // namespace mdc

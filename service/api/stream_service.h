@@ -11,6 +11,7 @@
 #include "absl/time/time.h"
 #include "mdc/v1/stream.grpc.pb.h"
 #include "service/calls/call_runner.h"
+#include "service/calls/service_calls.h"
 #include "service/streams/market_hub.h"
 #include "service/streams/stream_workers.h"
 #include "service/streams/wake_signal.h"
@@ -48,7 +49,7 @@ class StreamService final : public v1::StreamService::CallbackService {
       const v1::ReplayDayRequest* request) override;
 
  private:
-  CallRunner& calls_;
+  ServiceCalls calls_;
   storage::MarketEventRepository events_;
   const absl::Duration heartbeat_;
   // Declared after what their threads use, so destroyed first.

@@ -81,16 +81,27 @@ CallRunner::CallRunner(Authenticator& auth, Metrics& metrics,
       reads_("reads", limits.reads),
       writes_("writes", limits.writes) {}
 
+RateLimiter* CallRunner::LimiterOf(RateClass rate) {
+  switch (rate) {
+    case RateClass::kReads:
+      return &reads_;
+    case RateClass::kWrites:
+      return &writes_;
+    case RateClass::kNone:
+      break;
+  }
+  return nullptr;
+}
+
 absl::Status CallRunner::Limit(const grpc::ServerContextBase& context,
-                               Access access, CallKind kind) {
-  if (access != Access::kDeveloper) return absl::OkStatus();
-  RateLimiter& limiter = kind == CallKind::kWrite ? writes_ : reads_;
-  if (!limiter.enabled()) return absl::OkStatus();
+                               const RpcFacts& rpc) {
+  RateLimiter* limiter = LimiterOf(rpc.rate);
+  if (limiter == nullptr || !limiter->enabled()) return absl::OkStatus();
   // Keyed by the token's hash: known without the database, and one token is
   // one developer. An unknown token gets a bucket too, until it is idle.
   auto token_hash = auth_.TokenHash(Metadata(context, "authorization"));
   if (!token_hash.ok()) return absl::OkStatus();
-  return limiter.Admit(*token_hash);
+  return limiter->Admit(*token_hash);
 }
 
 std::string CallRunner::ClientAddress(
@@ -142,19 +153,19 @@ std::string RequestIdOf(absl::string_view sent) {
 }
 
 grpc::Status CallRunner::Run(
-    grpc::ServerContextBase* context, Rpc rpc, Access access, CallKind kind,
+    grpc::ServerContextBase* context, const RpcFacts& rpc,
     absl::FunctionRef<absl::Status(const CallContext&)> body) {
   const absl::Time start = absl::Now();
   CallContext call = Describe(*context);
-  absl::Status status = Limit(*context, access, kind);
-  if (status.ok()) status = Prepare(*context, auth_, access, call);
+  absl::Status status = Limit(*context, rpc);
+  if (status.ok()) status = Prepare(*context, auth_, rpc.access, call);
   if (status.ok()) status = body(call);
   return Finish(rpc, start, call, status);
 }
 
 // What a StartWrite call carries from its handler to its answer.
 struct CallRunner::PendingWrite {
-  Rpc rpc;
+  const RpcFacts& rpc;
   absl::Time start;
   CallContext call;
   grpc::ServerUnaryReactor* reactor;
@@ -166,7 +177,7 @@ struct CallRunner::PendingWrite {
 // whatever else is wrong.
 void CallRunner::StartWrite(
     grpc::CallbackServerContext* context, grpc::ServerUnaryReactor* reactor,
-    Rpc rpc, absl::FunctionRef<absl::StatusOr<Write>()> validate) {
+    const RpcFacts& rpc, absl::FunctionRef<absl::StatusOr<Write>()> validate) {
   auto pending = std::make_unique<PendingWrite>(
       PendingWrite{rpc, absl::Now(), Describe(*context), reactor, {}});
   auto token_hash = auth_.TokenHash(Metadata(*context, "authorization"));
@@ -177,9 +188,10 @@ void CallRunner::StartWrite(
       !admitted.ok()) {
     return Answer(std::move(pending), admitted);
   }
-  if (writes_.enabled()) {
+  if (RateLimiter* limiter = LimiterOf(rpc.rate);
+      limiter != nullptr && limiter->enabled()) {
     // Before anything reaches the database: a refused write costs nothing.
-    if (auto admitted = writes_.Admit(pending->token_hash); !admitted.ok()) {
+    if (auto admitted = limiter->Admit(pending->token_hash); !admitted.ok()) {
       return Answer(std::move(pending), admitted);
     }
   }
@@ -225,7 +237,7 @@ void CallRunner::Answer(std::unique_ptr<PendingWrite> write,
   write->reactor->Finish(Finish(write->rpc, write->start, write->call, status));
 }
 
-grpc::Status CallRunner::Finish(Rpc rpc, absl::Time start,
+grpc::Status CallRunner::Finish(const RpcFacts& rpc, absl::Time start,
                                 const CallContext& call,
                                 const absl::Status& status) {
   const double latency_ms = absl::ToDoubleMilliseconds(absl::Now() - start);

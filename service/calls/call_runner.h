@@ -27,6 +27,7 @@
 #include "domain/token_bucket.h"
 #include "service/auth/auth.h"
 #include "service/calls/rate_limiter.h"
+#include "service/calls/rpc_facts.h"
 #include "service/metrics/metrics.h"
 #include "storage/developer_repository.h"
 
@@ -45,34 +46,14 @@ struct CallContext {
   std::string client_address;
 };
 
-// Which per-developer rate limit a call counts against.
-enum class CallKind {
-  kRead,   // MDC_RATE_LIMIT_READS: every developer route but the writes
-  kWrite,  // MDC_RATE_LIMIT_WRITES: collector writes, run and order changes
-};
-
 // The per-developer rate limits (MDC_RATE_LIMIT_*); the defaults are off.
-// They apply to calls on developer routes (Access::kDeveloper), whoever
-// makes them, admins included; admin routes and public routes (health, and
-// sign-in, which has its own throttle) are not limited.
+// They apply to the RPCs whose option names a rate limit (RpcFacts::rate:
+// the developer and dashboard routes), whoever calls them, admins
+// included; admin routes and public routes (health, and sign-in, which has
+// the failed-token throttle) are not limited.
 struct CallLimits {
   domain::RateLimit reads;
   domain::RateLimit writes;
-};
-
-// An RPC's names, for its metrics and log line: the full name of its
-// service ("mdc.v1.DashboardService"; empty when the caller does not say,
-// see ServiceCalls) and its own ("GetQuoteTimeline"). Both view string
-// constants.
-struct Rpc {
-  Rpc(const char* method) : method(method) {}         // NOLINT: implicit
-  Rpc(absl::string_view method) : method(method) {}   // NOLINT: implicit
-  Rpc(const std::string& method) : method(method) {}  // NOLINT: implicit
-  Rpc(absl::string_view service, absl::string_view method)
-      : service(service), method(method) {}
-
-  absl::string_view service;
-  absl::string_view method;
 };
 
 // The request id a call logs: `sent` (x-request-id) when it is 1-128
@@ -88,20 +69,15 @@ class CallRunner {
              std::vector<std::string> trusted_proxies = {"127.0.0.1", "::1"},
              CallLimits limits = {});
 
-  // Runs `body` for a call of `kind`. The answers come in this order: a
-  // malformed authorization header is 401; a developer route's caller over
-  // its rate limit is 429 (RATE_LIMITED, with a retry delay) before the
-  // token is looked up, so a refused call costs the database nothing; an
-  // unknown token is 401, then the role, headers and `body`. The stream
-  // RPCs (callback API) call it from a worker thread to open a stream.
-  grpc::Status Run(grpc::ServerContextBase* context, Rpc rpc, Access access,
-                   CallKind kind,
+  // Runs `body` for a call of `rpc` (who may call it and which rate limit
+  // it counts against are its facts). The answers come in this order: a
+  // malformed authorization header is 401; a caller over its rate limit is
+  // 429 (RATE_LIMITED, with a retry delay) before the token is looked up,
+  // so a refused call costs the database nothing; an unknown token is 401,
+  // then the role, headers and `body`. The stream RPCs (callback API) call
+  // it from a worker thread to open a stream.
+  grpc::Status Run(grpc::ServerContextBase* context, const RpcFacts& rpc,
                    absl::FunctionRef<absl::Status(const CallContext&)> body);
-  // Run for a read.
-  grpc::Status Run(grpc::ServerContextBase* context, Rpc rpc, Access access,
-                   absl::FunctionRef<absl::Status(const CallContext&)> body) {
-    return Run(context, rpc, access, CallKind::kRead, body);
-  }
 
   // Submits the write of a validated request as the holder of
   // `token_hash`; `done` gets that developer, or none (having written
@@ -119,15 +95,15 @@ class CallRunner {
   // then an invalid request has its token looked up (without blocking)
   // so an unknown token is 401 before any 400.
   void StartWrite(grpc::CallbackServerContext* context,
-                  grpc::ServerUnaryReactor* reactor, Rpc rpc,
+                  grpc::ServerUnaryReactor* reactor, const RpcFacts& rpc,
                   absl::FunctionRef<absl::StatusOr<Write>()> validate);
 
  private:
   struct PendingWrite;
 
   // Logs, counts and converts the outcome of a call.
-  grpc::Status Finish(Rpc rpc, absl::Time start, const CallContext& call,
-                      const absl::Status& status);
+  grpc::Status Finish(const RpcFacts& rpc, absl::Time start,
+                      const CallContext& call, const absl::Status& status);
   // Completes a StartWrite call once its write has run.
   void Written(
       std::unique_ptr<PendingWrite> write,
@@ -139,11 +115,13 @@ class CallRunner {
   CallContext Describe(const grpc::ServerContextBase& context) const;
   // See CallContext::client_address.
   std::string ClientAddress(const grpc::ServerContextBase& context) const;
-  // The rate limit of a call of `kind` on a route of `access`, counted
-  // against the holder of the authorization header's token (a malformed
-  // header is left for authentication to refuse).
-  absl::Status Limit(const grpc::ServerContextBase& context, Access access,
-                     CallKind kind);
+  // The rate limit of a call of `rpc`, counted against the holder of the
+  // authorization header's token (a malformed header is left for
+  // authentication to refuse).
+  absl::Status Limit(const grpc::ServerContextBase& context,
+                     const RpcFacts& rpc);
+  // The limiter of `rate`; nullptr for RateClass::kNone.
+  RateLimiter* LimiterOf(RateClass rate);
 
   Authenticator& auth_;
   Metrics& metrics_;

@@ -2,13 +2,12 @@
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
-#include <grpcpp/resource_quota.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
-#include <algorithm>
+#include <initializer_list>
+#include <optional>
 #include <string>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -18,16 +17,11 @@
 #include "domain/tokens.h"
 #include "grpc/health/v1/health.pb.h"
 #include "service/broker/db_broker_credentials.h"
+#include "service/lifecycle/grpc_limits.h"
 #include "service/lifecycle/tls_credentials.h"
 #include "storage/migrations.h"
 
 namespace mdc {
-namespace {
-
-constexpr int kMaxReceiveBytes = 16 << 20;
-constexpr int kMaxSendBytes = 64 << 20;
-
-}  // namespace
 
 std::vector<std::string> HealthCheckedServices() {
   return {v1::CollectorService::service_full_name(),
@@ -46,120 +40,164 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   auto credentials =
       GrpcServerCredentials(config.grpc_tls_cert, config.grpc_tls_key);
   if (!credentials.ok()) return credentials.status();
+  if (auto opened = s->OpenDatabase(); !opened.ok()) return opened;
+  s->OpenReplica();
+  if (auto served = s->metrics_->Serve(config.metrics_addr); !served.ok()) {
+    return served;
+  }
+  s->BuildCallPipeline();
+  auto secret_box = SecretBoxOf(config.secret_key);
+  if (!secret_box.ok()) return secret_box.status();
+  s->BuildBroker(*secret_box);
+  s->BuildServices(*std::move(secret_box));
+  if (auto listening = s->Listen(*credentials); !listening.ok()) {
+    return listening;
+  }
+  log::Info("serving",
+            {{"grpc_addr", config.grpc_addr},
+             {"port", s->port_},
+             {"grpc_tls", config.grpc_tls_cert.empty() ? "off" : "on"},
+             {"metrics_addr", config.metrics_addr},
+             {"read_replica", config.database_read_url.empty() ? "off" : "on"},
+             {"version", MDC_VERSION}});
+  return s;
+}
+
+absl::Status Server::OpenDatabase() {
   // Before the pool, which reports to it.
-  s->metrics_ = std::make_unique<Metrics>();
-  s->market_commits_ = std::make_unique<WakeSignal>();
-  s->storage_observer_ = std::make_unique<MarketCommitObserver>(
-      s->metrics_->storage_observer(), *s->market_commits_);
-  s->pool_ = std::make_unique<storage::ConnectionPool>(
-      config.database_url, config.db_pool_size, config.statement_timeout,
-      s->storage_observer_.get());
+  metrics_ = std::make_unique<Metrics>();
+  market_commits_ = std::make_unique<WakeSignal>();
+  storage_observer_ = std::make_unique<MarketCommitObserver>(
+      metrics_->storage_observer(), *market_commits_);
+  pool_ = std::make_unique<storage::ConnectionPool>(
+      config_.database_url, config_.db_pool_size, config_.statement_timeout,
+      storage_observer_.get());
   if (auto ready = storage::WaitForDatabase(
-          *s->pool_, absl::Seconds(config.db_wait_seconds));
+          *pool_, absl::Seconds(config_.db_wait_seconds));
       !ready.ok()) {
     return ready;
   }
   auto applied =
-      storage::ApplyMigrations(*s->pool_, storage::EmbeddedMigrations());
+      storage::ApplyMigrations(*pool_, storage::EmbeddedMigrations());
   if (!applied.ok()) return applied.status();
   if (!applied->empty()) {
     log::Info("migrations applied", {{"names", absl::StrJoin(*applied, ",")}});
   }
-  s->repos_ = std::make_unique<storage::Repositories>(*s->pool_);
-  if (!config.admin_token.empty()) {
-    auto admin = s->repos_->developers.UpsertAdmin(
-        "admin", domain::HashToken(config.admin_token));
+  repos_ = std::make_unique<storage::Repositories>(*pool_);
+  if (!config_.admin_token.empty()) {
+    auto admin = repos_->developers.UpsertAdmin(
+        "admin", domain::HashToken(config_.admin_token));
     if (!admin.ok()) return admin.status();
     log::Info("bootstrap admin ready", {{"username", admin->username}});
   }
-  s->history_ = std::make_unique<HistoryMaintenance>(
-      s->repos_->partitions, config.retention_months, absl::Hours(1));
+  history_ = std::make_unique<HistoryMaintenance>(
+      repos_->partitions, config_.retention_months, absl::Hours(1));
+  return absl::OkStatus();
+}
 
-  storage::Repositories &repos = *s->repos_;
+void Server::OpenReplica() {
   // The read replica: not waited for, and not migrated (it replays the
   // primary's migrations). Until its monitor finds it a standby within the
   // bound, its reads go to the primary. Its pool reports to no observer:
   // the mdc_db_pool_* series describe the primary's pool.
-  if (!config.database_read_url.empty()) {
-    s->replica_pool_ = std::make_unique<storage::ConnectionPool>(
-        config.database_read_url, config.db_pool_size,
-        config.statement_timeout);
-    s->replica_repos_ =
-        std::make_unique<storage::Repositories>(*s->replica_pool_);
-    s->replica_monitor_ = std::make_unique<ReplicaMonitor>(
-        ReplicaMonitor::OverPools(*s->pool_, *s->replica_pool_),
-        config.replica_max_lag, s->metrics_->replica());
-  }
-  storage::Repositories *replica = s->replica_repos_.get();
-  if (auto served = s->metrics_->Serve(config.metrics_addr); !served.ok()) {
-    return served;
-  }
-  s->throttle_ = std::make_unique<TokenThrottle>(repos.sign_ins);
-  s->auth_ = std::make_unique<Authenticator>(repos.developers, *s->throttle_);
-  s->calls_ = std::make_unique<CallRunner>(
-      *s->auth_, *s->metrics_, config.trusted_proxies,
-      CallLimits{domain::MakeRateLimit(config.rate_limit_reads,
-                                       config.rate_limit_reads_burst),
-                 domain::MakeRateLimit(config.rate_limit_writes,
-                                       config.rate_limit_writes_burst)});
-  s->write_activity_ = std::make_unique<WriteActivity>(
-      repos.developer_writes, s->metrics_->freshness(), absl::Seconds(1),
-      absl::Seconds(5));
-  s->collector_ = std::make_unique<CollectorService>(
-      *s->calls_,
-      CollectorService::Stores{repos.shortlists, repos.nifty, repos.quotes,
-                               repos.holidays},
-      [activity = s->write_activity_.get()](const domain::WriteTally &tally) {
-        activity->Record(tally);
-      });
-  std::optional<domain::SecretBox> secret_box;
-  if (!config.secret_key.empty()) {
-    auto box = domain::SecretBox::FromKeyText(config.secret_key);
-    if (!box.ok()) return box.status();
-    secret_box = *std::move(box);
-  }
-  s->http_ = std::make_unique<CurlHttpClient>();
+  if (config_.database_read_url.empty()) return;
+  replica_pool_ = std::make_unique<storage::ConnectionPool>(
+      config_.database_read_url, config_.db_pool_size,
+      config_.statement_timeout);
+  replica_repos_ = std::make_unique<storage::Repositories>(*replica_pool_);
+  replica_monitor_ = std::make_unique<ReplicaMonitor>(
+      ReplicaMonitor::OverPools(*pool_, *replica_pool_),
+      config_.replica_max_lag, metrics_->replica());
+}
+
+void Server::BuildCallPipeline() {
+  throttle_ = std::make_unique<TokenThrottle>(repos_->sign_ins);
+  auth_ = std::make_unique<Authenticator>(repos_->developers, *throttle_);
+  calls_ = std::make_unique<CallRunner>(
+      *auth_, *metrics_, config_.trusted_proxies,
+      CallLimits{domain::MakeRateLimit(config_.rate_limit_reads,
+                                       config_.rate_limit_reads_burst),
+                 domain::MakeRateLimit(config_.rate_limit_writes,
+                                       config_.rate_limit_writes_burst)});
+}
+
+absl::StatusOr<std::optional<domain::SecretBox>> Server::SecretBoxOf(
+    const std::string &secret_key) {
+  if (secret_key.empty()) return std::nullopt;
+  auto box = domain::SecretBox::FromKeyText(secret_key);
+  if (!box.ok()) return box.status();
+  return *std::move(box);
+}
+
+void Server::BuildBroker(const std::optional<domain::SecretBox> &secret_box) {
+  http_ = std::make_unique<CurlHttpClient>();
   // Credentials an admin stored (PUT /v1/admin/broker) win over the
   // environment's.
-  s->env_broker_credentials_ = std::make_unique<EnvBrokerCredentials>(
-      config.broker_api_key, config.broker_api_secret);
-  s->broker_credentials_ = std::make_unique<DbBrokerCredentials>(
-      repos.broker_credentials, secret_box, s->env_broker_credentials_.get());
-  s->broker_tokens_ = std::make_unique<BrokerTokens>(
-      repos.broker_tokens, *s->broker_credentials_, *s->http_,
-      config.broker_token_url, absl::Seconds(config.broker_timeout_seconds));
-  auto developer_stores = [](storage::Repositories &r) {
-    return DeveloperService::Stores{r.shortlists, r.nifty, r.quotes,
-                                    r.holidays};
-  };
-  auto dashboard_stores = [](storage::Repositories &r) {
-    return DashboardService::Stores{r.shortlists,    r.quotes,
-                                    r.quote_batches, r.runs,
-                                    r.coverage,      r.developer_writes};
-  };
-  std::optional<ReplicaStores<DeveloperService::Stores>> developer_replica;
-  std::optional<ReplicaStores<DashboardService::Stores>> dashboard_replica;
-  if (replica != nullptr) {
-    developer_replica.emplace(ReplicaStores<DeveloperService::Stores>{
-        developer_stores(*replica), *s->replica_monitor_});
-    dashboard_replica.emplace(ReplicaStores<DashboardService::Stores>{
-        dashboard_stores(*replica), *s->replica_monitor_});
-  }
-  s->developer_ =
-      std::make_unique<DeveloperService>(*s->calls_, developer_stores(repos),
-                                         *s->broker_tokens_, developer_replica);
-  s->dashboard_ = std::make_unique<DashboardService>(
-      *s->calls_, *s->auth_, dashboard_stores(repos), dashboard_replica);
-  s->admin_ = std::make_unique<AdminService>(
-      *s->calls_,
+  env_broker_credentials_ = std::make_unique<EnvBrokerCredentials>(
+      config_.broker_api_key, config_.broker_api_secret);
+  broker_credentials_ = std::make_unique<DbBrokerCredentials>(
+      repos_->broker_credentials, secret_box, env_broker_credentials_.get());
+  broker_tokens_ = std::make_unique<BrokerTokens>(
+      repos_->broker_tokens, *broker_credentials_, *http_,
+      config_.broker_token_url, absl::Seconds(config_.broker_timeout_seconds));
+}
+
+namespace {
+
+DeveloperService::Stores DeveloperStores(storage::Repositories &r) {
+  return {r.shortlists, r.nifty, r.quotes, r.holidays};
+}
+
+DashboardService::Stores DashboardStores(storage::Repositories &r) {
+  return {r.shortlists, r.quotes,   r.nifty,           r.quote_batches,
+          r.runs,       r.coverage, r.developer_writes};
+}
+
+// The replica's repositories for a service, when a replica is configured.
+template <typename Stores>
+std::optional<ReplicaStores<Stores>> ReplicaOf(
+    storage::Repositories *replica, ReplicaMonitor *monitor,
+    Stores (*stores)(storage::Repositories &)) {
+  if (replica == nullptr) return std::nullopt;
+  return ReplicaStores<Stores>{stores(*replica), *monitor};
+}
+
+}  // namespace
+
+void Server::BuildServices(std::optional<domain::SecretBox> secret_box) {
+  storage::Repositories &repos = *repos_;
+  // The collectors' freshness: every committed write is tallied.
+  write_activity_ = std::make_unique<WriteActivity>(
+      repos.developer_writes, metrics_->freshness(), absl::Seconds(1),
+      absl::Seconds(5));
+  collector_ = std::make_unique<CollectorService>(
+      *calls_,
+      CollectorService::Stores{repos.shortlists, repos.nifty, repos.quotes,
+                               repos.holidays},
+      [activity = write_activity_.get()](const domain::WriteTally &tally) {
+        activity->Record(tally);
+      });
+  developer_ = std::make_unique<DeveloperService>(
+      *calls_, DeveloperStores(repos), *broker_tokens_,
+      ReplicaOf(replica_repos_.get(), replica_monitor_.get(),
+                &DeveloperStores));
+  dashboard_ = std::make_unique<DashboardService>(
+      *calls_, *auth_, DashboardStores(repos),
+      ReplicaOf(replica_repos_.get(), replica_monitor_.get(),
+                &DashboardStores));
+  admin_ = std::make_unique<AdminService>(
+      *calls_,
       AdminService::Stores{repos.developers, repos.holidays, repos.market_data,
                            repos.maintenance, repos.broker_credentials},
       std::move(secret_box));
-  s->health_ = std::make_unique<HealthService>(*s->calls_, *s->pool_);
-  s->stream_ = std::make_unique<StreamService>(
-      *s->calls_, *s->pool_, config.database_url, *s->market_commits_,
-      absl::Seconds(config.watch_heartbeat_seconds));
+  health_ = std::make_unique<HealthService>(*calls_, *pool_);
+  stream_ = std::make_unique<StreamService>(
+      *calls_, *pool_, config_.database_url, *market_commits_,
+      absl::Seconds(config_.watch_heartbeat_seconds));
+}
 
+absl::Status Server::Listen(
+    const std::shared_ptr<grpc::ServerCredentials> &credentials) {
   // gRPC's built-in grpc.health.v1 service answers Check and Watch but does
   // not register its descriptor; asking for ours here links the generated
   // grpc/health/v1/health.proto in, so that reflection can describe it.
@@ -169,65 +207,22 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
-  // gRPC sets SO_REUSEPORT by default: a second server on a taken port
-  // would silently share it instead of failing to start.
-  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-  builder.AddListeningPort(config.grpc_addr, *credentials, &s->port_);
-  builder.RegisterService(s->collector_.get());
-  builder.RegisterService(s->developer_.get());
-  builder.RegisterService(s->dashboard_.get());
-  builder.RegisterService(s->admin_.get());
-  builder.RegisterService(s->health_.get());
-  builder.RegisterService(s->stream_.get());
-  // Handlers block on libpq; bound the threads so overload queues instead of
-  // exhausting memory. An RPC arriving while every thread is busy would be
-  // refused with RESOURCE_EXHAUSTED, so each connection may carry at most
-  // half as many concurrent calls as there are threads (the other half
-  // covers pollers and threads between calls): a client (the gateway)
-  // queues the rest. Idle threads stay polling: with gRPC's default of at most
-  // two pollers, the sync server would start and end a thread for most requests
-  // under load. Streams (callback API, no thread while idle) count against the
-  // per-connection limit too: HTTP/2 cannot tell a watch from a blocking call,
-  // and raising the limit for them would let one connection's blocking calls
-  // outnumber the threads. Watchers open more connections instead: the
-  // gateway's stream pool (MDC_GATEWAY_STREAMS_PER_CONNECTION) and the clients.
-  grpc::ResourceQuota quota("mdc-server");
-  quota.SetMaxThreads(config.max_threads);
-  builder.SetResourceQuota(quota);
-  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
-                             std::max(1, config.max_threads / 2));
-  builder.SetSyncServerOption(
-      grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 2);
-  builder.SetSyncServerOption(
-      grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, config.max_threads);
-  // MDC_MAX_CONNECTION_AGE: GOAWAY to connections that old; the client
-  // reconnects, and one that resolves the servers through DNS (the gateway)
-  // resolves the name again, so servers added since get calls. The grace
-  // stays gRPC's default (unbounded): calls and watches in flight finish.
-  if (config.max_connection_age > absl::ZeroDuration()) {
-    builder.AddChannelArgument(
-        GRPC_ARG_MAX_CONNECTION_AGE_MS,
-        static_cast<int>(absl::ToInt64Milliseconds(config.max_connection_age)));
+  builder.AddListeningPort(config_.grpc_addr, credentials, &port_);
+  for (grpc::Service *service : std::initializer_list<grpc::Service *>{
+           collector_.get(), developer_.get(), dashboard_.get(), admin_.get(),
+           health_.get(), stream_.get()}) {
+    builder.RegisterService(service);
   }
-  builder.SetMaxReceiveMessageSize(kMaxReceiveBytes);
-  builder.SetMaxSendMessageSize(kMaxSendBytes);
-  s->grpc_server_ = builder.BuildAndStart();
-  if (s->grpc_server_ == nullptr || s->port_ == 0) {
+  ApplyGrpcLimits(config_, builder);
+  grpc_server_ = builder.BuildAndStart();
+  if (grpc_server_ == nullptr || port_ == 0) {
     return absl::UnavailableError(
-        absl::StrCat("cannot listen on ", config.grpc_addr));
+        absl::StrCat("cannot listen on ", config_.grpc_addr));
   }
-  s->monitor_ = std::make_unique<HealthMonitor>(
-      HealthMonitor::PingPool(*s->pool_),
-      s->grpc_server_->GetHealthCheckService(), *s->metrics_, absl::Seconds(2),
-      HealthCheckedServices());
-  log::Info("serving",
-            {{"grpc_addr", config.grpc_addr},
-             {"port", s->port_},
-             {"grpc_tls", config.grpc_tls_cert.empty() ? "off" : "on"},
-             {"metrics_addr", config.metrics_addr},
-             {"read_replica", config.database_read_url.empty() ? "off" : "on"},
-             {"version", MDC_VERSION}});
-  return s;
+  monitor_ = std::make_unique<HealthMonitor>(
+      HealthMonitor::PingPool(*pool_), grpc_server_->GetHealthCheckService(),
+      *metrics_, absl::Seconds(2), HealthCheckedServices());
+  return absl::OkStatus();
 }
 
 void Server::Shutdown() {

@@ -9,10 +9,12 @@
 #include <grpcpp/server.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "domain/secret_box.h"
 #include "service/api/admin_service.h"
 #include "service/api/collector_service.h"
 #include "service/api/dashboard/dashboard_service.h"
@@ -58,6 +60,24 @@ class Server {
 
  private:
   explicit Server(const Config& config);
+
+  // The steps of Start, in order, each with one job.
+  // Metrics, the pool, migrations, the bootstrap admin, the maintenance.
+  absl::Status OpenDatabase();
+  // The read replica's pool and monitor, when DATABASE_READ_URL is set.
+  void OpenReplica();
+  // The failed-token throttle, authentication and the CallRunner.
+  void BuildCallPipeline();
+  // The key broker credentials are sealed with (MDC_SECRET_KEY), if any.
+  static absl::StatusOr<std::optional<domain::SecretBox>> SecretBoxOf(
+      const std::string& secret_key);
+  // Where broker credentials and tokens come from.
+  void BuildBroker(const std::optional<domain::SecretBox>& secret_box);
+  // The gRPC services over the repositories.
+  void BuildServices(std::optional<domain::SecretBox> secret_box);
+  // The gRPC listener (ApplyGrpcLimits) and its health monitor.
+  absl::Status Listen(
+      const std::shared_ptr<grpc::ServerCredentials>& credentials);
 
   Config config_;
   int port_ = 0;

@@ -69,12 +69,11 @@ class Replay final : public std::enable_shared_from_this<Replay> {
       : deps_(deps), reactor_(reactor) {}
 
   // On a stream worker: authenticate, parse, then produce the first message.
-  void Open(grpc::CallbackServerContext* context, const std::string& method,
+  void Open(grpc::CallbackServerContext* context, const RpcFacts& rpc,
             const v1::ReplayDayRequest& request) {
-    method_ = method;
+    method_ = rpc.method;
     grpc::Status answer = deps_.calls.Run(
-        context, Rpc(v1::StreamService::service_full_name(), method_),
-        Access::kDeveloper, [&](const CallContext& call) -> absl::Status {
+        context, rpc, [&](const CallContext& call) -> absl::Status {
           request_id_ = call.request_id;
           auto plan = domain::ParseReplayDay(request, call.clock);
           if (!plan.ok()) return plan.status();
@@ -198,7 +197,7 @@ class Replay final : public std::enable_shared_from_this<Replay> {
 
   const ReplayDeps deps_;
   grpc::ServerWriteReactor<v1::MarketEvents>* const reactor_;
-  std::string method_;
+  absl::string_view method_;  // the RPC's name, for the log line
   std::string request_id_;
   // Used by one Produce at a time.
   domain::ReplayPlan plan_;
@@ -234,12 +233,12 @@ class ReplayReactor final : public grpc::ServerWriteReactor<v1::MarketEvents> {
 }  // namespace
 
 grpc::ServerWriteReactor<v1::MarketEvents>* StartReplay(
-    ReplayDeps deps, grpc::CallbackServerContext* context, std::string method,
+    ReplayDeps deps, grpc::CallbackServerContext* context, const RpcFacts& rpc,
     const v1::ReplayDayRequest& request) {
   auto* reactor = new ReplayReactor(deps);
-  deps.workers.Post([replay = reactor->replay(), context,
-                     method = std::move(method),
-                     request] { replay->Open(context, method, request); });
+  deps.workers.Post([replay = reactor->replay(), context, &rpc, request] {
+    replay->Open(context, rpc, request);
+  });
   return reactor;
 }
 

@@ -12,6 +12,7 @@
 
 #include "mdc/v1/stream.pb.h"
 #include "service/calls/call_runner.h"
+#include "service/calls/rpc_facts.h"
 #include "service/streams/stream_workers.h"
 #include "storage/market_event_repository.h"
 
@@ -30,7 +31,7 @@ struct ReplayDeps {
 
 // Starts a replay; the reactor deletes itself when the call is done.
 grpc::ServerWriteReactor<v1::MarketEvents>* StartReplay(
-    ReplayDeps deps, grpc::CallbackServerContext* context, std::string method,
+    ReplayDeps deps, grpc::CallbackServerContext* context, const RpcFacts& rpc,
     const v1::ReplayDayRequest& request);
 
 }  // namespace mdc

@@ -93,12 +93,11 @@ class Watch final : public HubSubscriber,
   }
 
   // On a stream worker: authenticate, parse, subscribe.
-  void Open(grpc::CallbackServerContext* context, const std::string& method,
+  void Open(grpc::CallbackServerContext* context, const RpcFacts& rpc,
             const ParseWatch& parse) {
-    method_ = method;
+    method_ = rpc.method;
     grpc::Status answer = deps_.calls.Run(
-        context, Rpc(v1::StreamService::service_full_name(), method_),
-        Access::kDeveloper, [&](const CallContext& call) -> absl::Status {
+        context, rpc, [&](const CallContext& call) -> absl::Status {
           request_id_ = call.request_id;
           auto selection = parse(call.clock);
           if (!selection.ok()) return selection.status();
@@ -276,7 +275,7 @@ class Watch final : public HubSubscriber,
   grpc::ServerWriteReactor<v1::MarketEvents>* const reactor_;
   // Set by Open before the hub knows the watch, then only read.
   domain::WatchSelection selection_;
-  std::string method_;
+  absl::string_view method_;  // the RPC's name, for the log line
   std::string request_id_;
 
   absl::Mutex mu_;
@@ -329,12 +328,13 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::MarketEvents> {
 }  // namespace
 
 grpc::ServerWriteReactor<v1::MarketEvents>* StartWatch(
-    WatchDeps deps, grpc::CallbackServerContext* context, std::string method,
+    WatchDeps deps, grpc::CallbackServerContext* context, const RpcFacts& rpc,
     ParseWatch parse) {
   auto* reactor = new WatchReactor(deps);
   deps.workers.Post(
-      [watch = reactor->watch(), context, method = std::move(method),
-       parse = std::move(parse)] { watch->Open(context, method, parse); });
+      [watch = reactor->watch(), context, &rpc, parse = std::move(parse)] {
+        watch->Open(context, rpc, parse);
+      });
   return reactor;
 }
 

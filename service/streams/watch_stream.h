@@ -32,6 +32,7 @@
 #include "domain/stream_requests.h"
 #include "mdc/v1/stream.pb.h"
 #include "service/calls/call_runner.h"
+#include "service/calls/rpc_facts.h"
 #include "service/streams/market_hub.h"
 #include "service/streams/stream_workers.h"
 #include "storage/market_event_repository.h"
@@ -60,7 +61,7 @@ using ParseWatch = std::function<absl::StatusOr<domain::WatchSelection>(
 
 // Starts a watch; the reactor deletes itself when the call is done.
 grpc::ServerWriteReactor<v1::MarketEvents>* StartWatch(
-    WatchDeps deps, grpc::CallbackServerContext* context, std::string method,
+    WatchDeps deps, grpc::CallbackServerContext* context, const RpcFacts& rpc,
     ParseWatch parse);
 
 }  // namespace mdc

@@ -90,8 +90,9 @@ def _enlarge(node):
 #   (both times or neither);
 # - at most 10 distinct run tags (the list may hold up to 100);
 # - the quotes of one save name each symbol once;
-# - a run name is at most 200 bytes and a holiday name at most 100 (the
-#   server counts bytes of UTF-8; maxLength counts characters): cut to fit.
+# - a run name is at most 200 bytes, a holiday name at most 100 and a
+#   shortlist entry's name at most 256 (the server counts bytes of UTF-8;
+#   maxLength counts characters): cut to fit.
 #
 RANGE_PATHS = {
     "/v1/developer/historical-candles",
@@ -143,6 +144,14 @@ def _fix_quotes(body):
             seen.add(symbol)
             kept.append(q)
     data["quotes"] = kept
+
+
+def _fix_shortlist(body):
+    data = body.get("data") if isinstance(body, dict) else None
+    entries = data.get("entries") if isinstance(data, dict) else None
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict) and "name" in entry:
+            entry["name"] = _cut(entry["name"], 256)
 
 
 def _fix_db_script(body):
@@ -225,6 +234,8 @@ def map_case(context, case):
         _fix_order(case.body)
     elif method == "POST" and path == "/v1/developer/collector/quotes":
         _fix_quotes(case.body)
+    elif method == "POST" and path == "/v1/developer/collector/shortlists":
+        _fix_shortlist(case.body)
     elif method == "POST" and path == "/v1/admin/db-scripts":
         _fix_db_script(case.body)
     elif method == "POST" and path == "/v1/admin/holidays":

@@ -247,3 +247,51 @@ func TestDashboardCandlesAndQuoteTimeline(t *testing.T) {
 		"X-Current-Timestamp", "2025-02-02T10:00:00")
 	d.fails(400, "GET", "/v1/dashboard/quote-timelines?date="+dashOutcomeDay, nil)
 }
+
+// NIFTY on the dashboard (issue 21): the dashboard's candles and quote
+// timeline of "NIFTY" (any case) are the index's, from the same code path
+// as the developer's historical candles, with the same values.
+func TestDashboardChartsNifty(t *testing.T) {
+	s := StartStack(t) // a day of its own: no other test's NIFTY quotes
+	_, token := s.NewDeveloper(t, "developer")
+	d := &dash{t: t, s: s, token: token}
+	const day = "2025-03-04"
+	postNifty(t, s, token,
+		devQuote{at: day + "T09:15:00", price: 22000.5},
+		devQuote{at: day + "T09:15:30", price: 22010.0},
+		devQuote{at: day + "T09:16:10", price: 21990.25},
+	)
+	for _, symbol := range []string{"NIFTY", "nifty"} {
+		answer := d.ok("GET", "/v1/dashboard/candles?symbol="+symbol+"&date="+day, nil)
+		candles := asSlice(answer["candles"])
+		if answer["symbol"] != "NIFTY" || len(candles) != 2 {
+			t.Fatalf("%s candles: %v", symbol, answer)
+		}
+		first := asObject(candles[0])
+		if first["time"] != "2025-03-04T03:45:00Z" || first["open"] != 22000.5 || first["high"] != 22010.0 ||
+			first["low"] != 22000.5 || first["close"] != 22010.0 {
+			t.Errorf("first NIFTY candle: %v", first)
+		}
+		if second := asObject(candles[1]); second["open"] != 21990.25 || second["close"] != 21990.25 {
+			t.Errorf("second NIFTY candle: %v", second)
+		}
+	}
+	// The same candles as the developer's read of the index.
+	developer := s.Do(t, "GET", "/v1/developer/historical-candles?symbol=NIFTY&interval=1minute&start_datetime="+
+		day+"T09:15:00&end_datetime="+day+"T15:30:00", token, nil)
+	expectStatus(t, developer, 200)
+	dashboard := d.ok("GET", "/v1/dashboard/candles?symbol=NIFTY&date="+day, nil)
+	if fmt.Sprint(developer.JSON["candles"]) != fmt.Sprint(dashboard["candles"]) {
+		t.Errorf("developer %v, dashboard %v", developer.JSON["candles"], dashboard["candles"])
+	}
+	timeline := d.ok("GET", "/v1/dashboard/quote-timelines?symbol=Nifty&date="+day, nil)
+	quotes := asSlice(timeline["quotes"])
+	if timeline["nseSymbol"] != "NIFTY" || len(quotes) != 3 {
+		t.Fatalf("NIFTY timeline: %v", timeline)
+	}
+	last := asObject(quotes[2])
+	if last["nseSymbol"] != "NIFTY" || last["timestamp"] != "2025-03-04T03:46:10Z" ||
+		asObject(asObject(last["quoteData"])["payload"])["last_price"] != 21990.25 {
+		t.Errorf("last NIFTY quote: %v", last)
+	}
+}

@@ -160,11 +160,10 @@ struct FakeStores {
 };
 
 TEST(RoutedReadsTest, WithoutAReplicaEveryReadIsOnThePrimary) {
-  RoutedReads<FakeStores> reads("mdc.v1.DeveloperService", {"primary"},
-                                std::nullopt);
+  RoutedReads<FakeStores> reads({"primary"}, std::nullopt);
   std::string used;
   ASSERT_TRUE(reads
-                  .Read("GetQuote",
+                  .Read(ReadsFrom::kReplica,
                         [&](const FakeStores& s) {
                           used = s.database;
                           return absl::OkStatus();
@@ -173,32 +172,30 @@ TEST(RoutedReadsTest, WithoutAReplicaEveryReadIsOnThePrimary) {
   EXPECT_EQ(used, "primary");
 }
 
-TEST(RoutedReadsTest, ReadsFollowTheTableAndTheMonitor) {
+TEST(RoutedReadsTest, ReadsFollowTheirRpcAndTheMonitor) {
   FakeReplication db;
   Metrics metrics;
   ReplicaMonitor monitor(db.Probes(), absl::Hours(1), metrics.replica(), kFast);
   ASSERT_TRUE(Reaches(monitor, ReplicaState::kInUse));
   RoutedReads<FakeStores> reads(
-      "mdc.v1.DeveloperService", {"primary"},
-      ReplicaStores<FakeStores>{{"replica"}, monitor});
-  auto where = [&](absl::string_view method) {
+      {"primary"}, ReplicaStores<FakeStores>{{"replica"}, monitor});
+  auto where = [&](ReadsFrom from) {
     std::string used;
-    absl::Status status = reads.Read(method, [&](const FakeStores& s) {
+    absl::Status status = reads.Read(from, [&](const FakeStores& s) {
       used = s.database;
       return absl::OkStatus();
     });
     EXPECT_TRUE(status.ok()) << status;
     return used;
   };
-  EXPECT_EQ(where("GetQuote"), "replica");
-  EXPECT_EQ(where("GetBrokerToken"), "primary");  // kPrimary in the table
-  EXPECT_EQ(where("NoSuchRpc"), "primary");       // unknown: the safe side
+  EXPECT_EQ(where(ReadsFrom::kReplica), "replica");
+  EXPECT_EQ(where(ReadsFrom::kPrimary), "primary");
   db.SetReachable(false);
   ASSERT_TRUE(Reaches(monitor, ReplicaState::kUnreachable));
-  EXPECT_EQ(where("GetQuote"), "primary");
+  EXPECT_EQ(where(ReadsFrom::kReplica), "primary");
   db.SetReachable(true);
   ASSERT_TRUE(Reaches(monitor, ReplicaState::kInUse));
-  EXPECT_EQ(where("GetQuote"), "replica");
+  EXPECT_EQ(where(ReadsFrom::kReplica), "replica");
 }
 
 TEST(RoutedReadsTest, AReplicaFailureIsAnsweredByThePrimary) {
@@ -208,14 +205,14 @@ TEST(RoutedReadsTest, AReplicaFailureIsAnsweredByThePrimary) {
                          absl::Hours(1));
   ASSERT_TRUE(Reaches(monitor, ReplicaState::kInUse));
   RoutedReads<FakeStores> reads(
-      "mdc.v1.DeveloperService", {"primary"},
-      ReplicaStores<FakeStores>{{"replica"}, monitor});
+      {"primary"}, ReplicaStores<FakeStores>{{"replica"}, monitor});
   std::vector<std::string> runs;
-  absl::Status status = reads.Read("GetQuote", [&](const FakeStores& s) {
-    runs.push_back(s.database);
-    return s.database == "replica" ? absl::UnavailableError("replica down")
-                                   : absl::OkStatus();
-  });
+  absl::Status status =
+      reads.Read(ReadsFrom::kReplica, [&](const FakeStores& s) {
+        runs.push_back(s.database);
+        return s.database == "replica" ? absl::UnavailableError("replica down")
+                                       : absl::OkStatus();
+      });
   EXPECT_TRUE(status.ok()) << status;
   EXPECT_EQ(runs, (std::vector<std::string>{"replica", "primary"}));
   EXPECT_EQ(monitor.state(), ReplicaState::kUnreachable);
@@ -228,10 +225,9 @@ TEST(RoutedReadsTest, AnAnswerOfTheReplicaIsNotAskedAgain) {
                          absl::Hours(1));
   ASSERT_TRUE(Reaches(monitor, ReplicaState::kInUse));
   RoutedReads<FakeStores> reads(
-      "mdc.v1.DeveloperService", {"primary"},
-      ReplicaStores<FakeStores>{{"replica"}, monitor});
+      {"primary"}, ReplicaStores<FakeStores>{{"replica"}, monitor});
   int runs = 0;
-  absl::Status status = reads.Read("GetQuote", [&](const FakeStores&) {
+  absl::Status status = reads.Read(ReadsFrom::kReplica, [&](const FakeStores&) {
     ++runs;
     return absl::NotFoundError("no quote");
   });

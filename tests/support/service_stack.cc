@@ -104,9 +104,10 @@ struct ServiceStack::Services {
                                            repos.quotes, repos.holidays},
                   broker_tokens),
         dashboard(calls, auth,
-                  DashboardService::Stores{
-                      repos.shortlists, repos.quotes, repos.quote_batches,
-                      repos.runs, repos.coverage, repos.developer_writes}),
+                  DashboardService::Stores{repos.shortlists, repos.quotes,
+                                           repos.nifty, repos.quote_batches,
+                                           repos.runs, repos.coverage,
+                                           repos.developer_writes}),
         admin(calls,
               AdminService::Stores{repos.developers, repos.holidays,
                                    repos.market_data, repos.maintenance,

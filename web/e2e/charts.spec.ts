@@ -6,7 +6,7 @@
  * as an overlay, with candle values checked against the seeded prices.
  */
 import type { Page } from "@playwright/test";
-import { SECOND_DAY, minuteOf, niftyAt, orderAt, priceAt } from "./seed";
+import { DAY, SECOND_DAY, minuteOf, niftyAt, orderAt, priceAt } from "./seed";
 import { expect, legend, nextFrames, otherDeveloper, readmeShot, screenshots, shown, signIn, test } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
@@ -84,6 +84,7 @@ test("shows the API's OHLCV under the crosshair, volume in its own pane, an orde
   const charter = await otherDeveloper(world, "kiran");
   const run = await charter.client.createRun(minuteOf(SECOND_DAY, 0), minuteOf(SECOND_DAY, 60), { name: "Lines" });
   const order = await charter.client.createOrder(run.id!, ...orderAt("RELIANCE", 10, 1, 1, SECOND_DAY));
+  const dayOrder = await charter.client.createOrder(run.id!, ...orderAt("RELIANCE", 30, 1, 1, DAY)); // reaches its target
   await signIn(page, charter.token, `/chart?symbol=RELIANCE&date=${SECOND_DAY}&interval=1minute&run=${run.id}`);
   const chart = page.getByTestId("candle-chart");
   await expect(chart).toHaveAttribute("aria-label", /60 candles of 1 min, 1 order marker of run/);
@@ -112,6 +113,11 @@ test("shows the API's OHLCV under the crosshair, volume in its own pane, an orde
     await hover(page, fraction);
     await check(await legend(page));
   }
+  await page.mouse.move(0, 0);
+
+  // The README's chart: a whole day in 5-minute candles, an order's entry, target and stop in view.
+  await page.goto(`/chart?symbol=RELIANCE&date=${DAY}&run=${run.id}&order=${dayOrder.id}`);
+  await expect(chart).toHaveAttribute("aria-label", /^RELIANCE on 2025-01-02, 75 candles of 5 min, 2 order markers/);
   await page.mouse.move(0, 0);
   await readmeShot(page, "chart");
 });

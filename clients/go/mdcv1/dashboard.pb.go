@@ -82,11 +82,11 @@ type ListAvailableDatetimesRequest struct {
 	// snapshot instants are listed in its entry.
 	Date string `protobuf:"bytes,1,opt,name=date,proto3" json:"date,omitempty"`
 	// Only the snapshots of this shortlist type: TOP_GAINERS or
-	// VOLUME_SHOCKERS, also top-gainers / volume-shockers (any case).
-	// Default: every type and scope.
+	// VOLUME_SHOCKERS, also top-gainers / volume-shockers (any case), of
+	// `scope` (default TOP_5). Default: every type.
 	Type string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
-	// With `type`: only the snapshots of this scope, TOP_5 (default) or FULL,
-	// also top-5 / full (any case). Without `type` it must be empty.
+	// Only the snapshots of this scope: TOP_5 or FULL, also top-5 / full (any
+	// case). Default: TOP_5 with `type`, every scope without it.
 	Scope         string `protobuf:"bytes,3,opt,name=scope,proto3" json:"scope,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -72,10 +72,10 @@ type DashboardServiceClient interface {
 	SignIn(ctx context.Context, in *SignInRequest, opts ...grpc.CallOption) (*Developer, error)
 	// Trading dates with shortlist snapshot counts; the snapshot instants of
 	// `date` when it is given. With `type` (and `scope`), only the snapshots
-	// of that list. Snapshots at or after the backtest clock are left out.
+	// of that list; with `scope` alone, those of that scope. Snapshots at or
+	// after the backtest clock are left out.
 	// Returns INVALID_ARGUMENT naming `date` if it is not a valid YYYY-MM-DD,
-	// `type` if it is unknown, and `scope` if it is unknown or given without
-	// `type`.
+	// `type` or `scope` if it is unknown.
 	ListAvailableDatetimes(ctx context.Context, in *ListAvailableDatetimesRequest, opts ...grpc.CallOption) (*ListAvailableDatetimesResponse, error)
 	// The session's candles of one symbol on one trading day.
 	// Returns INVALID_ARGUMENT naming `symbol`, `date` (missing or malformed)
@@ -346,10 +346,10 @@ type DashboardServiceServer interface {
 	SignIn(context.Context, *SignInRequest) (*Developer, error)
 	// Trading dates with shortlist snapshot counts; the snapshot instants of
 	// `date` when it is given. With `type` (and `scope`), only the snapshots
-	// of that list. Snapshots at or after the backtest clock are left out.
+	// of that list; with `scope` alone, those of that scope. Snapshots at or
+	// after the backtest clock are left out.
 	// Returns INVALID_ARGUMENT naming `date` if it is not a valid YYYY-MM-DD,
-	// `type` if it is unknown, and `scope` if it is unknown or given without
-	// `type`.
+	// `type` or `scope` if it is unknown.
 	ListAvailableDatetimes(context.Context, *ListAvailableDatetimesRequest) (*ListAvailableDatetimesResponse, error)
 	// The session's candles of one symbol on one trading day.
 	// Returns INVALID_ARGUMENT naming `symbol`, `date` (missing or malformed)

@@ -74,7 +74,7 @@ var propertyLimits = map[string]map[string]limit{
 	"CreateRunRequest":      {"name": runName, "tags": runTags},
 	"RunUpdate":             {"name": runName, "tags": runTags},
 	"Holiday":               {"name": {maxLength: 100, pattern: noControlPattern}, "date": {pattern: calendarDatePattern}},
-	"ShortlistEntry":        {"price": {nonNegative: true, max: bound(maxMagnitude)}},
+	"ShortlistEntry":        {"price": {nonNegative: true, max: bound(maxMagnitude)}, "name": {maxLength: 256, pattern: noControlButTabNewlinePattern}},
 	"NiftyData":             {"dayChangePerc": magnitude},
 	"Ohlc":                  {"*": magnitude},
 	"DepthLevel":            {"*": magnitude},

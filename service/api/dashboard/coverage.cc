@@ -54,73 +54,69 @@ void ToProto(const storage::WriterSummary& writer, v1::WriterActivity* out) {
 grpc::Status DashboardService::GetCoverage(
     grpc::ServerContext* context, const v1::GetCoverageRequest* request,
     v1::Coverage* response) {
-  return calls_.Run(
-      context, "GetCoverage", Access::kDeveloper,
-      reads_.Routed(
-          "GetCoverage", response,
-          [&](const Stores& stores, const CallContext& call) -> absl::Status {
-            std::optional<absl::CivilDay> day;
-            if (!request->date().empty()) {
-              auto parsed = domain::ParseDate(request->date());
-              if (!parsed.ok()) {
-                return domain::InvalidField("date", parsed.status().message());
-              }
-              day = *parsed;
-            } else {
-              // The latest day the caller may see: before the clock, if set.
-              const absl::Time before = call.clock.CutEnd(domain::FarFuture());
-              auto latest =
-                  stores.coverage.LatestDay(domain::TradingDay(before), before);
-              if (!latest.ok()) return latest.status();
-              day = *latest;
-            }
-            if (!day.has_value()) return absl::OkStatus();  // nothing stored
-            auto limit = domain::DayReadLimit(*day, call.clock);
-            if (!limit.ok()) return limit.status();
-            const absl::Time before = *limit + absl::Microseconds(1);
-            const storage::SessionMinutesSpec session{
-                domain::SessionOpen(*day), domain::SessionMinutes(*day)};
-            response->set_date(domain::FormatDate(*day));
-            domain::SetTimestamp(session.open,
-                                 response->mutable_session_start());
-            response->set_session_minutes(session.minutes);
+  return calls_.Read(
+      context, *request, response, reads_,
+      [&](const Stores& stores, const CallContext& call) -> absl::Status {
+        std::optional<absl::CivilDay> day;
+        if (!request->date().empty()) {
+          auto parsed = domain::ParseDate(request->date());
+          if (!parsed.ok()) {
+            return domain::InvalidField("date", parsed.status().message());
+          }
+          day = *parsed;
+        } else {
+          // The latest day the caller may see: before the clock, if set.
+          const absl::Time before = call.clock.CutEnd(domain::FarFuture());
+          auto latest =
+              stores.coverage.LatestDay(domain::TradingDay(before), before);
+          if (!latest.ok()) return latest.status();
+          day = *latest;
+        }
+        if (!day.has_value()) return absl::OkStatus();  // nothing stored
+        auto limit = domain::DayReadLimit(*day, call.clock);
+        if (!limit.ok()) return limit.status();
+        const absl::Time before = *limit + absl::Microseconds(1);
+        const storage::SessionMinutesSpec session{domain::SessionOpen(*day),
+                                                  domain::SessionMinutes(*day)};
+        response->set_date(domain::FormatDate(*day));
+        domain::SetTimestamp(session.open, response->mutable_session_start());
+        response->set_session_minutes(session.minutes);
 
-            auto quotes = stores.coverage.QuoteMinutes(*day, session, before);
-            if (!quotes.ok()) return quotes.status();
-            for (const storage::SeriesMinutes& series : *quotes) {
-              v1::SymbolCoverage* out = response->add_symbols();
-              out->set_nse_symbol(series.key);
-              SetMinutes(series, out);
-            }
-            auto nifty = stores.coverage.NiftyMinutes(*day, session, before);
-            if (!nifty.ok()) return nifty.status();
-            if (nifty->has_value()) {
-              response->mutable_nifty()->set_nse_symbol("NIFTY");
-              SetMinutes(**nifty, response->mutable_nifty());
-            }
-            auto lists =
-                stores.coverage.ShortlistMinutes(*day, session, before);
-            if (!lists.ok()) return lists.status();
-            for (const storage::SeriesMinutes& series : *lists) {
-              v1::ShortlistCoverage* out = response->add_shortlists();
-              v1::ShortlistType type = v1::SHORTLIST_TYPE_UNSPECIFIED;
-              v1::ShortlistType_Parse(series.key, &type);
-              v1::Scope scope = v1::SCOPE_UNSPECIFIED;
-              v1::Scope_Parse(series.key2, &scope);
-              out->set_shortlist_type(type);
-              out->set_scope(scope);
-              SetMinutes(series, out);
-            }
-            // The collectors' freshness is about the present: a backtest
-            // must not see it.
-            if (call.clock.active()) return absl::OkStatus();
-            auto writers = stores.developer_writes.Summaries(*day);
-            if (!writers.ok()) return writers.status();
-            for (const storage::WriterSummary& writer : *writers) {
-              ToProto(writer, response->add_writers());
-            }
-            return absl::OkStatus();
-          }));
+        auto quotes = stores.coverage.QuoteMinutes(*day, session, before);
+        if (!quotes.ok()) return quotes.status();
+        for (const storage::SeriesMinutes& series : *quotes) {
+          v1::SymbolCoverage* out = response->add_symbols();
+          out->set_nse_symbol(series.key);
+          SetMinutes(series, out);
+        }
+        auto nifty = stores.coverage.NiftyMinutes(*day, session, before);
+        if (!nifty.ok()) return nifty.status();
+        if (nifty->has_value()) {
+          response->mutable_nifty()->set_nse_symbol("NIFTY");
+          SetMinutes(**nifty, response->mutable_nifty());
+        }
+        auto lists = stores.coverage.ShortlistMinutes(*day, session, before);
+        if (!lists.ok()) return lists.status();
+        for (const storage::SeriesMinutes& series : *lists) {
+          v1::ShortlistCoverage* out = response->add_shortlists();
+          v1::ShortlistType type = v1::SHORTLIST_TYPE_UNSPECIFIED;
+          v1::ShortlistType_Parse(series.key, &type);
+          v1::Scope scope = v1::SCOPE_UNSPECIFIED;
+          v1::Scope_Parse(series.key2, &scope);
+          out->set_shortlist_type(type);
+          out->set_scope(scope);
+          SetMinutes(series, out);
+        }
+        // The collectors' freshness is about the present: a backtest
+        // must not see it.
+        if (call.clock.active()) return absl::OkStatus();
+        auto writers = stores.developer_writes.Summaries(*day);
+        if (!writers.ok()) return writers.status();
+        for (const storage::WriterSummary& writer : *writers) {
+          ToProto(writer, response->add_writers());
+        }
+        return absl::OkStatus();
+      });
 }
 
 }  // namespace mdc

@@ -18,6 +18,7 @@
 #include "service/replica/routed_reads.h"
 #include "storage/coverage_repository.h"
 #include "storage/developer_write_repository.h"
+#include "storage/nifty_repository.h"
 #include "storage/quote_batch_repository.h"
 #include "storage/quote_repository.h"
 #include "storage/run_repository.h"
@@ -31,6 +32,7 @@ class DashboardService final : public v1::DashboardService::Service {
   struct Stores {
     storage::ShortlistRepository& shortlists;
     storage::QuoteRepository& quotes;
+    storage::NiftyRepository& nifty;
     storage::QuoteBatchRepository& quote_batches;
     storage::RunRepository& runs;
     storage::CoverageRepository& coverage;
@@ -39,13 +41,13 @@ class DashboardService final : public v1::DashboardService::Service {
 
   // `stores` are over the primary's pool; `replica`, when a read replica
   // is configured, over its pool: the market views go there while it is in
-  // use (service/replica/read_routing.h).
+  // use (its RPC's `read_from` option, service/calls/rpc_facts.h).
   DashboardService(CallRunner& calls, Authenticator& auth, Stores stores,
                    std::optional<ReplicaStores<Stores>> replica = std::nullopt)
       : calls_(calls, v1::DashboardService::service_full_name()),
         auth_(auth),
         stores_(stores),
-        reads_(v1::DashboardService::service_full_name(), stores, replica) {}
+        reads_(stores, replica) {}
 
   grpc::Status SignIn(grpc::ServerContext* context,
                       const v1::SignInRequest* request,

@@ -46,8 +46,7 @@ grpc::Status DashboardService::ListRuns(grpc::ServerContext* context,
                                         const v1::ListRunsRequest* request,
                                         v1::ListRunsResponse* response) {
   return calls_.Run(
-      context, "ListRuns", Access::kDeveloper,
-      [&](const CallContext& call) -> absl::Status {
+      context, *request, [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
         std::string tag;
         if (!request->tag().empty()) {
@@ -78,23 +77,20 @@ grpc::Status DashboardService::ListRuns(grpc::ServerContext* context,
 grpc::Status DashboardService::ListRunTags(
     grpc::ServerContext* context, const v1::ListRunTagsRequest* request,
     v1::ListRunTagsResponse* response) {
-  return calls_.Run(context, "ListRunTags", Access::kDeveloper,
-                    [&](const CallContext& call) -> absl::Status {
-                      auto tags =
-                          stores_.runs.ListTags(call.caller.developer_id);
-                      if (!tags.ok()) return tags.status();
-                      for (auto& tag : *tags)
-                        response->add_tags(std::move(tag));
-                      return absl::OkStatus();
-                    });
+  return calls_.Run(
+      context, *request, [&](const CallContext& call) -> absl::Status {
+        auto tags = stores_.runs.ListTags(call.caller.developer_id);
+        if (!tags.ok()) return tags.status();
+        for (auto& tag : *tags) response->add_tags(std::move(tag));
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status DashboardService::CreateRun(grpc::ServerContext* context,
                                          const v1::CreateRunRequest* request,
                                          v1::Run* response) {
   return calls_.Run(
-      context, "CreateRun", Access::kDeveloper, CallKind::kWrite,
-      [&](const CallContext& call) -> absl::Status {
+      context, *request, [&](const CallContext& call) -> absl::Status {
         domain::FieldErrors errors;
         auto zone = domain::ResolveTimeZone(request->timezone());
         errors.AddStatus("timezone", zone.status());
@@ -125,8 +121,7 @@ grpc::Status DashboardService::UpdateRun(grpc::ServerContext* context,
                                          const v1::UpdateRunRequest* request,
                                          v1::Run* response) {
   return calls_.Run(
-      context, "UpdateRun", Access::kDeveloper, CallKind::kWrite,
-      [&](const CallContext& call) -> absl::Status {
+      context, *request, [&](const CallContext& call) -> absl::Status {
         const std::optional<int64_t> run_id =
             domain::ParseRunId(request->run_id());
         if (!run_id.has_value()) return RunNotFound();
@@ -169,25 +164,24 @@ grpc::Status DashboardService::UpdateRun(grpc::ServerContext* context,
 grpc::Status DashboardService::DeleteRun(grpc::ServerContext* context,
                                          const v1::DeleteRunRequest* request,
                                          google::protobuf::Empty* response) {
-  return calls_.Run(context, "DeleteRun", Access::kDeveloper, CallKind::kWrite,
-                    [&](const CallContext& call) -> absl::Status {
-                      const std::optional<int64_t> run_id =
-                          domain::ParseRunId(request->run_id());
-                      if (!run_id.has_value()) return RunNotFound();
-                      auto deleted = stores_.runs.DeleteRun(
-                          call.caller.developer_id, *run_id);
-                      if (!deleted.ok()) return deleted.status();
-                      if (!*deleted) return RunNotFound();
-                      return absl::OkStatus();
-                    });
+  return calls_.Run(
+      context, *request, [&](const CallContext& call) -> absl::Status {
+        const std::optional<int64_t> run_id =
+            domain::ParseRunId(request->run_id());
+        if (!run_id.has_value()) return RunNotFound();
+        auto deleted =
+            stores_.runs.DeleteRun(call.caller.developer_id, *run_id);
+        if (!deleted.ok()) return deleted.status();
+        if (!*deleted) return RunNotFound();
+        return absl::OkStatus();
+      });
 }
 
 grpc::Status DashboardService::ListOrders(grpc::ServerContext* context,
                                           const v1::ListOrdersRequest* request,
                                           v1::ListOrdersResponse* response) {
   return calls_.Run(
-      context, "ListOrders", Access::kDeveloper,
-      [&](const CallContext& call) -> absl::Status {
+      context, *request, [&](const CallContext& call) -> absl::Status {
         const std::optional<int64_t> run_id =
             domain::ParseRunId(request->run_id());
         if (!run_id.has_value()) return RunNotFound();
@@ -243,8 +237,7 @@ grpc::Status DashboardService::CreateOrder(
     grpc::ServerContext* context, const v1::CreateOrderRequest* request,
     v1::Order* response) {
   return calls_.Run(
-      context, "CreateOrder", Access::kDeveloper, CallKind::kWrite,
-      [&](const CallContext& call) -> absl::Status {
+      context, *request, [&](const CallContext& call) -> absl::Status {
         const std::optional<int64_t> run_id =
             domain::ParseRunId(request->run_id());
         if (!run_id.has_value()) return RunNotFound();

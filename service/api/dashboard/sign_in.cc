@@ -15,8 +15,7 @@ grpc::Status DashboardService::SignIn(grpc::ServerContext* context,
                                       const v1::SignInRequest* request,
                                       v1::Developer* response) {
   return calls_.Run(
-      context, "SignIn", Access::kPublic,
-      [&](const CallContext& call) -> absl::Status {
+      context, *request, [&](const CallContext& call) -> absl::Status {
         if (request->developer_token().empty()) {
           return domain::InvalidField("developerToken",
                                       "is required: the developer's token");

@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * Trading dates with shortlist snapshot counts; the snapshot instants of `date` when it is given.
-         * @description Trading dates with shortlist snapshot counts; the snapshot instants of `date` when it is given. With `type` (and `scope`), only the snapshots of that list. Snapshots at or after the backtest clock are left out. Returns INVALID_ARGUMENT naming `date` if it is not a valid YYYY-MM-DD, `type` if it is unknown, and `scope` if it is unknown or given without `type`.
+         * @description Trading dates with shortlist snapshot counts; the snapshot instants of `date` when it is given. With `type` (and `scope`), only the snapshots of that list; with `scope` alone, those of that scope. Snapshots at or after the backtest clock are left out. Returns INVALID_ARGUMENT naming `date` if it is not a valid YYYY-MM-DD, `type` or `scope` if it is unknown.
          */
         get: operations["DashboardService_ListAvailableDatetimes"];
         put?: never;
@@ -3649,13 +3649,13 @@ export interface operations {
                 date?: string;
                 /**
                  * @description Only the snapshots of this shortlist type: TOP_GAINERS or
-                 *     VOLUME_SHOCKERS, also top-gainers / volume-shockers (any case).
-                 *     Default: every type and scope.
+                 *     VOLUME_SHOCKERS, also top-gainers / volume-shockers (any case), of
+                 *     `scope` (default TOP_5). Default: every type.
                  */
                 type?: "TOP_GAINERS" | "VOLUME_SHOCKERS" | "top-gainers" | "volume-shockers" | "";
                 /**
-                 * @description With `type`: only the snapshots of this scope, TOP_5 (default) or FULL,
-                 *     also top-5 / full (any case). Without `type` it must be empty.
+                 * @description Only the snapshots of this scope: TOP_5 or FULL, also top-5 / full (any
+                 *     case). Default: TOP_5 with `type`, every scope without it.
                  */
                 scope?: "TOP_5" | "FULL" | "";
             };

@@ -1,5 +1,5 @@
 import {
-  type BarData, CandlestickSeries, type SingleValueData, ColorType, CrosshairMode, HistogramSeries, type IChartApi, type IPriceLine, type ISeriesApi,
+  type AutoscaleInfo, type BarData, CandlestickSeries, type SingleValueData, ColorType, CrosshairMode, HistogramSeries, type IChartApi, type IPriceLine, type ISeriesApi,
   type ISeriesMarkersPluginApi, LineSeries, type MouseEventParams, PriceScaleMode, type Time, type UTCTimestamp,
   createChart, createSeriesMarkers,
 } from "lightweight-charts";
@@ -138,7 +138,23 @@ export function CandleChart(props: {
     for (const line of lines.current) series.removePriceLine(line);
     lines.current = props.priceLines.map((l) =>
       series.createPriceLine({ price: l.price, color: l.color, lineWidth: 1, lineStyle: l.dashed ? 2 : 0, axisLabelVisible: true, title: l.title }));
-  }, [props.priceLines]);
+    // The price scale reaches the lines too, so an order's target and stop are in view with its candles
+    // (not in percent mode, where the lines' prices mean nothing).
+    const prices = props.priceLines.map((l) => l.price);
+    series.applyOptions({
+      autoscaleInfoProvider: (base: () => AutoscaleInfo | null) => {
+        const info = base();
+        if (!info?.priceRange || prices.length === 0 || props.overlay) return info;
+        return {
+          ...info,
+          priceRange: {
+            minValue: Math.min(info.priceRange.minValue, ...prices),
+            maxValue: Math.max(info.priceRange.maxValue, ...prices),
+          },
+        };
+      },
+    });
+  }, [props.priceLines, props.overlay?.label]);
 
   // The overlay: on the candles' scale, which shows percent changes from the first bar in view while it is there.
   useEffect(() => {

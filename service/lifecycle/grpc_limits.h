@@ -1,0 +1,27 @@
+// The limits the gRPC listener runs with, set deliberately rather than left
+// to gRPC's defaults (docs/operations.md, "Limits"): threads, concurrent
+// calls per connection, message sizes, metadata size, connection age.
+#ifndef MDC_SERVICE_LIFECYCLE_GRPC_LIMITS_H_
+#define MDC_SERVICE_LIFECYCLE_GRPC_LIMITS_H_
+
+#include <grpcpp/server_builder.h>
+
+#include "service/config/config.h"
+
+namespace mdc {
+
+// The largest message the server reads (direct gRPC callers; the gateway's
+// bodies are at most 4 MiB of JSON, far less as protobuf).
+inline constexpr int kMaxReceiveBytes = 16 << 20;
+// The largest message the server sends (a long timeline page).
+inline constexpr int kMaxSendBytes = 64 << 20;
+// The most metadata (headers) a call may carry: gRPC's default, written
+// down because the gateway answers 431 past it.
+inline constexpr int kMaxMetadataBytes = 8 << 10;
+
+// Applies the limits of `config` to `builder`.
+void ApplyGrpcLimits(const Config& config, grpc::ServerBuilder& builder);
+
+}  // namespace mdc
+
+#endif  // MDC_SERVICE_LIFECYCLE_GRPC_LIMITS_H_
