@@ -107,6 +107,34 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
   const [liveBars, setLiveBars] = useState(0); // bars live quotes added since the day was read
   const [overlayPoints, setOverlayPoints] = useState<Overlay["points"]>([]);
   const series = useRef<{ main?: LiveSeries; nifty?: LiveSeries }>({});
+  // Live events that arrive while the day is being read: applied once it is, those it already holds skipped.
+  const waiting = useRef<{ main: StreamEvent[]; nifty: StreamEvent[] }>({ main: [], nifty: [] });
+
+  /** A live event of the chart's symbol: a new or changed bar, and a row of the quotes. With `replay` (an
+   * event that waited for the day's read), one the read already held is skipped rather than read again. */
+  const takeMain = (event: StreamEvent, replay: boolean) => {
+    if (!symbol || !date) return;
+    const q = liveQuote(event, symbol);
+    if (!q || istDate(q.time) !== date) return;
+    setRows((prev) => withRow(prev, q.row));
+    const step = series.current.main?.apply(q);
+    if (step?.kind === "update") {
+      setLive((prev) => ({ seq: (prev?.seq ?? 0) + 1, bar: step.bar, volume: step.volume }));
+      if (step.added) setLiveBars((n) => n + 1);
+    }
+    if (step?.kind === "reload" && !replay) setLiveEpoch((n) => n + 1);
+  };
+  const takeNifty = (event: StreamEvent, replay: boolean) => {
+    const q = liveQuote(event, NIFTY);
+    if (!q || !date || istDate(q.time) !== date) return;
+    const step = series.current.nifty?.apply(q);
+    if (step?.kind === "update") {
+      const point = { time: step.bar.time, value: step.bar.close };
+      setOverlayPoints((prev) => (prev.at(-1)?.time === point.time ? [...prev.slice(0, -1), point] : [...prev, point]));
+    }
+    if (step?.kind === "reload" && !replay) setLiveEpoch((n) => n + 1);
+  };
+
   useEffect(() => {
     setRows(day.data?.quotes ?? []);
     setLive(undefined);
@@ -119,30 +147,15 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
       main: new LiveSeries(spec, data.prices, data.volumes, liveQuotes(day.data.quotes)),
       nifty: day.data.nifty ? new LiveSeries(spec, niftyBars.prices, niftyBars.volumes, liveQuotes(day.data.nifty.quotes)) : undefined,
     };
+    const { main, nifty } = waiting.current;
+    waiting.current = { main: [], nifty: [] };
+    for (const event of main) takeMain(event, true);
+    for (const event of nifty) takeNifty(event, true);
   }, [day.data]);
 
-  const onMain = (event: StreamEvent) => {
-    if (!symbol || !date) return;
-    const q = liveQuote(event, symbol);
-    if (!q || istDate(q.time) !== date) return;
-    setRows((prev) => withRow(prev, q.row));
-    const step = series.current.main?.apply(q);
-    if (step?.kind === "update") {
-      setLive((prev) => ({ seq: (prev?.seq ?? 0) + 1, bar: step.bar, volume: step.volume }));
-      if (step.added) setLiveBars((n) => n + 1);
-    }
-    if (step?.kind === "reload") setLiveEpoch((n) => n + 1);
-  };
-  const onNifty = (event: StreamEvent) => {
-    const q = liveQuote(event, NIFTY);
-    if (!q || !date || istDate(q.time) !== date) return;
-    const step = series.current.nifty?.apply(q);
-    if (step?.kind === "update") {
-      const point = { time: step.bar.time, value: step.bar.close };
-      setOverlayPoints((prev) => (prev.at(-1)?.time === point.time ? [...prev.slice(0, -1), point] : [...prev, point]));
-    }
-    if (step?.kind === "reload") setLiveEpoch((n) => n + 1);
-  };
+  const reading = day.state === "loading";
+  const onMain = (event: StreamEvent) => (reading ? void waiting.current.main.push(event) : takeMain(event, false));
+  const onNifty = (event: StreamEvent) => (reading ? void waiting.current.nifty.push(event) : takeNifty(event, false));
   const watching = route.live && symbol && date ? symbol : undefined;
   const liveState = useWatch(
     watching ? () => (watching === NIFTY ? api().watchNifty() : api().watchQuotes([watching])) : undefined,
