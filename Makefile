@@ -4,6 +4,8 @@
 #   make test     build and run every test (what CI runs)
 #   make build    build only (into $(MDC_BUILD_DIR), default build/)
 #   make format   clang-format the C++ code (.clang-format), gofmt the Go code
+#   make test-containers  build the images with podman, run compose.yaml's
+#                 default services and its scale profile (scripts/test-containers.sh)
 #   make bench    the ingest benchmark (bench/run.sh, docs/performance.md)
 #   make pg-stop  stop the private PostgreSQL that `make run` started
 #   make clean    remove the build folder (keeps .mdc/, the local database)
@@ -13,7 +15,7 @@ SHELL := /bin/bash
 BUILD_DIR := $(or $(MDC_BUILD_DIR),build)
 export PATH := /usr/local/go/bin:$(PATH)
 
-.PHONY: run test build bench format pg-stop clean
+.PHONY: run test test-containers build bench format pg-stop clean
 
 run:
 	bash scripts/run.sh
@@ -21,9 +23,12 @@ run:
 test:
 	bash scripts/test.sh
 
+test-containers:
+	bash scripts/test-containers.sh
+
 build:
-	bash scripts/install-deps.sh
-	bash scripts/build.sh
+	bash scripts/install-deps.sh test
+	MDC_TESTS=ON bash scripts/build.sh
 
 bench:
 	bash bench/run.sh

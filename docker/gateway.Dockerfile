@@ -3,28 +3,36 @@
 # pinned by gateway/go.mod, the googleapis protos from
 # scripts/fetch-googleapis.sh), with the dashboard (web/, built with Node.js
 # from the OpenAPI document the first stage generates) embedded; run on
-# Debian 12 slim.
+# Debian 12 slim as an unprivileged user.
 #   docker build -f docker/gateway.Dockerfile -t mdc-gateway .
+#
+# The build arguments name the stages' images; scripts/test-containers.sh
+# passes images it made itself (no registry there).
 
-# gateway/go.mod's `go` line decides the minimum; an older image would have to
-# download a newer toolchain.
+# Debian 12 with Go at /usr/local/go and on PATH. gateway/go.mod's `go` line
+# decides the minimum; an older image would have to download a newer toolchain.
 ARG GO_IMAGE=golang:1.26-bookworm
-# The dashboard's build (Vite 8) needs Node.js 20.19 or later.
+# Debian 12 with node and npm on PATH. The dashboard's build (Vite 8) needs
+# Node.js 20.19 or later.
 ARG NODE_IMAGE=node:20-bookworm
+ARG RUNTIME_IMAGE=debian:12-slim
 
 FROM ${GO_IMAGE} AS build
+# libprotobuf-dev holds the well-known types (google/protobuf/*.proto).
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      protobuf-compiler python3 python3-pip \
+      protobuf-compiler libprotobuf-dev python3 python3-pip \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY scripts/fetch-googleapis.sh scripts/
 RUN scripts/fetch-googleapis.sh /googleapis
 COPY gateway/go.mod gateway/go.sum gateway/
 RUN cd gateway && go mod download
+COPY CMakeLists.txt ./
 COPY proto proto
 COPY gateway gateway
-RUN gateway/build.sh /out /googleapis --generate-only
+RUN --mount=type=cache,target=/root/.cache/go-build \
+    gateway/build.sh /out /googleapis --generate-only
 
 # The dashboard, typed from the OpenAPI document generated above.
 FROM ${NODE_IMAGE} AS web
@@ -36,9 +44,11 @@ RUN mkdir -p gateway/internal/webui/dist && bash web/build.sh /tmp/build
 
 FROM build AS gateway
 COPY --from=web /src/gateway/internal/webui/dist gateway/internal/webui/dist
-RUN gateway/build.sh /out /googleapis
+RUN --mount=type=cache,target=/root/.cache/go-build \
+    gateway/build.sh /out /googleapis
 
-FROM debian:12-slim
+FROM ${RUNTIME_IMAGE}
+# The gateway is one Go binary; curl is its health check.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       ca-certificates curl \
@@ -49,5 +59,8 @@ USER mdc
 ENV MDC_HTTP_ADDR=0.0.0.0:8080 \
     MDC_GRPC_ADDR=server:50051
 EXPOSE 8080 9465
+# /health is 200 while any of its servers is SERVING (docs/api.md, Health).
+HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
+  CMD ["curl", "-fsS", "-o", "/dev/null", "http://127.0.0.1:8080/health"]
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/local/bin/mdc-gateway"]

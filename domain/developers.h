@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "domain/paging.h"
 
 namespace mdc::domain {
 
@@ -21,10 +22,9 @@ absl::Status CheckUsername(absl::string_view username);
 // INVALID_ARGUMENT otherwise (the message is for the `id` field).
 absl::StatusOr<int64_t> ParseDeveloperId(absl::string_view text);
 
-// List paging (API.md "Lists"): pageSize 0 means the default 100; 1-1000
-// are taken as given; anything else is INVALID_ARGUMENT for `pageSize`.
-inline constexpr int kDefaultPageSize = 100;
-inline constexpr int kMaxPageSize = 1000;
+// List paging (API.md "Lists"): pageSize 0 means kDefaultPageSize (100);
+// 1-kMaxPageSize (1000) are taken as given; anything else is
+// INVALID_ARGUMENT for `pageSize`.
 absl::StatusOr<int> ResolvePageSize(int64_t page_size);
 
 // The opaque token for "the page after the developer with this id", and

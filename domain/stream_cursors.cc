@@ -73,7 +73,7 @@ std::string EncodeWatchCursor(const StreamPosition& position) {
 namespace {
 
 // 1-18 decimal digits, so the value fits int64 without a sign.
-bool ParseDigits(absl::string_view text, int64_t& value) {
+bool ParseCursorNumber(absl::string_view text, int64_t& value) {
   return !text.empty() && text.size() <= 18 &&
          std::all_of(text.begin(), text.end(), absl::ascii_isdigit) &&
          absl::SimpleAtoi(text, &value);
@@ -84,10 +84,11 @@ bool ParseDigits(absl::string_view text, int64_t& value) {
 absl::StatusOr<StreamPosition> ParseWatchCursor(absl::string_view text) {
   StreamPosition position;
   const size_t dot = text.find('.');
-  const bool ok = dot == absl::string_view::npos
-                      ? ParseDigits(text, position.seq)
-                      : ParseDigits(text.substr(0, dot), position.txid) &&
-                            ParseDigits(text.substr(dot + 1), position.seq);
+  const bool ok =
+      dot == absl::string_view::npos
+          ? ParseCursorNumber(text, position.seq)
+          : ParseCursorNumber(text.substr(0, dot), position.txid) &&
+                ParseCursorNumber(text.substr(dot + 1), position.seq);
   if (!ok) return BadCursor("decimal digits, as <txid>.<seq>");
   return position;
 }

@@ -53,9 +53,13 @@ stamp_text="googleapis=$googleapis_dir protoc=$(protoc --version)"
 up_to_date() {
   [ -f "$stamp" ] && [ -f "$openapi_out" ] || return 1
   [ "$(cat "$stamp")" = "$stamp_text" ] || return 1
-  local newer
-  newer=$(find "${protos[@]}" build.sh go.mod go.sum openapi.yaml \
-    cmd/openapi-gen internal/openapigen \
+  local newer listed sources
+  # The gateway's own packages openapi-gen is built from (itself,
+  # internal/openapigen and what that imports), without the generated code.
+  listed=$("$go" list -e -deps -f '{{if not .Standard}}{{.Dir}}{{end}}' ./cmd/openapi-gen) || return 1
+  mapfile -t sources < <(printf '%s\n' "$listed" | grep -F "$(pwd)/" | grep -vF "$(pwd)/gen/")
+  [ "${#sources[@]}" -gt 0 ] || return 1
+  newer=$(find "${protos[@]}" build.sh go.mod go.sum openapi.yaml "${sources[@]}" \
     "$googleapis_dir/google/api" "$googleapis_dir/google/rpc" \
     -type f -newer "$stamp" -print -quit)
   [ -z "$newer" ]

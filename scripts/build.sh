@@ -5,6 +5,10 @@
 #
 #   scripts/build.sh                       everything
 #   scripts/build.sh mdc-server mdc-gateway  only these targets
+#
+# MDC_TESTS=ON or OFF configures the test suites in or out (OFF needs no
+# GoogleTest; `make run` sets it on a new build folder); unset, the build
+# folder keeps its setting, and a new one has them.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -22,7 +26,9 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$MDC_ROOT}
 
 log "configuring $build"
 mkdir -p "$build"
-cmake -S "$MDC_ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$build/configure.log" 2>&1 || {
+tests_opt=()
+[ -z "${MDC_TESTS:-}" ] || tests_opt=(-DMDC_TESTS="$MDC_TESTS")
+cmake -S "$MDC_ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${tests_opt[@]}" >"$build/configure.log" 2>&1 || {
   cat "$build/configure.log" >&2
   die "cmake configure failed (log: $build/configure.log)"
 }

@@ -1,23 +1,40 @@
 #!/usr/bin/env bash
-# Installs what mdc needs to build, run and test on Debian 12: the Debian
-# packages below (only those missing; `apt-get update` only when something is
-# missing) and a Go toolchain at least as new as the `go` lines of
-# gateway/go.mod, tests/e2e/go.mod and tests/helm/go.mod. Safe to run any
-# number of times.
+# Installs what mdc needs on Debian 12: the Debian packages below (only those
+# missing; `apt-get update` only when something is missing) and a Go toolchain
+# at least as new as the `go` lines of gateway/go.mod, tests/e2e/go.mod and
+# tests/helm/go.mod. Safe to run any number of times.
+#
+#   scripts/install-deps.sh run    what building and running needs (make run)
+#   scripts/install-deps.sh test   that and what only the tests need (make test,
+#                                  the default)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+purpose=${1:-test}
+case $purpose in
+  run | test) ;;
+  *) die "usage: $0 [run|test] (got '$purpose')" ;;
+esac
+
+# Building mdc-server and mdc-gateway (with the dashboard it embeds) and
+# running them on a private PostgreSQL. python3-pip and npm fetch pinned
+# third-party protos at configure time (scripts/fetch-*.sh).
 packages=(
-  build-essential cmake ninja-build pkg-config ccache git python3 python3-pip python3-venv nodejs
+  build-essential cmake ninja-build pkg-config ccache git python3 python3-pip nodejs
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
   libabsl-dev libpq-dev libssl-dev libcurl4-openssl-dev prometheus-cpp-dev
-  googletest libgtest-dev libgmock-dev postgresql postgresql-contrib tzdata
-  clang-format wrk curl ca-certificates openssl libtcmalloc-minimal4
-  # The dashboard's browser tests (web/): Debian's chromium, driven headless by
-  # Playwright (which downloads no browser of its own), and a font to draw text.
+  postgresql postgresql-contrib tzdata curl ca-certificates openssl libtcmalloc-minimal4
+)
+# Only the tests: the C++ suites (GoogleTest), the Python client's and the
+# contract test's virtual environments, the formatting check, load tools, and
+# the dashboard's browser tests (web/: Debian's chromium, driven headless by
+# Playwright, which downloads no browser of its own, and a font to draw text).
+test_packages=(
+  googletest libgtest-dev libgmock-dev python3-venv clang-format wrk
   chromium fonts-dejavu-core
 )
+[ "$purpose" = run ] || packages+=("${test_packages[@]}")
 # Debian's nodejs lacks npm; NodeSource's nodejs bundles it (and conflicts with the npm package).
 command -v npm >/dev/null || packages+=(npm)
 

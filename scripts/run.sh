@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs mdc on this machine (`make run`): installs what is missing, builds,
+# Runs mdc on this machine (`make run`): installs what is missing for running
+# (not for testing), builds the two binaries,
 # starts the private PostgreSQL (unless DATABASE_URL is set), then mdc-server
 # and mdc-gateway on localhost, and stays in the foreground until Ctrl-C or
 # SIGTERM, when it stops the gateway and the server (PostgreSQL keeps running;
@@ -20,7 +21,12 @@ build=$(mdc_build_dir)
 logs=$data_dir/logs
 scripts=$MDC_ROOT/scripts
 
-"$scripts/install-deps.sh"
+# Only what running needs: no test packages, no test suites configured in a
+# new build folder (one that `make test` configured keeps them).
+"$scripts/install-deps.sh" run
+if ! grep -q '^MDC_TESTS:' "$build/CMakeCache.txt" 2>/dev/null; then
+  export MDC_TESTS=OFF
+fi
 "$scripts/build.sh" mdc-server mdc-gateway
 
 for addr in "$grpc_addr" "$http_addr" ${MDC_METRICS_ADDR:+"$MDC_METRICS_ADDR"} \

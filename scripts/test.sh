@@ -34,8 +34,8 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
-"$scripts/install-deps.sh"
-"$scripts/build.sh"
+"$scripts/install-deps.sh" test
+MDC_TESTS=ON "$scripts/build.sh"
 
 # A throwaway cluster: its own data folder (inside the build folder when the
 # postgres user can reach it, else under the temporary folder) and port.

@@ -10,6 +10,7 @@
 #include "common/log.h"
 #include "service/admin_cli/admin_cli.h"
 #include "service/config/config.h"
+#include "service/health_probe/health_probe.h"
 #include "service/lifecycle/server.h"
 
 int main(int argc, char **argv) {
@@ -23,6 +24,10 @@ int main(int argc, char **argv) {
   if (const char *level = std::getenv("MDC_LOG_LEVEL"); level != nullptr) {
     mdc::log::Level parsed;
     if (mdc::log::ParseLevel(level, &parsed)) mdc::log::SetLevel(parsed);
+  }
+  if (mdc::IsHealthCommand(args)) {
+    return mdc::RunHealthCommand(
+        args, [](const char *name) { return std::getenv(name); }, stderr);
   }
   if (!args.empty() && mdc::IsAdminCommand(args[0])) {
     return mdc::RunAdminCommand(
@@ -41,6 +46,7 @@ int main(int argc, char **argv) {
     std::fputs(mdc::ConfigUsage().c_str(), stdout);
     std::fputs("\n", stdout);
     std::fputs(mdc::AdminCommandUsage(), stdout);
+    std::fputs(mdc::HealthCommandUsage(), stdout);
     return 0;
   }
   auto config =

@@ -11,7 +11,7 @@ namespace {
 // ("mdc" + "tok" in ASCII).
 constexpr int64_t kRefreshLockKey = 0x6d6463746f6b;
 
-constexpr Statement kFind{
+constexpr Statement kFindBrokerToken{
     "broker_tokens_find",
     "SELECT access_token_sealed, expires_at, fetched_at FROM broker_tokens "
     "WHERE id"};
@@ -35,7 +35,7 @@ constexpr Statement kLockTimeout{"broker_tokens_lock_timeout",
 constexpr absl::string_view kLockNotAvailable = "55P03";
 
 absl::StatusOr<std::optional<StoredBrokerToken>> FindOn(Connection& conn) {
-  auto result = conn.Exec(kFind);
+  auto result = conn.Exec(kFindBrokerToken);
   if (!result.ok()) return result.status();
   if (result->rows() == 0) return std::optional<StoredBrokerToken>();
   return std::optional<StoredBrokerToken>(StoredBrokerToken{

@@ -22,7 +22,7 @@ constexpr Statement kUpsertAdmin{
     "token_hash = EXCLUDED.token_hash "
     "RETURNING id, username, role, created_at, last_seen_at, token_hash"};
 
-constexpr Statement kFind{
+constexpr Statement kFindDeveloper{
     "developers_find",
     "SELECT id, username, role, created_at, last_seen_at, token_hash "
     "FROM developers WHERE id = $1"};
@@ -51,7 +51,7 @@ constexpr Statement kLockForDelete{
 // written_by is cleared here, under kLockForDelete's lock, which waits for
 // the writes under way by this developer (they lock it FOR KEY SHARE) and
 // keeps new ones out until the developer is gone.
-constexpr Statement kDelete{
+constexpr Statement kDeleteDeveloper{
     "developers_delete",
     "WITH shortlists AS (UPDATE shortlist_snapshots SET written_by = NULL "
     "WHERE written_by = $1), "
@@ -127,7 +127,7 @@ absl::StatusOr<std::optional<DeveloperRecord>> DeveloperRepository::Find(
     int64_t id) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  return FirstDeveloper((*conn)->Exec(kFind, Params().Int64(id)));
+  return FirstDeveloper((*conn)->Exec(kFindDeveloper, Params().Int64(id)));
 }
 
 absl::StatusOr<DeveloperPage> DeveloperRepository::List(int64_t after_id,
@@ -198,7 +198,7 @@ absl::Status DeveloperRepository::Delete(int64_t id) {
               "to manage the service; create another admin first"),
           domain::reason::kLastAdmin);
     }
-    return conn.Exec(kDelete, Params().Int64(id)).status();
+    return conn.Exec(kDeleteDeveloper, Params().Int64(id)).status();
   });
 }
 

@@ -17,7 +17,7 @@ constexpr Statement kListYear{
     "holidays_list_year",
     "SELECT holiday_date, name, session_open, session_close FROM holidays "
     "WHERE holiday_date >= $1 AND holiday_date < $2 ORDER BY holiday_date"};
-constexpr Statement kFind{
+constexpr Statement kFindHoliday{
     "holidays_find",
     "SELECT holiday_date, name, session_open, session_close FROM holidays "
     "WHERE holiday_date = $1"};
@@ -29,11 +29,11 @@ constexpr Statement kInsert{
     "holidays_insert",
     "INSERT INTO holidays (holiday_date, name, session_open, session_close) "
     "VALUES ($1, $2, $3, $4)"};
-constexpr Statement kDelete{
+constexpr Statement kDeleteHolidays{
     "holidays_delete",
     "DELETE FROM holidays WHERE holiday_date = ANY($1) RETURNING holiday_date"};
 
-constexpr Oid kTimeOid = 1083;
+constexpr Oid kPgTimeOid = 1083;
 
 domain::CalendarEntry ReadEntry(const Result& r, int row) {
   domain::CalendarEntry e;
@@ -76,7 +76,7 @@ absl::StatusOr<std::optional<domain::CalendarEntry>> HolidayRepository::Find(
     absl::CivilDay day) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFind, Params().Date(day));
+  auto result = (*conn)->Exec(kFindHoliday, Params().Date(day));
   if (!result.ok()) return result.status();
   if (result->rows() == 0) return std::optional<domain::CalendarEntry>();
   return std::optional<domain::CalendarEntry>(ReadEntry(*result, 0));
@@ -102,7 +102,7 @@ absl::Status HolidayRepository::CreateAll(
       if (e.special_session()) {
         params.TimeOfDay(*e.session_open).TimeOfDay(*e.session_close);
       } else {
-        params.Null(kTimeOid).Null(kTimeOid);
+        params.Null(kPgTimeOid).Null(kPgTimeOid);
       }
       auto inserted = conn.Exec(kInsert, params);
       if (!inserted.ok()) {
@@ -126,7 +126,7 @@ absl::StatusOr<std::vector<absl::CivilDay>> HolidayRepository::Delete(
     const std::vector<absl::CivilDay>& days) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kDelete, Params().DateArray(days));
+  auto result = (*conn)->Exec(kDeleteHolidays, Params().DateArray(days));
   if (!result.ok()) return result.status();
   std::vector<absl::CivilDay> deleted;
   for (int row = 0; row < result->rows(); ++row) {

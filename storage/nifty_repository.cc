@@ -14,7 +14,7 @@ namespace {
 // Writes only when a developer holds the token hash $7 (see MDC_WRITER_CTE).
 // The conflict key holds trading_day, which the server computes from
 // observed_at: the same uniqueness as without it (migration 0010).
-constexpr Statement kUpsert{
+constexpr Statement kUpsertNifty{
     "nifty_upsert",
     MDC_WRITER_CTE("$7")
     ", stored AS (INSERT INTO nifty_quotes (observed_at, trading_day, "
@@ -30,7 +30,7 @@ constexpr Statement kUpsert{
 // Every read by instant also bounds trading_day ($3, $4 here; the last two
 // parameters of the pages), so only the partitions of those days are read
 // (storage/trading_day_bounds.h).
-constexpr Statement kFindLatest{
+constexpr Statement kFindLatestNifty{
     "nifty_find_latest",
     "SELECT observed_at, day_change_perc, quote_data FROM nifty_quotes "
     "WHERE observed_at >= $1 AND observed_at <= $2 "
@@ -39,13 +39,13 @@ constexpr Statement kFindLatest{
 
 // Keyset pages: $3 is the last instant of the previous page (or just before
 // $1 on the first page).
-constexpr Statement kListRange{
+constexpr Statement kListNiftyRange{
     "nifty_list_range",
     "SELECT observed_at, day_change_perc, quote_data FROM nifty_quotes "
     "WHERE observed_at >= $1 AND observed_at < $2 AND observed_at > $3 "
     "AND trading_day BETWEEN $5 AND $6 ORDER BY observed_at LIMIT $4"};
 
-constexpr Statement kPricePoints{
+constexpr Statement kNiftyPricePoints{
     "nifty_price_points",
     "SELECT observed_at, last_price, volume FROM nifty_quotes "
     "WHERE observed_at >= $1 AND observed_at < $2 AND observed_at > $3 "
@@ -85,7 +85,7 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
 void NiftyRepository::Upsert(const domain::NiftyObservation& nifty,
                              const std::string& token_hash,
                              DeveloperCallback done) {
-  pool_.SubmitWrite(kUpsert,
+  pool_.SubmitWrite(kUpsertNifty,
                     Params()
                         .Time(nifty.observed_at)
                         .Date(domain::TradingDay(nifty.observed_at))
@@ -102,11 +102,12 @@ absl::StatusOr<std::optional<v1::NiftyQuote>> NiftyRepository::FindLatest(
     absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kFindLatest, Params()
-                                               .Time(not_before)
-                                               .Time(at)
-                                               .Date(TradingDayFrom(not_before))
-                                               .Date(TradingDayTo(at)));
+  auto result =
+      (*conn)->Exec(kFindLatestNifty, Params()
+                                          .Time(not_before)
+                                          .Time(at)
+                                          .Date(TradingDayFrom(not_before))
+                                          .Date(TradingDayTo(at)));
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::NiftyQuote>(*result, NiftyAt);
 }
@@ -114,7 +115,7 @@ absl::StatusOr<std::optional<v1::NiftyQuote>> NiftyRepository::FindLatest(
 absl::StatusOr<std::vector<v1::NiftyQuote>> NiftyRepository::ListRange(
     absl::Time start, absl::Time end, std::optional<absl::Time> after,
     int limit) {
-  auto result = ExecPage(pool_, kListRange, start, end, after, limit);
+  auto result = ExecPage(pool_, kListNiftyRange, start, end, after, limit);
   if (!result.ok()) return result.status();
   return ReadRows<v1::NiftyQuote>(*result, NiftyAt);
 }
@@ -122,7 +123,7 @@ absl::StatusOr<std::vector<v1::NiftyQuote>> NiftyRepository::ListRange(
 absl::StatusOr<std::vector<domain::PricePoint>> NiftyRepository::PricePoints(
     absl::Time start, absl::Time end, std::optional<absl::Time> after,
     int limit) {
-  auto result = ExecPage(pool_, kPricePoints, start, end, after, limit);
+  auto result = ExecPage(pool_, kNiftyPricePoints, start, end, after, limit);
   if (!result.ok()) return result.status();
   return ReadPricePoints(*result);
 }

@@ -27,6 +27,8 @@ constexpr Oid kTextArrayOid = 1009;
 constexpr Oid kByteaArrayOid = 1001;
 constexpr Oid kFloat8ArrayOid = 1022;
 constexpr Oid kDateArrayOid = 1182;
+constexpr Oid kInt8ArrayOid = 1016;
+constexpr Oid kTimestamptzArrayOid = 1185;
 
 // PostgreSQL's binary epoch for dates and timestamps is 2000-01-01 UTC.
 constexpr int64_t kPgEpochUnixMicros = 946684800000000LL;
@@ -195,6 +197,31 @@ Params& Params::DateArray(const std::vector<absl::CivilDay>& values) {
     elements.emplace_back(std::move(encoded));
   }
   return Add(kDateArrayOid, EncodeArray(kDateOid, elements));
+}
+
+Params& Params::Int64Array(const std::vector<int64_t>& values) {
+  std::vector<std::optional<std::string>> elements;
+  elements.reserve(values.size());
+  for (int64_t value : values) {
+    std::string encoded;
+    AppendBigEndian(encoded, static_cast<uint64_t>(value), 8);
+    elements.emplace_back(std::move(encoded));
+  }
+  return Add(kInt8ArrayOid, EncodeArray(kInt8Oid, elements));
+}
+
+Params& Params::TimeArray(const std::vector<absl::Time>& values) {
+  std::vector<std::optional<std::string>> elements;
+  elements.reserve(values.size());
+  for (absl::Time value : values) {
+    std::string encoded;
+    AppendBigEndian(
+        encoded,
+        static_cast<uint64_t>(absl::ToUnixMicros(value) - kPgEpochUnixMicros),
+        8);
+    elements.emplace_back(std::move(encoded));
+  }
+  return Add(kTimestamptzArrayOid, EncodeArray(kTimestamptzOid, elements));
 }
 
 Params& Params::Null(Oid oid) {

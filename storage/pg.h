@@ -49,6 +49,8 @@ class Params {
   Params& DoubleArray(const std::vector<std::optional<double>>& values);
   Params& BytesArray(const std::vector<std::string>& values);
   Params& DateArray(const std::vector<absl::CivilDay>& values);
+  Params& Int64Array(const std::vector<int64_t>& values);
+  Params& TimeArray(const std::vector<absl::Time>& values);
   // A NULL of the type named by `oid`.
   Params& Null(Oid oid);
 

@@ -5,7 +5,9 @@
 
 #include "storage/broker_credentials_repository.h"
 #include "storage/broker_token_repository.h"
+#include "storage/coverage_repository.h"
 #include "storage/developer_repository.h"
+#include "storage/developer_write_repository.h"
 #include "storage/holiday_repository.h"
 #include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
@@ -37,7 +39,9 @@ struct Repositories {
         quote_batches(pool),
         sign_ins(pool),
         partitions(pool),
-        market_events(pool) {}
+        market_events(pool),
+        coverage(pool),
+        developer_writes(pool) {}
 
   ConnectionPool& pool;
   DeveloperRepository developers;
@@ -54,6 +58,8 @@ struct Repositories {
   SignInRepository sign_ins;
   PartitionRepository partitions;
   MarketEventRepository market_events;
+  CoverageRepository coverage;
+  DeveloperWriteRepository developer_writes;
 };
 
 }  // namespace mdc::storage

@@ -1,5 +1,7 @@
 #include "storage/shortlist_repository.h"
 
+#include <string>
+
 #include "absl/status/status.h"
 #include "domain/market_enums.h"
 #include "domain/proto_time.h"
@@ -14,7 +16,7 @@ namespace {
 // Writes only when a developer holds the token hash $7 (see MDC_WRITER_CTE).
 // The conflict key holds trading_day, which the server computes from
 // observed_at: the same uniqueness as without it (migration 0010).
-constexpr Statement kUpsert{
+constexpr Statement kUpsertShortlist{
     "shortlists_upsert",
     MDC_WRITER_CTE("$7")
     ", stored AS (INSERT INTO shortlist_snapshots (shortlist_type, scope, "
@@ -26,7 +28,7 @@ constexpr Statement kUpsert{
     "written_by = EXCLUDED.written_by, written_at = now()) "
     "SELECT " MDC_DEVELOPER_COLUMNS " FROM writer"};
 
-constexpr Statement kFindLatest{
+constexpr Statement kFindLatestShortlist{
     "shortlists_find_latest",
     "SELECT observed_at, entries FROM shortlist_snapshots "
     "WHERE shortlist_type = $1 AND scope = $2 "
@@ -52,9 +54,23 @@ constexpr Statement kListDayInstants{
     "SELECT DISTINCT observed_at FROM shortlist_snapshots "
     "WHERE trading_day = $1 AND observed_at <= $2 ORDER BY observed_at"};
 
+// The same for one type or one scope or both: "" is any ($2 type, $3 scope).
+constexpr Statement kListDaysOfList{
+    "shortlists_list_days_of_list",
+    "SELECT trading_day, count(DISTINCT observed_at) FROM shortlist_snapshots "
+    "WHERE observed_at <= $1 AND ($2 = '' OR shortlist_type = $2) "
+    "AND ($3 = '' OR scope = $3) GROUP BY trading_day ORDER BY trading_day"};
+
+constexpr Statement kListDayInstantsOfList{
+    "shortlists_list_day_instants_of_list",
+    "SELECT DISTINCT observed_at FROM shortlist_snapshots "
+    "WHERE trading_day = $1 AND observed_at <= $2 "
+    "AND ($3 = '' OR shortlist_type = $3) AND ($4 = '' OR scope = $4) "
+    "ORDER BY observed_at"};
+
 // Keyset pages: $5 is the last instant of the previous page (or just before
 // $3 on the first page).
-constexpr Statement kListRange{
+constexpr Statement kListShortlistRange{
     "shortlists_list_range",
     "SELECT observed_at, entries FROM shortlist_snapshots "
     "WHERE shortlist_type = $1 AND scope = $2 "
@@ -77,12 +93,23 @@ absl::StatusOr<v1::Shortlist> ShortlistAt(const Result& result, int row,
   return shortlist;
 }
 
+// A list filter's parameter: the stored name, or "" for any.
+std::string TypeOrAny(v1::ShortlistType type) {
+  return type == v1::SHORTLIST_TYPE_UNSPECIFIED
+             ? std::string()
+             : domain::ShortlistTypeName(type);
+}
+std::string ScopeOrAny(v1::Scope scope) {
+  return scope == v1::SCOPE_UNSPECIFIED ? std::string()
+                                        : domain::ScopeName(scope);
+}
+
 }  // namespace
 
 void ShortlistRepository::Upsert(const domain::ShortlistSnapshot& snapshot,
                                  const std::string& token_hash,
                                  DeveloperCallback done) {
-  pool_.SubmitWrite(kUpsert,
+  pool_.SubmitWrite(kUpsertShortlist,
                     Params()
                         .Text(domain::ShortlistTypeName(snapshot.type))
                         .Text(domain::ScopeName(snapshot.scope))
@@ -100,14 +127,14 @@ absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(
     absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result =
-      (*conn)->Exec(kFindLatest, Params()
-                                     .Text(domain::ShortlistTypeName(type))
-                                     .Text(domain::ScopeName(scope))
-                                     .Time(not_before)
-                                     .Time(at)
-                                     .Date(TradingDayFrom(not_before))
-                                     .Date(TradingDayTo(at)));
+  auto result = (*conn)->Exec(kFindLatestShortlist,
+                              Params()
+                                  .Text(domain::ShortlistTypeName(type))
+                                  .Text(domain::ScopeName(scope))
+                                  .Time(not_before)
+                                  .Time(at)
+                                  .Date(TradingDayFrom(not_before))
+                                  .Date(TradingDayTo(at)));
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::Shortlist>(*result, ShortlistAt, type, scope);
 }
@@ -117,7 +144,7 @@ absl::StatusOr<std::vector<v1::Shortlist>> ShortlistRepository::ListRange(
     std::optional<absl::Time> after, int limit) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kListRange,
+  auto result = (*conn)->Exec(kListShortlistRange,
                               Params()
                                   .Text(domain::ShortlistTypeName(type))
                                   .Text(domain::ScopeName(scope))
@@ -156,10 +183,17 @@ ShortlistRepository::ListDaySnapshots(v1::ShortlistType type, v1::Scope scope,
 }
 
 absl::StatusOr<std::vector<ShortlistRepository::DayInstants>>
-ShortlistRepository::ListDays(absl::Time not_after) {
+ShortlistRepository::ListDays(absl::Time not_after,
+                              std::optional<ListKey> list) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(kListDays, Params().Time(not_after));
+  auto result =
+      list.has_value()
+          ? (*conn)->Exec(kListDaysOfList, Params()
+                                               .Time(not_after)
+                                               .Text(TypeOrAny(list->type))
+                                               .Text(ScopeOrAny(list->scope)))
+          : (*conn)->Exec(kListDays, Params().Time(not_after));
   if (!result.ok()) return result.status();
   std::vector<DayInstants> days;
   days.reserve(result->rows());
@@ -171,11 +205,18 @@ ShortlistRepository::ListDays(absl::Time not_after) {
 }
 
 absl::StatusOr<std::vector<absl::Time>> ShortlistRepository::ListDayInstants(
-    absl::CivilDay day, absl::Time not_after) {
+    absl::CivilDay day, absl::Time not_after, std::optional<ListKey> list) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
   auto result =
-      (*conn)->Exec(kListDayInstants, Params().Date(day).Time(not_after));
+      list.has_value()
+          ? (*conn)->Exec(kListDayInstantsOfList,
+                          Params()
+                              .Date(day)
+                              .Time(not_after)
+                              .Text(TypeOrAny(list->type))
+                              .Text(ScopeOrAny(list->scope)))
+          : (*conn)->Exec(kListDayInstants, Params().Date(day).Time(not_after));
   if (!result.ok()) return result.status();
   std::vector<absl::Time> instants;
   instants.reserve(result->rows());

@@ -50,13 +50,22 @@ class ShortlistRepository {
     absl::CivilDay day;
     int instants = 0;  // distinct snapshot instants, all types and scopes
   };
-  // Trading days with snapshots stamped at or before `not_after`, ascending.
-  absl::StatusOr<std::vector<DayInstants>> ListDays(absl::Time not_after);
+  // Which snapshots the reads below count: of one type, one scope or both
+  // (UNSPECIFIED: any).
+  struct ListKey {
+    v1::ShortlistType type = v1::SHORTLIST_TYPE_UNSPECIFIED;
+    v1::Scope scope = v1::SCOPE_UNSPECIFIED;
+  };
+  // Trading days with snapshots stamped at or before `not_after` (of
+  // `list` only, when given), ascending.
+  absl::StatusOr<std::vector<DayInstants>> ListDays(
+      absl::Time not_after, std::optional<ListKey> list = std::nullopt);
 
-  // The distinct instants of `day`'s snapshots (all types and scopes)
-  // stamped at or before `not_after`, ascending.
-  absl::StatusOr<std::vector<absl::Time>> ListDayInstants(absl::CivilDay day,
-                                                          absl::Time not_after);
+  // The distinct instants of `day`'s snapshots (all types and scopes, or
+  // `list` only) stamped at or before `not_after`, ascending.
+  absl::StatusOr<std::vector<absl::Time>> ListDayInstants(
+      absl::CivilDay day, absl::Time not_after,
+      std::optional<ListKey> list = std::nullopt);
   // Up to `limit` snapshots of (type, scope) stamped in [start, end) and
   // after `after` when given, ascending, each as FindLatest returns it: one
   // page of a keyset read.

@@ -13,6 +13,10 @@
 #    is a failure, not a skip. Screenshots of every page at 1280 and 390 px
 #    wide go to BUILD_DIR/web/screenshots, failure traces to
 #    BUILD_DIR/web/test-results.
+# 3. The README's dashboard images (docs/images/dashboard/*.png) are the
+#    ones the suite made (BUILD_DIR/web/readme), by name
+#    (scripts/readme-images.mjs); with MDC_UPDATE_README_IMAGES=1 the
+#    suite's images replace the committed ones.
 #
 # The build (web/build.sh) installed the npm packages and embedded the
 # dashboard in the gateway; this script only runs tests.
@@ -32,6 +36,12 @@ cd "$web"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 export MDC_WEB_SCREENSHOTS=$build/web/screenshots
 export MDC_WEB_RESULTS=$build/web/test-results
-rm -rf "$MDC_WEB_SCREENSHOTS" "$MDC_WEB_RESULTS"
+export MDC_WEB_README_SHOTS=$build/web/readme
+rm -rf "$MDC_WEB_SCREENSHOTS" "$MDC_WEB_RESULTS" "$MDC_WEB_README_SHOTS"
 npx vitest run
 npx playwright test
+if [ "${MDC_UPDATE_README_IMAGES:-}" = 1 ]; then
+  node scripts/readme-images.mjs update "$MDC_WEB_README_SHOTS"
+else
+  node scripts/readme-images.mjs check "$MDC_WEB_README_SHOTS"
+fi

@@ -1,7 +1,8 @@
 // Builds the dashboard into $MDC_WEB_OUT (web/build.sh points it into the
 // build folder; default dist/). The entry (index.html) holds the shell, the
-// router and the light pages; the chart page with lightweight-charts and the
-// admin pages are separate chunks loaded when first opened.
+// router and the light pages; the chart page with lightweight-charts, the
+// coverage page and the admin pages are separate chunks loaded when first
+// opened.
 // @mdc/client is a plain dependency: its main entry needs no alias.
 import { defineConfig } from "vitest/config";
 

@@ -1,5 +1,9 @@
 #include "service/api/collector_service.h"
 
+#include <optional>
+#include <utility>
+
+#include "absl/time/clock.h"
 #include "domain/calendar.h"
 #include "domain/field_errors.h"
 #include "domain/observations.h"
@@ -14,26 +18,64 @@ absl::Status RequireData(bool has_data) {
   return domain::InvalidField("data", "is required");
 }
 
+// What a write of `kind` stored: when its records were observed and how
+// many there are.
+struct Stored {
+  domain::RecordKind kind;
+  absl::Time observed_at;
+  int64_t records;
+};
+
+// `done`, first telling `on_write` (if any) of the write when it committed
+// (the writer is known only then: the statement authenticates it).
+storage::DeveloperCallback ObserveWrite(
+    const CollectorService::WriteObserver& on_write, Stored stored,
+    storage::DeveloperCallback done) {
+  if (on_write == nullptr) return done;
+  return [on_write, stored, done = std::move(done)](
+             absl::StatusOr<std::optional<storage::DeveloperRecord>>
+                 writer) mutable {
+    if (writer.ok() && writer->has_value()) {
+      domain::WriteTally tally;
+      tally.developer_id = (*writer)->id;
+      tally.username = (*writer)->username;
+      tally.kind = stored.kind;
+      tally.day = domain::TradingDay(stored.observed_at);
+      tally.last_written = absl::Now();
+      tally.last_observed = stored.observed_at;
+      tally.records = stored.records;
+      on_write(tally);
+    }
+    std::move(done)(std::move(writer));
+  };
+}
+
 // Starts a collector write (CallRunner::StartWrite): `validate` turns the
 // request's data into a domain value, which the write takes along to
-// `store` (a repository upsert as the holder of a token hash).
-template <typename Request, typename Validate, typename Store>
-grpc::ServerUnaryReactor* StartSave(ServiceCalls& calls,
-                                    grpc::CallbackServerContext* context,
-                                    const Request& request, Validate validate,
-                                    Store store) {
+// `store` (a repository upsert as the holder of a token hash); `stored`
+// says what the value holds, for `on_write`.
+template <typename Request, typename Validate, typename Describe,
+          typename Store>
+grpc::ServerUnaryReactor* StartSave(
+    ServiceCalls& calls, grpc::CallbackServerContext* context,
+    const Request& request, Validate validate, Describe stored,
+    const CollectorService::WriteObserver& on_write, Store store) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  calls.StartWrite(
-      context, reactor, request, [&]() -> absl::StatusOr<CallRunner::Write> {
-        if (auto s = RequireData(request.has_data()); !s.ok()) return s;
-        auto value = validate(request.data());
-        if (!value.ok()) return value.status();
-        return CallRunner::Write([store, value = *std::move(value)](
-                                     const std::string& token_hash,
-                                     storage::DeveloperCallback done) mutable {
-          store(value, token_hash, std::move(done));
-        });
-      });
+  calls.StartWrite(context, reactor, request,
+                   [&]() -> absl::StatusOr<CallRunner::Write> {
+                     if (auto s = RequireData(request.has_data()); !s.ok())
+                       return s;
+                     auto value = validate(request.data());
+                     if (!value.ok()) return value.status();
+                     const Stored what = stored(*value);
+                     return CallRunner::Write(
+                         [store, &on_write, what, value = *std::move(value)](
+                             const std::string& token_hash,
+                             storage::DeveloperCallback done) mutable {
+                           store(value, token_hash,
+                                 ObserveWrite(on_write, what, std::move(done)));
+                         });
+                   });
   return reactor;
 }
 
@@ -44,6 +86,10 @@ grpc::ServerUnaryReactor* CollectorService::SaveShortlist(
     const v1::SaveShortlistRequest* request, google::protobuf::Empty*) {
   return StartSave(
       calls_, context, *request, domain::ValidateShortlist,
+      [](const domain::ShortlistSnapshot& snapshot) {
+        return Stored{domain::RecordKind::kShortlist, snapshot.observed_at, 1};
+      },
+      on_write_,
       [this](const domain::ShortlistSnapshot& snapshot,
              const std::string& token_hash, storage::DeveloperCallback done) {
         stores_.shortlists.Upsert(snapshot, token_hash, std::move(done));
@@ -55,6 +101,10 @@ grpc::ServerUnaryReactor* CollectorService::SaveNifty(
     google::protobuf::Empty*) {
   return StartSave(
       calls_, context, *request, domain::ValidateNifty,
+      [](const domain::NiftyObservation& nifty) {
+        return Stored{domain::RecordKind::kNifty, nifty.observed_at, 1};
+      },
+      on_write_,
       [this](const domain::NiftyObservation& nifty,
              const std::string& token_hash, storage::DeveloperCallback done) {
         stores_.nifty.Upsert(nifty, token_hash, std::move(done));
@@ -66,6 +116,11 @@ grpc::ServerUnaryReactor* CollectorService::SaveQuotes(
     google::protobuf::Empty*) {
   return StartSave(
       calls_, context, *request, domain::ValidateQuotes,
+      [](const domain::QuoteBatch& batch) {
+        return Stored{domain::RecordKind::kQuote, batch.observed_at,
+                      static_cast<int64_t>(batch.quotes.size())};
+      },
+      on_write_,
       [this](const domain::QuoteBatch& batch, const std::string& token_hash,
              storage::DeveloperCallback done) {
         stores_.quotes.UpsertBatch(batch, token_hash, std::move(done));

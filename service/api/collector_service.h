@@ -3,6 +3,9 @@
 #ifndef MDC_SERVICE_API_COLLECTOR_SERVICE_H_
 #define MDC_SERVICE_API_COLLECTOR_SERVICE_H_
 
+#include <functional>
+
+#include "domain/coverage.h"
 #include "mdc/v1/collector.grpc.pb.h"
 #include "service/calls/call_runner.h"
 #include "service/calls/service_calls.h"
@@ -31,9 +34,16 @@ class CollectorService final : public CollectorServiceBase {
     storage::HolidayRepository& holidays;
   };
 
-  CollectorService(CallRunner& calls, Stores stores)
+  // Told of every write that committed, as the tally of its writer, kind,
+  // trading day and records (service/lifecycle/write_activity.h); called on
+  // a storage thread, so it must not block.
+  using WriteObserver = std::function<void(const domain::WriteTally&)>;
+
+  CollectorService(CallRunner& calls, Stores stores,
+                   WriteObserver on_write = nullptr)
       : calls_(calls, v1::CollectorService::service_full_name()),
-        stores_(stores) {}
+        stores_(stores),
+        on_write_(std::move(on_write)) {}
 
   grpc::ServerUnaryReactor* SaveShortlist(
       grpc::CallbackServerContext* context,
@@ -53,6 +63,7 @@ class CollectorService final : public CollectorServiceBase {
  private:
   ServiceCalls calls_;
   Stores stores_;
+  WriteObserver on_write_;
 };
 
 }  // namespace mdc

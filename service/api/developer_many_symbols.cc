@@ -22,8 +22,6 @@ namespace {
 
 // The most symbols one GetCandlesOfSymbols names.
 constexpr int kMaxCandleSymbols = 100;
-// Price points read per round trip while building one symbol's candles.
-constexpr int kCandleScanPage = 20000;
 
 }  // namespace
 

@@ -25,9 +25,8 @@
 namespace mdc {
 namespace {
 
-// Rows read per round trip when a read scans a whole range (candles,
-// persistence), so memory stays bounded whatever the range.
-constexpr int kCandleScanPage = 20000;
+// Snapshots read per round trip when persistence scans a whole range, so
+// memory stays bounded whatever the range.
 constexpr int kSnapshotScanPage = 100;
 
 absl::Status NothingLatest(absl::string_view what,

@@ -76,6 +76,10 @@ class DeveloperService final : public v1::DeveloperService::Service {
                             v1::ListHolidaysResponse* response) override;
 
  private:
+  // Price points read per round trip while building one symbol's candles,
+  // so memory stays bounded whatever the range.
+  static constexpr int kCandleScanPage = 20000;
+
   ServiceCalls calls_;
   RoutedReads<Stores> reads_;
   BrokerTokens& broker_tokens_;

@@ -154,7 +154,8 @@ ExportStores ExportStoresOf(storage::Repositories &r) {
 }
 
 DashboardService::Stores DashboardStores(storage::Repositories &r) {
-  return {r.shortlists, r.quotes, r.nifty, r.quote_batches, r.runs};
+  return {r.shortlists, r.quotes,   r.nifty,           r.quote_batches,
+          r.runs,       r.coverage, r.developer_writes};
 }
 
 // The replica's repositories for a service, when a replica is configured.
@@ -170,9 +171,17 @@ std::optional<ReplicaStores<Stores>> ReplicaOf(
 
 void Server::BuildServices(std::optional<domain::SecretBox> secret_box) {
   storage::Repositories &repos = *repos_;
+  // The collectors' freshness: every committed write is tallied.
+  write_activity_ = std::make_unique<WriteActivity>(
+      repos.developer_writes, metrics_->freshness(), absl::Seconds(1),
+      absl::Seconds(5));
   collector_ = std::make_unique<CollectorService>(
-      *calls_, CollectorService::Stores{repos.shortlists, repos.nifty,
-                                        repos.quotes, repos.holidays});
+      *calls_,
+      CollectorService::Stores{repos.shortlists, repos.nifty, repos.quotes,
+                               repos.holidays},
+      [activity = write_activity_.get()](const domain::WriteTally &tally) {
+        activity->Record(tally);
+      });
   developer_ = std::make_unique<DeveloperService>(
       *calls_, DeveloperStores(repos), *broker_tokens_,
       ReplicaOf(replica_repos_.get(), replica_monitor_.get(),
@@ -235,6 +244,7 @@ void Server::Shutdown() {
   grpc_server_->Wait();
   monitor_.reset();
   history_.reset();
+  write_activity_.reset();
   log::Info("stopped");
 }
 

@@ -30,6 +30,7 @@
 #include "service/config/config.h"
 #include "service/lifecycle/health_monitor.h"
 #include "service/lifecycle/history_maintenance.h"
+#include "service/lifecycle/write_activity.h"
 #include "service/metrics/metrics.h"
 #include "service/replica/replica_monitor.h"
 #include "service/streams/market_commit_observer.h"
@@ -113,6 +114,9 @@ class Server {
   std::unique_ptr<HealthMonitor> monitor_;
   // Partitions ahead and the retention (MDC_RETENTION_MONTHS).
   std::unique_ptr<HistoryMaintenance> history_;
+  // Before the collector, which reports to it; reset after the drain, so
+  // that the last writes' tallies are merged.
+  std::unique_ptr<WriteActivity> write_activity_;
 };
 
 }  // namespace mdc

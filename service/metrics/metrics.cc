@@ -9,6 +9,7 @@
 #include <exception>
 
 #include "absl/strings/str_cat.h"
+#include "service/metrics/freshness_metrics.h"
 #include "service/metrics/process_collector.h"
 #include "service/metrics/replica_metrics.h"
 #include "service/metrics/storage_metrics.h"
@@ -18,7 +19,8 @@ namespace mdc {
 Metrics::Metrics()
     : registry_(std::make_shared<prometheus::Registry>()),
       process_(std::make_shared<ProcessCollector>()),
-      storage_(std::make_unique<StorageMetrics>(*registry_)) {
+      storage_(std::make_unique<StorageMetrics>(*registry_)),
+      freshness_(std::make_unique<FreshnessMetrics>(*registry_)) {
   calls_ = &prometheus::BuildCounter()
                 .Name("mdc_rpc_total")
                 .Help("RPCs handled, by service, method and status code")
@@ -76,5 +78,7 @@ ReplicaMetrics& Metrics::replica() {
   }
   return *replica_;
 }
+
+FreshnessMetrics& Metrics::freshness() { return *freshness_; }
 
 }  // namespace mdc

@@ -1,7 +1,8 @@
 // Prometheus metrics of the server, served as text on their own port
 // (MDC_METRICS_ADDR) so scraping never competes with API traffic: RPCs
 // (here), the database's health, the connection pool, batchers and rows
-// written (storage_metrics.h), and the process (process_collector.h). Every
+// written (storage_metrics.h), the collectors' freshness
+// (freshness_metrics.h), and the process (process_collector.h). Every
 // series is listed in docs/operations.md, "Metrics".
 //
 // Thread-safe.
@@ -27,6 +28,7 @@ class Gauge;
 
 namespace mdc {
 
+class FreshnessMetrics;
 class ProcessCollector;
 class ReplicaMetrics;
 class StorageMetrics;
@@ -55,11 +57,15 @@ class Metrics {
   // call: call it at start-up, and only when a replica is configured.
   ReplicaMetrics& replica();
 
+  // The collectors' freshness (freshness_metrics.h).
+  FreshnessMetrics& freshness();
+
  private:
   std::shared_ptr<prometheus::Registry> registry_;
   std::shared_ptr<ProcessCollector> process_;
   std::unique_ptr<StorageMetrics> storage_;
   std::unique_ptr<ReplicaMetrics> replica_;
+  std::unique_ptr<FreshnessMetrics> freshness_;
   std::unique_ptr<prometheus::Exposer> exposer_;
   prometheus::Family<prometheus::Counter>* calls_;
   prometheus::Family<prometheus::Histogram>* latency_;

@@ -1,8 +1,9 @@
 package e2e
 
 // compose.yaml's `scale` profile (docs/operations.md, "Read replica"): the
-// topology of topology_test.go for a Docker host. Docker does not run in the
-// test suite, so this checks the file's structure: the profile's services,
+// topology of topology_test.go for a Docker host. Containers do not run in
+// the test suite (scripts/test-containers.sh runs them), so this checks the
+// file's structure: the profile's services,
 // how they find each other, their settings (each one a setting mdc-server
 // knows) and the order they start in.
 
@@ -11,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -65,6 +67,14 @@ func hostOf(t *testing.T, raw string) string {
 	return u.Host
 }
 
+// withDefaults is s with each ${NAME:-default} replaced by its default, as
+// compose fills it when NAME is unset.
+func withDefaults(s string) string {
+	return defaultVar.ReplaceAllString(s, "$1")
+}
+
+var defaultVar = regexp.MustCompile(`\$\{[A-Z0-9_]+:-([^}]*)\}`)
+
 func TestComposeScaleProfile(t *testing.T) {
 	c, root := readCompose(t)
 	scale := []string{"pg-primary", "pg-standby", "scale-server-1", "scale-server-2", "scale-gateway-1", "scale-gateway-2"}
@@ -103,7 +113,7 @@ func TestComposeScaleProfile(t *testing.T) {
 
 	primary, standby := c.Services["pg-primary"], c.Services["pg-standby"]
 	for name, svc := range map[string]composeService{"pg-primary": primary, "pg-standby": standby} {
-		if svc.Image != "postgres:15" {
+		if withDefaults(svc.Image) != "postgres:15" {
 			t.Errorf("%s: image %q, want postgres:15", name, svc.Image)
 		}
 	}
@@ -214,7 +224,7 @@ func TestComposeScaleProfile(t *testing.T) {
 func checkHostPorts(t *testing.T, name string, svc composeService, ports map[string]string) {
 	t.Helper()
 	for _, p := range svc.Ports {
-		parts := strings.Split(p, ":")
+		parts := strings.Split(withDefaults(p), ":")
 		if len(parts) != 3 || parts[0] != "127.0.0.1" {
 			t.Errorf("%s publishes %q; want 127.0.0.1:host:container", name, p)
 			continue

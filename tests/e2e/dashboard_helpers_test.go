@@ -11,6 +11,7 @@ import (
 type dash struct {
 	t     *testing.T
 	s     *Stack
+	id    string
 	token string
 }
 
@@ -18,8 +19,8 @@ type dash struct {
 func newDash(t *testing.T) *dash {
 	t.Helper()
 	s := SharedStack(t)
-	_, token := s.NewDeveloper(t, "developer")
-	return &dash{t: t, s: s, token: token}
+	id, token := s.NewDeveloper(t, "developer")
+	return &dash{t: t, s: s, id: id, token: token}
 }
 
 // anonymous is a caller without a token.

@@ -39,6 +39,7 @@ var dashboardMustUse = []string{
 	"mdc_batcher_batch_size_bucket",
 	"mdc_batcher_batch_duration_seconds_bucket",
 	"mdc_rows_written_total",
+	"mdc_developer_last_write_timestamp_seconds",
 	"process_resident_memory_bytes",
 	"process_cpu_seconds_total",
 	"process_open_fds",

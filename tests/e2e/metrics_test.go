@@ -9,6 +9,7 @@ package e2e
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 func TestMetricsOfServerAndGateway(t *testing.T) {
@@ -24,7 +25,9 @@ func TestMetricsOfServerAndGateway(t *testing.T) {
 		Env:        []string{"MDC_METRICS_ADDR=" + serverAddr},
 		GatewayEnv: []string{"MDC_GATEWAY_METRICS_ADDR=" + gatewayAddr},
 	})
-	_, token := s.NewDeveloper(t, "developer")
+	username := "metrics_" + mustRandomHex(t, 4)
+	_, token := s.NewNamedDeveloper(t, username, "developer")
+	start := time.Now()
 	before := fetchScrape(t, serverAddr)
 
 	const quotes = 5
@@ -43,8 +46,31 @@ func TestMetricsOfServerAndGateway(t *testing.T) {
 	expectStatus(t, s.Do(t, "GET", query("/v1/dashboard/quote-timelines", map[string]string{
 		"symbol": sym + "0", "date": "2034-01-10"}), token, nil), 200)
 
+	// The freshness series come from the database, read back every few
+	// seconds (service/lifecycle/write_activity.h): wait for this
+	// developer's.
+	freshness := map[string]string{"developer": username, "kind": "shortlists"}
+	for deadline := time.Now().Add(30 * time.Second); len(fetchScrape(t, serverAddr).find(
+		"mdc_developer_last_write_timestamp_seconds", freshness)) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("no mdc_developer_last_write_timestamp_seconds%v after 30 s", freshness)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
 	server := fetchScrape(t, serverAddr)
 	gateway := fetchScrape(t, gatewayAddr)
+
+	t.Run("collector freshness", func(t *testing.T) {
+		from, to := float64(start.Add(-time.Minute).Unix()), float64(time.Now().Add(time.Minute).Unix())
+		for _, kind := range []string{"quotes", "nifty", "shortlists"} {
+			one(t, server, "mdc_developer_last_write_timestamp_seconds", map[string]string{"developer": username, "kind": kind},
+				func(v float64) bool { return v >= from && v <= to })
+		}
+		// The admin bootstrap token wrote nothing: no series of its own.
+		if got := server.find("mdc_developer_last_write_timestamp_seconds", map[string]string{"developer": "admin"}); len(got) != 0 {
+			t.Errorf("series of a developer that wrote nothing: %v", got)
+		}
+	})
 
 	t.Run("rows written per table", func(t *testing.T) {
 		for table, want := range map[string]float64{"stock_quotes": quotes, "nifty_quotes": 1, "shortlist_snapshots": 1} {
@@ -150,6 +176,10 @@ func TestMetricsOfServerAndGateway(t *testing.T) {
 
 	t.Run("dashboard queries only exposed series", func(t *testing.T) {
 		checkDashboard(t, "../../docs/grafana/mdc-dashboard.json", server, gateway)
+	})
+
+	t.Run("alert rules query only exposed series", func(t *testing.T) {
+		checkAlertRules(t, "../../docs/grafana/mdc-alerts.yaml", server, gateway)
 	})
 }
 

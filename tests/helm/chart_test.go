@@ -219,7 +219,7 @@ metricsScrapers: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name
 	}
 }
 
-// A release named mdc has the names docs/operations.md uses; a long
+// A release named mdc has the names docs/deployment.md uses; a long
 // release name still gives valid ones (checkNamesAndLabels).
 func TestReleaseNames(t *testing.T) {
 	r := mustRenderRelease(t, "mdc", nil)

@@ -222,6 +222,30 @@ TEST_F(DashboardRepositoriesTest, DaySnapshotsAndInstants) {
       repos_->shortlists.ListDayInstants(day, At("2025-04-07T10:59:59"));
   ASSERT_TRUE(instants.ok());
   EXPECT_EQ(*instants, std::vector<absl::Time>{At("2025-04-07T10:00:00")});
+
+  // One list only: its own days and instants.
+  const ShortlistRepository::ListKey shockers{v1::VOLUME_SHOCKERS, v1::TOP_5};
+  auto shocker_days =
+      repos_->shortlists.ListDays(At("2025-04-30T00:00:00"), shockers);
+  ASSERT_TRUE(shocker_days.ok()) << shocker_days.status();
+  std::vector<std::pair<absl::CivilDay, int>> shocker_got;
+  for (const auto& d : *shocker_days) {
+    if (d.day >= day) shocker_got.emplace_back(d.day, d.instants);
+  }
+  EXPECT_EQ(shocker_got,
+            (std::vector<std::pair<absl::CivilDay, int>>{{day, 1}}));
+  const ShortlistRepository::ListKey gainers_top5{v1::TOP_GAINERS, v1::TOP_5};
+  auto gainer_instants = repos_->shortlists.ListDayInstants(
+      day, At("2025-04-07T23:59:59"), gainers_top5);
+  ASSERT_TRUE(gainer_instants.ok());
+  EXPECT_EQ(*gainer_instants,
+            (std::vector<absl::Time>{At("2025-04-07T10:00:00"),
+                                     At("2025-04-07T11:00:00")}));
+  auto full_instants = repos_->shortlists.ListDayInstants(
+      day, At("2025-04-07T23:59:59"),
+      ShortlistRepository::ListKey{v1::TOP_GAINERS, v1::FULL});
+  ASSERT_TRUE(full_instants.ok());
+  EXPECT_EQ(*full_instants, std::vector<absl::Time>{At("2025-04-07T10:00:00")});
 }
 
 TEST_F(DashboardRepositoriesTest, BatchedQuoteReads) {

@@ -8,6 +8,7 @@ import { Stack } from "@mdc/client/testing";
 import { type Page, test as base, expect } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
+import { parseCsv } from "../src/csv";
 import { seedMarket } from "./seed";
 
 export interface World {
@@ -97,4 +98,49 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;
+}
+
+/**
+ * A screenshot for the README (docs/images/dashboard/NAME.png): the view at
+ * 1280x900 into MDC_WEB_README_SHOTS; run_tests.sh checks that the README's
+ * images are exactly the ones the suite makes, and copies them into
+ * docs/images/dashboard with MDC_UPDATE_README_IMAGES=1.
+ */
+export async function readmeShot(page: Page, name: string): Promise<void> {
+  const dir = process.env.MDC_WEB_README_SHOTS || "test-results/readme";
+  fs.mkdirSync(dir, { recursive: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await nextFrames(page);
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+}
+
+/** Clicks a CSV download button and gives the file's rows (byte order mark dropped), and its name. */
+export async function downloadCsv(page: Page, button: ReturnType<Page["getByTestId"]>): Promise<{ name: string; rows: string[][] }> {
+  const [download] = await Promise.all([page.waitForEvent("download"), button.click()]);
+  const file = await download.path();
+  const text = fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "");
+  return { name: download.suggestedFilename(), rows: parseCsv(text) };
+}
+
+/** Rows of a table (by its data-testid) as arrays of cell texts. */
+export async function tableRows(page: Page, testId: string): Promise<string[][]> {
+  return page.getByTestId(testId).locator("tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => (td.textContent ?? "").trim())));
+}
+
+/** The legend's values: field name to text. */
+export async function legend(page: Page): Promise<Record<string, string>> {
+  return page.getByTestId("chart-legend").locator("[data-field]").evaluateAll((els) =>
+    Object.fromEntries(els.map((el) => [el.getAttribute("data-field")!, (el.textContent ?? "").trim()])));
+}
+
+/** A price as the dashboard shows it (en-IN, two decimals). */
+export function shown(n: number): string {
+  return n.toLocaleString("en-IN", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/** Another developer of the stack (runs are per developer): its token and client, for tests that make runs of their own. */
+export async function otherDeveloper(world: World, username: string): Promise<{ token: string; client: MdcClient }> {
+  const created = await world.admin.createDeveloper(username, { role: "developer" });
+  return { token: created.token!, client: new MdcClient({ baseUrl: world.stack.baseUrl, token: created.token! }) };
 }

@@ -3,7 +3,8 @@
  * API as a collector would: two trading days of minute quotes of eight NSE
  * symbols, and the shortlists a collector would have seen. The price paths
  * are fixed so the outcomes are known: after 10:00 IST RELIANCE rises 3%,
- * TCS falls 3%, INFY only wiggles.
+ * TCS falls 3%, INFY only wiggles. SECOND_DAY also has NIFTY 50 quotes, and
+ * a hole: no ITC quotes from 09:35 to 09:39 (the coverage page's gap).
  */
 import type { MdcClient, QuoteData } from "@mdc/client";
 
@@ -56,12 +57,39 @@ function quote(symbol: Symbol, i: number): QuoteData {
   } as QuoteData;
 }
 
-/** Writes `minutes` minutes of quotes of every symbol from 09:15 of `day`. */
-export async function seedQuotes(client: MdcClient, day: string, minutes: number): Promise<void> {
-  for (let i = 0; i < minutes; i++) {
-    const quotes = Object.fromEntries(SYMBOL_NAMES.map((s) => [s, quote(s, i)]));
+/** Minutes of SECOND_DAY without ITC quotes: 09:35 to 09:39. */
+export const ITC_GAP = { symbol: "ITC" as Symbol, first: 20, last: 24 };
+
+/** Writes `minutes` minutes of quotes of every symbol from 09:15 of `day` (`gap`: a symbol left out for some minutes). */
+export async function seedQuotes(client: MdcClient, day: string, minutes: number, gap?: typeof ITC_GAP): Promise<void> {
+  await inParallel(minutes, async (i) => {
+    const symbols = SYMBOL_NAMES.filter((s) => !(gap && s === gap.symbol && i >= gap.first && i <= gap.last));
+    const quotes = Object.fromEntries(symbols.map((s) => [s, quote(s, i)]));
     await client.saveQuotes(minuteOf(day, i), quotes);
-  }
+  });
+}
+
+/** Runs write(0) ... write(n - 1), a few at a time: the writes are independent (each its own key). */
+async function inParallel(n: number, write: (i: number) => Promise<void>, width = 6): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < n) await write(next++);
+  }));
+}
+
+/** NIFTY 50 at minute i: from 23,500 it rises 0.4% over the first hour, with a wiggle. */
+export function niftyAt(i: number): number {
+  return Math.round(23_500 * (1 + 0.004 * Math.min(1, i / 60) + Math.sin(i / 5) * 0.0008) * 20) / 20;
+}
+
+/** Writes `minutes` minutes of NIFTY 50 quotes from 09:15 of `day`. */
+export async function seedNifty(client: MdcClient, day: string, minutes: number): Promise<void> {
+  const open = niftyAt(0);
+  await inParallel(minutes, async (i) => {
+    const price = niftyAt(i);
+    const change = Math.round(((price - open) / open) * 10_000) / 100;
+    await client.saveNifty(minuteOf(day, i), { status: "SUCCESS", payload: { last_price: price, day_change_perc: change } } as QuoteData, change);
+  });
 }
 
 /** Top gainers every 5 minutes and volume shockers every 15, from 09:20 for `minutes` minutes. */
@@ -77,12 +105,15 @@ export async function seedShortlists(client: MdcClient, day: string, minutes: nu
   }
 }
 
-/** The whole data set of the tests: DAY's full session and SECOND_DAY's first hour. */
+/** The whole data set of the tests: DAY's full session and SECOND_DAY's first hour, with NIFTY 50 and a gap. */
 export async function seedMarket(client: MdcClient): Promise<void> {
-  await seedQuotes(client, DAY, 375);
-  await seedShortlists(client, DAY, 375);
-  await seedQuotes(client, SECOND_DAY, 60);
-  await seedShortlists(client, SECOND_DAY, 60);
+  await Promise.all([
+    seedQuotes(client, DAY, 375),
+    seedShortlists(client, DAY, 375),
+    seedQuotes(client, SECOND_DAY, 60, ITC_GAP),
+    seedNifty(client, SECOND_DAY, 60),
+    seedShortlists(client, SECOND_DAY, 60),
+  ]);
 }
 
 /** The arguments of createOrder after the run id: an order of `symbol` bought at minute i, with target and

@@ -5,6 +5,7 @@ import { Layout } from "./components/Layout";
 import { lazy } from "./components/Lazy";
 import { CompaniesPage } from "./pages/CompaniesPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
+import { RunComparePage } from "./pages/RunComparePage";
 import { RunPage } from "./pages/RunPage";
 import { RunsPage } from "./pages/RunsPage";
 import { ShortlistPage } from "./pages/ShortlistPage";
@@ -16,6 +17,8 @@ import { isAdmin } from "./session";
 // Loaded when first opened: the chart brings lightweight-charts, and only
 // admins see the admin pages.
 const ChartPage = lazy(() => import("./pages/chart/ChartPage").then((m) => m.default), "the chart");
+// An operator's page: loaded when first opened.
+const CoveragePage = lazy(() => import("./pages/CoveragePage").then((m) => m.CoveragePage), "the coverage");
 const admin = () => import("./pages/admin");
 const DevelopersPage = lazy(() => admin().then((m) => m.DevelopersPage), "developers");
 const HolidaysPage = lazy(() => admin().then((m) => m.HolidaysPage), "holidays");
@@ -23,7 +26,8 @@ const DataPage = lazy(() => admin().then((m) => m.DataPage), "dates with data");
 const ScriptsPage = lazy(() => admin().then((m) => m.ScriptsPage), "scripts");
 
 const TITLES: Record<Route["page"], string> = {
-  "sign-in": "Sign in", runs: "Runs", run: "Run", chart: "Chart", shortlist: "Shortlist", companies: "Companies",
+  "sign-in": "Sign in", runs: "Runs", run: "Run", compare: "Compare runs", chart: "Chart", shortlist: "Shortlist",
+  coverage: "Coverage", companies: "Companies",
   "admin-developers": "Developers", "admin-holidays": "Holidays", "admin-data": "Data", "admin-scripts": "Scripts",
   "not-found": "Not found",
 };
@@ -32,6 +36,8 @@ function Page({ route }: { route: Route }): VNode {
   switch (route.page) {
     case "runs": return <RunsPage route={route} />;
     case "run": return <RunPage key={route.runId} route={route} />;
+    case "compare": return <RunComparePage route={route} />;
+    case "coverage": return <CoveragePage route={route} />;
     case "chart": return <ChartPage route={route} />;
     case "shortlist": return <ShortlistPage route={route} />;
     case "companies": return <CompaniesPage route={route} />;

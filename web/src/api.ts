@@ -10,6 +10,8 @@ import { type Session, type User, clearSession, loadSession, saveSession } from 
 
 let session: Session | undefined = loadSession();
 let client: MdcClient | undefined;
+/** Why the last session ended, when it was not the person's own sign-out; the sign-in page says it once. */
+let endReason: string | undefined;
 const listeners = new Set<() => void>();
 
 function notify(): void {
@@ -37,7 +39,9 @@ function newClient(token: string | undefined, endSessionOn401: boolean): MdcClie
     // client's default 10 s before calling it a timeout.
     timeoutMs: 60_000,
     onError: (error) => {
-      if (endSessionOn401 && error.httpStatus === 401 && client === created) signOut();
+      if (endSessionOn401 && error.httpStatus === 401 && client === created) {
+        signOut("Your session ended because the token stopped working: an admin refreshed or revoked it. Sign in with your current token.");
+      }
     },
   });
   return created;
@@ -64,15 +68,23 @@ export async function signIn(token: string): Promise<User> {
   const user = await newClient(undefined, false).call("POST", "/v1/dashboard/auth/sign-in", { body: { developerToken: trimmed } });
   const signedIn: User = { id: user.id ?? "", username: user.username ?? "", role: user.role ?? "developer" };
   session = { token: trimmed, user: signedIn };
+  endReason = undefined;
   client = undefined;
   saveSession(session);
   notify();
   return signedIn;
 }
 
-export function signOut(): void {
+/** Ends the session; `reason` (for people) is shown on the sign-in page when the person did not ask for it. */
+export function signOut(reason?: string): void {
+  endReason = reason;
   session = undefined;
   client = undefined;
   clearSession();
   notify();
+}
+
+/** Why the session ended, if it ended by itself; undefined after a sign-out the person asked for. */
+export function sessionEndReason(): string | undefined {
+  return endReason;
 }

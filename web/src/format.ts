@@ -11,7 +11,9 @@ export function formatPrice(n: number | null | undefined): string {
 export function formatPercent(n: number | null | undefined, digits = 2): string {
   if (n === undefined || n === null || !Number.isFinite(n)) return "—";
   const text = Math.abs(n).toFixed(digits);
-  return `${n > 0 ? "+" : n < 0 ? "-" : ""}${text}%`;
+  // A value that rounds to zero has no sign ("0.00%", not "-0.00%").
+  const zero = Number(text) === 0;
+  return `${n > 0 && !zero ? "+" : n < 0 && !zero ? "-" : ""}${text}%`;
 }
 
 export function formatCount(n: number | null | undefined): string {
@@ -21,5 +23,7 @@ export function formatCount(n: number | null | undefined): string {
 /** A price difference with its sign: "+12.50", "-3.00". */
 export function formatSignedPrice(n: number | null | undefined): string {
   if (n === undefined || n === null || !Number.isFinite(n)) return "—";
-  return `${n > 0 ? "+" : n < 0 ? "-" : ""}${price.format(Math.abs(n))}`;
+  const text = price.format(Math.abs(n));
+  const zero = Math.abs(n) < 0.005;
+  return `${n > 0 && !zero ? "+" : n < 0 && !zero ? "-" : ""}${text}`;
 }

@@ -22,11 +22,21 @@ export type Route =
   | { page: "sign-in"; next?: string | undefined }
   | { page: "runs"; tag?: string | undefined; sort?: SortSpec | undefined }
   | { page: "run"; runId: string; gain?: number | undefined; sort?: SortSpec | undefined }
-  | { page: "chart"; symbol?: string | undefined; date?: string | undefined; interval: Interval; runId?: string | undefined }
+  | { page: "compare"; runIds: string[] }
+  | {
+      page: "chart"; symbol?: string | undefined; date?: string | undefined; interval: Interval; runId?: string | undefined;
+      /** Draw NIFTY 50 over the candles on a percent scale. */
+      nifty?: boolean | undefined;
+      /** The order whose entry, target and stop are drawn as lines. */
+      orderId?: string | undefined;
+      live?: boolean | undefined;
+    }
   | {
       page: "shortlist"; type: ShortlistTypeName; scope: ScopeName; date?: string | undefined;
       at?: string | undefined; tp?: number | undefined; sl?: number | undefined; sort?: SortSpec | undefined;
+      live?: boolean | undefined;
     }
+  | { page: "coverage"; date?: string | undefined; gaps?: boolean | undefined }
   | { page: "companies"; date?: string | undefined; type?: ShortlistTypeName | undefined; scope: ScopeName; min?: number | undefined }
   | { page: "admin-developers" }
   | { page: "admin-holidays"; year?: number | undefined }
@@ -56,9 +66,24 @@ function date(value: string | null): string | undefined {
   return value && isDate(value) ? value : undefined;
 }
 
-const SYMBOL = /^[A-Za-z0-9&._-]{1,32}$/;
+export const SYMBOL = /^[A-Za-z0-9&._-]{1,32}$/;
 const WALL_CLOCK = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 const DIGITS = /^\d{1,18}$/;
+const flag = (value: string | null): boolean | undefined => (value === "1" ? true : undefined);
+
+/**
+ * Whether `next` (where sign-in returns to) is a path of this site: it
+ * starts with one "/", holds no backslash (browsers read "/\\host" as
+ * "//host") and no control character, and resolves to this origin.
+ */
+export function isSamePath(next: string): boolean {
+  if (!next.startsWith("/") || next.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(next)) return false;
+  try {
+    return new URL(next, "http://dashboard.invalid").origin === "http://dashboard.invalid";
+  } catch {
+    return false;
+  }
+}
 
 /** The route of a path and query ("/runs/12?gain=2"). */
 export function parseRoute(pathAndQuery: string): Route {
@@ -71,10 +96,14 @@ export function parseRoute(pathAndQuery: string): Route {
     case "sign-in": {
       const next = q.get("next");
       // Only a path of this site: never an outside address.
-      return { page: "sign-in", next: next && next.startsWith("/") && !next.startsWith("//") ? next : undefined };
+      return { page: "sign-in", next: next && isSamePath(next) ? next : undefined };
     }
     case "runs":
       if (parts.length === 1) return { page: "runs", tag: q.get("tag") || undefined, sort: parseSort(q.get("sort")) };
+      if (parts.length === 2 && second === "compare") {
+        const ids = (q.get("ids") ?? "").split(",").filter((id) => DIGITS.test(id));
+        return { page: "compare", runIds: [...new Set(ids)].slice(0, 6) };
+      }
       if (parts.length === 2 && second && DIGITS.test(second)) {
         return { page: "run", runId: second, gain: num(q.get("gain"), 0), sort: parseSort(q.get("sort")) };
       }
@@ -83,12 +112,16 @@ export function parseRoute(pathAndQuery: string): Route {
       if (parts.length === 1) {
         const symbol = q.get("symbol");
         const run = q.get("run");
+        const order = q.get("order");
         return {
           page: "chart",
           symbol: symbol && SYMBOL.test(symbol) ? symbol : undefined,
           date: date(q.get("date")),
           interval: oneOf(INTERVALS, q.get("interval"), DEFAULT_INTERVAL),
           runId: run && DIGITS.test(run) ? run : undefined,
+          nifty: flag(q.get("nifty")),
+          orderId: order && DIGITS.test(order) ? order : undefined,
+          live: flag(q.get("live")),
         };
       }
       break;
@@ -105,6 +138,7 @@ export function parseRoute(pathAndQuery: string): Route {
           tp: num(q.get("tp"), 0),
           sl: num(q.get("sl"), 0, 100),
           sort: parseSort(q.get("sort")),
+          live: flag(q.get("live")),
         };
       }
       break;
@@ -118,6 +152,9 @@ export function parseRoute(pathAndQuery: string): Route {
           min: num(q.get("min"), 0, 100),
         };
       }
+      break;
+    case "coverage":
+      if (parts.length === 1) return { page: "coverage", date: date(q.get("date")), gaps: flag(q.get("gaps")) };
       break;
     case "admin": {
       const page = second ? ADMIN_PAGES[second] : undefined;
@@ -151,10 +188,13 @@ export function formatRoute(route: Route): string {
       return withQuery("/runs", { tag: route.tag, sort: formatSort(route.sort) });
     case "run":
       return withQuery(`/runs/${encodeURIComponent(route.runId)}`, { gain: route.gain, sort: formatSort(route.sort) });
+    case "compare":
+      return withQuery("/runs/compare", { ids: route.runIds.join(",") });
     case "chart":
       return withQuery("/chart", {
         symbol: route.symbol, date: route.date,
         interval: route.interval === DEFAULT_INTERVAL ? undefined : route.interval, run: route.runId,
+        order: route.orderId, nifty: route.nifty ? 1 : undefined, live: route.live ? 1 : undefined,
       });
     case "shortlist":
       return withQuery("/shortlist", {
@@ -162,8 +202,10 @@ export function formatRoute(route: Route): string {
         scope: route.scope === "TOP_5" ? undefined : route.scope,
         // `at` names its date; `date` alone is a date whose time is not chosen yet.
         date: route.at ? undefined : route.date,
-        at: route.at, tp: route.tp, sl: route.sl, sort: formatSort(route.sort),
+        at: route.at, tp: route.tp, sl: route.sl, sort: formatSort(route.sort), live: route.live ? 1 : undefined,
       });
+    case "coverage":
+      return withQuery("/coverage", { date: route.date, gaps: route.gaps ? 1 : undefined });
     case "companies":
       return withQuery("/companies", {
         date: route.date, type: route.type, scope: route.scope === "TOP_5" ? undefined : route.scope, min: route.min,

@@ -1,7 +1,8 @@
 /** Runs through the API: the calls the runs pages share. */
 import type { Schemas } from "@mdc/client";
 import { api, collect } from "./api";
-import { IST_ZONE } from "./time";
+import { type EquityPoint, type RunStats, type ValuedOrder, closesNeeded, dayKey, equityCurve, runStats, valueOrders } from "./runstats";
+import { IST_ZONE, todayIST } from "./time";
 
 export type Run = Schemas["Run"];
 export type Order = Schemas["Order"];
@@ -51,4 +52,51 @@ export async function createOrder(runId: string, order: {
     params: { path: { runId } },
     body: { ...order, timezone: IST_ZONE },
   });
+}
+
+const closes = new Map<string, Promise<number | undefined>>();
+
+/** The close of a symbol's session on a day (its 1day candle's close), or undefined without quotes. Past days are cached. */
+export function sessionClose(symbol: string, date: string): Promise<number | undefined> {
+  const key = dayKey(symbol, date);
+  let found = closes.get(key);
+  if (!found) {
+    found = api()
+      .call("GET", "/v1/dashboard/candles", { params: { query: { symbol, date, interval: "1day" } } })
+      .then((answer) => answer.candles?.at(-1)?.close ?? undefined);
+    if (date < todayIST()) closes.set(key, found);
+    found.catch(() => closes.delete(key));
+  }
+  return found;
+}
+
+/** A run's orders valued (runstats.ts): closed ones at their target or stop, open ones at their session's close. */
+export interface RunAnalysis {
+  orders: Order[];
+  valued: ValuedOrder<Order>[];
+  stats: RunStats;
+  curve: EquityPoint[];
+}
+
+export async function analyseRun(runId: string, targetGainPercentage?: number): Promise<RunAnalysis> {
+  const orders = await listOrders(runId, targetGainPercentage);
+  const needed = closesNeeded(orders);
+  const known = new Map<string, number | undefined>();
+  await inTurns(needed.map(({ symbol, date }) => async () => known.set(dayKey(symbol, date), await sessionClose(symbol, date))), 4);
+  const valued = valueOrders(orders, (symbol, date) => known.get(dayKey(symbol, date)));
+  return { orders, valued, stats: runStats(valued), curve: equityCurve(valued) };
+}
+
+/** Runs the tasks, at most `width` at a time, and gives their results in order. */
+export async function inTurns<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, worker));
+  return results;
 }

@@ -103,3 +103,81 @@ export function chartTime(at: Date): number {
 export function minutesBetween(from: Date, to: Date): number {
   return Math.floor((to.getTime() - from.getTime()) / 60_000);
 }
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** A date typed by a person, checked: the date, or what is wrong with it in words. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** Checks "YYYY-MM-DD" (ISO, whatever the browser's locale): "2025-02-30" is refused with the reason. */
+export function checkDate(text: string): Checked<string> {
+  const t = text.trim();
+  if (!t) return { ok: false, error: "Enter a date as YYYY-MM-DD, for example 2025-01-02." };
+  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
+  if (!m) return { ok: false, error: `“${t}” is not a date: write it as YYYY-MM-DD (year, month, day), for example 2025-01-02.` };
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12) return { ok: false, error: `There is no month ${mo}: months go from 01 to 12.` };
+  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (d < 1 || d > days) return { ok: false, error: `${MONTHS[mo - 1]} ${y} has ${days} days: there is no day ${d}.` };
+  return { ok: true, value: `${pad(y, 4)}-${pad(mo)}-${pad(d)}` };
+}
+
+/**
+ * Checks an IST date and time typed as "YYYY-MM-DD HH:MM" or
+ * "YYYY-MM-DD HH:MM:SS" (a "T" instead of the space is fine): the API's wall
+ * clock "YYYY-MM-DDTHH:MM:SS", or what is wrong in words.
+ */
+export function checkWallClock(text: string): Checked<string> {
+  const t = text.trim();
+  if (!t) return { ok: false, error: "Enter a date and time as YYYY-MM-DD HH:MM (IST), for example 2025-01-02 10:30." };
+  const m = /^(\S+)[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(t);
+  if (!m) return { ok: false, error: `“${t}” is not a date and time: write YYYY-MM-DD HH:MM (IST), for example 2025-01-02 10:30.` };
+  const day = checkDate(m[1]!);
+  if (!day.ok) return day;
+  const [h, mi, s] = [Number(m[2]), Number(m[3]), Number(m[4] ?? 0)];
+  if (h > 23 || mi > 59 || s > 59) return { ok: false, error: `${m[2]}:${m[3]}${m[4] ? `:${m[4]}` : ""} is not a time of day: hours go to 23, minutes and seconds to 59.` };
+  return { ok: true, value: `${day.value}T${pad(h)}:${pad(mi)}:${pad(s)}` };
+}
+
+/** The wall clock "YYYY-MM-DDTHH:MM:SS" as the forms show it: "2025-01-02 10:30:00". */
+export function showWallClock(wall: string): string {
+  return wall.replace("T", " ");
+}
+
+/** The day before or after a "YYYY-MM-DD" date, as "YYYY-MM-DD". */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const t = new Date(Date.UTC(y, m - 1, d + days));
+  return `${pad(t.getUTCFullYear(), 4)}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
+}
+
+/**
+ * The previous (step -1) or next (step 1) trading day: weekends and the
+ * given holidays ("YYYY-MM-DD") skipped.
+ */
+export function stepTradingDay(date: string, step: -1 | 1, holidays: ReadonlySet<string> = new Set()): string {
+  let day = date;
+  for (let i = 0; i < 30; i++) {
+    day = addDays(day, step);
+    const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+    const weekday = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+    if (weekday !== 0 && weekday !== 6 && !holidays.has(day)) return day;
+  }
+  return day;
+}
+
+/** 09:15 IST of a trading day ("YYYY-MM-DD"), the session's open, and its close at 15:30. */
+export function sessionOf(date: string): { open: Date; close: Date } {
+  return { open: new Date(`${date}T09:15:00+05:30`), close: new Date(`${date}T15:30:00+05:30`) };
+}
+
+/** "3 min ago", "2 h 5 min ago", "4 days ago": how long before `now` an instant was. */
+export function ago(at: Date, now: Date = new Date()): string {
+  const s = Math.max(0, Math.round((now.getTime() - at.getTime()) / 1000));
+  if (s < 60) return `${s} s ago`;
+  const min = Math.floor(s / 60);
+  if (min < 60) return `${min} min ago`;
+  const h = Math.floor(min / 60);
+  if (h < 48) return `${h} h ${min % 60} min ago`;
+  return `${Math.floor(h / 24)} days ago`;
+}

@@ -15,6 +15,9 @@ describe("number formats", () => {
     expect(formatPercent(80, 1)).toBe("+80.0%");
     expect(formatSignedPrice(-3)).toBe("-3.00");
     expect(formatSignedPrice(12.5)).toBe("+12.50");
+    // What rounds to zero has no sign.
+    expect(formatPercent(-0.001)).toBe("0.00%");
+    expect(formatSignedPrice(-0.001)).toBe("0.00");
   });
   it("counts", () => {
     expect(formatCount(100000)).toBe("1,00,000");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Route, formatRoute, parseRoute } from "../src/route";
+import { type Route, formatRoute, isSamePath, parseRoute } from "../src/route";
 
 describe("routes in the URL", () => {
   const cases: [string, Route][] = [
@@ -7,12 +7,17 @@ describe("routes in the URL", () => {
     ["/runs?tag=momentum&sort=-created", { page: "runs", tag: "momentum", sort: { key: "created", desc: true } }],
     ["/runs/42?gain=1.5&sort=time", { page: "run", runId: "42", gain: 1.5, sort: { key: "time", desc: false } }],
     ["/chart?symbol=M%26M&date=2025-01-02&interval=1minute&run=7",
-      { page: "chart", symbol: "M&M", date: "2025-01-02", interval: "1minute", runId: "7" }],
-    ["/chart", { page: "chart", symbol: undefined, date: undefined, interval: "5minute", runId: undefined }],
+      { page: "chart", symbol: "M&M", date: "2025-01-02", interval: "1minute", runId: "7", nifty: undefined, orderId: undefined, live: undefined }],
+    ["/chart", { page: "chart", symbol: undefined, date: undefined, interval: "5minute", runId: undefined, nifty: undefined, orderId: undefined, live: undefined }],
+    ["/chart?symbol=NIFTY&date=2025-01-02&run=7&order=12&nifty=1&live=1",
+      { page: "chart", symbol: "NIFTY", date: "2025-01-02", interval: "5minute", runId: "7", nifty: true, orderId: "12", live: true }],
+    ["/runs/compare?ids=3%2C1", { page: "compare", runIds: ["3", "1"] }],
+    ["/coverage?date=2025-01-02&gaps=1", { page: "coverage", date: "2025-01-02", gaps: true }],
+    ["/coverage", { page: "coverage", date: undefined, gaps: undefined }],
     ["/shortlist?type=VOLUME_SHOCKERS&scope=FULL&at=2025-01-02T09%3A20%3A00&tp=2&sl=1",
-      { page: "shortlist", type: "VOLUME_SHOCKERS", scope: "FULL", date: "2025-01-02", at: "2025-01-02T09:20:00", tp: 2, sl: 1, sort: undefined }],
-    ["/shortlist?date=2025-01-02",
-      { page: "shortlist", type: "TOP_GAINERS", scope: "TOP_5", date: "2025-01-02", at: undefined, tp: undefined, sl: undefined, sort: undefined }],
+      { page: "shortlist", type: "VOLUME_SHOCKERS", scope: "FULL", date: "2025-01-02", at: "2025-01-02T09:20:00", tp: 2, sl: 1, sort: undefined, live: undefined }],
+    ["/shortlist?date=2025-01-02&live=1",
+      { page: "shortlist", type: "TOP_GAINERS", scope: "TOP_5", date: "2025-01-02", at: undefined, tp: undefined, sl: undefined, sort: undefined, live: true }],
     ["/companies?date=2025-01-02&type=TOP_GAINERS&min=60",
       { page: "companies", date: "2025-01-02", type: "TOP_GAINERS", scope: "TOP_5", min: 60 }],
     ["/admin/developers", { page: "admin-developers" }],
@@ -37,8 +42,9 @@ describe("routes in the URL", () => {
   });
 
   it("falls back to defaults for values that do not parse", () => {
-    expect(parseRoute("/chart?interval=7minute&date=2025-02-30&symbol=a%20b&run=x")).toEqual(
-      { page: "chart", symbol: undefined, date: undefined, interval: "5minute", runId: undefined });
+    expect(parseRoute("/chart?interval=7minute&date=2025-02-30&symbol=a%20b&run=x&live=yes")).toEqual(
+      { page: "chart", symbol: undefined, date: undefined, interval: "5minute", runId: undefined, nifty: undefined, orderId: undefined, live: undefined });
+    expect(parseRoute("/runs/compare?ids=1,x,1,2")).toEqual({ page: "compare", runIds: ["1", "2"] });
     expect(parseRoute("/shortlist?tp=-1&sl=101&type=TOP_LOSERS&at=2025-01-02T9:20")).toMatchObject(
       { type: "TOP_GAINERS", tp: undefined, sl: undefined, at: undefined });
     expect(parseRoute("/admin/holidays?year=1850")).toEqual({ page: "admin-holidays", year: undefined });
@@ -59,5 +65,18 @@ describe("routes in the URL", () => {
     expect(parseRoute("/sign-in?next=https%3A%2F%2Fevil.example").page).toBe("sign-in");
     expect(parseRoute("/sign-in?next=https%3A%2F%2Fevil.example")).toEqual({ page: "sign-in", next: undefined });
     expect(parseRoute("/sign-in?next=%2F%2Fevil.example")).toEqual({ page: "sign-in", next: undefined });
+    // Browsers read a backslash as a slash: "/\\evil.example" is "//evil.example".
+    expect(parseRoute("/sign-in?next=%2F%5Cevil.example")).toEqual({ page: "sign-in", next: undefined });
+    expect(parseRoute("/sign-in?next=%2Fruns%5C..")).toEqual({ page: "sign-in", next: undefined });
+    expect(parseRoute("/sign-in?next=%2F%09%2Fevil.example")).toEqual({ page: "sign-in", next: undefined });
+    expect(parseRoute("/sign-in?next=javascript%3Aalert(1)")).toEqual({ page: "sign-in", next: undefined });
+    expect(parseRoute("/sign-in?next=%2Fchart%3Fsymbol%3DTCS")).toEqual({ page: "sign-in", next: "/chart?symbol=TCS" });
+  });
+
+  it("accepts as a return path only paths of this origin", () => {
+    expect(isSamePath("/runs/3?sort=time")).toBe(true);
+    for (const bad of ["//evil.example", "/\\evil.example", "\\\\evil.example", "https://evil.example", "/\nx", "runs", ""]) {
+      expect(isSamePath(bad), bad).toBe(false);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { exitPrice, orderTotals, outcomeKind, returnPercent } from "../src/totals";
+import { runStats, valueOrders } from "../src/runstats";
+import { type OrderLike, exitPrice, outcomeKind } from "../src/totals";
 
 const target = { entryPrice: 100, stopLossPrice: 95, takeProfitPrice: 110,
   outcome: { targetPrice: 110, stopLossPrice: 95, targetAchieved: true, stopLossHit: false, minutesToTarget: 12 } };
@@ -23,33 +24,32 @@ describe("exit and return", () => {
   it("uses the outcome's target, which a target gain percentage may have moved", () => {
     const moved = { ...target, outcome: { ...target.outcome, targetPrice: 102 } };
     expect(exitPrice(moved)).toBe(102);
-    expect(returnPercent(moved)).toBeCloseTo(2);
+    expect(valueOrders([moved], () => undefined)[0]!.returnPercent).toBeCloseTo(2);
   });
-  it("has no exit for open orders or orders without data", () => {
+  it("has no exit for open orders (without their close) or orders without data", () => {
     expect(exitPrice(open)).toBeUndefined();
-    expect(returnPercent(noData)).toBeUndefined();
+    expect(valueOrders([noData], () => undefined)[0]!.returnPercent).toBeUndefined();
   });
 });
 
-describe("orderTotals", () => {
+describe("runStats", () => {
+  const stats = (orders: OrderLike[]) => runStats(valueOrders(orders, () => undefined));
   it("counts, rates and sums a run's orders", () => {
-    const t = orderTotals([target, stop, open, noData, target]);
+    const t = stats([target, stop, open, noData, target]);
     expect(t).toMatchObject({ orders: 5, target: 2, stop: 1, open: 1, noData: 1 });
     expect(t.hitRate).toBeCloseTo((2 / 3) * 100);
-    expect(t.avgMinutesToTarget).toBe(12);
     // +10 +10 -10 per share
     expect(t.pnlPerShare).toBeCloseTo(10);
     // (+10% +10% -5%) / 3
     expect(t.avgReturnPercent).toBeCloseTo(5);
   });
   it("leaves rates undefined when nothing ended", () => {
-    const t = orderTotals([open, noData]);
+    const t = stats([open, noData]);
     expect(t.hitRate).toBeUndefined();
-    expect(t.avgMinutesToTarget).toBeUndefined();
     expect(t.avgReturnPercent).toBeUndefined();
     expect(t.pnlPerShare).toBe(0);
   });
   it("is all zeros for no orders", () => {
-    expect(orderTotals([])).toMatchObject({ orders: 0, target: 0, stop: 0, open: 0, noData: 0, pnlPerShare: 0 });
+    expect(stats([])).toMatchObject({ orders: 0, target: 0, stop: 0, open: 0, noData: 0, pnlPerShare: 0 });
   });
 });

@@ -80,7 +80,14 @@ type ListAvailableDatetimesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Trading date YYYY-MM-DD (Asia/Kolkata); optional. When set, that date's
 	// snapshot instants are listed in its entry.
-	Date          string `protobuf:"bytes,1,opt,name=date,proto3" json:"date,omitempty"`
+	Date string `protobuf:"bytes,1,opt,name=date,proto3" json:"date,omitempty"`
+	// Only the snapshots of this shortlist type: TOP_GAINERS or
+	// VOLUME_SHOCKERS, also top-gainers / volume-shockers (any case), of
+	// `scope` (default TOP_5). Default: every type.
+	Type string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	// Only the snapshots of this scope: TOP_5 or FULL, also top-5 / full (any
+	// case). Default: TOP_5 with `type`, every scope without it.
+	Scope         string `protobuf:"bytes,3,opt,name=scope,proto3" json:"scope,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -122,13 +129,27 @@ func (x *ListAvailableDatetimesRequest) GetDate() string {
 	return ""
 }
 
+func (x *ListAvailableDatetimesRequest) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *ListAvailableDatetimesRequest) GetScope() string {
+	if x != nil {
+		return x.Scope
+	}
+	return ""
+}
+
 // One trading date with shortlist snapshots.
 type AvailableDate struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Trading date YYYY-MM-DD (Asia/Kolkata).
 	Date string `protobuf:"bytes,1,opt,name=date,proto3" json:"date,omitempty"`
 	// Number of distinct snapshot instants of the date, over every type and
-	// scope.
+	// scope (of the `type` and `scope` asked for, when given).
 	Count int32 `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
 	// The snapshot instants, RFC 3339 UTC, ascending; filled in only for the
 	// `date` asked for.
@@ -987,6 +1008,489 @@ func (x *GetDayQuoteTimelineRequest) GetDate() string {
 	return ""
 }
 
+// Get Coverage request.
+type GetCoverageRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Trading date YYYY-MM-DD (Asia/Kolkata); default: the latest trading day
+	// with a stored stock quote, NIFTY quote or shortlist.
+	Date          string `protobuf:"bytes,1,opt,name=date,proto3" json:"date,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCoverageRequest) Reset() {
+	*x = GetCoverageRequest{}
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCoverageRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCoverageRequest) ProtoMessage() {}
+
+func (x *GetCoverageRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCoverageRequest.ProtoReflect.Descriptor instead.
+func (*GetCoverageRequest) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *GetCoverageRequest) GetDate() string {
+	if x != nil {
+		return x.Date
+	}
+	return ""
+}
+
+// Consecutive session minutes holding at least one record: minutes `first`
+// to `last`, both included, counted from the session's open (minute 0 is
+// 09:15:00-09:15:59 IST).
+type MinuteRange struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The first minute of the run, 0-374.
+	First int32 `protobuf:"varint,1,opt,name=first,proto3" json:"first,omitempty"`
+	// The last minute of the run, `first`-374.
+	Last          int32 `protobuf:"varint,2,opt,name=last,proto3" json:"last,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MinuteRange) Reset() {
+	*x = MinuteRange{}
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MinuteRange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MinuteRange) ProtoMessage() {}
+
+func (x *MinuteRange) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MinuteRange.ProtoReflect.Descriptor instead.
+func (*MinuteRange) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *MinuteRange) GetFirst() int32 {
+	if x != nil {
+		return x.First
+	}
+	return 0
+}
+
+func (x *MinuteRange) GetLast() int32 {
+	if x != nil {
+		return x.Last
+	}
+	return 0
+}
+
+// One stock symbol's (or NIFTY 50's) records of the day.
+type SymbolCoverage struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// NSE trading symbol; "NIFTY" for NIFTY 50.
+	NseSymbol string `protobuf:"bytes,1,opt,name=nse_symbol,json=nseSymbol,proto3" json:"nse_symbol,omitempty"`
+	// Session minutes holding at least one record.
+	Minutes int32 `protobuf:"varint,2,opt,name=minutes,proto3" json:"minutes,omitempty"`
+	// Records of the whole trading day, outside the session too.
+	Records int64 `protobuf:"varint,3,opt,name=records,proto3" json:"records,omitempty"`
+	// The runs of minutes with records, ascending; the minutes between them
+	// are the gaps.
+	Ranges []*MinuteRange `protobuf:"bytes,4,rep,name=ranges,proto3" json:"ranges,omitempty"`
+	// The latest record's instant, RFC 3339 UTC.
+	LastTime      *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=last_time,json=lastTime,proto3" json:"last_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SymbolCoverage) Reset() {
+	*x = SymbolCoverage{}
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SymbolCoverage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SymbolCoverage) ProtoMessage() {}
+
+func (x *SymbolCoverage) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SymbolCoverage.ProtoReflect.Descriptor instead.
+func (*SymbolCoverage) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *SymbolCoverage) GetNseSymbol() string {
+	if x != nil {
+		return x.NseSymbol
+	}
+	return ""
+}
+
+func (x *SymbolCoverage) GetMinutes() int32 {
+	if x != nil {
+		return x.Minutes
+	}
+	return 0
+}
+
+func (x *SymbolCoverage) GetRecords() int64 {
+	if x != nil {
+		return x.Records
+	}
+	return 0
+}
+
+func (x *SymbolCoverage) GetRanges() []*MinuteRange {
+	if x != nil {
+		return x.Ranges
+	}
+	return nil
+}
+
+func (x *SymbolCoverage) GetLastTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LastTime
+	}
+	return nil
+}
+
+// One shortlist's (type and scope) snapshots of the day.
+type ShortlistCoverage struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The snapshots' ranking type.
+	ShortlistType ShortlistType `protobuf:"varint,1,opt,name=shortlist_type,json=shortlistType,proto3,enum=mdc.v1.ShortlistType" json:"shortlist_type,omitempty"`
+	// The snapshots' scope.
+	Scope Scope `protobuf:"varint,2,opt,name=scope,proto3,enum=mdc.v1.Scope" json:"scope,omitempty"`
+	// Session minutes holding at least one snapshot.
+	Minutes int32 `protobuf:"varint,3,opt,name=minutes,proto3" json:"minutes,omitempty"`
+	// Snapshots of the whole trading day.
+	Records int64 `protobuf:"varint,4,opt,name=records,proto3" json:"records,omitempty"`
+	// The runs of minutes with snapshots, ascending.
+	Ranges []*MinuteRange `protobuf:"bytes,5,rep,name=ranges,proto3" json:"ranges,omitempty"`
+	// The latest snapshot's instant, RFC 3339 UTC.
+	LastTime      *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=last_time,json=lastTime,proto3" json:"last_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ShortlistCoverage) Reset() {
+	*x = ShortlistCoverage{}
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ShortlistCoverage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ShortlistCoverage) ProtoMessage() {}
+
+func (x *ShortlistCoverage) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ShortlistCoverage.ProtoReflect.Descriptor instead.
+func (*ShortlistCoverage) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *ShortlistCoverage) GetShortlistType() ShortlistType {
+	if x != nil {
+		return x.ShortlistType
+	}
+	return ShortlistType_SHORTLIST_TYPE_UNSPECIFIED
+}
+
+func (x *ShortlistCoverage) GetScope() Scope {
+	if x != nil {
+		return x.Scope
+	}
+	return Scope_SCOPE_UNSPECIFIED
+}
+
+func (x *ShortlistCoverage) GetMinutes() int32 {
+	if x != nil {
+		return x.Minutes
+	}
+	return 0
+}
+
+func (x *ShortlistCoverage) GetRecords() int64 {
+	if x != nil {
+		return x.Records
+	}
+	return 0
+}
+
+func (x *ShortlistCoverage) GetRanges() []*MinuteRange {
+	if x != nil {
+		return x.Ranges
+	}
+	return nil
+}
+
+func (x *ShortlistCoverage) GetLastTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LastTime
+	}
+	return nil
+}
+
+// What one developer wrote of one kind of market record.
+type WriterActivity struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The developer's id.
+	DeveloperId string `protobuf:"bytes,1,opt,name=developer_id,json=developerId,proto3" json:"developer_id,omitempty"`
+	// The developer's username.
+	Username string `protobuf:"bytes,2,opt,name=username,proto3" json:"username,omitempty"`
+	// The kind of record: `quotes`, `nifty` or `shortlists`.
+	Kind string `protobuf:"bytes,3,opt,name=kind,proto3" json:"kind,omitempty"`
+	// When it last wrote records of this kind, for any trading day, RFC 3339
+	// UTC (recorded about once a second by each server).
+	LastWriteTime *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=last_write_time,json=lastWriteTime,proto3" json:"last_write_time,omitempty"`
+	// The latest instant among the records it wrote, any trading day.
+	LastRecordTime *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=last_record_time,json=lastRecordTime,proto3" json:"last_record_time,omitempty"`
+	// Records of this kind it wrote for the coverage's date (a record written
+	// again counts again); 0 when none.
+	DayRecords int64 `protobuf:"varint,6,opt,name=day_records,json=dayRecords,proto3" json:"day_records,omitempty"`
+	// When it last wrote records of this kind for the coverage's date; absent
+	// when it wrote none.
+	DayLastWriteTime *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=day_last_write_time,json=dayLastWriteTime,proto3" json:"day_last_write_time,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *WriterActivity) Reset() {
+	*x = WriterActivity{}
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WriterActivity) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WriterActivity) ProtoMessage() {}
+
+func (x *WriterActivity) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WriterActivity.ProtoReflect.Descriptor instead.
+func (*WriterActivity) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *WriterActivity) GetDeveloperId() string {
+	if x != nil {
+		return x.DeveloperId
+	}
+	return ""
+}
+
+func (x *WriterActivity) GetUsername() string {
+	if x != nil {
+		return x.Username
+	}
+	return ""
+}
+
+func (x *WriterActivity) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *WriterActivity) GetLastWriteTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LastWriteTime
+	}
+	return nil
+}
+
+func (x *WriterActivity) GetLastRecordTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LastRecordTime
+	}
+	return nil
+}
+
+func (x *WriterActivity) GetDayRecords() int64 {
+	if x != nil {
+		return x.DayRecords
+	}
+	return 0
+}
+
+func (x *WriterActivity) GetDayLastWriteTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.DayLastWriteTime
+	}
+	return nil
+}
+
+// Which minutes of a trading day hold data, and who wrote when.
+type Coverage struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Trading date YYYY-MM-DD (Asia/Kolkata) described; empty when nothing is
+	// stored and no date was asked for.
+	Date string `protobuf:"bytes,1,opt,name=date,proto3" json:"date,omitempty"`
+	// The session's open (09:15 IST), RFC 3339 UTC: minute 0 of the ranges.
+	SessionStart *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=session_start,json=sessionStart,proto3" json:"session_start,omitempty"`
+	// Whole minutes of the session (375).
+	SessionMinutes int32 `protobuf:"varint,3,opt,name=session_minutes,json=sessionMinutes,proto3" json:"session_minutes,omitempty"`
+	// Every stock symbol with a quote that day, in byte order.
+	Symbols []*SymbolCoverage `protobuf:"bytes,4,rep,name=symbols,proto3" json:"symbols,omitempty"`
+	// NIFTY 50's quotes; absent when there are none.
+	Nifty *SymbolCoverage `protobuf:"bytes,5,opt,name=nifty,proto3" json:"nifty,omitempty"`
+	// Every shortlist (type and scope) with a snapshot that day.
+	Shortlists []*ShortlistCoverage `protobuf:"bytes,6,rep,name=shortlists,proto3" json:"shortlists,omitempty"`
+	// Every developer that has written market records, per kind, by
+	// username then kind; empty under the backtest clock.
+	Writers       []*WriterActivity `protobuf:"bytes,7,rep,name=writers,proto3" json:"writers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Coverage) Reset() {
+	*x = Coverage{}
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Coverage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Coverage) ProtoMessage() {}
+
+func (x *Coverage) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Coverage.ProtoReflect.Descriptor instead.
+func (*Coverage) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *Coverage) GetDate() string {
+	if x != nil {
+		return x.Date
+	}
+	return ""
+}
+
+func (x *Coverage) GetSessionStart() *timestamppb.Timestamp {
+	if x != nil {
+		return x.SessionStart
+	}
+	return nil
+}
+
+func (x *Coverage) GetSessionMinutes() int32 {
+	if x != nil {
+		return x.SessionMinutes
+	}
+	return 0
+}
+
+func (x *Coverage) GetSymbols() []*SymbolCoverage {
+	if x != nil {
+		return x.Symbols
+	}
+	return nil
+}
+
+func (x *Coverage) GetNifty() *SymbolCoverage {
+	if x != nil {
+		return x.Nifty
+	}
+	return nil
+}
+
+func (x *Coverage) GetShortlists() []*ShortlistCoverage {
+	if x != nil {
+		return x.Shortlists
+	}
+	return nil
+}
+
+func (x *Coverage) GetWriters() []*WriterActivity {
+	if x != nil {
+		return x.Writers
+	}
+	return nil
+}
+
 // A trading run: a backtest or live session whose orders are evaluated.
 type Run struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1012,7 +1516,7 @@ type Run struct {
 
 func (x *Run) Reset() {
 	*x = Run{}
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[14]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1024,7 +1528,7 @@ func (x *Run) String() string {
 func (*Run) ProtoMessage() {}
 
 func (x *Run) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[14]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1037,7 +1541,7 @@ func (x *Run) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Run.ProtoReflect.Descriptor instead.
 func (*Run) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{14}
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Run) GetId() string {
@@ -1115,7 +1619,7 @@ type ListRunsRequest struct {
 
 func (x *ListRunsRequest) Reset() {
 	*x = ListRunsRequest{}
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[15]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1127,7 +1631,7 @@ func (x *ListRunsRequest) String() string {
 func (*ListRunsRequest) ProtoMessage() {}
 
 func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[15]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1140,7 +1644,7 @@ func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunsRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{15}
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListRunsRequest) GetTag() string {
@@ -1177,7 +1681,7 @@ type ListRunsResponse struct {
 
 func (x *ListRunsResponse) Reset() {
 	*x = ListRunsResponse{}
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[16]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1189,7 +1693,7 @@ func (x *ListRunsResponse) String() string {
 func (*ListRunsResponse) ProtoMessage() {}
 
 func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[16]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1202,7 +1706,7 @@ func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunsResponse) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{16}
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListRunsResponse) GetRuns() []*Run {
@@ -1228,7 +1732,7 @@ type ListRunTagsRequest struct {
 
 func (x *ListRunTagsRequest) Reset() {
 	*x = ListRunTagsRequest{}
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[17]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1240,7 +1744,7 @@ func (x *ListRunTagsRequest) String() string {
 func (*ListRunTagsRequest) ProtoMessage() {}
 
 func (x *ListRunTagsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[17]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1253,7 +1757,7 @@ func (x *ListRunTagsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunTagsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunTagsRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{17}
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{23}
 }
 
 // The caller's distinct run tags.
@@ -1267,7 +1771,7 @@ type ListRunTagsResponse struct {
 
 func (x *ListRunTagsResponse) Reset() {
 	*x = ListRunTagsResponse{}
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[18]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1279,7 +1783,7 @@ func (x *ListRunTagsResponse) String() string {
 func (*ListRunTagsResponse) ProtoMessage() {}
 
 func (x *ListRunTagsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[18]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1292,7 +1796,7 @@ func (x *ListRunTagsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunTagsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunTagsResponse) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{18}
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ListRunTagsResponse) GetTags() []string {
@@ -1325,7 +1829,7 @@ type CreateRunRequest struct {
 
 func (x *CreateRunRequest) Reset() {
 	*x = CreateRunRequest{}
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[19]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1337,7 +1841,7 @@ func (x *CreateRunRequest) String() string {
 func (*CreateRunRequest) ProtoMessage() {}
 
 func (x *CreateRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[19]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1350,7 +1854,7 @@ func (x *CreateRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateRunRequest.ProtoReflect.Descriptor instead.
 func (*CreateRunRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{19}
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CreateRunRequest) GetStartDatetime() string {
@@ -1406,7 +1910,7 @@ type RunUpdate struct {
 
 func (x *RunUpdate) Reset() {
 	*x = RunUpdate{}
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[20]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1418,7 +1922,7 @@ func (x *RunUpdate) String() string {
 func (*RunUpdate) ProtoMessage() {}
 
 func (x *RunUpdate) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[20]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1431,7 +1935,7 @@ func (x *RunUpdate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunUpdate.ProtoReflect.Descriptor instead.
 func (*RunUpdate) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{20}
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *RunUpdate) GetCompleted() bool {
@@ -1472,7 +1976,7 @@ type UpdateRunRequest struct {
 
 func (x *UpdateRunRequest) Reset() {
 	*x = UpdateRunRequest{}
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[21]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1484,7 +1988,7 @@ func (x *UpdateRunRequest) String() string {
 func (*UpdateRunRequest) ProtoMessage() {}
 
 func (x *UpdateRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[21]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1497,7 +2001,7 @@ func (x *UpdateRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateRunRequest.ProtoReflect.Descriptor instead.
 func (*UpdateRunRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{21}
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *UpdateRunRequest) GetRunId() string {
@@ -1533,7 +2037,7 @@ type DeleteRunRequest struct {
 
 func (x *DeleteRunRequest) Reset() {
 	*x = DeleteRunRequest{}
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[22]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1545,7 +2049,7 @@ func (x *DeleteRunRequest) String() string {
 func (*DeleteRunRequest) ProtoMessage() {}
 
 func (x *DeleteRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[22]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1558,7 +2062,7 @@ func (x *DeleteRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteRunRequest.ProtoReflect.Descriptor instead.
 func (*DeleteRunRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{22}
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *DeleteRunRequest) GetRunId() string {
@@ -1590,7 +2094,7 @@ type ListOrdersRequest struct {
 
 func (x *ListOrdersRequest) Reset() {
 	*x = ListOrdersRequest{}
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[23]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1602,7 +2106,7 @@ func (x *ListOrdersRequest) String() string {
 func (*ListOrdersRequest) ProtoMessage() {}
 
 func (x *ListOrdersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[23]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1615,7 +2119,7 @@ func (x *ListOrdersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOrdersRequest.ProtoReflect.Descriptor instead.
 func (*ListOrdersRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{23}
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ListOrdersRequest) GetRunId() string {
@@ -1673,7 +2177,7 @@ type Order struct {
 
 func (x *Order) Reset() {
 	*x = Order{}
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[24]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1685,7 +2189,7 @@ func (x *Order) String() string {
 func (*Order) ProtoMessage() {}
 
 func (x *Order) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[24]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1698,7 +2202,7 @@ func (x *Order) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Order.ProtoReflect.Descriptor instead.
 func (*Order) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{24}
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Order) GetId() string {
@@ -1777,7 +2281,7 @@ type ListOrdersResponse struct {
 
 func (x *ListOrdersResponse) Reset() {
 	*x = ListOrdersResponse{}
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[25]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1789,7 +2293,7 @@ func (x *ListOrdersResponse) String() string {
 func (*ListOrdersResponse) ProtoMessage() {}
 
 func (x *ListOrdersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[25]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1802,7 +2306,7 @@ func (x *ListOrdersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOrdersResponse.ProtoReflect.Descriptor instead.
 func (*ListOrdersResponse) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{25}
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ListOrdersResponse) GetOrders() []*Order {
@@ -1846,7 +2350,7 @@ type CreateOrderRequest struct {
 
 func (x *CreateOrderRequest) Reset() {
 	*x = CreateOrderRequest{}
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[26]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1858,7 +2362,7 @@ func (x *CreateOrderRequest) String() string {
 func (*CreateOrderRequest) ProtoMessage() {}
 
 func (x *CreateOrderRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_dashboard_proto_msgTypes[26]
+	mi := &file_mdc_v1_dashboard_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1871,7 +2375,7 @@ func (x *CreateOrderRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateOrderRequest.ProtoReflect.Descriptor instead.
 func (*CreateOrderRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{26}
+	return file_mdc_v1_dashboard_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CreateOrderRequest) GetRunId() string {
@@ -1929,9 +2433,11 @@ const file_mdc_v1_dashboard_proto_rawDesc = "" +
 	"\n" +
 	"\x16mdc/v1/dashboard.proto\x12\x06mdc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x16mdc/v1/developer.proto\x1a\x13mdc/v1/market.proto\x1a\x14mdc/v1/options.proto\">\n" +
 	"\rSignInRequest\x12-\n" +
-	"\x0fdeveloper_token\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x0edeveloperToken\"3\n" +
+	"\x0fdeveloper_token\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x0edeveloperToken\"]\n" +
 	"\x1dListAvailableDatetimesRequest\x12\x12\n" +
-	"\x04date\x18\x01 \x01(\tR\x04date\"u\n" +
+	"\x04date\x18\x01 \x01(\tR\x04date\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\tR\x04type\x12\x14\n" +
+	"\x05scope\x18\x03 \x01(\tR\x05scope\"u\n" +
 	"\rAvailableDate\x12\x12\n" +
 	"\x04date\x18\x01 \x01(\tR\x04date\x12\x14\n" +
 	"\x05count\x18\x02 \x01(\x05R\x05count\x12:\n" +
@@ -1997,7 +2503,45 @@ const file_mdc_v1_dashboard_proto_rawDesc = "" +
 	"\aentries\x18\x04 \x03(\v2\x1f.mdc.v1.DashboardShortlistEntryR\aentries\"T\n" +
 	"\x1aGetDayQuoteTimelineRequest\x12\x1c\n" +
 	"\x06symbol\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x06symbol\x12\x18\n" +
-	"\x04date\x18\x02 \x01(\tB\x04\xe2A\x01\x02R\x04date\"\xad\x02\n" +
+	"\x04date\x18\x02 \x01(\tB\x04\xe2A\x01\x02R\x04date\"(\n" +
+	"\x12GetCoverageRequest\x12\x12\n" +
+	"\x04date\x18\x01 \x01(\tR\x04date\"7\n" +
+	"\vMinuteRange\x12\x14\n" +
+	"\x05first\x18\x01 \x01(\x05R\x05first\x12\x12\n" +
+	"\x04last\x18\x02 \x01(\x05R\x04last\"\xc9\x01\n" +
+	"\x0eSymbolCoverage\x12\x1d\n" +
+	"\n" +
+	"nse_symbol\x18\x01 \x01(\tR\tnseSymbol\x12\x18\n" +
+	"\aminutes\x18\x02 \x01(\x05R\aminutes\x12\x18\n" +
+	"\arecords\x18\x03 \x01(\x03R\arecords\x12+\n" +
+	"\x06ranges\x18\x04 \x03(\v2\x13.mdc.v1.MinuteRangeR\x06ranges\x127\n" +
+	"\tlast_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\blastTime\"\x90\x02\n" +
+	"\x11ShortlistCoverage\x12<\n" +
+	"\x0eshortlist_type\x18\x01 \x01(\x0e2\x15.mdc.v1.ShortlistTypeR\rshortlistType\x12#\n" +
+	"\x05scope\x18\x02 \x01(\x0e2\r.mdc.v1.ScopeR\x05scope\x12\x18\n" +
+	"\aminutes\x18\x03 \x01(\x05R\aminutes\x12\x18\n" +
+	"\arecords\x18\x04 \x01(\x03R\arecords\x12+\n" +
+	"\x06ranges\x18\x05 \x03(\v2\x13.mdc.v1.MinuteRangeR\x06ranges\x127\n" +
+	"\tlast_time\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\blastTime\"\xd9\x02\n" +
+	"\x0eWriterActivity\x12!\n" +
+	"\fdeveloper_id\x18\x01 \x01(\tR\vdeveloperId\x12\x1a\n" +
+	"\busername\x18\x02 \x01(\tR\busername\x12\x12\n" +
+	"\x04kind\x18\x03 \x01(\tR\x04kind\x12B\n" +
+	"\x0flast_write_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\rlastWriteTime\x12D\n" +
+	"\x10last_record_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x0elastRecordTime\x12\x1f\n" +
+	"\vday_records\x18\x06 \x01(\x03R\n" +
+	"dayRecords\x12I\n" +
+	"\x13day_last_write_time\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\x10dayLastWriteTime\"\xd5\x02\n" +
+	"\bCoverage\x12\x12\n" +
+	"\x04date\x18\x01 \x01(\tR\x04date\x12?\n" +
+	"\rsession_start\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\fsessionStart\x12'\n" +
+	"\x0fsession_minutes\x18\x03 \x01(\x05R\x0esessionMinutes\x120\n" +
+	"\asymbols\x18\x04 \x03(\v2\x16.mdc.v1.SymbolCoverageR\asymbols\x12,\n" +
+	"\x05nifty\x18\x05 \x01(\v2\x16.mdc.v1.SymbolCoverageR\x05nifty\x129\n" +
+	"\n" +
+	"shortlists\x18\x06 \x03(\v2\x19.mdc.v1.ShortlistCoverageR\n" +
+	"shortlists\x120\n" +
+	"\awriters\x18\a \x03(\v2\x16.mdc.v1.WriterActivityR\awriters\"\xad\x02\n" +
 	"\x03Run\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
@@ -2071,7 +2615,7 @@ const file_mdc_v1_dashboard_proto_rawDesc = "" +
 	"\btimezone\x18\a \x01(\tR\btimezoneB\x0e\n" +
 	"\f_entry_priceB\x12\n" +
 	"\x10_stop_loss_priceB\x14\n" +
-	"\x12_take_profit_price2\xd3\x15\n" +
+	"\x12_take_profit_price2\xc5\x16\n" +
 	"\x10DashboardService\x12\xf9\x02\n" +
 	"\x06SignIn\x12\x15.mdc.v1.SignInRequest\x1a\x11.mdc.v1.Developer\"\xc4\x02\xa2\x9f\x19\x97\x02\b\x01\x10\x01\x18\x01 \x01*B\b\x10\x12>The token is unknown or revoked (counted as a failed sign-in).*}\b\b\x12yMore than 10 failed sign-ins from this client address in the current minute, or no free database connection; retry later.:Ja read; at worst a wrong token counts one more failure toward the throttle\x82\xd3\xe4\x93\x02\x1f:\x01*\"\x1a/v1/dashboard/auth/sign-in\x90\x02\x02\x12\xa7\x01\n" +
 	"\x16ListAvailableDatetimes\x12%.mdc.v1.ListAvailableDatetimesRequest\x1a&.mdc.v1.ListAvailableDatetimesResponse\">\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x02:\x04read\x82\xd3\xe4\x93\x02#\x12!/v1/dashboard/available-datetimes\x90\x02\x01\x12q\n" +
@@ -2080,7 +2624,8 @@ const file_mdc_v1_dashboard_proto_rawDesc = "" +
 	"\x1bGetDailyPersistentCompanies\x12*.mdc.v1.GetDailyPersistentCompaniesRequest\x1a .mdc.v1.DailyPersistentCompanies\"E\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02*\x12(/v1/dashboard/daily-persistent-companies\x90\x02\x01\x12\xa2\x01\n" +
 	"\x17GetDailyUniqueCompanies\x12&.mdc.v1.GetDailyUniqueCompaniesRequest\x1a\x1c.mdc.v1.DailyUniqueCompanies\"A\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02&\x12$/v1/dashboard/daily-unique-companies\x90\x02\x01\x12\xe8\x01\n" +
 	"\fGetShortlist\x12\x1b.mdc.v1.GetShortlistRequest\x1a\x1a.mdc.v1.DashboardShortlist\"\x9e\x01\xa2\x9f\x19w\b\x02\x10\x02\x18\x02 \x03*g\b\x05\x12cNo snapshot of that type and scope on the trading day of `datetime` (default: now) at or before it.:\x04read\x82\xd3\xe4\x93\x02\x1a\x12\x18/v1/dashboard/shortlists\x90\x02\x01\x12\x89\x01\n" +
-	"\x10GetQuoteTimeline\x12\".mdc.v1.GetDayQuoteTimelineRequest\x1a\x15.mdc.v1.QuoteTimeline\":\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\x1f\x12\x1d/v1/dashboard/quote-timelines\x90\x02\x01\x12n\n" +
+	"\x10GetQuoteTimeline\x12\".mdc.v1.GetDayQuoteTimelineRequest\x1a\x15.mdc.v1.QuoteTimeline\":\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\x1f\x12\x1d/v1/dashboard/quote-timelines\x90\x02\x01\x12p\n" +
+	"\vGetCoverage\x12\x1a.mdc.v1.GetCoverageRequest\x1a\x10.mdc.v1.Coverage\"3\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/dashboard/coverage\x90\x02\x01\x12n\n" +
 	"\bListRuns\x12\x17.mdc.v1.ListRunsRequest\x1a\x18.mdc.v1.ListRunsResponse\"/\xa2\x9f\x19\x0e\b\x02\x10\x01\x18\x02 \x01:\x04read\x82\xd3\xe4\x93\x02\x14\x12\x12/v1/dashboard/runs\x90\x02\x01\x12|\n" +
 	"\vListRunTags\x12\x1a.mdc.v1.ListRunTagsRequest\x1a\x1b.mdc.v1.ListRunTagsResponse\"4\xa2\x9f\x19\x0e\b\x02\x10\x01\x18\x02 \x01:\x04read\x82\xd3\xe4\x93\x02\x19\x12\x17/v1/dashboard/runs/tags\x90\x02\x01\x12\x7f\n" +
 	"\tCreateRun\x12\x18.mdc.v1.CreateRunRequest\x1a\v.mdc.v1.Run\"K\xa2\x9f\x19'\b\x02\x10\x01\x18\x03 \x01:\x1da second run would be created\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/v1/dashboard/runs\x90\x02\x00\x12\xff\x01\n" +
@@ -2102,7 +2647,7 @@ func file_mdc_v1_dashboard_proto_rawDescGZIP() []byte {
 	return file_mdc_v1_dashboard_proto_rawDescData
 }
 
-var file_mdc_v1_dashboard_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_mdc_v1_dashboard_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_mdc_v1_dashboard_proto_goTypes = []any{
 	(*SignInRequest)(nil),                      // 0: mdc.v1.SignInRequest
 	(*ListAvailableDatetimesRequest)(nil),      // 1: mdc.v1.ListAvailableDatetimesRequest
@@ -2118,87 +2663,109 @@ var file_mdc_v1_dashboard_proto_goTypes = []any{
 	(*DashboardShortlistEntry)(nil),            // 11: mdc.v1.DashboardShortlistEntry
 	(*DashboardShortlist)(nil),                 // 12: mdc.v1.DashboardShortlist
 	(*GetDayQuoteTimelineRequest)(nil),         // 13: mdc.v1.GetDayQuoteTimelineRequest
-	(*Run)(nil),                                // 14: mdc.v1.Run
-	(*ListRunsRequest)(nil),                    // 15: mdc.v1.ListRunsRequest
-	(*ListRunsResponse)(nil),                   // 16: mdc.v1.ListRunsResponse
-	(*ListRunTagsRequest)(nil),                 // 17: mdc.v1.ListRunTagsRequest
-	(*ListRunTagsResponse)(nil),                // 18: mdc.v1.ListRunTagsResponse
-	(*CreateRunRequest)(nil),                   // 19: mdc.v1.CreateRunRequest
-	(*RunUpdate)(nil),                          // 20: mdc.v1.RunUpdate
-	(*UpdateRunRequest)(nil),                   // 21: mdc.v1.UpdateRunRequest
-	(*DeleteRunRequest)(nil),                   // 22: mdc.v1.DeleteRunRequest
-	(*ListOrdersRequest)(nil),                  // 23: mdc.v1.ListOrdersRequest
-	(*Order)(nil),                              // 24: mdc.v1.Order
-	(*ListOrdersResponse)(nil),                 // 25: mdc.v1.ListOrdersResponse
-	(*CreateOrderRequest)(nil),                 // 26: mdc.v1.CreateOrderRequest
-	(*timestamppb.Timestamp)(nil),              // 27: google.protobuf.Timestamp
-	(ShortlistType)(0),                         // 28: mdc.v1.ShortlistType
-	(Scope)(0),                                 // 29: mdc.v1.Scope
-	(*StockQuote)(nil),                         // 30: mdc.v1.StockQuote
-	(*TradeOutcome)(nil),                       // 31: mdc.v1.TradeOutcome
-	(*fieldmaskpb.FieldMask)(nil),              // 32: google.protobuf.FieldMask
-	(*Developer)(nil),                          // 33: mdc.v1.Developer
-	(*CandleSeries)(nil),                       // 34: mdc.v1.CandleSeries
-	(*QuoteTimeline)(nil),                      // 35: mdc.v1.QuoteTimeline
-	(*emptypb.Empty)(nil),                      // 36: google.protobuf.Empty
+	(*GetCoverageRequest)(nil),                 // 14: mdc.v1.GetCoverageRequest
+	(*MinuteRange)(nil),                        // 15: mdc.v1.MinuteRange
+	(*SymbolCoverage)(nil),                     // 16: mdc.v1.SymbolCoverage
+	(*ShortlistCoverage)(nil),                  // 17: mdc.v1.ShortlistCoverage
+	(*WriterActivity)(nil),                     // 18: mdc.v1.WriterActivity
+	(*Coverage)(nil),                           // 19: mdc.v1.Coverage
+	(*Run)(nil),                                // 20: mdc.v1.Run
+	(*ListRunsRequest)(nil),                    // 21: mdc.v1.ListRunsRequest
+	(*ListRunsResponse)(nil),                   // 22: mdc.v1.ListRunsResponse
+	(*ListRunTagsRequest)(nil),                 // 23: mdc.v1.ListRunTagsRequest
+	(*ListRunTagsResponse)(nil),                // 24: mdc.v1.ListRunTagsResponse
+	(*CreateRunRequest)(nil),                   // 25: mdc.v1.CreateRunRequest
+	(*RunUpdate)(nil),                          // 26: mdc.v1.RunUpdate
+	(*UpdateRunRequest)(nil),                   // 27: mdc.v1.UpdateRunRequest
+	(*DeleteRunRequest)(nil),                   // 28: mdc.v1.DeleteRunRequest
+	(*ListOrdersRequest)(nil),                  // 29: mdc.v1.ListOrdersRequest
+	(*Order)(nil),                              // 30: mdc.v1.Order
+	(*ListOrdersResponse)(nil),                 // 31: mdc.v1.ListOrdersResponse
+	(*CreateOrderRequest)(nil),                 // 32: mdc.v1.CreateOrderRequest
+	(*timestamppb.Timestamp)(nil),              // 33: google.protobuf.Timestamp
+	(ShortlistType)(0),                         // 34: mdc.v1.ShortlistType
+	(Scope)(0),                                 // 35: mdc.v1.Scope
+	(*StockQuote)(nil),                         // 36: mdc.v1.StockQuote
+	(*TradeOutcome)(nil),                       // 37: mdc.v1.TradeOutcome
+	(*fieldmaskpb.FieldMask)(nil),              // 38: google.protobuf.FieldMask
+	(*Developer)(nil),                          // 39: mdc.v1.Developer
+	(*CandleSeries)(nil),                       // 40: mdc.v1.CandleSeries
+	(*QuoteTimeline)(nil),                      // 41: mdc.v1.QuoteTimeline
+	(*emptypb.Empty)(nil),                      // 42: google.protobuf.Empty
 }
 var file_mdc_v1_dashboard_proto_depIdxs = []int32{
-	27, // 0: mdc.v1.AvailableDate.timestamps:type_name -> google.protobuf.Timestamp
+	33, // 0: mdc.v1.AvailableDate.timestamps:type_name -> google.protobuf.Timestamp
 	2,  // 1: mdc.v1.ListAvailableDatetimesResponse.dates:type_name -> mdc.v1.AvailableDate
-	28, // 2: mdc.v1.DailyPersistentCompanies.type:type_name -> mdc.v1.ShortlistType
-	29, // 3: mdc.v1.DailyPersistentCompanies.scope:type_name -> mdc.v1.Scope
+	34, // 2: mdc.v1.DailyPersistentCompanies.type:type_name -> mdc.v1.ShortlistType
+	35, // 3: mdc.v1.DailyPersistentCompanies.scope:type_name -> mdc.v1.Scope
 	6,  // 4: mdc.v1.DailyPersistentCompanies.companies:type_name -> mdc.v1.PersistentCompany
-	28, // 5: mdc.v1.DailyUniqueCompanies.type:type_name -> mdc.v1.ShortlistType
-	29, // 6: mdc.v1.DailyUniqueCompanies.scope:type_name -> mdc.v1.Scope
-	30, // 7: mdc.v1.DashboardShortlistEntry.quote:type_name -> mdc.v1.StockQuote
-	31, // 8: mdc.v1.DashboardShortlistEntry.outcome:type_name -> mdc.v1.TradeOutcome
-	27, // 9: mdc.v1.DashboardShortlist.timestamp:type_name -> google.protobuf.Timestamp
-	28, // 10: mdc.v1.DashboardShortlist.shortlist_type:type_name -> mdc.v1.ShortlistType
-	29, // 11: mdc.v1.DashboardShortlist.scope:type_name -> mdc.v1.Scope
+	34, // 5: mdc.v1.DailyUniqueCompanies.type:type_name -> mdc.v1.ShortlistType
+	35, // 6: mdc.v1.DailyUniqueCompanies.scope:type_name -> mdc.v1.Scope
+	36, // 7: mdc.v1.DashboardShortlistEntry.quote:type_name -> mdc.v1.StockQuote
+	37, // 8: mdc.v1.DashboardShortlistEntry.outcome:type_name -> mdc.v1.TradeOutcome
+	33, // 9: mdc.v1.DashboardShortlist.timestamp:type_name -> google.protobuf.Timestamp
+	34, // 10: mdc.v1.DashboardShortlist.shortlist_type:type_name -> mdc.v1.ShortlistType
+	35, // 11: mdc.v1.DashboardShortlist.scope:type_name -> mdc.v1.Scope
 	11, // 12: mdc.v1.DashboardShortlist.entries:type_name -> mdc.v1.DashboardShortlistEntry
-	27, // 13: mdc.v1.Run.start_time:type_name -> google.protobuf.Timestamp
-	27, // 14: mdc.v1.Run.end_time:type_name -> google.protobuf.Timestamp
-	27, // 15: mdc.v1.Run.created_time:type_name -> google.protobuf.Timestamp
-	14, // 16: mdc.v1.ListRunsResponse.runs:type_name -> mdc.v1.Run
-	20, // 17: mdc.v1.UpdateRunRequest.run:type_name -> mdc.v1.RunUpdate
-	32, // 18: mdc.v1.UpdateRunRequest.update_mask:type_name -> google.protobuf.FieldMask
-	27, // 19: mdc.v1.Order.time:type_name -> google.protobuf.Timestamp
-	27, // 20: mdc.v1.Order.created_time:type_name -> google.protobuf.Timestamp
-	31, // 21: mdc.v1.Order.outcome:type_name -> mdc.v1.TradeOutcome
-	24, // 22: mdc.v1.ListOrdersResponse.orders:type_name -> mdc.v1.Order
-	0,  // 23: mdc.v1.DashboardService.SignIn:input_type -> mdc.v1.SignInRequest
-	1,  // 24: mdc.v1.DashboardService.ListAvailableDatetimes:input_type -> mdc.v1.ListAvailableDatetimesRequest
-	4,  // 25: mdc.v1.DashboardService.GetCandles:input_type -> mdc.v1.GetCandlesRequest
-	5,  // 26: mdc.v1.DashboardService.GetDailyPersistentCompanies:input_type -> mdc.v1.GetDailyPersistentCompaniesRequest
-	8,  // 27: mdc.v1.DashboardService.GetDailyUniqueCompanies:input_type -> mdc.v1.GetDailyUniqueCompaniesRequest
-	10, // 28: mdc.v1.DashboardService.GetShortlist:input_type -> mdc.v1.GetShortlistRequest
-	13, // 29: mdc.v1.DashboardService.GetQuoteTimeline:input_type -> mdc.v1.GetDayQuoteTimelineRequest
-	15, // 30: mdc.v1.DashboardService.ListRuns:input_type -> mdc.v1.ListRunsRequest
-	17, // 31: mdc.v1.DashboardService.ListRunTags:input_type -> mdc.v1.ListRunTagsRequest
-	19, // 32: mdc.v1.DashboardService.CreateRun:input_type -> mdc.v1.CreateRunRequest
-	21, // 33: mdc.v1.DashboardService.UpdateRun:input_type -> mdc.v1.UpdateRunRequest
-	22, // 34: mdc.v1.DashboardService.DeleteRun:input_type -> mdc.v1.DeleteRunRequest
-	23, // 35: mdc.v1.DashboardService.ListOrders:input_type -> mdc.v1.ListOrdersRequest
-	26, // 36: mdc.v1.DashboardService.CreateOrder:input_type -> mdc.v1.CreateOrderRequest
-	33, // 37: mdc.v1.DashboardService.SignIn:output_type -> mdc.v1.Developer
-	3,  // 38: mdc.v1.DashboardService.ListAvailableDatetimes:output_type -> mdc.v1.ListAvailableDatetimesResponse
-	34, // 39: mdc.v1.DashboardService.GetCandles:output_type -> mdc.v1.CandleSeries
-	7,  // 40: mdc.v1.DashboardService.GetDailyPersistentCompanies:output_type -> mdc.v1.DailyPersistentCompanies
-	9,  // 41: mdc.v1.DashboardService.GetDailyUniqueCompanies:output_type -> mdc.v1.DailyUniqueCompanies
-	12, // 42: mdc.v1.DashboardService.GetShortlist:output_type -> mdc.v1.DashboardShortlist
-	35, // 43: mdc.v1.DashboardService.GetQuoteTimeline:output_type -> mdc.v1.QuoteTimeline
-	16, // 44: mdc.v1.DashboardService.ListRuns:output_type -> mdc.v1.ListRunsResponse
-	18, // 45: mdc.v1.DashboardService.ListRunTags:output_type -> mdc.v1.ListRunTagsResponse
-	14, // 46: mdc.v1.DashboardService.CreateRun:output_type -> mdc.v1.Run
-	14, // 47: mdc.v1.DashboardService.UpdateRun:output_type -> mdc.v1.Run
-	36, // 48: mdc.v1.DashboardService.DeleteRun:output_type -> google.protobuf.Empty
-	25, // 49: mdc.v1.DashboardService.ListOrders:output_type -> mdc.v1.ListOrdersResponse
-	24, // 50: mdc.v1.DashboardService.CreateOrder:output_type -> mdc.v1.Order
-	37, // [37:51] is the sub-list for method output_type
-	23, // [23:37] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	15, // 13: mdc.v1.SymbolCoverage.ranges:type_name -> mdc.v1.MinuteRange
+	33, // 14: mdc.v1.SymbolCoverage.last_time:type_name -> google.protobuf.Timestamp
+	34, // 15: mdc.v1.ShortlistCoverage.shortlist_type:type_name -> mdc.v1.ShortlistType
+	35, // 16: mdc.v1.ShortlistCoverage.scope:type_name -> mdc.v1.Scope
+	15, // 17: mdc.v1.ShortlistCoverage.ranges:type_name -> mdc.v1.MinuteRange
+	33, // 18: mdc.v1.ShortlistCoverage.last_time:type_name -> google.protobuf.Timestamp
+	33, // 19: mdc.v1.WriterActivity.last_write_time:type_name -> google.protobuf.Timestamp
+	33, // 20: mdc.v1.WriterActivity.last_record_time:type_name -> google.protobuf.Timestamp
+	33, // 21: mdc.v1.WriterActivity.day_last_write_time:type_name -> google.protobuf.Timestamp
+	33, // 22: mdc.v1.Coverage.session_start:type_name -> google.protobuf.Timestamp
+	16, // 23: mdc.v1.Coverage.symbols:type_name -> mdc.v1.SymbolCoverage
+	16, // 24: mdc.v1.Coverage.nifty:type_name -> mdc.v1.SymbolCoverage
+	17, // 25: mdc.v1.Coverage.shortlists:type_name -> mdc.v1.ShortlistCoverage
+	18, // 26: mdc.v1.Coverage.writers:type_name -> mdc.v1.WriterActivity
+	33, // 27: mdc.v1.Run.start_time:type_name -> google.protobuf.Timestamp
+	33, // 28: mdc.v1.Run.end_time:type_name -> google.protobuf.Timestamp
+	33, // 29: mdc.v1.Run.created_time:type_name -> google.protobuf.Timestamp
+	20, // 30: mdc.v1.ListRunsResponse.runs:type_name -> mdc.v1.Run
+	26, // 31: mdc.v1.UpdateRunRequest.run:type_name -> mdc.v1.RunUpdate
+	38, // 32: mdc.v1.UpdateRunRequest.update_mask:type_name -> google.protobuf.FieldMask
+	33, // 33: mdc.v1.Order.time:type_name -> google.protobuf.Timestamp
+	33, // 34: mdc.v1.Order.created_time:type_name -> google.protobuf.Timestamp
+	37, // 35: mdc.v1.Order.outcome:type_name -> mdc.v1.TradeOutcome
+	30, // 36: mdc.v1.ListOrdersResponse.orders:type_name -> mdc.v1.Order
+	0,  // 37: mdc.v1.DashboardService.SignIn:input_type -> mdc.v1.SignInRequest
+	1,  // 38: mdc.v1.DashboardService.ListAvailableDatetimes:input_type -> mdc.v1.ListAvailableDatetimesRequest
+	4,  // 39: mdc.v1.DashboardService.GetCandles:input_type -> mdc.v1.GetCandlesRequest
+	5,  // 40: mdc.v1.DashboardService.GetDailyPersistentCompanies:input_type -> mdc.v1.GetDailyPersistentCompaniesRequest
+	8,  // 41: mdc.v1.DashboardService.GetDailyUniqueCompanies:input_type -> mdc.v1.GetDailyUniqueCompaniesRequest
+	10, // 42: mdc.v1.DashboardService.GetShortlist:input_type -> mdc.v1.GetShortlistRequest
+	13, // 43: mdc.v1.DashboardService.GetQuoteTimeline:input_type -> mdc.v1.GetDayQuoteTimelineRequest
+	14, // 44: mdc.v1.DashboardService.GetCoverage:input_type -> mdc.v1.GetCoverageRequest
+	21, // 45: mdc.v1.DashboardService.ListRuns:input_type -> mdc.v1.ListRunsRequest
+	23, // 46: mdc.v1.DashboardService.ListRunTags:input_type -> mdc.v1.ListRunTagsRequest
+	25, // 47: mdc.v1.DashboardService.CreateRun:input_type -> mdc.v1.CreateRunRequest
+	27, // 48: mdc.v1.DashboardService.UpdateRun:input_type -> mdc.v1.UpdateRunRequest
+	28, // 49: mdc.v1.DashboardService.DeleteRun:input_type -> mdc.v1.DeleteRunRequest
+	29, // 50: mdc.v1.DashboardService.ListOrders:input_type -> mdc.v1.ListOrdersRequest
+	32, // 51: mdc.v1.DashboardService.CreateOrder:input_type -> mdc.v1.CreateOrderRequest
+	39, // 52: mdc.v1.DashboardService.SignIn:output_type -> mdc.v1.Developer
+	3,  // 53: mdc.v1.DashboardService.ListAvailableDatetimes:output_type -> mdc.v1.ListAvailableDatetimesResponse
+	40, // 54: mdc.v1.DashboardService.GetCandles:output_type -> mdc.v1.CandleSeries
+	7,  // 55: mdc.v1.DashboardService.GetDailyPersistentCompanies:output_type -> mdc.v1.DailyPersistentCompanies
+	9,  // 56: mdc.v1.DashboardService.GetDailyUniqueCompanies:output_type -> mdc.v1.DailyUniqueCompanies
+	12, // 57: mdc.v1.DashboardService.GetShortlist:output_type -> mdc.v1.DashboardShortlist
+	41, // 58: mdc.v1.DashboardService.GetQuoteTimeline:output_type -> mdc.v1.QuoteTimeline
+	19, // 59: mdc.v1.DashboardService.GetCoverage:output_type -> mdc.v1.Coverage
+	22, // 60: mdc.v1.DashboardService.ListRuns:output_type -> mdc.v1.ListRunsResponse
+	24, // 61: mdc.v1.DashboardService.ListRunTags:output_type -> mdc.v1.ListRunTagsResponse
+	20, // 62: mdc.v1.DashboardService.CreateRun:output_type -> mdc.v1.Run
+	20, // 63: mdc.v1.DashboardService.UpdateRun:output_type -> mdc.v1.Run
+	42, // 64: mdc.v1.DashboardService.DeleteRun:output_type -> google.protobuf.Empty
+	31, // 65: mdc.v1.DashboardService.ListOrders:output_type -> mdc.v1.ListOrdersResponse
+	30, // 66: mdc.v1.DashboardService.CreateOrder:output_type -> mdc.v1.Order
+	52, // [52:67] is the sub-list for method output_type
+	37, // [37:52] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_mdc_v1_dashboard_proto_init() }
@@ -2211,15 +2778,15 @@ func file_mdc_v1_dashboard_proto_init() {
 	file_mdc_v1_options_proto_init()
 	file_mdc_v1_dashboard_proto_msgTypes[5].OneofWrappers = []any{}
 	file_mdc_v1_dashboard_proto_msgTypes[10].OneofWrappers = []any{}
-	file_mdc_v1_dashboard_proto_msgTypes[23].OneofWrappers = []any{}
-	file_mdc_v1_dashboard_proto_msgTypes[26].OneofWrappers = []any{}
+	file_mdc_v1_dashboard_proto_msgTypes[29].OneofWrappers = []any{}
+	file_mdc_v1_dashboard_proto_msgTypes[32].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mdc_v1_dashboard_proto_rawDesc), len(file_mdc_v1_dashboard_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   27,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -30,6 +30,7 @@ const (
 	DashboardService_GetDailyUniqueCompanies_FullMethodName     = "/mdc.v1.DashboardService/GetDailyUniqueCompanies"
 	DashboardService_GetShortlist_FullMethodName                = "/mdc.v1.DashboardService/GetShortlist"
 	DashboardService_GetQuoteTimeline_FullMethodName            = "/mdc.v1.DashboardService/GetQuoteTimeline"
+	DashboardService_GetCoverage_FullMethodName                 = "/mdc.v1.DashboardService/GetCoverage"
 	DashboardService_ListRuns_FullMethodName                    = "/mdc.v1.DashboardService/ListRuns"
 	DashboardService_ListRunTags_FullMethodName                 = "/mdc.v1.DashboardService/ListRunTags"
 	DashboardService_CreateRun_FullMethodName                   = "/mdc.v1.DashboardService/CreateRun"
@@ -70,9 +71,11 @@ type DashboardServiceClient interface {
 	// after 10 failures in the current minute from the same client address.
 	SignIn(ctx context.Context, in *SignInRequest, opts ...grpc.CallOption) (*Developer, error)
 	// Trading dates with shortlist snapshot counts; the snapshot instants of
-	// `date` when it is given. Snapshots at or after the backtest clock are
-	// left out.
-	// Returns INVALID_ARGUMENT naming `date` if it is not a valid YYYY-MM-DD.
+	// `date` when it is given. With `type` (and `scope`), only the snapshots
+	// of that list; with `scope` alone, those of that scope. Snapshots at or
+	// after the backtest clock are left out.
+	// Returns INVALID_ARGUMENT naming `date` if it is not a valid YYYY-MM-DD,
+	// `type` or `scope` if it is unknown.
 	ListAvailableDatetimes(ctx context.Context, in *ListAvailableDatetimesRequest, opts ...grpc.CallOption) (*ListAvailableDatetimesResponse, error)
 	// The session's candles of one symbol on one trading day.
 	// Returns INVALID_ARGUMENT naming `symbol`, `date` (missing or malformed)
@@ -105,6 +108,17 @@ type DashboardServiceClient interface {
 	// malformed), and PERMISSION_DENIED with reason FUTURE_READ if `date`
 	// starts at or after the backtest clock.
 	GetQuoteTimeline(ctx context.Context, in *GetDayQuoteTimelineRequest, opts ...grpc.CallOption) (*QuoteTimeline, error)
+	// Which minutes of a trading day's session (09:15-15:30 IST, 375 minutes)
+	// hold data, per stock symbol, for NIFTY 50 and per shortlist, and when
+	// each developer last wrote market records of each kind: an operator sees
+	// a hole in the data or a dead collector at a glance. Without `date`, the
+	// latest trading day with any stored record. Under the backtest clock,
+	// only records stamped before it count and `writers` is empty (it
+	// describes the present).
+	// Returns INVALID_ARGUMENT naming `date` if it is malformed, and
+	// PERMISSION_DENIED with reason FUTURE_READ if `date` starts at or after
+	// the backtest clock.
+	GetCoverage(ctx context.Context, in *GetCoverageRequest, opts ...grpc.CallOption) (*Coverage, error)
 	// The caller's runs, newest first, paged.
 	// Returns INVALID_ARGUMENT naming `tag` (breaks the tag rules), `pageSize`
 	// (negative) or `pageToken` (not one this API returned).
@@ -220,6 +234,16 @@ func (c *dashboardServiceClient) GetQuoteTimeline(ctx context.Context, in *GetDa
 	return out, nil
 }
 
+func (c *dashboardServiceClient) GetCoverage(ctx context.Context, in *GetCoverageRequest, opts ...grpc.CallOption) (*Coverage, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Coverage)
+	err := c.cc.Invoke(ctx, DashboardService_GetCoverage_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *dashboardServiceClient) ListRuns(ctx context.Context, in *ListRunsRequest, opts ...grpc.CallOption) (*ListRunsResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListRunsResponse)
@@ -321,9 +345,11 @@ type DashboardServiceServer interface {
 	// after 10 failures in the current minute from the same client address.
 	SignIn(context.Context, *SignInRequest) (*Developer, error)
 	// Trading dates with shortlist snapshot counts; the snapshot instants of
-	// `date` when it is given. Snapshots at or after the backtest clock are
-	// left out.
-	// Returns INVALID_ARGUMENT naming `date` if it is not a valid YYYY-MM-DD.
+	// `date` when it is given. With `type` (and `scope`), only the snapshots
+	// of that list; with `scope` alone, those of that scope. Snapshots at or
+	// after the backtest clock are left out.
+	// Returns INVALID_ARGUMENT naming `date` if it is not a valid YYYY-MM-DD,
+	// `type` or `scope` if it is unknown.
 	ListAvailableDatetimes(context.Context, *ListAvailableDatetimesRequest) (*ListAvailableDatetimesResponse, error)
 	// The session's candles of one symbol on one trading day.
 	// Returns INVALID_ARGUMENT naming `symbol`, `date` (missing or malformed)
@@ -356,6 +382,17 @@ type DashboardServiceServer interface {
 	// malformed), and PERMISSION_DENIED with reason FUTURE_READ if `date`
 	// starts at or after the backtest clock.
 	GetQuoteTimeline(context.Context, *GetDayQuoteTimelineRequest) (*QuoteTimeline, error)
+	// Which minutes of a trading day's session (09:15-15:30 IST, 375 minutes)
+	// hold data, per stock symbol, for NIFTY 50 and per shortlist, and when
+	// each developer last wrote market records of each kind: an operator sees
+	// a hole in the data or a dead collector at a glance. Without `date`, the
+	// latest trading day with any stored record. Under the backtest clock,
+	// only records stamped before it count and `writers` is empty (it
+	// describes the present).
+	// Returns INVALID_ARGUMENT naming `date` if it is malformed, and
+	// PERMISSION_DENIED with reason FUTURE_READ if `date` starts at or after
+	// the backtest clock.
+	GetCoverage(context.Context, *GetCoverageRequest) (*Coverage, error)
 	// The caller's runs, newest first, paged.
 	// Returns INVALID_ARGUMENT naming `tag` (breaks the tag rules), `pageSize`
 	// (negative) or `pageToken` (not one this API returned).
@@ -421,6 +458,9 @@ func (UnimplementedDashboardServiceServer) GetShortlist(context.Context, *GetSho
 }
 func (UnimplementedDashboardServiceServer) GetQuoteTimeline(context.Context, *GetDayQuoteTimelineRequest) (*QuoteTimeline, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetQuoteTimeline not implemented")
+}
+func (UnimplementedDashboardServiceServer) GetCoverage(context.Context, *GetCoverageRequest) (*Coverage, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetCoverage not implemented")
 }
 func (UnimplementedDashboardServiceServer) ListRuns(context.Context, *ListRunsRequest) (*ListRunsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListRuns not implemented")
@@ -590,6 +630,24 @@ func _DashboardService_GetQuoteTimeline_Handler(srv interface{}, ctx context.Con
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DashboardService_GetCoverage_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetCoverageRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DashboardServiceServer).GetCoverage(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DashboardService_GetCoverage_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DashboardServiceServer).GetCoverage(ctx, req.(*GetCoverageRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _DashboardService_ListRuns_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ListRunsRequest)
 	if err := dec(in); err != nil {
@@ -750,6 +808,10 @@ var DashboardService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetQuoteTimeline",
 			Handler:    _DashboardService_GetQuoteTimeline_Handler,
+		},
+		{
+			MethodName: "GetCoverage",
+			Handler:    _DashboardService_GetCoverage_Handler,
 		},
 		{
 			MethodName: "ListRuns",

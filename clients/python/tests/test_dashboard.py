@@ -7,6 +7,7 @@ from datetime import date, datetime
 import pytest
 
 import mdc
+from mdc.v1 import dashboard_pb2
 
 IST = mdc.IST
 
@@ -67,3 +68,21 @@ def test_orders_with_outcomes(client: mdc.Client) -> None:
                             take_profit_price=110)
     assert caught.value.http_status == 400
     assert "stopLossPrice" in caught.value.fields, caught.value.field_violations
+
+
+def test_coverage_of_a_day(client: mdc.Client) -> None:
+    day = date(2031, 8, 4)
+    for hh, mm in [(9, 15), (9, 16), (9, 18)]:  # 09:17 missing
+        client.save_quotes(ist(day, hh, mm), {"COVPY": {"status": "SUCCESS", "payload": {"last_price": 10}}})
+    client.save_nifty(ist(day, 9, 15), {"status": "SUCCESS", "payload": {"last_price": 23000}}, 0.1)
+
+    cov = client.coverage(day)
+
+    assert cov.date == day and cov.session_minutes == 375 and cov.session_start == ist(day, 9, 15)
+    symbol = next(s for s in cov.symbols if s.nse_symbol == "COVPY")
+    assert symbol.minutes == 3 and symbol.records == 3 and symbol.last_time == ist(day, 9, 18)
+    assert [(r.first, r.last) for r in symbol.ranges] == [(0, 1), (3, 3)]
+    assert cov.nifty is not None and [(r.first, r.last) for r in cov.nifty.ranges] == [(0, 0)]
+    assert "COVPY" in cov.to_pandas()["nse_symbol"].tolist()  # one row per symbol
+    with pytest.raises(mdc.InvalidArgument):
+        client.call("DashboardService.GetCoverage", dashboard_pb2.GetCoverageRequest(date="2031-02-30"))

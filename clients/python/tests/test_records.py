@@ -14,6 +14,7 @@ from google.protobuf import descriptor_pool, json_format
 
 import mdc
 import mdc.admin
+import mdc.coverage
 import mdc.market
 import mdc.runs
 from mdc import inputs
@@ -24,7 +25,7 @@ from mdc.v1 import market_pb2, stream_pb2
 
 RECORDS = [
     value
-    for module in (mdc.market, mdc.runs, mdc.admin)
+    for module in (mdc.market, mdc.runs, mdc.admin, mdc.coverage)
     for value in vars(module).values()
     if isinstance(value, type) and issubclass(value, mdc.Record) and value.__module__ == module.__name__
 ]
@@ -36,7 +37,7 @@ def message_of(record_type: type[mdc.Record]) -> typing.Any:
 
 
 def test_every_record_is_exported() -> None:
-    assert len(RECORDS) == 20
+    assert len(RECORDS) == 25
     assert all(getattr(mdc, r.__name__) is r for r in RECORDS)
 
 

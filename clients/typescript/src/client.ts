@@ -297,6 +297,13 @@ export class MdcClient {
     return (answer.dates ?? []).filter((d) => d.date === wanted).flatMap((d) => d.timestamps ?? []);
   }
 
+  /** Which session minutes of the trading day `opts.day` names (the latest day with data when absent) hold
+   * records, per symbol, for NIFTY and per shortlist, and when each collector last wrote. */
+  async coverage(opts: { day?: Date } = {}): Promise<Dated<Schemas["Coverage"]>> {
+    const query = opts.day !== undefined ? { date: tradingDay(opts.day) } : {};
+    return withDates(await this.call("GET", "/v1/dashboard/coverage", { params: { query } }));
+  }
+
   // Admin and health --------------------------------------------------------------------------
 
   /** Creates a developer (admin token needed); its token is in this answer only. */

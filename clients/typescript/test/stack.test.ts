@@ -219,6 +219,19 @@ describe("against a real mdc stack", { skip: missing.length ? "no mdc stack: set
     }
   });
 
+  it("reads the coverage of a day: runs of minutes with quotes, the gaps between them", async () => {
+    for (const minute of [15, 16, 18]) { // 09:17 missing
+      await client.saveQuotes(new Date(`2031-09-01T09:${minute}:00+05:30`), { COVTS: { status: "SUCCESS", payload: { last_price: 10 } } });
+    }
+    const coverage = await client.coverage({ day: new Date("2031-09-01") });
+    assert.equal(coverage.date, "2031-09-01");
+    assert.equal(coverage.sessionStart?.toISOString(), "2031-09-01T03:45:00.000Z");
+    const symbol = (coverage.symbols ?? []).find((s) => s.nseSymbol === "COVTS");
+    assert.deepEqual((symbol?.ranges ?? []).map((r) => [r.first, r.last]), [[0, 1], [3, 3]]);
+    assert.equal(symbol?.minutes, 3);
+    assert.ok(symbol?.lastTime instanceof Date);
+  });
+
   it("reads holidays, checks a day, reports health; call and paginate reach any route", async () => {
     const admin = new MdcClient({ baseUrl: stack.baseUrl, token: stack.adminToken });
     await admin.call("POST", "/v1/admin/holidays", { body: { holidays: [{ date: "2031-01-06", name: "Test holiday" }] } });

@@ -1,5 +1,6 @@
 // Command mdc-gateway serves the mdc API as REST/JSON in front of the mdc
-// gRPC server. See internal/gateway for what it does.
+// gRPC server. See internal/gateway for what it does and docs/architecture.md
+// for its packages.
 package main
 
 import (
@@ -14,6 +15,7 @@ import (
 	"syscall"
 
 	"mdc/gateway/internal/gateway"
+	"mdc/gateway/internal/observe"
 )
 
 // defaultGCPercent replaces Go's GOGC=100 unless GOGC is set: the gateway's
@@ -37,7 +39,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	opts.Logger = gateway.NewLogger(os.Stderr, opts.LogLevel)
+	opts.Logger = observe.NewLogger(os.Stderr, opts.LogLevel)
 	opts.Logger.Info("mdc-gateway starting", "version", version)
 	if err := gateway.Run(ctx, opts); err != nil {
 		fmt.Fprintln(os.Stderr, "mdc-gateway:", err)

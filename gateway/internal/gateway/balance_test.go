@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
@@ -24,6 +25,8 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"mdc/gateway/gen/mdcv1"
+	"mdc/gateway/internal/testcert"
+	"mdc/gateway/internal/upstream"
 )
 
 // member is one fake mdc server: it counts the calls it answers and fails
@@ -158,12 +161,12 @@ func startBalancedGateway(t *testing.T, members ...*member) string {
 func startGatewayFor(t *testing.T, list string, opts ...grpc.DialOption) string {
 	t.Helper()
 	o := testOptions()
-	conn, err := Dial(list, o.CallTimeout, opts...)
+	conn, err := upstream.Dial(list, o.CallTimeout, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	probe, err := Dial(list, o.CallTimeout, append(opts, grpc.WithDefaultServiceConfig(anyServerServiceConfig))...)
+	probe, err := upstream.Dial(list, o.CallTimeout, append(opts, grpc.WithDefaultServiceConfig(upstream.AnyServerServiceConfig))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,7 +444,7 @@ func TestAServerThatComesBackRejoins(t *testing.T) {
 		}
 	}
 	back := startMember(t, addr)
-	waitUntil(t, fmt.Sprintf("the server back on %s gets calls (reconnect within %v)", addr, maxReconnectDelay), func() bool {
+	waitUntil(t, fmt.Sprintf("the server back on %s gets calls (reconnect within %v)", addr, upstream.MaxReconnectDelay), func() bool {
 		postQuotes(t, base)
 		return back.count("SaveQuotes") > 0
 	})
@@ -451,14 +454,14 @@ func TestAServerThatComesBackRejoins(t *testing.T) {
 // (the certificates here name localhost only, not 127.0.0.1).
 func TestAListOverTLSChecksEachServersName(t *testing.T) {
 	dir := t.TempDir()
-	certFile, keyFile := writeKeyPair(t, dir, "server")
+	certFile, keyFile := testcert.WriteKeyPair(t, dir, "server")
 	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	creds := grpc.Creds(credentials.NewTLS(&tls.Config{Certificates: []tls.Certificate{cert}}))
 	a, b := startMember(t, "", creds), startMember(t, "", creds)
-	transport, err := grpcTransport(certFile, "")
+	transport, err := upstream.Credentials(certFile, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,4 +475,13 @@ func TestAListOverTLSChecksEachServersName(t *testing.T) {
 	if s := postQuotes(t, base); s != http.StatusServiceUnavailable {
 		t.Errorf("servers whose certificates do not name them: %d, want 503", s)
 	}
+}
+
+// withReason is an error of code with a google.rpc.ErrorInfo reason.
+func withReason(code codes.Code, reason string) error {
+	st, err := status.New(code, "x").WithDetails(&errdetails.ErrorInfo{Reason: reason, Domain: "mdc.v1"})
+	if err != nil {
+		panic(err)
+	}
+	return st.Err()
 }

@@ -11,6 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"mdc/gateway/internal/observe"
+	"mdc/gateway/internal/transport"
+	"mdc/gateway/internal/upstream"
 )
 
 // Options configure the gateway. The zero value of a field means its default.
@@ -19,7 +23,7 @@ type Options struct {
 	HTTPAddr string
 	// GRPCAddr names the mdc gRPC servers: one address (a DNS name standing
 	// for every address it resolves to), or a comma-separated list of
-	// host:port (servers.go).
+	// host:port (upstream/servers.go).
 	GRPCAddr string
 	// MaxBodyBytes is the largest request body accepted; larger ones get 413.
 	MaxBodyBytes int64
@@ -44,7 +48,7 @@ type Options struct {
 	// lines on stderr at LogLevel (see NewLogger).
 	Logger *slog.Logger
 	// TLSCertFile and TLSKeyFile (PEM; MDC_TLS_CERT, MDC_TLS_KEY): both set,
-	// the gateway serves HTTPS only; neither, plain HTTP (tls.go).
+	// the gateway serves HTTPS only; neither, plain HTTP (transport/tls.go).
 	TLSCertFile, TLSKeyFile string
 	// GRPCTLSCAFile (PEM; MDC_GRPC_TLS_CA): the CA certificates the gRPC
 	// server's certificate is verified against; set, the gateway dials the
@@ -57,16 +61,19 @@ type Options struct {
 	MetricsAddr string
 	// StreamsPerConnection is how many streaming calls (watches, replays)
 	// one of the gateway's stream connections carries at most
-	// (MDC_GATEWAY_STREAMS_PER_CONNECTION; streampool.go); keep it below
+	// (MDC_GATEWAY_STREAMS_PER_CONNECTION; upstream/streampool.go); keep it below
 	// the servers' MDC_MAX_THREADS/2.
 	StreamsPerConnection int
 	// TrustedProxies are the proxies in front of the gateway (a load
 	// balancer) whose X-Forwarded-For names the client
-	// (MDC_GATEWAY_TRUSTED_PROXIES; clientaddr.go). Empty: none.
+	// (MDC_GATEWAY_TRUSTED_PROXIES; transport/clientaddr.go). Empty: none.
 	TrustedProxies []netip.Prefix
 
 	// metrics records the requests when set (by Run, for MetricsAddr).
-	metrics *httpMetrics
+	metrics *observe.Metrics
+	// uploadRate is the rate a request body must keep; zero: the default
+	// (tests shorten it).
+	uploadRate transport.UploadRate
 }
 
 // Defaults of Options.
@@ -101,67 +108,15 @@ func (o Options) withDefaults() Options {
 		o.ShutdownTimeout = DefaultShutdownTimeout
 	}
 	if o.StreamsPerConnection <= 0 {
-		o.StreamsPerConnection = DefaultStreamsPerConnection
+		o.StreamsPerConnection = upstream.DefaultStreamsPerConnection
+	}
+	if o.uploadRate == (transport.UploadRate{}) {
+		o.uploadRate = transport.DefaultUploadRate
 	}
 	if o.Logger == nil {
-		o.Logger = NewLogger(os.Stderr, o.LogLevel)
+		o.Logger = observe.NewLogger(os.Stderr, o.LogLevel)
 	}
 	return o
-}
-
-// NewLogger writes JSON lines to w at level and above, with the keys
-// shared with mdc-server: time (RFC 3339 in UTC, milliseconds), level
-// (debug, info, warn, error), msg, then the attributes of the message.
-func NewLogger(w io.Writer, level slog.Level) *slog.Logger {
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{
-		Level: level,
-		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
-			if len(groups) > 0 {
-				return a
-			}
-			switch a.Key {
-			case slog.LevelKey:
-				if l, ok := a.Value.Any().(slog.Level); ok {
-					return slog.String(slog.LevelKey, levelName(l))
-				}
-			case slog.TimeKey:
-				if a.Value.Kind() == slog.KindTime {
-					return slog.String(slog.TimeKey, a.Value.Time().UTC().Format("2006-01-02T15:04:05.000Z07:00"))
-				}
-			}
-			return a
-		},
-	}))
-}
-
-// levelNames are the values of MDC_LOG_LEVEL, which are also the level
-// values of log lines.
-var levelNames = map[string]slog.Level{
-	"debug": slog.LevelDebug,
-	"info":  slog.LevelInfo,
-	"warn":  slog.LevelWarn,
-	"error": slog.LevelError,
-}
-
-func levelName(l slog.Level) string {
-	switch {
-	case l < slog.LevelInfo:
-		return "debug"
-	case l < slog.LevelWarn:
-		return "info"
-	case l < slog.LevelError:
-		return "warn"
-	default:
-		return "error"
-	}
-}
-
-// ParseLogLevel reads a MDC_LOG_LEVEL value (case-insensitive).
-func ParseLogLevel(s string) (slog.Level, error) {
-	if l, ok := levelNames[strings.ToLower(strings.TrimSpace(s))]; ok {
-		return l, nil
-	}
-	return 0, fmt.Errorf("invalid log level %q: want debug, info, warn or error", s)
 }
 
 // parseSwitch reads an on/off setting.
@@ -216,9 +171,9 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	if err != nil {
 		return Options{}, fmt.Errorf("MDC_CALL_TIMEOUT: %w", err)
 	}
-	streamsPerConn, err := strconv.Atoi(env("MDC_GATEWAY_STREAMS_PER_CONNECTION", strconv.Itoa(DefaultStreamsPerConnection)))
+	streamsPerConn, err := strconv.Atoi(env("MDC_GATEWAY_STREAMS_PER_CONNECTION", strconv.Itoa(upstream.DefaultStreamsPerConnection)))
 	if err != nil {
-		return Options{}, fmt.Errorf("MDC_GATEWAY_STREAMS_PER_CONNECTION: want a whole number from 1 to %d: %w", MaxStreamsPerConnection, err)
+		return Options{}, fmt.Errorf("MDC_GATEWAY_STREAMS_PER_CONNECTION: want a whole number from 1 to %d: %w", upstream.MaxStreamsPerConnection, err)
 	}
 
 	var o Options
@@ -239,7 +194,7 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.StringVar(&o.GRPCTLSCAFile, "grpc-tls-ca", env("MDC_GRPC_TLS_CA", ""), "PEM CA certificates to verify the gRPC server with; set, the gateway dials it with TLS (env MDC_GRPC_TLS_CA)")
 	fs.StringVar(&o.GRPCTLSServerName, "grpc-tls-server-name", env("MDC_GRPC_TLS_SERVER_NAME", ""), "name the gRPC server's certificate must carry; default the host of each server's address (env MDC_GRPC_TLS_SERVER_NAME)")
 	fs.StringVar(&o.MetricsAddr, "metrics-addr", env("MDC_GATEWAY_METRICS_ADDR", ""), "host:port of a listener of its own for Prometheus /metrics, e.g. 127.0.0.1:9465; empty: no metrics (env MDC_GATEWAY_METRICS_ADDR)")
-	fs.IntVar(&o.StreamsPerConnection, "streams-per-connection", streamsPerConn, fmt.Sprintf("most streaming calls (watches, replays) one gRPC connection of the gateway carries; more open further connections; keep it below the servers' MDC_MAX_THREADS/2 (1-%d; env MDC_GATEWAY_STREAMS_PER_CONNECTION)", MaxStreamsPerConnection))
+	fs.IntVar(&o.StreamsPerConnection, "streams-per-connection", streamsPerConn, fmt.Sprintf("most streaming calls (watches, replays) one gRPC connection of the gateway carries; more open further connections; keep it below the servers' MDC_MAX_THREADS/2 (1-%d; env MDC_GATEWAY_STREAMS_PER_CONNECTION)", upstream.MaxStreamsPerConnection))
 	fs.StringVar(&trustedProxies, "trusted-proxies", env("MDC_GATEWAY_TRUSTED_PROXIES", ""), "comma-separated IP addresses or CIDR prefixes of the proxies in front of the gateway (a load balancer) whose X-Forwarded-For names the client; empty: none (env MDC_GATEWAY_TRUSTED_PROXIES)")
 	if err := fs.Parse(args); err != nil {
 		return Options{}, err
@@ -259,16 +214,16 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	if o.CallTimeout <= 0 {
 		return Options{}, fmt.Errorf("--call-timeout must be positive, got %s", o.CallTimeout)
 	}
-	if o.StreamsPerConnection < 1 || o.StreamsPerConnection > MaxStreamsPerConnection {
-		return Options{}, fmt.Errorf("--streams-per-connection (MDC_GATEWAY_STREAMS_PER_CONNECTION) must be from 1 to %d, got %d", MaxStreamsPerConnection, o.StreamsPerConnection)
+	if o.StreamsPerConnection < 1 || o.StreamsPerConnection > upstream.MaxStreamsPerConnection {
+		return Options{}, fmt.Errorf("--streams-per-connection (MDC_GATEWAY_STREAMS_PER_CONNECTION) must be from 1 to %d, got %d", upstream.MaxStreamsPerConnection, o.StreamsPerConnection)
 	}
-	if o.TrustedProxies, err = ParseTrustedProxies(trustedProxies); err != nil {
+	if o.TrustedProxies, err = transport.ParseTrustedProxies(trustedProxies); err != nil {
 		return Options{}, fmt.Errorf("--trusted-proxies (MDC_GATEWAY_TRUSTED_PROXIES): %w", err)
 	}
-	if o.CORSOrigins, err = ParseOrigins(corsOrigins); err != nil {
+	if o.CORSOrigins, err = transport.ParseOrigins(corsOrigins); err != nil {
 		return Options{}, fmt.Errorf("--cors-origins: %w", err)
 	}
-	if o.LogLevel, err = ParseLogLevel(logLevel); err != nil {
+	if o.LogLevel, err = observe.ParseLogLevel(logLevel); err != nil {
 		return Options{}, fmt.Errorf("--log-level (MDC_LOG_LEVEL): %w", err)
 	}
 	on, err := parseSwitch(accessLog)
@@ -276,10 +231,10 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return Options{}, fmt.Errorf("--access-log (MDC_ACCESS_LOG): %w", err)
 	}
 	o.NoAccessLog = !on
-	if _, err := ParseServerAddrs(o.GRPCAddr); err != nil {
+	if _, err := upstream.ParseServerAddrs(o.GRPCAddr); err != nil {
 		return Options{}, fmt.Errorf("--grpc-addr (MDC_GRPC_ADDR): %w", err)
 	}
-	if err := checkPair("MDC_TLS_CERT", o.TLSCertFile, "MDC_TLS_KEY", o.TLSKeyFile); err != nil {
+	if err := transport.CheckPair("MDC_TLS_CERT", o.TLSCertFile, "MDC_TLS_KEY", o.TLSKeyFile); err != nil {
 		return Options{}, err
 	}
 	if o.GRPCTLSServerName != "" && o.GRPCTLSCAFile == "" {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"mdc/gateway/internal/upstream"
 )
 
 func TestParseOptions(t *testing.T) {
@@ -67,7 +69,7 @@ func TestParseOptions(t *testing.T) {
 			tt.want.MaxBodyBytesInFlight = DefaultMaxBodyBytesInFlight
 		}
 		if tt.want.StreamsPerConnection == 0 {
-			tt.want.StreamsPerConnection = DefaultStreamsPerConnection
+			tt.want.StreamsPerConnection = upstream.DefaultStreamsPerConnection
 		}
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ParseOptions(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
@@ -106,5 +108,30 @@ func TestParseOptionsErrors(t *testing.T) {
 	}
 	if _, err := ParseOptions([]string{"--version"}, func(string) string { return "" }, io.Discard); !errors.Is(err, ErrVersion) {
 		t.Errorf("--version: err = %v, want ErrVersion", err)
+	}
+}
+
+// A bad list stops the gateway at start with the setting's name; a good one
+// is kept as given.
+func TestParseOptionsServerList(t *testing.T) {
+	getenv := func(v string) func(string) string {
+		return func(name string) string {
+			if name == "MDC_GRPC_ADDR" {
+				return v
+			}
+			return ""
+		}
+	}
+	o, err := ParseOptions(nil, getenv("10.0.0.1:50051,10.0.0.2:50051"), io.Discard)
+	if err != nil || o.GRPCAddr != "10.0.0.1:50051,10.0.0.2:50051" {
+		t.Fatalf("GRPCAddr = %q, %v", o.GRPCAddr, err)
+	}
+	_, err = ParseOptions(nil, getenv("10.0.0.1:50051,10.0.0.2"), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "MDC_GRPC_ADDR") || !strings.Contains(err.Error(), `entry 2 "10.0.0.2"`) {
+		t.Errorf("bad list: error = %v", err)
+	}
+	_, err = ParseOptions([]string{"--grpc-addr", "a:1,a:1"}, getenv(""), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "--grpc-addr") {
+		t.Errorf("bad --grpc-addr: error = %v", err)
 	}
 }

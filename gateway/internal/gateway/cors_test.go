@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"mdc/gateway/internal/transport"
 )
 
 const allowedOrigin = "https://dashboard.example.com"
@@ -65,10 +67,10 @@ func TestCORS(t *testing.T) {
 				}
 				return
 			}
-			if methods != corsAllowMethods {
+			if methods != transport.CORSAllowMethods {
 				t.Errorf("Access-Control-Allow-Methods = %q", methods)
 			}
-			if headers != corsAllowHeaders {
+			if headers != transport.CORSAllowHeaders {
 				t.Errorf("Access-Control-Allow-Headers = %q", headers)
 			}
 			if resp.header.Get("Access-Control-Max-Age") == "" {

@@ -10,6 +10,10 @@ import (
 // assetRef matches the src and href attributes of the Swagger UI page.
 var assetRef = regexp.MustCompile(`(?:src|href)="([^"]+)"`)
 
+// inlineScript matches a script element without attributes: the page's own
+// code, whose hash the policy must list.
+var inlineScript = regexp.MustCompile(`(?s)<script>(.*?)</script>`)
+
 // TestDocsServesSwaggerUIOffline checks /docs is Swagger UI for
 // /openapi.json and that everything the page loads comes from the gateway.
 func TestDocsServesSwaggerUIOffline(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -14,56 +13,29 @@ import (
 	_ "google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-)
 
-// httpStatusFromCode is the HTTP status of a gRPC code (docs/api.md,
-// "Errors").
-func httpStatusFromCode(c codes.Code) int {
-	switch c {
-	case codes.OK:
-		return http.StatusOK
-	case codes.InvalidArgument, codes.OutOfRange:
-		return http.StatusBadRequest
-	case codes.FailedPrecondition:
-		return http.StatusPreconditionFailed
-	case codes.Unauthenticated:
-		return http.StatusUnauthorized
-	case codes.PermissionDenied:
-		return http.StatusForbidden
-	case codes.NotFound:
-		return http.StatusNotFound
-	case codes.AlreadyExists, codes.Aborted:
-		return http.StatusConflict
-	case codes.ResourceExhausted:
-		return http.StatusTooManyRequests
-	case codes.Unimplemented:
-		return http.StatusNotImplemented
-	case codes.Unavailable:
-		return http.StatusServiceUnavailable
-	case codes.DeadlineExceeded:
-		return http.StatusGatewayTimeout
-	case codes.Canceled:
-		return 499 // Client Closed Request
-	default:
-		return http.StatusInternalServerError
-	}
-}
+	"mdc/gateway/internal/apierror"
+	"mdc/gateway/internal/codec"
+	"mdc/gateway/internal/reqinfo"
+	"mdc/gateway/internal/routes"
+	"mdc/gateway/internal/upstream"
+)
 
 // handleError is the runtime.ErrorHandlerFunc of the gateway: it answers
 // with the google.rpc.Status JSON {"code","message","details"} and the HTTP
 // status of its code.
 func handleError(ctx context.Context, _ *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
-	if info := infoFrom(ctx); info != nil && info.bodyRefusal != nil {
+	if info := reqinfo.From(ctx); info != nil && info.BodyRefusal != nil {
 		// The body was cut short on purpose; what the decoder made of the
 		// rest does not matter.
-		writeRefusal(w, r, m, info.bodyRefusal)
+		apierror.WriteRefusal(w, r, m, info.BodyRefusal)
 		return
 	}
-	if errors.Is(err, errHeaderListTooLarge) {
+	if errors.Is(err, upstream.ErrHeaderListTooLarge) {
 		// The forwarded headers exceed what the server accepts: the
 		// client's doing, not a failure of the gateway.
-		writeStatus(w, m, http.StatusRequestHeaderFieldsTooLarge,
-			status.New(codes.InvalidArgument, headerListMessage(err)))
+		apierror.Write(w, m, http.StatusRequestHeaderFieldsTooLarge,
+			status.New(codes.InvalidArgument, upstream.HeaderListMessage(err)))
 		return
 	}
 	var httpErr *runtime.HTTPStatusError
@@ -75,9 +47,9 @@ func handleError(ctx context.Context, _ *runtime.ServeMux, m runtime.Marshaler, 
 			st = status.New(codes.InvalidArgument, http.StatusText(httpErr.HTTPStatus))
 		}
 		if httpErr.HTTPStatus >= 500 {
-			setCause(ctx, err)
+			reqinfo.SetCause(ctx, err)
 		}
-		writeStatus(w, m, httpErr.HTTPStatus, st)
+		apierror.Write(w, m, httpErr.HTTPStatus, st)
 		return
 	}
 	st := statusOf(err)
@@ -89,22 +61,22 @@ func handleError(ctx context.Context, _ *runtime.ServeMux, m runtime.Marshaler, 
 	}
 	if st.Code() == codes.InvalidArgument {
 		// The decoder rejected the body: answer with its field violations.
-		if bodySt, ok := bodyErrorStatus(st.Message()); ok {
+		if bodySt, ok := codec.BodyErrorStatus(st.Message()); ok {
 			st = bodySt
-		} else if querySt, ok := queryErrorStatus(st.Message()); ok {
+		} else if querySt, ok := codec.QueryErrorStatus(st.Message()); ok {
 			st = querySt
 		}
 	}
-	httpStatus := httpStatusFromCode(st.Code())
+	httpStatus := apierror.HTTPStatus(st.Code())
 	if httpStatus >= 500 {
-		setCause(ctx, err)
+		reqinfo.SetCause(ctx, err)
 	}
-	writeStatus(w, m, httpStatus, st)
+	apierror.Write(w, m, httpStatus, st)
 }
 
 // statusOf is the client-facing status of err. gRPC statuses pass unchanged
 // (the server writes its messages for the caller, and the client library's
-// own errors are reworded in dial.go); anything else is an internal error
+// own errors are reworded by upstream.Dial); anything else is an internal error
 // whose text stays private.
 func statusOf(err error) *status.Status {
 	if st, ok := status.FromError(err); ok {
@@ -120,10 +92,10 @@ func statusOf(err error) *status.Status {
 // path (including any API version but v1), 405 for a known path with another
 // method, with an Allow header listing the methods of the routes of routes
 // that match the path.
-func routingErrorHandler(routes *routeTable) runtime.RoutingErrorHandlerFunc {
+func routingErrorHandler(table *routes.Table) runtime.RoutingErrorHandlerFunc {
 	return func(ctx context.Context, mux *runtime.ServeMux, m runtime.Marshaler, w http.ResponseWriter, r *http.Request, httpStatus int) {
-		if httpStatus == http.StatusMethodNotAllowed && routes != nil {
-			if allowed := routes.allowed(r.URL.Path); len(allowed) > 0 {
+		if httpStatus == http.StatusMethodNotAllowed && table != nil {
+			if allowed := table.Allowed(r.URL.Path); len(allowed) > 0 {
 				w.Header().Set("Allow", strings.Join(allowed, ", "))
 			}
 		}
@@ -143,34 +115,7 @@ func handleRoutingError(ctx context.Context, _ *runtime.ServeMux, m runtime.Mars
 		st = status.New(codes.InvalidArgument, "malformed request path")
 	default:
 		st = status.New(codes.Internal, "internal error")
-		setCause(ctx, fmt.Errorf("routing error with HTTP status %d", httpStatus))
+		reqinfo.SetCause(ctx, fmt.Errorf("routing error with HTTP status %d", httpStatus))
 	}
-	writeStatus(w, m, httpStatus, st)
-}
-
-// writeStatus writes st as the JSON error body with the given HTTP status.
-func writeStatus(w http.ResponseWriter, m runtime.Marshaler, httpStatus int, st *status.Status) {
-	const fallback = `{"code":13,"message":"failed to marshal error message","details":[]}`
-	h := w.Header()
-	h.Del("Trailer")
-	h.Del("Transfer-Encoding")
-	h.Set("Content-Type", "application/json")
-	if st.Code() == codes.Unauthenticated {
-		h.Set("WWW-Authenticate", "Bearer")
-	}
-	setRetryAfter(h, st)
-	buf, err := m.Marshal(st.Proto())
-	if err != nil {
-		// Text that is not UTF-8 (a client's bytes quoted back) cannot be
-		// marshaled: answer with the message cleaned and without details.
-		buf, err = m.Marshal(status.New(st.Code(), sanitizeUTF8(st.Message())).Proto())
-	}
-	if err != nil {
-		recordCause(w, fmt.Errorf("marshal error body: %w", err))
-		w.WriteHeader(http.StatusInternalServerError)
-		_, _ = io.WriteString(w, fallback)
-		return
-	}
-	w.WriteHeader(httpStatus)
-	_, _ = w.Write(buf)
+	apierror.Write(w, m, httpStatus, st)
 }

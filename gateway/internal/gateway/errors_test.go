@@ -12,6 +12,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
+
+	"mdc/gateway/internal/codec"
 )
 
 // errorBody parses a gateway error answer as google.rpc.Status.
@@ -126,7 +128,7 @@ func TestErrorHandlerHidesNonStatusErrors(t *testing.T) {
 				cancel()
 				r = r.WithContext(ctx)
 			}
-			handleError(r.Context(), nil, newMarshaler(), w, r, tt.err)
+			handleError(r.Context(), nil, codec.NewMarshaler(), w, r, tt.err)
 			if w.Code != tt.wantStatus {
 				t.Errorf("status = %d, want %d", w.Code, tt.wantStatus)
 			}

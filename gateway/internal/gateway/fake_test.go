@@ -20,6 +20,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"mdc/gateway/gen/mdcv1"
+	"mdc/gateway/internal/upstream"
 )
 
 // recorder is the shared state of the fake mdc services: what they answer
@@ -153,7 +154,7 @@ func startFakeServer(t *testing.T) (*recorder, string) {
 	mdcv1.RegisterDashboardServiceServer(s, fakeDashboard{recorder: rec})
 	mdcv1.RegisterHealthServiceServer(s, fakeHealth{recorder: rec})
 	// grpc.health.v1 says SERVING, as mdc-server's does while it reaches
-	// its database: the gateway checks it before sending calls (servers.go).
+	// its database: the gateway checks it before sending calls (upstream/servers.go).
 	healthpb.RegisterHealthServer(s, health.NewServer())
 	go func() { _ = s.Serve(lis) }()
 	t.Cleanup(s.Stop)
@@ -174,15 +175,15 @@ func newTestHandlerWith(t *testing.T, grpcAddr string, o Options) http.Handler {
 
 // newPooledTestHandler is the handler Run builds: unary calls on one
 // connection, streaming calls on a pool of their own (returned too).
-func newPooledTestHandler(t *testing.T, grpcAddr string, o Options) (http.Handler, *streamPool) {
+func newPooledTestHandler(t *testing.T, grpcAddr string, o Options) (http.Handler, *upstream.StreamPool) {
 	t.Helper()
 	o = o.withDefaults()
-	conn, err := Dial(grpcAddr, o.CallTimeout)
+	conn, err := upstream.Dial(grpcAddr, o.CallTimeout)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	streams, err := dialStreamPool(grpcAddr, o.CallTimeout, o.StreamsPerConnection)
+	streams, err := upstream.DialStreamPool(grpcAddr, o.CallTimeout, o.StreamsPerConnection)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func do(t *testing.T, method, url, body string, header map[string]string) respon
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	// Protected routes need a well-formed bearer header (bearer.go); a
+	// Protected routes need a well-formed bearer header (transport/bearer.go); a
 	// test that sets "Authorization" (to "" for none) decides itself.
 	if _, ok := header["Authorization"]; !ok {
 		req.Header.Set("Authorization", "Bearer test-token")

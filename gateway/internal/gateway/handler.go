@@ -9,39 +9,39 @@ import (
 	"google.golang.org/grpc"
 
 	"mdc/gateway/gen/mdcv1"
+	"mdc/gateway/internal/codec"
 	"mdc/gateway/internal/export"
+	"mdc/gateway/internal/observe"
 	"mdc/gateway/internal/openapi"
+	"mdc/gateway/internal/reqinfo"
+	"mdc/gateway/internal/routes"
+	"mdc/gateway/internal/static"
+	"mdc/gateway/internal/stream"
+	"mdc/gateway/internal/transport"
+	"mdc/gateway/internal/upstream"
 	"mdc/gateway/internal/webui"
 )
 
-// openAPIPath is where the OpenAPI document is served.
-const openAPIPath = "/openapi.json"
-
-// NewHandler returns the gateway's HTTP handler: every service in services
-// forwarded to conn, GET /openapi.json, Swagger UI at /docs, and the
-// middleware that applies to all of them (request id and log line, CORS,
-// header limits, the bearer header of protected routes, body limits and the
+// newHandler returns the gateway's HTTP handler: every service in services
+// forwarded to conn (the streaming calls to streams, nil: conn; /health
+// asks probe when no server is healthy, nil: none), GET /openapi.json,
+// Swagger UI at /docs, and the middleware that applies to all of them
+// (request id and log line, metrics, security headers, CORS, header limits,
+// the bearer header of protected routes, Content-Type, body limits and the
 // budget of bodies in flight, UTF-8 of path and query), and the dashboard
-// (web/) at / and every other path outside the API (webui.go).
-func NewHandler(ctx context.Context, conn *grpc.ClientConn, o Options) (http.Handler, error) {
-	return newHandler(ctx, conn, nil, nil, o)
-}
-
-// newHandler is NewHandler with probe, the connection /health asks when no
-// server is healthy (health.go; nil: none), and streams, the connections of
-// the streaming calls (streampool.go; nil: conn).
+// (web/) at / and every other path outside the API.
 func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.ClientConnInterface, o Options) (http.Handler, error) {
 	o = o.withDefaults()
-	m := newMarshaler()
-	routes := newRouteTable(descriptorRoutes())
+	m := codec.NewMarshaler()
+	table := routes.NewTable(routes.Descriptors())
 	mux := runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, m),
 		runtime.WithMarshalerOption("application/json", m),
 		runtime.WithErrorHandler(handleError),
-		runtime.WithRoutingErrorHandler(routingErrorHandler(routes)),
+		runtime.WithRoutingErrorHandler(routingErrorHandler(table)),
 		runtime.WithIncomingHeaderMatcher(incomingHeader),
-		runtime.WithForwardResponseOption(healthStatus),
-		runtime.WithMiddlewares(recordRoute(routes), dropUnknownMaskKeys(mdcMaskRoutes())),
+		runtime.WithForwardResponseOption(upstream.HealthStatus),
+		runtime.WithMiddlewares(recordRoute(table), codec.DropUnknownMaskKeys(codec.MdcMaskRoutes())),
 	)
 	for _, register := range services {
 		if err := register(ctx, mux, conn); err != nil {
@@ -57,47 +57,52 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 	if err := export.Register(mux, streams); err != nil {
 		return nil, fmt.Errorf("register export routes: %w", err)
 	}
-	if err := registerHealth(ctx, mux, conn, probe); err != nil {
+	if err := upstream.RegisterHealth(ctx, mux, conn, probe); err != nil {
 		return nil, fmt.Errorf("register health service: %w", err)
 	}
-	if err := mux.HandlePath(http.MethodGet, openAPIPath, serveOpenAPI); err != nil {
-		return nil, fmt.Errorf("register %s: %w", openAPIPath, err)
+	if err := mux.HandlePath(http.MethodGet, routes.OpenAPIPath, serveOpenAPI); err != nil {
+		return nil, fmt.Errorf("register %s: %w", routes.OpenAPIPath, err)
 	}
-	routes.add(http.MethodGet, openAPIPath)
-	docs := withJSONErrors(m, newDocsHandler())
-	dashboard, err := newWebUI(webui.Files())
+	table.Add(http.MethodGet, routes.OpenAPIPath)
+	docs := static.WithJSONErrors(m, static.NewDocs())
+	dashboard, err := static.NewDashboard(webui.Files())
 	if err != nil {
 		return nil, err
 	}
 	serveDocs := func(w http.ResponseWriter, r *http.Request, _ map[string]string) { docs.ServeHTTP(w, r) }
-	for _, path := range []string{docsPath, docsPath + "/{asset}"} {
+	for _, path := range []string{routes.DocsPath, routes.DocsPath + "/{asset}"} {
 		if err := mux.HandlePath(http.MethodGet, path, serveDocs); err != nil {
 			return nil, fmt.Errorf("register %s: %w", path, err)
 		}
-		routes.add(http.MethodGet, path)
+		table.Add(http.MethodGet, path)
 	}
-	known := newKnownTokens()
-	return withClientAddress(o.TrustedProxies, observe(o.Logger, !o.NoAccessLog, withSecurityHeaders(o.metrics.measure(routes,
-		withCORS(o.CORSOrigins, m,
-			limitHeaders(m,
-				requireBearer(routes, known, m,
-					requireJSON(routes, m,
-						limitBody(o.MaxBodyBytes, newBodyBudget(o.MaxBodyBytesInFlight), known, m,
-							rejectInvalidUTF8(m, routes, withWebUI(dashboard, m, withStreams(mux, m, mux)))))))))))), nil
+	known := transport.NewKnownTokens()
+	return transport.WithClientAddress(o.TrustedProxies,
+		observe.Requests(o.Logger, !o.NoAccessLog,
+			transport.WithSecurityHeaders(
+				o.metrics.Measure(table,
+					transport.WithCORS(o.CORSOrigins, m,
+						transport.LimitHeaders(m,
+							transport.RequireBearer(table, known, m,
+								transport.RequireJSON(table, m,
+									transport.LimitBody(o.MaxBodyBytes, o.uploadRate, transport.NewBodyBudget(o.MaxBodyBytesInFlight), known, m,
+										transport.RejectInvalidUTF8(m, table,
+											static.WithDashboard(dashboard, m,
+												stream.Handler(mux, table, m, mux)))))))))))), nil
 }
 
 // recordRoute is a mux middleware: it notes the template of the route that
 // matched, for the log line.
-func recordRoute(routes *routeTable) runtime.Middleware {
+func recordRoute(table *routes.Table) runtime.Middleware {
 	return func(next runtime.HandlerFunc) runtime.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request, pathParams map[string]string) {
-			if info := infoFrom(r.Context()); info != nil {
+			if info := reqinfo.From(r.Context()); info != nil {
 				if p, ok := runtime.HTTPPattern(r.Context()); ok {
 					key := p.String()
-					if tmpl, ok := routes.byPattern[key]; ok {
+					if tmpl, ok := table.Display(key); ok {
 						key = tmpl
 					}
-					info.route = key
+					info.Route = key
 				}
 			}
 			next(w, r, pathParams)

@@ -4,16 +4,18 @@ import (
 	"strings"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+
+	"mdc/gateway/internal/observe"
 )
 
 // forwardedHeaders are the mdc request headers passed to the server as gRPC
 // metadata under these keys (docs/api.md, "Backtest clock"), and the
 // request id.
 var forwardedHeaders = map[string]string{
-	"X-Current-Timestamp": "x-current-timestamp",
-	"X-Current-Timezone":  "x-current-timezone",
-	"X-Run-Id":            "x-run-id",
-	requestIDHeader:       "x-request-id", // always set, by observe
+	"X-Current-Timestamp":   "x-current-timestamp",
+	"X-Current-Timezone":    "x-current-timezone",
+	"X-Run-Id":              "x-run-id",
+	observe.RequestIDHeader: "x-request-id", // always set, by observe.Requests
 }
 
 // incomingHeader maps an HTTP request header (canonical form) to the gRPC

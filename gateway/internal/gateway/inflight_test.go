@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -16,74 +15,9 @@ import (
 	"time"
 
 	"google.golang.org/grpc/codes"
+
+	"mdc/gateway/internal/transport"
 )
-
-func TestBodyBudget(t *testing.T) {
-	b := newBodyBudget(100)
-	ctx := context.Background()
-	if !b.acquire(ctx, 60, false) {
-		t.Fatal("first acquire failed")
-	}
-	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
-	defer cancel()
-	if b.acquire(short, 50, false) {
-		t.Fatal("acquired past the budget")
-	}
-	got := make(chan bool)
-	go func() { got <- b.acquire(ctx, 50, false) }()
-	time.Sleep(10 * time.Millisecond)
-	b.release(60, false)
-	if !<-got {
-		t.Fatal("waiter not served after release")
-	}
-	if n, _ := b.inUse(); n != 50 {
-		t.Errorf("in use = %d, want 50", n)
-	}
-	b.release(50, false)
-	if n, _ := b.inUse(); n != 0 {
-		t.Errorf("in use = %d, want 0", n)
-	}
-}
-
-// Strangers (requests whose token the server has not accepted lately)
-// together hold at most half the budget: the other half stays for known
-// clients, and a known waiter is served before a stranger.
-func TestBodyBudgetKeepsHalfForKnownTokens(t *testing.T) {
-	b := newBodyBudget(100)
-	ctx := context.Background()
-	if !b.acquire(ctx, 50, true) {
-		t.Fatal("a stranger could not take its half")
-	}
-	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
-	defer cancel()
-	if b.acquire(short, 1, true) {
-		t.Fatal("strangers took more than half")
-	}
-	if !b.acquire(ctx, 50, false) {
-		t.Fatal("a known client could not use the other half")
-	}
-	stranger, known := make(chan bool), make(chan bool)
-	go func() { stranger <- b.acquire(ctx, 10, true) }()
-	time.Sleep(10 * time.Millisecond)
-	go func() { known <- b.acquire(ctx, 10, false) }()
-	time.Sleep(10 * time.Millisecond)
-	b.release(50, false) // room for both, but strangers still hold their half
-	if !<-known {
-		t.Fatal("known waiter not served")
-	}
-	select {
-	case <-stranger:
-		t.Fatal("a stranger was served past the strangers' half")
-	case <-time.After(20 * time.Millisecond):
-	}
-	b.release(50, true)
-	if !<-stranger {
-		t.Fatal("stranger not served once strangers released")
-	}
-	if all, strangers := b.inUse(); all != 20 || strangers != 10 {
-		t.Errorf("in use = %d (strangers %d), want 20 (10)", all, strangers)
-	}
-}
 
 // holdingBody gives n bytes, then blocks until released.
 type holdingBody struct {
@@ -108,7 +42,7 @@ func (b *holdingBody) Read(p []byte) (int, error) {
 }
 
 // TestBodyBudgetFullIs503: while strangers' bodies hold their half of the
-// budget, another stranger waits bodyWait once its bytes arrive and gets
+// budget, another stranger waits transport.BodyWait once its bytes arrive and gets
 // 503; a request with a token the server accepted before is served, and
 // once the holder is done strangers get in again.
 func TestBodyBudgetFullIs503(t *testing.T) {
@@ -140,13 +74,13 @@ func TestBodyBudgetFullIs503(t *testing.T) {
 	if w.Code != http.StatusServiceUnavailable {
 		t.Fatalf("status = %d, want 503; body %s", w.Code, w.Body.String())
 	}
-	if waited := time.Since(start); waited < bodyWait/2 {
-		t.Errorf("answered after %v, want about %v", waited, bodyWait)
+	if waited := time.Since(start); waited < transport.BodyWait/2 {
+		t.Errorf("answered after %v, want about %v", waited, transport.BodyWait)
 	}
 	if w.Header().Get("Retry-After") == "" {
 		t.Error("no Retry-After")
 	}
-	if st := errorBody(t, w.Body.Bytes()); codes.Code(st.GetCode()) != codes.Unavailable || st.GetMessage() != busyMessage {
+	if st := errorBody(t, w.Body.Bytes()); codes.Code(st.GetCode()) != codes.Unavailable || st.GetMessage() != transport.BusyMessage {
 		t.Errorf("body = %s", w.Body.Bytes())
 	}
 	if w := post(h, "/v1/developer/collector/quotes", "Bearer known", strings.NewReader(`{}`)); w.Code != http.StatusOK {
@@ -165,13 +99,10 @@ func TestBodyBudgetFullIs503(t *testing.T) {
 // with any token go on; and they are cut off with 408 once the minimum
 // upload rate is missed.
 func TestAnnouncedBodiesHoldNothing(t *testing.T) {
-	grace, rate := bodyGrace, minUploadBytesPerSecond
-	bodyGrace, minUploadBytesPerSecond = 300*time.Millisecond, 64<<10
-	t.Cleanup(func() { bodyGrace, minUploadBytesPerSecond = grace, rate })
-
 	_, addr := startFakeServer(t)
 	o := testOptions()
 	o.MaxBodyBytesInFlight = 4 << 20
+	o.uploadRate = transport.UploadRate{Grace: 300 * time.Millisecond, MinBytesPerSecond: 64 << 10}
 	ts := httptest.NewServer(newTestHandlerWith(t, addr, o))
 	t.Cleanup(ts.Close)
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"mdc/gateway/internal/transport"
 )
 
 // Every 4xx and 5xx the gateway answers is the JSON status, also those
@@ -18,8 +20,8 @@ import (
 func TestEveryErrorAnswerIsJSON(t *testing.T) {
 	_, addr := startFakeServer(t)
 	ts := httptest.NewUnstartedServer(newTestHandler(t, addr))
-	ts.Config.MaxHeaderBytes = maxHTTPHeaderBytes
-	ts.Listener = jsonErrorListener{ts.Listener}
+	ts.Config.MaxHeaderBytes = transport.MaxHTTPHeaderBytes
+	ts.Listener = transport.JSONErrorListener{Listener: ts.Listener}
 	ts.Start()
 	t.Cleanup(ts.Close)
 
@@ -42,7 +44,7 @@ func TestEveryErrorAnswerIsJSON(t *testing.T) {
 		{"HTTP/0.9", "GET /v1/health\r\n\r\n", 400},
 		{"bad method", "G@T /v1/health HTTP/1.1\r\nHost: x\r\n\r\n", 400},
 		{"NUL in the path", "GET /v1/he\x00alth HTTP/1.1\r\nHost: x\r\n\r\n", 400},
-		{"header block over the limit", "GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: " + strings.Repeat("a", maxHTTPHeaderBytes+8192) + "\r\n\r\n", 431},
+		{"header block over the limit", "GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: " + strings.Repeat("a", transport.MaxHTTPHeaderBytes+8192) + "\r\n\r\n", 431},
 		{"unsupported Transfer-Encoding", "POST /v1/dashboard/auth/sign-in HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 501},
 		{"unsupported HTTP version", "GET /v1/health HTTP/9.9\r\nHost: x\r\n\r\n", 505},
 	}

@@ -12,24 +12,27 @@ import (
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
+
+	"mdc/gateway/internal/observe"
+	"mdc/gateway/internal/routes"
 )
 
 // startMeasuredGateway runs the gateway over the fake services with metrics
 // on, and returns its URL and metrics.
-func startMeasuredGateway(t *testing.T) (string, *httpMetrics) {
+func startMeasuredGateway(t *testing.T) (string, *observe.Metrics) {
 	t.Helper()
 	_, addr := startFakeServer(t)
 	o := testOptions()
-	o.metrics = newHTTPMetrics()
+	o.metrics = observe.NewMetrics()
 	ts := httptest.NewServer(newTestHandlerWith(t, addr, o))
 	t.Cleanup(ts.Close)
 	return ts.URL, o.metrics
 }
 
 // series is every sample of family name in m, as its labels.
-func series(t *testing.T, m *httpMetrics, name string) []map[string]string {
+func series(t *testing.T, m *observe.Metrics, name string) []map[string]string {
 	t.Helper()
-	families, err := m.registry.Gather()
+	families, err := m.Gather()
 	if err != nil {
 		t.Fatalf("gather: %v", err)
 	}
@@ -50,9 +53,9 @@ func series(t *testing.T, m *httpMetrics, name string) []map[string]string {
 }
 
 // sample is the metric of family name in m with exactly labels, or nil.
-func sample(t *testing.T, m *httpMetrics, name string, labels map[string]string) *dto.Metric {
+func sample(t *testing.T, m *observe.Metrics, name string, labels map[string]string) *dto.Metric {
 	t.Helper()
-	families, err := m.registry.Gather()
+	families, err := m.Gather()
 	if err != nil {
 		t.Fatalf("gather: %v", err)
 	}
@@ -76,7 +79,7 @@ func sample(t *testing.T, m *httpMetrics, name string, labels map[string]string)
 	return nil
 }
 
-func requestCount(t *testing.T, m *httpMetrics, method, route, code string) float64 {
+func requestCount(t *testing.T, m *observe.Metrics, method, route, code string) float64 {
 	t.Helper()
 	s := sample(t, m, "mdc_gateway_http_requests_total", map[string]string{"method": method, "route": route, "code": code})
 	if s == nil {
@@ -89,23 +92,23 @@ func requestCount(t *testing.T, m *httpMetrics, method, route, code string) floa
 // template (the JSON names of docs/api.md), never the path sent.
 func TestMetricsLabelEveryRouteWithItsTemplate(t *testing.T) {
 	base, m := startMeasuredGateway(t)
-	routes := descriptorRoutes()
+	routes := routes.Descriptors()
 	for _, r := range routes {
-		do(t, r.method, base+concretePath(r.template), "", map[string]string{"Authorization": "Bearer t"})
+		do(t, r.Method, base+concretePath(r.Template), "", map[string]string{"Authorization": "Bearer t"})
 	}
 	for _, r := range routes {
 		var total uint64
 		for _, labels := range series(t, m, "mdc_gateway_http_requests_total") {
-			if labels["method"] == r.method && labels["route"] == r.display {
+			if labels["method"] == r.Method && labels["route"] == r.Display {
 				total++
 			}
 		}
 		if total == 0 {
-			t.Errorf("no request series for %s %s", r.method, r.display)
+			t.Errorf("no request series for %s %s", r.Method, r.Display)
 		}
-		h := sample(t, m, "mdc_gateway_http_request_duration_seconds", map[string]string{"method": r.method, "route": r.display})
+		h := sample(t, m, "mdc_gateway_http_request_duration_seconds", map[string]string{"method": r.Method, "route": r.Display})
 		if h == nil || h.GetHistogram().GetSampleCount() == 0 {
-			t.Errorf("no latency observed for %s %s", r.method, r.display)
+			t.Errorf("no latency observed for %s %s", r.Method, r.Display)
 		}
 	}
 	for _, labels := range series(t, m, "mdc_gateway_http_requests_total") {
@@ -154,7 +157,7 @@ func TestMetricsBoundTheLabels(t *testing.T) {
 	do(t, "BREW", base+"/v1/nope", "", nil)
 	do(t, "PUT", base+"/health", "", nil)
 
-	if got := requestCount(t, m, "GET", unmatchedRoute, "404"); got != 3 {
+	if got := requestCount(t, m, "GET", observe.UnmatchedRoute, "404"); got != 3 {
 		t.Errorf("GET unmatched 404 = %v, want 3", got)
 	}
 	var brewed bool

@@ -3,7 +3,6 @@ package gateway
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +15,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	"mdc/gateway/gen/mdcv1"
+	"mdc/gateway/internal/observe"
+	"mdc/gateway/internal/routes"
 )
 
 // logBuffer collects log lines; safe for the server goroutines.
@@ -56,15 +57,12 @@ func startLoggedGateway(t *testing.T, level slog.Level, noAccessLog bool) (*reco
 	rec, addr := startFakeServer(t)
 	logs := &logBuffer{}
 	o := testOptions()
-	o.Logger = NewLogger(logs, level)
+	o.Logger = observe.NewLogger(logs, level)
 	o.NoAccessLog = noAccessLog
 	ts := httptest.NewServer(newTestHandlerWith(t, addr, o))
 	t.Cleanup(ts.Close)
 	return rec, ts.URL, logs
 }
-
-// utcTime is the time of log lines (the form mdc-server writes too).
-var utcTime = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`)
 
 var generatedID = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
@@ -230,17 +228,17 @@ func TestLogLine(t *testing.T) {
 // descriptors and checks its log line names the route's template.
 func TestLogRouteOfEveryRoute(t *testing.T) {
 	_, base, logs := startLoggedGateway(t, slog.LevelInfo, false)
-	routes := descriptorRoutes()
+	routes := routes.Descriptors()
 	if len(routes) < 40 {
 		t.Fatalf("only %d routes in the descriptors", len(routes))
 	}
 	for _, r := range routes {
-		t.Run(r.method+" "+r.template, func(t *testing.T) {
+		t.Run(r.Method+" "+r.Template, func(t *testing.T) {
 			logs.lines(t)
-			do(t, r.method, base+concretePath(r.template), "", nil)
+			do(t, r.Method, base+concretePath(r.Template), "", nil)
 			lines := logs.lines(t)
-			if len(lines) != 1 || lines[0]["route"] != r.display {
-				t.Errorf("log = %v, want route %q", lines, r.display)
+			if len(lines) != 1 || lines[0]["route"] != r.Display {
+				t.Errorf("log = %v, want route %q", lines, r.Display)
 			}
 		})
 	}
@@ -250,19 +248,3 @@ var templateVar = regexp.MustCompile(`\{[^}]*\}`)
 
 // concretePath fills every variable of a template with "x1".
 func concretePath(tmpl string) string { return templateVar.ReplaceAllString(tmpl, "x1") }
-
-func TestNewLoggerLevels(t *testing.T) {
-	for name, level := range levelNames {
-		t.Run(name, func(t *testing.T) {
-			var buf bytes.Buffer
-			NewLogger(&buf, slog.LevelDebug).Log(t.Context(), level, "m")
-			var l map[string]any
-			if err := json.Unmarshal(buf.Bytes(), &l); err != nil {
-				t.Fatal(err)
-			}
-			if l["level"] != name || l["msg"] != "m" || !utcTime.MatchString(fmt.Sprint(l["time"])) {
-				t.Errorf("line = %v", l)
-			}
-		})
-	}
-}

@@ -9,6 +9,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
+
+	"mdc/gateway/internal/codec"
 )
 
 // A RESOURCE_EXHAUSTED with a RetryInfo (the server's per-developer rate
@@ -40,7 +42,7 @@ func TestRetryAfterFromRetryInfo(t *testing.T) {
 			}
 			w := httptest.NewRecorder()
 			r := httptest.NewRequest("GET", "/v1/developer/lists", nil)
-			handleError(r.Context(), nil, newMarshaler(), w, r, st.Err())
+			handleError(r.Context(), nil, codec.NewMarshaler(), w, r, st.Err())
 			if w.Code != 429 {
 				t.Errorf("status = %d, want 429", w.Code)
 			}

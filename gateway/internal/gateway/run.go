@@ -1,8 +1,10 @@
-// Package gateway is the mdc REST/JSON gateway: grpc-gateway handlers for
-// every mdc.v1 service on connections to the C++ gRPC servers, plus the
-// HTTP conventions of docs/api.md section 1 (JSON shape, error mapping, body
-// limit, header forwarding, health status, OpenAPI document, access log).
-// It holds no business logic and no state.
+// Package gateway is the mdc REST/JSON gateway put together: its options
+// (config.go), the grpc-gateway mux with every mdc.v1 service and the chain
+// of middleware in front of it (handler.go), the mux's error handler
+// (errors.go) and header forwarding (headers.go), and Run, the HTTP
+// server's life. What each layer does is its own package's: transport (the
+// HTTP side), codec (JSON in and out), upstream (the gRPC side), stream,
+// static, observe, routes. It holds no business logic and no state.
 package gateway
 
 import (
@@ -14,6 +16,10 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+
+	"mdc/gateway/internal/observe"
+	"mdc/gateway/internal/transport"
+	"mdc/gateway/internal/upstream"
 )
 
 // Run serves the gateway on o.HTTPAddr until ctx is done, then drains
@@ -21,40 +27,40 @@ import (
 func Run(ctx context.Context, o Options) error {
 	o = o.withDefaults()
 	if o.MetricsAddr != "" {
-		o.metrics = newHTTPMetrics()
+		o.metrics = observe.NewMetrics()
 	}
-	metrics, err := startMetrics(o.MetricsAddr, o.metrics, o.Logger)
+	metrics, err := observe.ServeMetrics(o.MetricsAddr, o.metrics, o.Logger)
 	if err != nil {
 		return err
 	}
-	defer metrics.close(o.ShutdownTimeout, o.Logger)
-	tlsConfig, err := serverTLSConfig(o.TLSCertFile, o.TLSKeyFile)
+	defer metrics.Close(o.ShutdownTimeout, o.Logger)
+	tlsConfig, err := transport.ServerTLSConfig(o.TLSCertFile, o.TLSKeyFile)
 	if err != nil {
 		return err
 	}
-	transport, err := grpcTransport(o.GRPCTLSCAFile, o.GRPCTLSServerName)
+	credentials, err := upstream.Credentials(o.GRPCTLSCAFile, o.GRPCTLSServerName)
 	if err != nil {
 		return err
 	}
-	conn, err := Dial(o.GRPCAddr, o.CallTimeout, transport)
+	conn, err := upstream.Dial(o.GRPCAddr, o.CallTimeout, credentials)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	// What /health asks when no server is healthy (health.go).
-	probe, err := Dial(o.GRPCAddr, o.CallTimeout, transport, grpc.WithDefaultServiceConfig(anyServerServiceConfig))
+	// What /health asks when no server is healthy (upstream.RegisterHealth).
+	probe, err := upstream.Dial(o.GRPCAddr, o.CallTimeout, credentials, grpc.WithDefaultServiceConfig(upstream.AnyServerServiceConfig))
 	if err != nil {
 		return err
 	}
 	defer probe.Close()
 	// Watches and replays hold their calls for long: they get connections
 	// of their own, so they never take the slots of the unary calls.
-	streams, err := dialStreamPool(o.GRPCAddr, o.CallTimeout, o.StreamsPerConnection, transport)
+	streams, err := upstream.DialStreamPool(o.GRPCAddr, o.CallTimeout, o.StreamsPerConnection, credentials)
 	if err != nil {
 		return err
 	}
 	defer streams.Close()
-	o.metrics.observeStreamPool(streams)
+	o.metrics.ObserveStreamPool(streams)
 
 	handler, err := newHandler(ctx, conn, probe, streams, o)
 	if err != nil {
@@ -66,7 +72,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	if tlsConfig == nil {
 		// net/http's own answers to malformed requests become JSON too.
-		ln = jsonErrorListener{ln}
+		ln = transport.JSONErrorListener{Listener: ln}
 	}
 	srv := &http.Server{
 		Handler:           handler,
@@ -74,7 +80,7 @@ func Run(ctx context.Context, o Options) error {
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      o.CallTimeout + 30*time.Second,
 		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    maxHTTPHeaderBytes, // see headerlimit.go
+		MaxHeaderBytes:    transport.MaxHTTPHeaderBytes,
 		TLSConfig:         tlsConfig,
 	}
 	o.Logger.Info("mdc-gateway listening", "http_addr", ln.Addr().String(), "grpc_addr", o.GRPCAddr,

@@ -15,9 +15,9 @@ type registerFunc func(context.Context, *runtime.ServeMux, *grpc.ClientConn) err
 
 // services are the gRPC services of unary calls the gateway exposes over
 // HTTP/JSON, all on one shared connection to the mdc servers. Adding a
-// service is one line. HealthService is registered apart (registerHealth in
-// health.go), and so is StreamService, whose calls run on connections of
-// their own (streampool.go).
+// service is one line. HealthService is registered apart
+// (upstream.RegisterHealth), and so is StreamService, whose calls run on
+// connections of their own (upstream.StreamPool).
 var services = []registerFunc{
 	mdcv1.RegisterCollectorServiceHandler,
 	mdcv1.RegisterDeveloperServiceHandler,

@@ -1,14 +1,17 @@
 // Package openapigen turns the Swagger 2.0 document protoc-gen-openapiv2
 // writes from proto/mdc/v1 into the OpenAPI 3 document the gateway serves.
 //
-// The generator knows the protos: routes, messages, enums, comments and
-// (google.api.field_behavior) = REQUIRED. It cannot know what the server
-// does beyond them, which this package adds from tables that tests keep in
-// step with the protos: who may call each RPC and the error statuses it
-// answers (contract.go, errors.go), the bearer scheme (security.go), the
-// backtest clock headers (headers.go), the forms of strings (strings.go),
-// the fields every response carries (responses.go) and the seed contract's
-// example bodies (examples.go).
+// The generator knows the protos' messages, routes, enums, comments and
+// (google.api.field_behavior) = REQUIRED, but not the method options it has
+// no notion of. This package reads those from the descriptors: who may call
+// each RPC, how the backtest clock applies, the error statuses it answers
+// (its (mdc.v1.rpc) option: contract.go, errors.go, security.go,
+// headers.go), whether it may be sent again (idempotency_level:
+// idempotency.go) and whether it streams (streams.go). It adds the rest
+// from tables that tests keep in step with the protos: the forms of strings
+// (strings.go), the bounds of numbers (limits.go, numbers.go), the fields
+// every response carries (responses.go) and the seed contract's example
+// bodies (examples.go).
 package openapigen
 
 import (
@@ -21,12 +24,16 @@ import (
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"mdc/gateway/internal/rpcpolicy"
 )
 
 // Build converts the protoc-gen-openapiv2 document swagger to the served
-// OpenAPI 3 document, and checks the result is a valid one. warn receives
-// what the build tolerates but a test refuses (an RPC missing from
-// contracts), so a new RPC does not break everyone's build.
+// OpenAPI 3 document, and checks the result is a valid one. It fails,
+// naming the RPC, on an operation whose RPC lacks an option the document is
+// made from (rpcpolicy.Check). warn receives what the build tolerates but a
+// test refuses (a string field without a known form, an example that no
+// longer fits its schema), so a small slip does not break everyone's build.
 func Build(swagger []byte, warn func(string)) (*openapi3.T, error) {
 	var v2 openapi2.T
 	if err := json.Unmarshal(swagger, &v2); err != nil {
@@ -36,7 +43,10 @@ func Build(swagger []byte, warn func(string)) (*openapi3.T, error) {
 	if err != nil {
 		return nil, fmt.Errorf("convert to OpenAPI 3: %w", err)
 	}
-	ops := operations(doc, warn)
+	ops, err := operations(doc)
+	if err != nil {
+		return nil, err
+	}
 	tidy(doc, ops)
 	applyStatusSchema(doc)
 	applySecurity(doc, ops)
@@ -109,10 +119,10 @@ type operation struct {
 	contract     rpcContract
 }
 
-// operations lists the operations of doc in path and method order. An
-// operation whose RPC has no entry in contracts is reported to warn and
-// documented as a developer-token RPC with the errors every such RPC has.
-func operations(doc *openapi3.T, warn func(string)) []operation {
+// operations lists the operations of doc in path and method order, each
+// with the contract its RPC's options give. An operation whose RPC is not
+// in the descriptors or lacks an option is an error naming both.
+func operations(doc *openapi3.T) ([]operation, error) {
 	var ops []operation
 	paths := doc.Paths.Map()
 	for _, path := range sortedKeys(paths) {
@@ -120,15 +130,14 @@ func operations(doc *openapi3.T, warn func(string)) []operation {
 		for _, m := range sortedKeys(methods) {
 			op := methods[m]
 			rpc := RPCName(op.OperationID)
-			c, ok := contracts[rpc]
-			if !ok {
-				warn(fmt.Sprintf("%s %s: RPC %s has no entry in internal/openapigen/contract.go; documented as needing a developer token", m, path, rpc))
-				c = rpcContract{access: developerToken}
+			c, err := contractOf(rpc)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", m, path, err)
 			}
 			ops = append(ops, operation{method: m, path: path, op: op, rpc: rpc, contract: c})
 		}
 	}
-	return ops
+	return ops, nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -148,9 +157,9 @@ var bindingSuffix = regexp.MustCompile(`[0-9]+$`)
 // Service_Method (mdc.v1.Service.Method).
 func RPCName(operationID string) string {
 	service, method, _ := strings.Cut(operationID, "_")
-	name := "mdc.v1." + service + "." + method
-	if _, ok := contracts[name]; !ok {
-		name = "mdc.v1." + service + "." + bindingSuffix.ReplaceAllString(method, "")
+	name := rpcpolicy.Package + "." + service + "." + method
+	if _, err := rpcpolicy.Lookup(name); err != nil {
+		name = rpcpolicy.Package + "." + service + "." + bindingSuffix.ReplaceAllString(method, "")
 	}
 	return name
 }

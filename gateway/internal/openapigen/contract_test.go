@@ -8,46 +8,56 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
 
-	_ "mdc/gateway/gen/mdcv1" // registers the mdc.v1 descriptors
+	"mdc/gateway/internal/rpcpolicy"
 )
 
-// TestContractsNameEveryRPC keeps contracts in step with the protos: an
-// RPC added without an entry, or an entry left behind by a removed RPC,
-// fails here.
-func TestContractsNameEveryRPC(t *testing.T) {
-	rpcs := map[string]bool{}
-	protoregistry.GlobalFiles.RangeFilesByPackage("mdc.v1", func(fd protoreflect.FileDescriptor) bool {
-		for i := 0; i < fd.Services().Len(); i++ {
-			methods := fd.Services().Get(i).Methods()
-			for j := 0; j < methods.Len(); j++ {
-				rpcs[string(methods.Get(j).FullName())] = true
-			}
-		}
-		return true
+// mdcRPCs are the full names of every RPC of mdc.v1.
+func mdcRPCs(t *testing.T) []string {
+	var rpcs []string
+	rpcpolicy.Methods(func(md protoreflect.MethodDescriptor) {
+		rpcs = append(rpcs, string(md.FullName()))
 	})
 	if len(rpcs) == 0 {
 		t.Fatal("no mdc.v1 RPCs registered")
 	}
-	for _, name := range sortedKeys(rpcs) {
-		if _, ok := contracts[name]; !ok {
-			t.Errorf("RPC %s has no entry in contracts", name)
-		}
+	return rpcs
+}
+
+func mustContract(t *testing.T, rpc string) rpcContract {
+	t.Helper()
+	c, err := contractOf(rpc)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, name := range sortedKeys(contracts) {
-		if !rpcs[name] {
-			t.Errorf("contracts names %s, which is no RPC", name)
+	return c
+}
+
+// TestEveryRPCHasAContract: every RPC the protos define has the options the
+// document is made from; one added without them fails here (and the build
+// fails on it, naming it).
+func TestEveryRPCHasAContract(t *testing.T) {
+	for _, rpc := range mdcRPCs(t) {
+		c, err := contractOf(rpc)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if c.access != public && c.access != developerToken && c.access != adminToken {
+			t.Errorf("%s: access %v", rpc, c.access)
+		}
+		if c.clock != clockIgnored && c.clock != clockCuts && c.clock != clockForbids {
+			t.Errorf("%s: backtest clock %v", rpc, c.clock)
 		}
 	}
 }
 
-// TestContractStatuses checks the statuses a table entry adds are error
-// statuses the gateway can produce from a gRPC code.
+// TestContractStatuses checks the statuses the RPCs' error cases add are
+// error statuses the gateway can produce from a gRPC code.
 func TestContractStatuses(t *testing.T) {
 	known := map[int]bool{400: true, 401: true, 403: true, 404: true, 409: true, 412: true, 429: true, 503: true}
-	for name, c := range contracts {
-		for status, when := range c.errors {
+	for _, name := range mdcRPCs(t) {
+		for status, when := range mustContract(t, name).errors {
 			if !known[status] {
 				t.Errorf("%s: status %d", name, status)
 			}
@@ -70,23 +80,47 @@ func TestRPCName(t *testing.T) {
 	}
 }
 
-// TestBuildWarnsOfAnUnknownRPC: an operation without a contract entry is
-// reported (and TestContractsNameEveryRPC fails) but still documented with
-// the token and errors of a developer RPC.
-func TestBuildWarnsOfAnUnknownRPC(t *testing.T) {
+// TestBuildFailsOnAnRPCWithoutOptions: an operation whose RPC has no
+// options (here: is not in the descriptors at all) stops the build with an
+// error naming the operation and the RPC, rather than being documented by
+// guess.
+func TestBuildFailsOnAnRPCWithoutOptions(t *testing.T) {
 	swagger := `{"swagger":"2.0","info":{"title":"t","version":"v1"},"paths":{"/v1/x":{"get":{
 		"operationId":"NewService_Thing","responses":{"200":{"description":"ok"}}}}}}`
-	var warnings []string
-	doc, err := Build([]byte(swagger), func(msg string) { warnings = append(warnings, msg) })
-	if err != nil {
-		t.Fatal(err)
+	_, err := Build([]byte(swagger), func(string) {})
+	if err == nil || !strings.Contains(err.Error(), "mdc.v1.NewService.Thing") || !strings.Contains(err.Error(), "/v1/x") {
+		t.Errorf("Build = %v, want an error naming GET /v1/x and mdc.v1.NewService.Thing", err)
 	}
-	if len(warnings) == 0 || !strings.Contains(warnings[0], "mdc.v1.NewService.Thing") {
-		t.Errorf("warnings = %q", warnings)
+}
+
+// TestContractFollowsTheOptions spot-checks contractOf against options
+// written in the protos: the access, the clock, body_optional, and each
+// error case's google.rpc.Code as the HTTP status the gateway answers it
+// with (FAILED_PRECONDITION: 412, ALREADY_EXISTS: 409).
+func TestContractFollowsTheOptions(t *testing.T) {
+	signIn := mustContract(t, "mdc.v1.DashboardService.SignIn")
+	if signIn.access != public || signIn.clock != clockIgnored || signIn.errors[401] == "" || signIn.errors[429] == "" {
+		t.Errorf("SignIn: %+v", signIn)
 	}
-	op := doc.Paths.Value("/v1/x").Get
-	if op.Responses.Status(401) == nil || op.Security == nil || len(*op.Security) != 1 {
-		t.Errorf("not documented as a developer RPC: security %v, responses %v", op.Security, op.Responses.Keys())
+	del := mustContract(t, "mdc.v1.AdminService.DeleteDeveloper")
+	if del.access != adminToken || !strings.Contains(del.errors[412], "last admin") || del.errors[404] == "" {
+		t.Errorf("DeleteDeveloper: %+v", del)
+	}
+	if c := mustContract(t, "mdc.v1.AdminService.CreateDeveloper"); c.errors[409] == "" {
+		t.Errorf("CreateDeveloper: %+v", c)
+	}
+	if c := mustContract(t, "mdc.v1.DashboardService.UpdateRun"); !c.bodyOptional || c.access != developerToken {
+		t.Errorf("UpdateRun: %+v", c)
+	}
+	if c := mustContract(t, "mdc.v1.DashboardService.ListOrders"); c.clock != clockCuts {
+		t.Errorf("ListOrders: %+v", c)
+	}
+	// A watch ignores the clock and refuses it with FAILED_PRECONDITION.
+	if c := mustContract(t, "mdc.v1.StreamService.WatchQuotes"); c.clock != clockIgnored || !strings.Contains(c.errors[412], "X-Current-Timestamp") {
+		t.Errorf("WatchQuotes: %+v", c)
+	}
+	if c := mustContract(t, "mdc.v1.StreamService.ReplayDay"); c.clock != clockForbids {
+		t.Errorf("ReplayDay: %+v", c)
 	}
 }
 
@@ -108,7 +142,7 @@ func TestErrorStatusesByRule(t *testing.T) {
 		if tt.body {
 			op.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody()}
 		}
-		got := errorStatuses(operation{rpc: tt.rpc, contract: contracts[tt.rpc], op: op})
+		got := errorStatuses(operation{rpc: tt.rpc, contract: mustContract(t, tt.rpc), op: op})
 		statuses := make([]int, 0, len(got))
 		for status := range got {
 			statuses = append(statuses, status)

@@ -93,7 +93,7 @@ func errorResponse(status int, when string) *openapi3.ResponseRef {
 }
 
 // applyHealthResponses: while the database is down the health check answers
-// 503 with the health body itself (gateway health.go), not an error body.
+// 503 with the health body itself (the gateway's upstream/health.go), not an error body.
 func applyHealthResponses(o operation, responses *openapi3.Responses) {
 	health := responses.Value("200").Value.Content.Get("application/json").Schema
 	// anyOf, not oneOf: a Status body would also pass as a health body

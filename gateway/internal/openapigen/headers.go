@@ -2,8 +2,8 @@ package openapigen
 
 import "github.com/getkin/kin-openapi/openapi3"
 
-// The request headers the gateway forwards to the server (gateway
-// headers.go), as reusable parameters.
+// The request headers the gateway forwards to the server (the gateway's
+// gateway/headers.go), as reusable parameters.
 const (
 	clockHeader = "X-Current-Timestamp"
 	zoneHeader  = "X-Current-Timezone"

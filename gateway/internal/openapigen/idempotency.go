@@ -3,11 +3,9 @@ package openapigen
 import (
 	"fmt"
 
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
 
-	_ "mdc/gateway/gen/mdcv1" // registers the mdc.v1 descriptors
+	"mdc/gateway/internal/rpcpolicy"
 )
 
 // IdempotentExtension is the operation extension that publishes an RPC's
@@ -37,17 +35,13 @@ func applyIdempotency(ops []operation, warn func(string)) {
 // rpcIdempotent reads the idempotency_level of rpc (a full name) from the
 // registered descriptors.
 func rpcIdempotent(rpc string) (bool, error) {
-	d, err := protoregistry.GlobalFiles.FindDescriptorByName(protoreflect.FullName(rpc))
+	md, err := rpcpolicy.Lookup(rpc)
 	if err != nil {
-		return false, fmt.Errorf("RPC %s is not in the descriptors", rpc)
+		return false, err
 	}
-	method, ok := d.(protoreflect.MethodDescriptor)
-	if !ok {
-		return false, fmt.Errorf("%s is not an RPC", rpc)
-	}
-	options, _ := method.Options().(*descriptorpb.MethodOptions)
+	options, _ := md.Options().(*descriptorpb.MethodOptions)
 	if options == nil || options.IdempotencyLevel == nil {
 		return false, fmt.Errorf("RPC %s sets no idempotency_level", rpc)
 	}
-	return options.GetIdempotencyLevel() != descriptorpb.MethodOptions_IDEMPOTENCY_UNKNOWN, nil
+	return rpcpolicy.Idempotent(md), nil
 }

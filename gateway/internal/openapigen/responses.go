@@ -10,7 +10,7 @@ import (
 // applyResponseRequired marks, in schemas that only responses use, the
 // properties every response carries, so a generated client types them as
 // always present. The gateway's marshaler emits default values (gateway
-// marshaler.go, EmitDefaultValues): every scalar, enum and list is in the
+// codec/marshaler.go, EmitDefaultValues): every scalar, enum and list is in the
 // JSON even when zero or empty. Left out when unset are message fields
 // (a $ref to an object, or a Timestamp: format date-time) and proto3
 // `optional` fields (nullable). Schemas that requests use too are left

@@ -11,7 +11,7 @@ const (
 )
 
 // Type URLs of the details the server and the gateway put in an error
-// (domain/error_reason.h, gateway decodeerror.go): no others occur.
+// (domain/error_reason.h, the gateway's codec/decodeerror.go): no others occur.
 const (
 	badRequestType = "type.googleapis.com/google.rpc.BadRequest"
 	errorInfoType  = "type.googleapis.com/google.rpc.ErrorInfo"

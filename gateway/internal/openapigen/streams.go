@@ -2,12 +2,14 @@ package openapigen
 
 import (
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"mdc/gateway/internal/rpcpolicy"
 )
 
 // Server-streaming RPCs: protoc-gen-openapiv2 describes their 200 answer as
 // one application/json object {"result", "error"}. The gateway sends one
 // such object per line (application/x-ndjson), or one Server-Sent Event per
-// message when the request accepts text/event-stream (gateway streams.go,
+// message when the request accepts text/event-stream (the gateway's stream/streams.go,
 // docs/api.md "Streams over HTTP").
 func applyStreams(ops []operation) {
 	for _, o := range ops {
@@ -38,12 +40,9 @@ func applyStreams(ops []operation) {
 	}
 }
 
-// isStreamRPC tells whether rpc (a full name) streams its answer.
+// isStreamRPC tells whether rpc (a full name) streams its answer, as its
+// descriptor says.
 func isStreamRPC(rpc string) bool {
-	switch rpc {
-	case "mdc.v1.StreamService.WatchQuotes", "mdc.v1.StreamService.WatchNifty",
-		"mdc.v1.StreamService.WatchShortlists", "mdc.v1.StreamService.ReplayDay":
-		return true
-	}
-	return false
+	md, err := rpcpolicy.Lookup(rpc)
+	return err == nil && md.IsStreamingServer()
 }

@@ -26,16 +26,32 @@ grpc::Status DashboardService::ListAvailableDatetimes(
   return calls_.Read(
       context, *request, response, reads_,
       [&](const Stores& stores, const CallContext& call) -> absl::Status {
+        domain::FieldErrors errors;
         std::optional<absl::CivilDay> asked;
         if (!request->date().empty()) {
           auto day = domain::ParseDate(request->date());
-          if (!day.ok())
-            return domain::InvalidField("date", day.status().message());
-          asked = *day;
+          errors.AddStatus("date", day.status());
+          if (day.ok()) asked = *day;
         }
+        // One list only: a type (its scope TOP_5 unless given), or a
+        // scope of every type.
+        std::optional<storage::ShortlistRepository::ListKey> list;
+        if (!request->type().empty()) {
+          const domain::ShortlistKind kind = domain::ParseShortlistKind(
+              request->type(), request->scope(), errors);
+          list = storage::ShortlistRepository::ListKey{kind.type, kind.scope};
+        } else if (!request->scope().empty()) {
+          auto scope = domain::ParseScope(request->scope());
+          errors.AddStatus("scope", scope.status());
+          if (scope.ok()) {
+            list = storage::ShortlistRepository::ListKey{
+                v1::SHORTLIST_TYPE_UNSPECIFIED, *scope};
+          }
+        }
+        if (!errors.empty()) return errors.ToStatus();
         const absl::Time not_after =
             call.clock.LatestVisible(domain::FarFuture());
-        auto days = stores.shortlists.ListDays(not_after);
+        auto days = stores.shortlists.ListDays(not_after, list);
         if (!days.ok()) return days.status();
         for (const auto& day : *days) {
           v1::AvailableDate* out = response->add_dates();
@@ -43,7 +59,7 @@ grpc::Status DashboardService::ListAvailableDatetimes(
           out->set_count(day.instants);
           if (asked.has_value() && *asked == day.day) {
             auto instants =
-                stores.shortlists.ListDayInstants(day.day, not_after);
+                stores.shortlists.ListDayInstants(day.day, not_after, list);
             if (!instants.ok()) return instants.status();
             for (absl::Time t : *instants) {
               domain::SetTimestamp(t, out->add_timestamps());

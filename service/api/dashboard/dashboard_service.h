@@ -16,6 +16,8 @@
 #include "service/calls/call_runner.h"
 #include "service/calls/service_calls.h"
 #include "service/replica/routed_reads.h"
+#include "storage/coverage_repository.h"
+#include "storage/developer_write_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/quote_batch_repository.h"
 #include "storage/quote_repository.h"
@@ -33,6 +35,8 @@ class DashboardService final : public v1::DashboardService::Service {
     storage::NiftyRepository& nifty;
     storage::QuoteBatchRepository& quote_batches;
     storage::RunRepository& runs;
+    storage::CoverageRepository& coverage;
+    storage::DeveloperWriteRepository& developer_writes;
   };
 
   // `stores` are over the primary's pool; `replica`, when a read replica
@@ -69,6 +73,9 @@ class DashboardService final : public v1::DashboardService::Service {
   grpc::Status GetQuoteTimeline(grpc::ServerContext* context,
                                 const v1::GetDayQuoteTimelineRequest* request,
                                 v1::QuoteTimeline* response) override;
+  grpc::Status GetCoverage(grpc::ServerContext* context,
+                           const v1::GetCoverageRequest* request,
+                           v1::Coverage* response) override;
   grpc::Status ListRuns(grpc::ServerContext* context,
                         const v1::ListRunsRequest* request,
                         v1::ListRunsResponse* response) override;

@@ -35,3 +35,25 @@ export function Field(props: {
 export function FormMessage({ message }: { message?: string | undefined }): VNode | null {
   return message ? <p class="form-error" role="alert">{message}</p> : null;
 }
+
+/**
+ * A date and time typed as text, "YYYY-MM-DD HH:MM" in IST: the browser's
+ * date-time input would show its own locale's order (01/02/2025 reads as
+ * 1 February in India) and cuts its text on narrow screens.
+ */
+export function WallClockInput(props: FieldInputProps & { value: string; onValue: (value: string) => void }): VNode {
+  const { value, onValue, ...input } = props;
+  return (
+    <input {...input} type="text" inputMode="numeric" autoComplete="off" spellcheck={false} placeholder="2025-01-02 10:30"
+      value={value} onInput={(e) => onValue(e.currentTarget.value)} />
+  );
+}
+
+/** A trading date typed as text, "YYYY-MM-DD", whatever the browser's locale; `list` offers dates with data. */
+export function DateInput(props: FieldInputProps & { value: string; onValue: (value: string) => void; list?: string }): VNode {
+  const { value, onValue, ...input } = props;
+  return (
+    <input {...input} type="text" inputMode="numeric" autoComplete="off" spellcheck={false} placeholder="YYYY-MM-DD" size={11}
+      value={value} onInput={(e) => onValue(e.currentTarget.value)} />
+  );
+}

@@ -6,10 +6,11 @@ import { type User, isAdmin } from "../session";
 import { Link } from "./Link";
 
 const SECTIONS: { to: string; label: string; pages: PageName[]; admin?: boolean }[] = [
-  { to: "/runs", label: "Runs", pages: ["runs", "run"] },
+  { to: "/runs", label: "Runs", pages: ["runs", "run", "compare"] },
   { to: "/chart", label: "Chart", pages: ["chart"] },
   { to: "/shortlist", label: "Shortlist", pages: ["shortlist"] },
   { to: "/companies", label: "Companies", pages: ["companies"] },
+  { to: "/coverage", label: "Coverage", pages: ["coverage"] },
   { to: "/admin/developers", label: "Developers", pages: ["admin-developers"], admin: true },
   { to: "/admin/holidays", label: "Holidays", pages: ["admin-holidays"], admin: true },
   { to: "/admin/data", label: "Data", pages: ["admin-data"], admin: true },

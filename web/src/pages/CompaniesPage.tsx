@@ -12,6 +12,7 @@ import { type Route, SCOPES, SHORTLIST_TYPES, type ShortlistTypeName, formatRout
 import { updateRoute } from "../router";
 import type { SortSpec } from "../sort";
 import { IST_LABEL } from "../time";
+import { plural } from "../words";
 
 type CompaniesRoute = Extract<Route, { page: "companies" }>;
 type Company = Schemas["PersistentCompany"];
@@ -99,10 +100,10 @@ export function CompaniesPage({ route }: { route: CompaniesRoute }): VNode {
             {persistent.state === "ready" && persistent.data.map((p, i) => (
               <div key={types[i]}>
                 {(p.companies ?? []).length === 0 ? (
-                  <Empty>{TYPE_LABELS[types[i]!]}: none of {p.totalSnapshots ?? 0} snapshots had a company {route.min ?? 80}% of the time.</Empty>
+                  <Empty>{TYPE_LABELS[types[i]!]}: none of {plural(p.totalSnapshots ?? 0, "snapshot")} had a company {route.min ?? 80}% of the time.</Empty>
                 ) : (
                   <DataTable
-                    caption={`${TYPE_LABELS[types[i]!]}: in at least ${route.min ?? 80}% of ${p.totalSnapshots} snapshots`}
+                    caption={`${TYPE_LABELS[types[i]!]}: in at least ${route.min ?? 80}% of ${plural(p.totalSnapshots ?? 0, "snapshot")}`}
                     columns={columns}
                     rows={p.companies ?? []}
                     rowKey={(c) => c.nseSymbol}
@@ -121,7 +122,7 @@ export function CompaniesPage({ route }: { route: CompaniesRoute }): VNode {
             {unique.state === "ready" && unique.data && (
               unique.data.symbols?.length ? (
                 <>
-                  <p>{unique.data.uniqueCount} companies appeared in {route.type ? TYPE_LABELS[route.type].toLowerCase() : "any list"} on {date}:</p>
+                  <p>{plural(unique.data.uniqueCount ?? 0, "company", "companies")} appeared in {route.type ? TYPE_LABELS[route.type].toLowerCase() : "any list"} on {date}:</p>
                   <ul class="symbols" data-testid="unique-companies">
                     {unique.data.symbols.map((s) => (
                       <li key={s}><Link to={formatRoute({ page: "chart", symbol: s, date, interval: "5minute" })}>{s}</Link></li>

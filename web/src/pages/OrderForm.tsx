@@ -1,9 +1,9 @@
 import type { VNode } from "preact";
 import { useState } from "preact/hooks";
-import { Field, FormMessage } from "../components/Field";
+import { Field, FormMessage, WallClockInput } from "../components/Field";
 import { type FormErrors, NO_ERRORS, formErrors } from "../formerrors";
 import { createOrder } from "../runs";
-import { IST_LABEL, istWallClock, parseISTWallClock } from "../time";
+import { IST_LABEL, checkWallClock } from "../time";
 
 const FIELDS = ["nseSymbol", "datetime", "entryPrice", "stopLossPrice", "takeProfitPrice"];
 
@@ -20,13 +20,17 @@ export function OrderForm({ runId, onAdded }: { runId: string; onAdded: () => vo
   const set = (k: keyof typeof values) => (e: Event) => setValues({ ...values, [k]: (e.currentTarget as HTMLInputElement).value });
   const submit = async (e: Event) => {
     e.preventDefault();
+    const at = checkWallClock(values.datetime);
+    if (!at.ok) {
+      setErrors({ fields: { datetime: at.error } });
+      return;
+    }
     setBusy(true);
     setErrors(NO_ERRORS);
     try {
-      const at = parseISTWallClock(values.datetime);
       await createOrder(runId, {
-        nseSymbol: values.nseSymbol.trim(),
-        datetime: at ? istWallClock(at) : values.datetime,
+        nseSymbol: values.nseSymbol.trim().toUpperCase(),
+        datetime: at.value,
         entryPrice: numberOrUndefined(values.entryPrice) as number,
         stopLossPrice: numberOrUndefined(values.stopLossPrice) as number,
         takeProfitPrice: numberOrUndefined(values.takeProfitPrice) as number,
@@ -51,8 +55,8 @@ export function OrderForm({ runId, onAdded }: { runId: string; onAdded: () => vo
         <Field id="order-nseSymbol" label="Symbol" error={errors.fields["nseSymbol"]}>
           {(input) => <input {...input} value={values.nseSymbol} autoCapitalize="characters" spellcheck={false} onInput={set("nseSymbol")} />}
         </Field>
-        <Field id="order-datetime" label={`Time (${IST_LABEL})`} error={errors.fields["datetime"]}>
-          {(input) => <input {...input} type="datetime-local" step={1} value={values.datetime} onInput={set("datetime")} />}
+        <Field id="order-datetime" label={`Time (${IST_LABEL})`} hint="YYYY-MM-DD HH:MM" error={errors.fields["datetime"]}>
+          {(input) => <WallClockInput {...input} value={values.datetime} onValue={(v) => setValues({ ...values, datetime: v })} />}
         </Field>
         {price("entryPrice", "Entry price")}
         {price("stopLossPrice", "Stop-loss price")}

@@ -1,9 +1,9 @@
 import type { VNode } from "preact";
 import { useState } from "preact/hooks";
-import { Field, FormMessage } from "../components/Field";
+import { Field, FormMessage, WallClockInput } from "../components/Field";
 import { type FormErrors, NO_ERRORS, formErrors } from "../formerrors";
 import { type Run, createRun, splitTags } from "../runs";
-import { IST_LABEL, parseISTWallClock, istWallClock } from "../time";
+import { IST_LABEL, checkWallClock } from "../time";
 
 const FIELDS = ["name", "tags", "startDatetime", "endDatetime"];
 
@@ -17,15 +17,21 @@ export function RunForm({ onCreated }: { onCreated: (run: Run) => void }): VNode
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const submit = async (e: Event) => {
     e.preventDefault();
+    // Checked here first: the person's own words about a date, not the API's.
+    const from = checkWallClock(start);
+    const to = checkWallClock(end);
+    if (!from.ok || !to.ok) {
+      setErrors({ fields: { ...(from.ok ? {} : { startDatetime: from.error }), ...(to.ok ? {} : { endDatetime: to.error }) } });
+      return;
+    }
+    if (from.value > to.value) {
+      setErrors({ fields: { startDatetime: "The start must not be after the end." } });
+      return;
+    }
     setBusy(true);
     setErrors(NO_ERRORS);
     try {
-      // datetime-local gives "YYYY-MM-DDTHH:MM"; the API wants seconds too.
-      const wall = (v: string) => {
-        const at = parseISTWallClock(v);
-        return at ? istWallClock(at) : v;
-      };
-      const run = await createRun({ name: name.trim(), tags: splitTags(tags), start: wall(start), end: wall(end) });
+      const run = await createRun({ name: name.trim(), tags: splitTags(tags), start: from.value, end: to.value });
       setName("");
       setTags("");
       onCreated(run);
@@ -44,11 +50,11 @@ export function RunForm({ onCreated }: { onCreated: (run: Run) => void }): VNode
       <Field id="run-tags" label="Tags" hint="Separated by commas or spaces" error={errors.fields["tags"]}>
         {(input) => <input {...input} value={tags} onInput={(e) => setTags(e.currentTarget.value)} />}
       </Field>
-      <Field id="run-start" label={`Start (${IST_LABEL})`} error={errors.fields["startDatetime"]}>
-        {(input) => <input {...input} type="datetime-local" step={1} value={start} onInput={(e) => setStart(e.currentTarget.value)} />}
+      <Field id="run-start" label={`Start (${IST_LABEL})`} hint="YYYY-MM-DD HH:MM" error={errors.fields["startDatetime"]}>
+        {(input) => <WallClockInput {...input} value={start} onValue={setStart} />}
       </Field>
-      <Field id="run-end" label={`End (${IST_LABEL})`} error={errors.fields["endDatetime"]}>
-        {(input) => <input {...input} type="datetime-local" step={1} value={end} onInput={(e) => setEnd(e.currentTarget.value)} />}
+      <Field id="run-end" label={`End (${IST_LABEL})`} hint="YYYY-MM-DD HH:MM" error={errors.fields["endDatetime"]}>
+        {(input) => <WallClockInput {...input} value={end} onValue={setEnd} />}
       </Field>
       <FormMessage message={errors.message} />
       <div class="actions">

@@ -7,10 +7,12 @@ import { Empty, ErrorNote, Loading } from "../components/Status";
 import { useAsync } from "../hooks";
 import type { Route } from "../route";
 import { navigate, updateRoute } from "../router";
-import { type Run, deleteRun, getRun, listOrders } from "../runs";
+import { type Run, analyseRun, deleteRun, getRun } from "../runs";
 import { formatIST } from "../time";
+import { plural } from "../words";
+import { EquityCurve } from "../components/EquityCurve";
 import { OrderForm } from "./OrderForm";
-import { OrdersTable } from "./OrdersTable";
+import { OrdersTable, RunTotals } from "./OrdersTable";
 import { RunEditDialog } from "./RunEditDialog";
 import { Tags } from "./RunsPage";
 
@@ -18,7 +20,7 @@ type RunRoute = Extract<Route, { page: "run" }>;
 
 export function RunPage({ route }: { route: RunRoute }): VNode {
   const run = useAsync(() => getRun(route.runId), [route.runId]);
-  const orders = useAsync(() => listOrders(route.runId, route.gain), [route.runId, route.gain]);
+  const analysis = useAsync(() => analyseRun(route.runId, route.gain), [route.runId, route.gain]);
   const [gain, setGain] = useState(route.gain === undefined ? "" : String(route.gain));
   useEffect(() => setGain(route.gain === undefined ? "" : String(route.gain)), [route.gain]);
   const [editing, setEditing] = useState(false);
@@ -64,16 +66,22 @@ export function RunPage({ route }: { route: RunRoute }): VNode {
         </Field>
         <button type="submit">Apply</button>
       </form>
-      {orders.state === "error" && <ErrorNote error={orders.error} retry={orders.reload} />}
-      {orders.state === "loading" && !orders.data && <Loading what="orders and outcomes" />}
-      {orders.data && orders.data.length === 0 && <Empty>This run has no orders yet.</Empty>}
-      {orders.data && orders.data.length > 0 && (
-        <OrdersTable runId={route.runId} orders={orders.data} sort={route.sort} onSort={(sort) => updateRoute(route, { sort })} />
+      {analysis.state === "error" && <ErrorNote error={analysis.error} retry={analysis.reload} />}
+      {analysis.state === "loading" && !analysis.data && <Loading what="orders and outcomes" />}
+      {analysis.data && analysis.data.orders.length === 0 && <Empty>This run has no orders yet.</Empty>}
+      {analysis.data && analysis.data.orders.length > 0 && (
+        <>
+          <RunTotals stats={analysis.data.stats} />
+          {analysis.data.curve.length > 0 && (
+            <EquityCurve title={`Equity curve of ${r.name || `run ${r.id}`}`} curves={[{ label: r.name || `Run ${r.id}`, points: analysis.data.curve }]} />
+          )}
+          <OrdersTable runId={route.runId} valued={analysis.data.valued} sort={route.sort} onSort={(sort) => updateRoute(route, { sort })} />
+        </>
       )}
       <OrderForm
         runId={route.runId}
         onAdded={() => {
-          orders.reload();
+          analysis.reload();
           run.reload();
         }}
       />
@@ -88,7 +96,7 @@ export function RunPage({ route }: { route: RunRoute }): VNode {
           }}
           onClose={() => setDeleting(false)}
         >
-          <p>The run and its {r.orderCount ?? 0} orders are deleted. This cannot be undone.</p>
+          <p>The run and its {plural(r.orderCount ?? 0, "order")} are deleted. This cannot be undone.</p>
         </ConfirmDialog>
       )}
     </section>

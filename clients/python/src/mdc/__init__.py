@@ -20,6 +20,7 @@ from mdc.admin import Developer, Health
 from mdc.async_client import AsyncClient
 from mdc.async_streams import AsyncEventStream
 from mdc.client import Client
+from mdc.coverage import Coverage, MinuteRange, ShortlistCoverage, SymbolCoverage, WriterActivity
 from mdc.enums import (
     EventKind,
     ExportFormat,
@@ -78,13 +79,14 @@ from mdc.streams import EventStream
 from mdc.times import IST, to_datetime
 
 __all__ = [
-    "IST", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "Client",
+    "IST", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "Client", "Coverage",
     "DeadlineExceeded", "Depth", "DepthDict", "DepthLevel", "DepthLevelDict", "Developer", "EventKind",
     "EventStream", "ExportFormat", "ExportKind", "FailedPrecondition", "FieldViolation", "Health", "Holiday", "HolidayCheck", "Interval",
-    "InvalidArgument", "MarketEvent", "MdcError", "NiftyQuote", "NotFound", "Ohlc", "OhlcDict", "Order",
+    "InvalidArgument", "MarketEvent", "MdcError", "MinuteRange", "NiftyQuote", "NotFound", "Ohlc", "OhlcDict", "Order",
     "PermissionDenied", "QuoteCrossSection", "QuoteData", "QuoteDataDict", "QuoteDataInput", "QuotePayload", "QuotePayloadDict",
     "QuoteStatus", "Record", "Records", "ReplayKind", "ResourceExhausted", "Role", "Run", "Scope",
-    "ServingStatus", "Shortlist", "ShortlistEntry", "ShortlistEntryDict", "ShortlistEntryInput",
-    "ShortlistType", "StockQuote", "TradeOutcome", "Unauthenticated", "Unavailable", "to_datetime",
+    "ServingStatus", "Shortlist", "ShortlistCoverage", "ShortlistEntry", "ShortlistEntryDict", "ShortlistEntryInput",
+    "ShortlistType", "StockQuote", "SymbolCoverage", "TradeOutcome", "Unauthenticated", "Unavailable",
+    "WriterActivity", "to_datetime",
 ]
 __version__ = "0.2.0"

@@ -23,6 +23,7 @@ from mdc.admin import Developer, Health
 from mdc.async_streams import AsyncEventStream
 from mdc.async_transport import AsyncTransport
 from mdc.client_base import ClientBase
+from mdc.coverage import Coverage
 from mdc.enums import ExportFormat, ExportKind, Interval, ReplayKind, Role, Scope, ShortlistType
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
 from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
@@ -139,6 +140,9 @@ class AsyncClient(ClientBase):
 
     async def snapshot_times(self, trading_day: date) -> list[datetime]:
         return await self._run(ops.snapshot_times(trading_day))
+
+    async def coverage(self, trading_day: date | None = None) -> Coverage:
+        return await self._run(ops.coverage(trading_day))
 
     async def create_developer(self, username: str, *, role: Role = "developer") -> Developer:
         return await self._run(ops.create_developer(username, role=role))

@@ -23,6 +23,7 @@ from google.protobuf import message
 from mdc import downloads, ops
 from mdc.admin import Developer, Health
 from mdc.client_base import ClientBase
+from mdc.coverage import Coverage
 from mdc.enums import ExportFormat, ExportKind, Interval, ReplayKind, Role, Scope, ShortlistType
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
 from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
@@ -200,6 +201,12 @@ class Client(ClientBase):
     def snapshot_times(self, trading_day: date) -> list[datetime]:
         """The instants of ``trading_day``'s shortlist snapshots, ascending."""
         return self._run(ops.snapshot_times(trading_day))
+
+    def coverage(self, trading_day: date | None = None) -> Coverage:
+        """Which session minutes of ``trading_day`` (the latest day with data
+        when None) hold records, per symbol, for NIFTY and per shortlist, and
+        when each collector last wrote; ``.to_pandas()`` is one row per symbol."""
+        return self._run(ops.coverage(trading_day))
 
     # Admin and health -------------------------------------------------------------------
 

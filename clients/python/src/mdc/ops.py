@@ -32,6 +32,7 @@ from mdc.admin import Developer, Health
 from mdc import build
 from mdc.build import instant, request, strings, timezone_of, to_message
 from mdc.convert import from_message, records
+from mdc.coverage import Coverage
 from mdc.enums import ExportFormat, ExportKind, Interval, ReplayKind, Role, Scope, ShortlistType
 from mdc.errors import MdcError, invalid_argument
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
@@ -356,6 +357,12 @@ def snapshot_times(trading_day: date) -> Op[list[datetime]]:
     answer = yield from _unary("DashboardService.ListAvailableDatetimes", req)
     days = getattr(answer, "dates")
     return [ts.ToDatetime(tzinfo=UTC) for d in days if d.date == wanted for ts in d.timestamps]
+
+
+def coverage(trading_day: date | None = None) -> Op[Coverage]:
+    req = request(dashboard_pb2.GetCoverageRequest,
+                  date=None if trading_day is None else build.trading_day("trading_day", trading_day))
+    return (yield from _answer("DashboardService.GetCoverage", req, Coverage))
 
 
 # Admin and health ---------------------------------------------------------------------

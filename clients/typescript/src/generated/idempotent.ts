@@ -17,6 +17,7 @@ export const IDEMPOTENT_OPERATIONS: Readonly<Record<string, boolean>> = {
   "GET /v1/admin/holidays": true,
   "GET /v1/dashboard/available-datetimes": true,
   "GET /v1/dashboard/candles": true,
+  "GET /v1/dashboard/coverage": true,
   "GET /v1/dashboard/daily-persistent-companies": true,
   "GET /v1/dashboard/daily-unique-companies": true,
   "GET /v1/dashboard/quote-timelines": true,

@@ -4,9 +4,14 @@
 export const INSTANT_KEYS: ReadonlySet<string> = new Set([
   "asOf",
   "createdTime",
+  "dayLastWriteTime",
   "endTime",
   "expiresAt",
+  "lastRecordTime",
   "lastSeenTime",
+  "lastTime",
+  "lastWriteTime",
+  "sessionStart",
   "startTime",
   "stopLossTime",
   "targetTime",
@@ -19,9 +24,14 @@ export const INSTANT_KEYS: ReadonlySet<string> = new Set([
 export type InstantKey =
   | "asOf"
   | "createdTime"
+  | "dayLastWriteTime"
   | "endTime"
   | "expiresAt"
+  | "lastRecordTime"
   | "lastSeenTime"
+  | "lastTime"
+  | "lastWriteTime"
+  | "sessionStart"
   | "startTime"
   | "stopLossTime"
   | "targetTime"

@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * Trading dates with shortlist snapshot counts; the snapshot instants of `date` when it is given.
-         * @description Trading dates with shortlist snapshot counts; the snapshot instants of `date` when it is given. Snapshots at or after the backtest clock are left out. Returns INVALID_ARGUMENT naming `date` if it is not a valid YYYY-MM-DD.
+         * @description Trading dates with shortlist snapshot counts; the snapshot instants of `date` when it is given. With `type` (and `scope`), only the snapshots of that list; with `scope` alone, those of that scope. Snapshots at or after the backtest clock are left out. Returns INVALID_ARGUMENT naming `date` if it is not a valid YYYY-MM-DD, `type` or `scope` if it is unknown.
          */
         get: operations["DashboardService_ListAvailableDatetimes"];
         put?: never;
@@ -272,6 +272,26 @@ export interface paths {
          * @description The session's candles of one symbol on one trading day. Returns INVALID_ARGUMENT naming `symbol`, `date` (missing or malformed) or `interval`, and PERMISSION_DENIED with reason FUTURE_READ if `date` starts at or after the backtest clock.
          */
         get: operations["DashboardService_GetCandles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which minutes of a trading day's session (09:15-15:30 IST, 375 minutes) hold data, per stock symbol, for NIFTY 50 and per shortlist, and when each developer last wrote market records of each kind: an operator sees a hole in the data or a dead collector at a glance.
+         * @description Which minutes of a trading day's session (09:15-15:30 IST, 375 minutes) hold data, per stock symbol, for NIFTY 50 and per shortlist, and when each developer last wrote market records of each kind: an operator sees a hole in the data or a dead collector at a glance. Without `date`, the latest trading day with any stored record. Under the backtest clock, only records stamped before it count and `writers` is empty (it describes the present). Returns INVALID_ARGUMENT naming `date` if it is malformed, and PERMISSION_DENIED with reason FUTURE_READ if `date` starts at or after the backtest clock.
+         */
+        get: operations["DashboardService_GetCoverage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -941,7 +961,7 @@ export interface components {
             /**
              * Format: int32
              * @description Number of distinct snapshot instants of the date, over every type and
-             *     scope.
+             *     scope (of the `type` and `scope` asked for, when given).
              */
             count: number;
             /**
@@ -1097,6 +1117,35 @@ export interface components {
              *     unnamed one.
              */
             name: string;
+        };
+        /** @description Which minutes of a trading day hold data, and who wrote when. */
+        Coverage: {
+            /**
+             * Format: date
+             * @description Trading date YYYY-MM-DD (Asia/Kolkata) described; empty when nothing is
+             *     stored and no date was asked for.
+             */
+            date: string;
+            nifty?: components["schemas"]["SymbolCoverage"];
+            /**
+             * Format: int32
+             * @description Whole minutes of the session (375).
+             */
+            sessionMinutes: number;
+            /**
+             * Format: date-time
+             * @description The session's open (09:15 IST), RFC 3339 UTC: minute 0 of the ranges.
+             */
+            sessionStart?: string;
+            /** @description Every shortlist (type and scope) with a snapshot that day. */
+            shortlists: components["schemas"]["ShortlistCoverage"][];
+            /** @description Every stock symbol with a quote that day, in byte order. */
+            symbols: components["schemas"]["SymbolCoverage"][];
+            /**
+             * @description Every developer that has written market records, per kind, by
+             *     username then kind; empty under the backtest clock.
+             */
+            writers: components["schemas"]["WriterActivity"][];
         };
         /** @description Create Developer request. */
         CreateDeveloperRequest: {
@@ -1491,6 +1540,23 @@ export interface components {
              *     its heartbeats.
              */
             events: components["schemas"]["MarketEvent"][];
+        };
+        /**
+         * @description Consecutive session minutes holding at least one record: minutes `first`
+         *     to `last`, both included, counted from the session's open (minute 0 is
+         *     09:15:00-09:15:59 IST).
+         */
+        MinuteRange: {
+            /**
+             * Format: int32
+             * @description The first minute of the run, 0-374.
+             */
+            first: number;
+            /**
+             * Format: int32
+             * @description The last minute of the run, `first`-374.
+             */
+            last: number;
         };
         /** @description The body of Save NIFTY Quote: one quote of the NIFTY 50 index. */
         NiftyData: {
@@ -2021,6 +2087,28 @@ export interface components {
              */
             timestamp?: string;
         };
+        /** @description One shortlist's (type and scope) snapshots of the day. */
+        ShortlistCoverage: {
+            /**
+             * Format: date-time
+             * @description The latest snapshot's instant, RFC 3339 UTC.
+             */
+            lastTime?: string;
+            /**
+             * Format: int32
+             * @description Session minutes holding at least one snapshot.
+             */
+            minutes: number;
+            /** @description The runs of minutes with snapshots, ascending. */
+            ranges: components["schemas"]["MinuteRange"][];
+            /**
+             * Format: int64
+             * @description Snapshots of the whole trading day.
+             */
+            records: string;
+            scope: components["schemas"]["Scope"];
+            shortlistType: components["schemas"]["ShortlistType"];
+        };
         /** @description The body of Save Shortlist: one snapshot of a ranking. */
         ShortlistData: {
             /**
@@ -2151,6 +2239,31 @@ export interface components {
             /** @description The symbol (`NIFTY` for the NIFTY 50 index). */
             symbol: string;
         };
+        /** @description One stock symbol's (or NIFTY 50's) records of the day. */
+        SymbolCoverage: {
+            /**
+             * Format: date-time
+             * @description The latest record's instant, RFC 3339 UTC.
+             */
+            lastTime?: string;
+            /**
+             * Format: int32
+             * @description Session minutes holding at least one record.
+             */
+            minutes: number;
+            /** @description NSE trading symbol; "NIFTY" for NIFTY 50. */
+            nseSymbol: string;
+            /**
+             * @description The runs of minutes with records, ascending; the minutes between them
+             *     are the gaps.
+             */
+            ranges: components["schemas"]["MinuteRange"][];
+            /**
+             * Format: int64
+             * @description Records of the whole trading day, outside the session too.
+             */
+            records: string;
+        };
         /** @description The result of a simulated trade (docs/api.md sections 5.3 and 5.4). */
         TradeOutcome: {
             /**
@@ -2206,6 +2319,38 @@ export interface components {
              *     the target ended the trade.
              */
             targetTime?: string;
+        };
+        /** @description What one developer wrote of one kind of market record. */
+        WriterActivity: {
+            /**
+             * Format: date-time
+             * @description When it last wrote records of this kind for the coverage's date; absent
+             *     when it wrote none.
+             */
+            dayLastWriteTime?: string;
+            /**
+             * Format: int64
+             * @description Records of this kind it wrote for the coverage's date (a record written
+             *     again counts again); 0 when none.
+             */
+            dayRecords: string;
+            /** @description The developer's id. */
+            developerId: string;
+            /** @description The kind of record: `quotes`, `nifty` or `shortlists`. */
+            kind: string;
+            /**
+             * Format: date-time
+             * @description The latest instant among the records it wrote, any trading day.
+             */
+            lastRecordTime?: string;
+            /**
+             * Format: date-time
+             * @description When it last wrote records of this kind, for any trading day, RFC 3339
+             *     UTC (recorded about once a second by each server).
+             */
+            lastWriteTime?: string;
+            /** @description The developer's username. */
+            username: string;
         };
     };
     responses: never;
@@ -3701,6 +3846,17 @@ export interface operations {
                  *     snapshot instants are listed in its entry.
                  */
                 date?: string;
+                /**
+                 * @description Only the snapshots of this shortlist type: TOP_GAINERS or
+                 *     VOLUME_SHOCKERS, also top-gainers / volume-shockers (any case), of
+                 *     `scope` (default TOP_5). Default: every type.
+                 */
+                type?: "TOP_GAINERS" | "VOLUME_SHOCKERS" | "top-gainers" | "volume-shockers" | "";
+                /**
+                 * @description Only the snapshots of this scope: TOP_5 or FULL, also top-5 / full (any
+                 *     case). Default: TOP_5 with `type`, every scope without it.
+                 */
+                scope?: "TOP_5" | "FULL" | "";
             };
             header?: {
                 /** @description The backtest clock: "now" for this request, a wall-clock time YYYY-MM-DDTHH:MM:SS in X-Current-Timezone. Data stamped at or after it is never returned; see docs/api.md section 9.3. Empty: no clock. Malformed: 400. */
@@ -3809,6 +3965,97 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CandleSeries"];
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The request asks for an instant at or after the backtest clock (X-Current-Timestamp): `datetime`, `start_datetime`, or the start of the day of `date`. The google.rpc.ErrorInfo reason is FUTURE_READ. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The caller is over its per-developer rate limit (MDC_RATE_LIMIT_READS or MDC_RATE_LIMIT_WRITES; off unless the server sets them): nothing was done; the google.rpc.ErrorInfo reason is RATE_LIMITED, a google.rpc.RetryInfo gives the wait and `Retry-After` the same in whole seconds. Or: The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    DashboardService_GetCoverage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Trading date YYYY-MM-DD (Asia/Kolkata); default: the latest trading day
+                 *     with a stored stock quote, NIFTY quote or shortlist.
+                 */
+                date?: string;
+            };
+            header?: {
+                /** @description The backtest clock: "now" for this request, a wall-clock time YYYY-MM-DDTHH:MM:SS in X-Current-Timezone. Data stamped at or after it is never returned; see docs/api.md section 9.3. Empty: no clock. Malformed: 400. */
+                "X-Current-Timestamp"?: components["parameters"]["X-Current-Timestamp"];
+                /** @description The zone of X-Current-Timestamp: an IANA name (any case) or a fixed offset +HH:MM / -HH:MM; default Asia/Kolkata. Malformed: 400. */
+                "X-Current-Timezone"?: components["parameters"]["X-Current-Timezone"];
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coverage"];
                 };
             };
             /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */

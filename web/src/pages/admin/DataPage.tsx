@@ -9,6 +9,7 @@ import { formatCount } from "../../format";
 import { useAsync } from "../../hooks";
 import type { SortSpec } from "../../sort";
 import { confirmPhrase } from "./confirm";
+import { plural } from "../../words";
 
 type DataDate = Schemas["DataDate"];
 
@@ -38,12 +39,12 @@ export function DataPage(): VNode {
       <h1>Data by date</h1>
       {result && (
         <p class="note" role="status" data-testid="delete-result">
-          Deleted {formatCount(result.shortlists)} shortlists, {formatCount(result.quotes)} quotes and {formatCount(result.niftyQuotes)} NIFTY quotes.
+          Deleted {plural(Number(result.shortlists ?? 0), "shortlist")}, {plural(Number(result.quotes ?? 0), "quote")} and {plural(Number(result.niftyQuotes ?? 0), "NIFTY quote")}.
         </p>
       )}
       <div class="toolbar">
         <button type="button" class="danger" disabled={selected.length === 0} onClick={() => setConfirming(true)}>
-          Delete {selected.length ? `${selected.length} selected day${selected.length === 1 ? "" : "s"}` : "selected days"}
+          Delete {selected.length ? `${plural(selected.length, "selected day")}` : "selected days"}
         </button>
         {selected.length > 0 && <button type="button" onClick={() => setSelected([])}>Clear selection</button>}
       </div>
@@ -51,7 +52,7 @@ export function DataPage(): VNode {
       {dates.state === "loading" && !dates.data && <Loading what="dates with data" />}
       {dates.data?.length === 0 && <Empty>No market data is stored.</Empty>}
       {dates.data && dates.data.length > 0 && (
-        <DataTable caption={`${dates.data.length} trading days with data`} columns={columns} rows={dates.data} rowKey={(d) => d.date ?? ""} sort={sort} onSort={setSort} testId="data-table" />
+        <DataTable caption={`${plural(dates.data.length, "trading day")} with data`} columns={columns} rows={dates.data} rowKey={(d) => d.date ?? ""} sort={sort} onSort={setSort} testId="data-table" />
       )}
       {confirming && (
         <ConfirmDialog

@@ -11,6 +11,7 @@ import { type FormErrors, NO_ERRORS, formErrors } from "../../formerrors";
 import { useAsync } from "../../hooks";
 import type { SortSpec } from "../../sort";
 import { formatIST } from "../../time";
+import { plural } from "../../words";
 
 type Developer = Schemas["Developer"];
 
@@ -103,7 +104,7 @@ export function DevelopersPage(): VNode {
       {developers.data?.length === 0 && <Empty>No developers.</Empty>}
       {developers.data && developers.data.length > 0 && (
         <DataTable
-          caption={`${developers.data.length} developers`}
+          caption={plural(developers.data.length, "developer")}
           columns={columns}
           rows={developers.data}
           rowKey={(d) => d.id ?? ""}

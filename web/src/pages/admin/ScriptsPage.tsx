@@ -2,7 +2,7 @@ import type { Schemas } from "@mdc/client";
 import type { VNode } from "preact";
 import { useState } from "preact/hooks";
 import { api } from "../../api";
-import { Field, FormMessage } from "../../components/Field";
+import { DateInput, Field, FormMessage } from "../../components/Field";
 import { type FormErrors, NO_ERRORS, formErrors } from "../../formerrors";
 
 const SCRIPTS = [
@@ -51,7 +51,7 @@ export function ScriptsPage(): VNode {
         </fieldset>
         {script === "purge-before" && (
           <Field id="script-before" label="Keep data from (first trading day kept)" error={errors.fields["before"]}>
-            {(input) => <input {...input} type="date" value={before} onInput={(e) => setBefore(e.currentTarget.value)} />}
+            {(input) => <DateInput {...input} value={before} onValue={setBefore} />}
           </Field>
         )}
         <div class="field checkbox">

@@ -1,22 +1,69 @@
 import {
-  CandlestickSeries, ColorType, HistogramSeries, type IChartApi, type UTCTimestamp, createChart, createSeriesMarkers,
+  type AutoscaleInfo, type BarData, CandlestickSeries, type SingleValueData, ColorType, CrosshairMode, HistogramSeries, type IChartApi, type IPriceLine, type ISeriesApi,
+  type ISeriesMarkersPluginApi, LineSeries, type MouseEventParams, PriceScaleMode, type Time, type UTCTimestamp,
+  createChart, createSeriesMarkers,
 } from "lightweight-charts";
 import type { VNode } from "preact";
-import { useEffect, useRef } from "preact/hooks";
-import type { Bar, Marker, VolumeBar } from "./chartdata";
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { Bar, Marker, PriceLineSpec, VolumeBar } from "./chartdata";
+import { formatPrice } from "../../format";
+import { Legend, type LegendValues } from "./Legend";
 
 const UP = "#15803d";
 const DOWN = "#b91c1c";
+export const OVERLAY_COLOR = "#7c3aed";
+const VOLUME_PANE_HEIGHT = 110;
+
+/** A line drawn over the candles on the same percent scale (NIFTY 50). */
+export interface Overlay {
+  label: string;
+  points: { time: number; value: number }[];
+  /** Its first price of the day (its first candle's open): what its change is measured from. */
+  base: number | undefined;
+}
+
+/** A bar the chart draws in place of (or after) its last one: a live quote's. */
+export interface LiveUpdate {
+  /** Increases with each update, so that the same bar twice still counts. */
+  seq: number;
+  bar: Bar;
+  volume: VolumeBar;
+}
+
+const at = (t: number) => t as UTCTimestamp;
 
 /**
- * Candles with volume underneath (TradingView's lightweight-charts): drag to
- * pan, wheel or pinch to zoom; the buttons do the same from the keyboard.
- * Times arrive shifted to IST (chartdata.ts), so the axis reads IST.
+ * Candles in the main pane and volume in a pane of its own underneath
+ * (TradingView's lightweight-charts), a legend with the open, high, low,
+ * close and volume of the bar under the crosshair (the last bar otherwise),
+ * price lines (an order's entry, target and stop), order markers, and an
+ * optional overlay on a percent scale. Drag to pan, wheel or pinch to zoom;
+ * the buttons do the same from the keyboard. Live quotes arrive as `live`
+ * and are drawn with series.update(), not by drawing the day again. Times
+ * arrive shifted to IST (chartdata.ts), so the axis reads IST.
  */
-export function CandleChart(props: { prices: Bar[]; volumes: VolumeBar[]; markers: Marker[]; label: string }): VNode {
+export function CandleChart(props: {
+  prices: Bar[];
+  volumes: VolumeBar[];
+  markers: Marker[];
+  priceLines: PriceLineSpec[];
+  overlay?: Overlay | undefined;
+  live?: LiveUpdate | undefined;
+  label: string;
+  symbol: string;
+}): VNode {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | undefined>(undefined);
+  const candles = useRef<ISeriesApi<"Candlestick"> | undefined>(undefined);
+  const volume = useRef<ISeriesApi<"Histogram"> | undefined>(undefined);
+  const overlay = useRef<ISeriesApi<"Line"> | undefined>(undefined);
+  const markers = useRef<ISeriesMarkersPluginApi<Time> | undefined>(undefined);
+  const lines = useRef<IPriceLine[]>([]);
+  const lastBars = useRef<{ prices: Bar[]; volumes: VolumeBar[] }>({ prices: [], volumes: [] });
+  const [hovered, setHovered] = useState<LegendValues | undefined>(undefined);
+  const [latest, setLatest] = useState<LegendValues | undefined>(undefined);
 
+  // The chart and its series, once.
   useEffect(() => {
     if (!box.current) return;
     const c = createChart(box.current, {
@@ -26,28 +73,107 @@ export function CandleChart(props: { prices: Bar[]; volumes: VolumeBar[]; marker
         textColor: "#1f2937",
         fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
         attributionLogo: false, // attributed in the caption under the chart instead
+        panes: { separatorColor: "#d1d5db" },
       },
+      crosshair: { mode: CrosshairMode.Normal },
       grid: { vertLines: { color: "#eef0f3" }, horzLines: { color: "#eef0f3" } },
       timeScale: { timeVisible: true, secondsVisible: false, borderColor: "#d1d5db" },
       rightPriceScale: { borderColor: "#d1d5db" },
       localization: { locale: "en-IN" },
     });
-    const candles = c.addSeries(CandlestickSeries, {
+    candles.current = c.addSeries(CandlestickSeries, {
       upColor: UP, downColor: DOWN, borderUpColor: UP, borderDownColor: DOWN, wickUpColor: UP, wickDownColor: DOWN,
     });
-    candles.setData(props.prices.map((b) => ({ ...b, time: b.time as UTCTimestamp })));
-    const volume = c.addSeries(HistogramSeries, { priceFormat: { type: "volume" }, priceScaleId: "volume", lastValueVisible: false, priceLineVisible: false });
-    volume.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
-    candles.priceScale().applyOptions({ scaleMargins: { top: 0.08, bottom: 0.25 } });
-    volume.setData(props.volumes.map((v) => ({ time: v.time as UTCTimestamp, value: v.value, color: v.up ? "#15803d66" : "#b91c1c66" })));
-    createSeriesMarkers(candles, props.markers.map((m) => ({ ...m, time: m.time as UTCTimestamp })));
-    c.timeScale().fitContent();
+    volume.current = c.addSeries(HistogramSeries, { priceFormat: { type: "volume" }, lastValueVisible: false, priceLineVisible: false }, 1);
+    c.panes()[1]?.setHeight(VOLUME_PANE_HEIGHT);
+    markers.current = createSeriesMarkers(candles.current, []);
+    c.subscribeCrosshairMove((param: MouseEventParams<Time>) => {
+      const bar = param.time !== undefined && candles.current ? (param.seriesData.get(candles.current) as BarData | undefined) : undefined;
+      if (!bar || bar.open === undefined) {
+        setHovered(undefined);
+        return;
+      }
+      const vol = volume.current ? (param.seriesData.get(volume.current) as SingleValueData | undefined) : undefined;
+      const over = overlay.current ? (param.seriesData.get(overlay.current) as SingleValueData | undefined) : undefined;
+      setHovered({
+        time: bar.time as number, open: bar.open, high: bar.high, low: bar.low, close: bar.close,
+        volume: vol?.value, overlay: over?.value,
+      });
+    });
     chart.current = c;
     return () => {
       chart.current = undefined;
+      candles.current = volume.current = overlay.current = undefined;
+      markers.current = undefined;
+      lines.current = [];
       c.remove();
     };
-  }, [props.prices, props.volumes, props.markers]);
+  }, []);
+
+  // The day's bars: drawn whole, and the view fitted to them.
+  useEffect(() => {
+    candles.current?.setData(props.prices.map((b) => ({ ...b, time: at(b.time) })));
+    volume.current?.setData(props.volumes.map((v) => ({ time: at(v.time), value: v.value, color: v.up ? "#15803d66" : "#b91c1c66" })));
+    lastBars.current = { prices: props.prices, volumes: props.volumes };
+    chart.current?.timeScale().fitContent();
+    setLatest(legendOf(props.prices.at(-1), props.volumes.at(-1)));
+  }, [props.prices, props.volumes]);
+
+  // A live quote's bar: the last one changed, or a new one.
+  useEffect(() => {
+    const update = props.live;
+    if (!update || !candles.current || !volume.current) return;
+    candles.current.update({ ...update.bar, time: at(update.bar.time) });
+    volume.current.update({ time: at(update.volume.time), value: update.volume.value, color: update.volume.up ? "#15803d66" : "#b91c1c66" });
+    setLatest(legendOf(update.bar, update.volume));
+  }, [props.live?.seq]);
+
+  useEffect(() => {
+    markers.current?.setMarkers(props.markers.map((m) => ({ ...m, time: at(m.time) })));
+  }, [props.markers]);
+
+  useEffect(() => {
+    const series = candles.current;
+    if (!series) return;
+    for (const line of lines.current) series.removePriceLine(line);
+    lines.current = props.priceLines.map((l) =>
+      series.createPriceLine({ price: l.price, color: l.color, lineWidth: 1, lineStyle: l.dashed ? 2 : 0, axisLabelVisible: true, title: l.title }));
+    // The price scale reaches the lines too, so an order's target and stop are in view with its candles
+    // (not in percent mode, where the lines' prices mean nothing).
+    const prices = props.priceLines.map((l) => l.price);
+    series.applyOptions({
+      autoscaleInfoProvider: (base: () => AutoscaleInfo | null) => {
+        const info = base();
+        if (!info?.priceRange || prices.length === 0 || props.overlay) return info;
+        return {
+          ...info,
+          priceRange: {
+            minValue: Math.min(info.priceRange.minValue, ...prices),
+            maxValue: Math.max(info.priceRange.maxValue, ...prices),
+          },
+        };
+      },
+    });
+  }, [props.priceLines, props.overlay?.label]);
+
+  // The overlay: on the candles' scale, which shows percent changes from the first bar in view while it is there.
+  useEffect(() => {
+    const c = chart.current;
+    if (!c) return;
+    if (overlay.current) {
+      c.removeSeries(overlay.current);
+      overlay.current = undefined;
+    }
+    if (props.overlay) {
+      overlay.current = c.addSeries(LineSeries, {
+        color: OVERLAY_COLOR, lineWidth: 2, priceLineVisible: false, lastValueVisible: true, title: props.overlay.label,
+      });
+    }
+    c.priceScale("right").applyOptions({ mode: props.overlay ? PriceScaleMode.Percentage : PriceScaleMode.Normal });
+  }, [props.overlay?.label]);
+  useEffect(() => {
+    overlay.current?.setData((props.overlay?.points ?? []).map((p) => ({ time: at(p.time), value: p.value })));
+  }, [props.overlay?.label, props.overlay?.points]);
 
   const zoom = (factor: number) => {
     const scale = chart.current?.timeScale();
@@ -72,11 +198,24 @@ export function CandleChart(props: { prices: Bar[]; volumes: VolumeBar[]; marker
         <button type="button" onClick={() => pan(10)} aria-label="Pan right">▶</button>
         <button type="button" onClick={() => chart.current?.timeScale().fitContent()}>Fit</button>
       </div>
-      <div class="chart-box" ref={box} role="img" aria-label={props.label} data-testid="candle-chart" />
+      <div class="chart-area">
+        <Legend symbol={props.symbol} values={hovered ?? latest} hovering={hovered !== undefined}
+          overlayLabel={props.overlay?.label} overlayBase={props.overlay?.base}
+          overlayLatest={props.overlay?.points.at(-1)?.value} priceBase={props.prices[0]?.open} />
+        <div class="chart-box" ref={box} role="img" aria-label={props.label} data-testid="candle-chart" />
+      </div>
       <figcaption>
-        {props.label}. Times in IST. Chart by{" "}
+        {props.label}. Times in IST; volume in the lower pane.
+        {props.priceLines.length > 0 && (
+          <span data-testid="price-lines"> Lines: {props.priceLines.map((l) => `${l.title} ${formatPrice(l.price)}`).join(", ")}.</span>
+        )}{" "}
+        Chart by{" "}
         <a href="https://www.tradingview.com/lightweight-charts/" rel="noreferrer">TradingView Lightweight Charts™</a>.
       </figcaption>
     </figure>
   );
+}
+
+function legendOf(bar: Bar | undefined, vol: VolumeBar | undefined): LegendValues | undefined {
+  return bar ? { ...bar, volume: vol?.value, overlay: undefined } : undefined;
 }

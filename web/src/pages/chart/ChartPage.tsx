@@ -1,133 +1,297 @@
-import type { Schemas } from "@mdc/client";
+import type { Schemas, StreamEvent } from "@mdc/client";
 import type { VNode } from "preact";
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api } from "../../api";
-import { type Column, DataTable } from "../../components/DataTable";
-import { Field } from "../../components/Field";
+import { holidaysOf } from "../../calendar";
+import { DateInput, Field } from "../../components/Field";
+import { LiveToggle } from "../../components/LiveToggle";
+import { Link } from "../../components/Link";
 import { Empty, ErrorNote, Loading } from "../../components/Status";
-import { formatCount, formatPercent, formatPrice } from "../../format";
+import { SymbolSearch, matchSymbols, storedSymbol } from "../../components/SymbolSearch";
 import { useAsync } from "../../hooks";
-import { INTERVALS, type Route } from "../../route";
+import { useWatch } from "../../live";
+import { INTERVALS, type Route, SYMBOL, formatRoute } from "../../route";
 import { updateRoute } from "../../router";
 import { listOrders, listRuns } from "../../runs";
-import type { SortSpec } from "../../sort";
-import { IST_LABEL, formatIST } from "../../time";
-import { CandleChart } from "./CandleChart";
-import { bars, orderMarkers } from "./chartdata";
+import { formatPrice } from "../../format";
+import { IST_LABEL, checkDate, istDate, istTime, sessionOf, stepTradingDay } from "../../time";
+import { plural } from "../../words";
+import { CandleChart, type LiveUpdate, type Overlay } from "./CandleChart";
+import { bars, closeLine, orderLines, orderMarkers } from "./chartdata";
+import { type LiveQuote, LiveSeries } from "./livebars";
+import { INTERVAL_MINUTES, QuotesTable, type DayQuote, intervalLabel, withRow } from "./QuotesTable";
 
 type ChartRoute = Extract<Route, { page: "chart" }>;
-type Quote = Schemas["StockQuote"];
+type Order = Schemas["Order"];
 
-/** A symbol's candles of one day, a run's orders on them, and the day's quotes beneath. */
+export const NIFTY = "NIFTY";
+
+/** A live event as a quote of `symbol` (NIFTY 50's when the symbol is NIFTY), or undefined. */
+function liveQuote(event: StreamEvent, symbol: string): (LiveQuote & { row: DayQuote }) | undefined {
+  const record = symbol === NIFTY ? event.nifty : event.quote?.nseSymbol === symbol ? event.quote : undefined;
+  if (!record?.timestamp) return undefined;
+  const payload = record.quoteData?.payload;
+  return {
+    time: record.timestamp,
+    price: payload?.last_price,
+    volume: payload?.volume,
+    row: { timestamp: record.timestamp.toISOString(), nseSymbol: symbol, quoteData: record.quoteData as DayQuote["quoteData"] },
+  };
+}
+
+function liveQuotes(rows: readonly DayQuote[]): LiveQuote[] {
+  return rows.map((q) => ({ time: new Date(q.timestamp ?? 0), price: q.quoteData?.payload?.last_price, volume: q.quoteData?.payload?.volume }));
+}
+
+/**
+ * A symbol's candles of one day (NIFTY 50 as the symbol NIFTY), the orders
+ * of a run on them, NIFTY as an optional overlay on a percent scale, and the
+ * day's quotes beneath; in live mode the chart and the quotes follow new
+ * quotes as they are written.
+ */
 export default function ChartPage({ route }: { route: ChartRoute }): VNode {
-  const [symbol, setSymbol] = useState(route.symbol ?? "");
-  const [date, setDate] = useState(route.date ?? "");
-  useEffect(() => setSymbol(route.symbol ?? ""), [route.symbol]);
-  useEffect(() => setDate(route.date ?? ""), [route.date]);
-  const [timelineSort, setTimelineSort] = useState<SortSpec | undefined>(undefined);
+  const [symbolText, setSymbolText] = useState(route.symbol ?? "");
+  const [dateText, setDateText] = useState(route.date ?? "");
+  const [errors, setErrors] = useState<{ symbol?: string; date?: string }>({});
+  useEffect(() => setSymbolText(route.symbol ?? ""), [route.symbol]);
+  useEffect(() => setDateText(route.date ?? ""), [route.date]);
+
+  // The day's symbols (the suggestions), and without a date the latest trading day with data.
+  const coverage = useAsync(async () => ({
+    asked: route.date,
+    ...(await api().call("GET", "/v1/dashboard/coverage", { params: { query: route.date ? { date: route.date } : {} } })),
+  }), [route.date]);
+  useEffect(() => {
+    // Only an answer to the question without a date names the latest day (a reload keeps the old answer meanwhile).
+    if (!route.date && coverage.data?.asked === undefined && coverage.data?.date) updateRoute(route, { date: coverage.data.date });
+  }, [coverage.data, route.date]);
+  const symbols = useMemo(
+    () => [...(coverage.data?.nifty ? [NIFTY] : []), ...(coverage.data?.symbols ?? []).map((s) => s.nseSymbol ?? "")],
+    [coverage.data],
+  );
+  const dayHasData = coverage.state === "ready" && coverage.data.date === route.date;
+  const known = route.symbol ? storedSymbol(symbols, route.symbol) : undefined;
+  // A symbol typed in another case is shown in the stored one.
+  useEffect(() => {
+    if (route.symbol && known && known !== route.symbol) updateRoute(route, { symbol: known });
+  }, [known, route.symbol]);
+
+  const symbol = known ?? route.symbol;
+  const date = route.date;
+  const ready = Boolean(symbol && date);
+  const minutes = INTERVAL_MINUTES[route.interval];
+  const session = useMemo(() => (date ? sessionOf(date) : undefined), [date]);
+
+  // Live: the watch opens first, then the day is read, so nothing written in between is missed.
+  const [liveEpoch, setLiveEpoch] = useState(0);
+  const liveNifty = Boolean(route.live && route.nifty && symbol !== NIFTY);
+  const day = useAsync(async () => {
+    if (!symbol || !date) return undefined;
+    const withNifty = Boolean(route.nifty && symbol !== NIFTY);
+    const candlesOf = (s: string) => api().call("GET", "/v1/dashboard/candles", { params: { query: { symbol: s, date, interval: route.interval } } });
+    const quotesOf = async (s: string) =>
+      ((await api().call("GET", "/v1/dashboard/quote-timelines", { params: { query: { symbol: s, date } } })).quotes ?? []) as DayQuote[];
+    const [candles, quotes, niftyCandles, niftyQuotes] = await Promise.all([
+      candlesOf(symbol),
+      quotesOf(symbol),
+      withNifty ? candlesOf(NIFTY) : undefined,
+      // The overlay's quotes only to follow it live (its volume base).
+      withNifty && route.live ? quotesOf(NIFTY) : [],
+    ]);
+    return { candles, quotes, nifty: niftyCandles && { candles: niftyCandles, quotes: niftyQuotes } };
+  }, [symbol, date, route.interval, route.nifty, liveEpoch]);
+
+  const data = useMemo(() => bars(day.data?.candles.candles ?? []), [day.data]);
+  const [rows, setRows] = useState<DayQuote[]>([]);
+  const [live, setLive] = useState<LiveUpdate | undefined>(undefined);
+  const [liveBars, setLiveBars] = useState(0); // bars live quotes added since the day was read
+  const [overlayPoints, setOverlayPoints] = useState<Overlay["points"]>([]);
+  const series = useRef<{ main?: LiveSeries; nifty?: LiveSeries }>({});
+  // Live events that arrive while the day is being read: applied once it is, those it already holds skipped.
+  const waiting = useRef<{ main: StreamEvent[]; nifty: StreamEvent[] }>({ main: [], nifty: [] });
+
+  /** A live event of the chart's symbol: a new or changed bar, and a row of the quotes. With `replay` (an
+   * event that waited for the day's read), one the read already held is skipped rather than read again. */
+  const takeMain = (event: StreamEvent, replay: boolean) => {
+    if (!symbol || !date) return;
+    const q = liveQuote(event, symbol);
+    if (!q || istDate(q.time) !== date) return;
+    setRows((prev) => withRow(prev, q.row));
+    const step = series.current.main?.apply(q);
+    if (step?.kind === "update") {
+      setLive((prev) => ({ seq: (prev?.seq ?? 0) + 1, bar: step.bar, volume: step.volume }));
+      if (step.added) setLiveBars((n) => n + 1);
+    }
+    if (step?.kind === "reload" && !replay) setLiveEpoch((n) => n + 1);
+  };
+  const takeNifty = (event: StreamEvent, replay: boolean) => {
+    const q = liveQuote(event, NIFTY);
+    if (!q || !date || istDate(q.time) !== date) return;
+    const step = series.current.nifty?.apply(q);
+    if (step?.kind === "update") {
+      const point = { time: step.bar.time, value: step.bar.close };
+      setOverlayPoints((prev) => (prev.at(-1)?.time === point.time ? [...prev.slice(0, -1), point] : [...prev, point]));
+    }
+    if (step?.kind === "reload" && !replay) setLiveEpoch((n) => n + 1);
+  };
+
+  useEffect(() => {
+    setRows(day.data?.quotes ?? []);
+    setLive(undefined);
+    setLiveBars(0);
+    const niftyBars = bars(day.data?.nifty?.candles.candles ?? []);
+    setOverlayPoints(closeLine(day.data?.nifty?.candles.candles ?? []));
+    if (!session || !day.data) return;
+    const spec = { open: session.open.getTime(), close: session.close.getTime(), intervalMinutes: minutes };
+    series.current = {
+      main: new LiveSeries(spec, data.prices, data.volumes, liveQuotes(day.data.quotes)),
+      nifty: day.data.nifty ? new LiveSeries(spec, niftyBars.prices, niftyBars.volumes, liveQuotes(day.data.nifty.quotes)) : undefined,
+    };
+    const { main, nifty } = waiting.current;
+    waiting.current = { main: [], nifty: [] };
+    for (const event of main) takeMain(event, true);
+    for (const event of nifty) takeNifty(event, true);
+  }, [day.data]);
+
+  const reading = day.state === "loading";
+  const onMain = (event: StreamEvent) => (reading ? void waiting.current.main.push(event) : takeMain(event, false));
+  const onNifty = (event: StreamEvent) => (reading ? void waiting.current.nifty.push(event) : takeNifty(event, false));
+  const watching = route.live && symbol && date ? symbol : undefined;
+  const liveState = useWatch(
+    watching ? () => (watching === NIFTY ? api().watchNifty() : api().watchQuotes([watching])) : undefined,
+    onMain, [watching, date, route.interval], () => setLiveEpoch((n) => n + 1));
+  useWatch(liveNifty ? () => api().watchNifty() : undefined, onNifty, [liveNifty, date, route.interval], () => setLiveEpoch((n) => n + 1));
 
   const runs = useAsync(() => listRuns(), []);
-  const dates = useAsync(async () => (await api().call("GET", "/v1/dashboard/available-datetimes")).dates ?? [], []);
-  const ready = Boolean(route.symbol && route.date);
-  const candles = useAsync(async () => {
-    if (!route.symbol || !route.date) return undefined;
-    return api().call("GET", "/v1/dashboard/candles", { params: { query: { symbol: route.symbol, date: route.date, interval: route.interval } } });
-  }, [route.symbol, route.date, route.interval]);
   const orders = useAsync(async () => (route.runId ? listOrders(route.runId) : []), [route.runId]);
-  const timeline = useAsync(async () => {
-    if (!route.symbol || !route.date) return [];
-    const answer = await api().call("GET", "/v1/dashboard/quote-timelines", { params: { query: { symbol: route.symbol, date: route.date } } });
-    return answer.quotes ?? [];
-  }, [route.symbol, route.date]);
-
-  const data = useMemo(() => bars(candles.data?.candles ?? []), [candles.data]);
-  const markers = useMemo(
-    () => (route.symbol && route.date ? orderMarkers(orders.data ?? [], route.symbol, route.date, data.prices.map((b) => b.time)) : []),
-    [orders.data, data, route.symbol, route.date],
+  const dayOrders = useMemo(
+    () => (orders.data ?? []).filter((o: Order) => o.nseSymbol === symbol && o.time && istDate(new Date(o.time)) === date),
+    [orders.data, symbol, date],
   );
+  const markers = useMemo(
+    () => (symbol && date ? orderMarkers(orders.data ?? [], symbol, date, data.prices.map((b) => b.time)) : []),
+    [orders.data, data, symbol, date],
+  );
+  const chosenOrder = dayOrders.find((o) => o.id === route.orderId) ?? dayOrders[0];
+  const priceLines = useMemo(() => (chosenOrder ? orderLines(chosenOrder) : []), [chosenOrder]);
+  const overlay = useMemo<Overlay | undefined>(
+    () => (route.nifty && symbol !== NIFTY && day.data?.nifty
+      ? { label: "NIFTY 50", points: overlayPoints, base: day.data.nifty.candles.candles?.[0]?.open ?? undefined }
+      : undefined),
+    [route.nifty, symbol, day.data, overlayPoints],
+  );
+
+  const holidays = useAsync(async () => (date ? holidaysOf(Number(date.slice(0, 4))) : new Set<string>()), [date?.slice(0, 4)]);
+  const step = (dir: -1 | 1) => date && updateRoute(route, { date: stepTradingDay(date, dir, holidays.data ?? new Set()), live: undefined });
 
   const show = (e: Event) => {
     e.preventDefault();
-    updateRoute(route, { symbol: symbol.trim() || undefined, date: date || undefined });
+    const text = symbolText.trim();
+    const found: { symbol?: string; date?: string } = {};
+    if (!text) found.symbol = "Enter a symbol, for example RELIANCE, or NIFTY for the index.";
+    else if (!SYMBOL.test(text)) found.symbol = `“${text}” is not a symbol: symbols are 1-32 letters, digits and & . _ - (no spaces).`;
+    const checked = checkDate(dateText);
+    if (!checked.ok) found.date = checked.error;
+    setErrors(found);
+    if (found.symbol || found.date || !checked.ok) return;
+    const chosen = checked.value === date ? (storedSymbol(symbols, text) ?? text.toUpperCase()) : text.toUpperCase();
+    updateRoute(route, { symbol: chosen, date: checked.value, orderId: undefined, live: checked.value === date ? route.live : undefined });
   };
-  const quoteColumns: Column<Quote>[] = [
-    { key: "time", label: `Time (${IST_LABEL})`, value: (q) => q.timestamp, render: (q) => formatIST(q.timestamp, { zone: false }) },
-    { key: "last", label: "Last price", value: (q) => q.quoteData?.payload?.last_price, render: (q) => formatPrice(q.quoteData?.payload?.last_price), numeric: true },
-    { key: "change", label: "Day change", value: (q) => q.quoteData?.payload?.day_change_perc, render: (q) => formatPercent(q.quoteData?.payload?.day_change_perc), numeric: true },
-    { key: "volume", label: "Volume (day)", value: (q) => q.quoteData?.payload?.volume, render: (q) => formatCount(q.quoteData?.payload?.volume), numeric: true },
-    { key: "status", label: "Status", value: (q) => String(q.quoteData?.status ?? "") },
-  ];
+
+  const unknownSymbol = dayHasData && route.symbol && !known;
+  const label = `${symbol === NIFTY ? "NIFTY 50" : symbol} on ${date}, ${plural(data.prices.length + liveBars, "candle")} of ${intervalLabel(route.interval)}` +
+    (route.runId ? `, ${plural(markers.length, "order marker")} of run ${route.runId}` : "") +
+    (overlay ? ", NIFTY 50 overlaid (percent scale)" : "");
 
   return (
     <section>
       <h1>Chart</h1>
-      <form class="toolbar" onSubmit={show}>
-        <Field id="chart-symbol" label="Symbol" className="inline">
-          {(input) => <input {...input} required value={symbol} spellcheck={false} autoCapitalize="characters" onInput={(e) => setSymbol(e.currentTarget.value)} />}
-        </Field>
-        <Field id="chart-date" label={`Date (${IST_LABEL})`} className="inline">
+      <form class="toolbar" onSubmit={show} noValidate>
+        <Field id="chart-symbol" label="Symbol" className="inline" error={errors.symbol}>
           {(input) => (
-            // Text, not type=date: a date input shows the browser's locale
-            // (01/02/2025 reads as 1 February in India); the list offers the
-            // dates with data.
-            <input {...input} required list="chart-dates" placeholder="YYYY-MM-DD" pattern="\d{4}-\d{2}-\d{2}" size={11}
-              inputMode="numeric" autoComplete="off" value={date} onInput={(e) => setDate(e.currentTarget.value)} />
+            <SymbolSearch {...input} value={symbolText} symbols={symbols} onValue={setSymbolText}
+              describe={(s) => (s === NIFTY ? "NIFTY 50 index" : undefined)}
+              onPick={(s) => {
+                setSymbolText(s);
+                setErrors({});
+                updateRoute(route, { symbol: s, orderId: undefined });
+              }} />
           )}
         </Field>
-        <datalist id="chart-dates">
-          {(dates.data ?? []).map((d) => <option key={d.date} value={d.date} />)}
-        </datalist>
+        <Field id="chart-date" label={`Date (${IST_LABEL})`} className="inline" error={errors.date}>
+          {(input) => <DateInput {...input} value={dateText} onValue={setDateText} />}
+        </Field>
         <button type="submit" class="primary">Show</button>
+        <div class="field inline day-steps" role="group" aria-label="Trading day">
+          <span class="label-space" aria-hidden="true">&nbsp;</span>
+          <span class="buttons">
+            <button type="button" onClick={() => step(-1)} disabled={!date}>◀ Previous day</button>
+            <button type="button" onClick={() => step(1)} disabled={!date}>Next day ▶</button>
+          </span>
+        </div>
         <Field id="chart-interval" label="Interval" className="inline">
           {(input) => (
             <select {...input} value={route.interval} onChange={(e) => updateRoute(route, { interval: e.currentTarget.value as ChartRoute["interval"] })}>
-              {INTERVALS.map((i) => <option key={i} value={i}>{i.replace("minute", " min").replace("hour", " hour")}</option>)}
+              {INTERVALS.map((i) => <option key={i} value={i}>{intervalLabel(i)}</option>)}
             </select>
           )}
         </Field>
         <Field id="chart-run" label="Orders of run" className="inline">
           {(input) => (
-            <select {...input} value={route.runId ?? ""} onChange={(e) => updateRoute(route, { runId: e.currentTarget.value || undefined })}>
+            <select {...input} value={route.runId ?? ""} onChange={(e) => updateRoute(route, { runId: e.currentTarget.value || undefined, orderId: undefined })}>
               <option value="">None</option>
-              {(runs.data ?? []).map((r) => <option key={r.id} value={r.id}>{r.name || `Run ${r.id}`} ({r.orderCount ?? 0})</option>)}
+              {(runs.data ?? []).map((r) => <option key={r.id} value={r.id}>{r.name || `Run ${r.id}`} ({plural(r.orderCount ?? 0, "order")})</option>)}
             </select>
           )}
         </Field>
+        {dayOrders.length > 1 && (
+          <Field id="chart-order" label="Lines of order" className="inline">
+            {(input) => (
+              <select {...input} value={chosenOrder?.id ?? ""} onChange={(e) => updateRoute(route, { orderId: e.currentTarget.value || undefined })}>
+                {dayOrders.map((o) => <option key={o.id} value={o.id}>{istTime(new Date(o.time ?? 0), false)} at {formatPrice(o.entryPrice)}</option>)}
+              </select>
+            )}
+          </Field>
+        )}
+        <div class="field inline checkbox-field">
+          <span class="label-space" aria-hidden="true">&nbsp;</span>
+          <label class="check">
+            <input type="checkbox" checked={Boolean(route.nifty)} disabled={symbol === NIFTY}
+              onChange={(e) => updateRoute(route, { nifty: e.currentTarget.checked || undefined })} />
+            NIFTY 50 overlay (percent scale)
+          </label>
+        </div>
+        <LiveToggle on={Boolean(route.live)} state={liveState}
+          onChange={(on) => updateRoute(route, on ? { live: true, date: undefined } : { live: undefined })}
+          what="new quotes of this symbol" />
       </form>
-      {!ready && <Empty>Choose a symbol and a date to see its candles.</Empty>}
-      {ready && candles.state === "error" && <ErrorNote error={candles.error} retry={candles.reload} />}
+      {coverage.state === "error" && <ErrorNote error={coverage.error} retry={coverage.reload} />}
+      {!symbol && date && <Empty>Choose a symbol to see its candles of {date}: type a few letters for suggestions, or NIFTY for the index.</Empty>}
+      {!date && coverage.state === "ready" && !coverage.data.date && <Empty>No market data is stored yet.</Empty>}
+      {dayHasData && symbols.length === 0 && (
+        <Empty>Nothing is stored for {date}. <button type="button" class="link" onClick={() => step(-1)}>Go to the previous trading day</button></Empty>
+      )}
+      {unknownSymbol && symbols.length > 0 && (
+        <Empty>
+          No quotes of {route.symbol} are stored for {date}.{" "}
+          {matchSymbols(symbols, route.symbol ?? "", 8).length > 0 ? "Did you mean: " : "Symbols with data that day: "}
+          {(matchSymbols(symbols, route.symbol ?? "", 8).length > 0 ? matchSymbols(symbols, route.symbol ?? "", 8) : symbols.slice(0, 8)).map((s, i) => (
+            <span key={s}>{i > 0 && ", "}<Link to={formatRoute({ ...route, symbol: s, orderId: undefined })}>{s}</Link></span>
+          ))}
+        </Empty>
+      )}
+      {ready && !unknownSymbol && day.state === "error" && <ErrorNote error={day.error} retry={day.reload} />}
       {orders.state === "error" && <ErrorNote error={orders.error} retry={orders.reload} />}
-      {ready && candles.state === "loading" && <Loading what="candles" />}
-      {ready && candles.state === "ready" && data.prices.length === 0 && (
-        <Empty>No quotes of {route.symbol} stored for {route.date}: nothing to draw.</Empty>
+      {ready && !unknownSymbol && day.state === "loading" && !day.data && <Loading what="candles" />}
+      {ready && !unknownSymbol && day.data && data.prices.length === 0 && !route.live && (
+        <Empty>No quotes of {symbol} are stored for the session of {date}: nothing to draw.</Empty>
       )}
-      {ready && candles.state === "ready" && data.prices.length > 0 && (
-        <CandleChart
-          prices={data.prices}
-          volumes={data.volumes}
-          markers={markers}
-          label={`${route.symbol} on ${route.date}, ${data.prices.length} candles of ${route.interval}${route.runId ? `, ${markers.length} order markers of run ${route.runId}` : ""}`}
-        />
+      {ready && !unknownSymbol && day.data && (data.prices.length > 0 || route.live) && (
+        <CandleChart prices={data.prices} volumes={data.volumes} markers={markers} priceLines={priceLines} overlay={overlay}
+          live={live} label={label} symbol={symbol === NIFTY ? "NIFTY 50" : (symbol ?? "")} />
       )}
-      {ready && (
-        <>
-          <h2>Quotes of the day</h2>
-          {timeline.state === "error" && <ErrorNote error={timeline.error} retry={timeline.reload} />}
-          {timeline.state === "loading" && <Loading what="quotes" />}
-          {timeline.state === "ready" && timeline.data.length === 0 && <Empty>No quotes stored for this day.</Empty>}
-          {timeline.state === "ready" && timeline.data.length > 0 && (
-            <DataTable
-              caption={`${timeline.data.length} quotes of ${route.symbol} on ${route.date}`}
-              columns={quoteColumns}
-              rows={timeline.data}
-              rowKey={(q) => q.timestamp ?? ""}
-              sort={timelineSort}
-              onSort={setTimelineSort}
-              testId="timeline-table"
-              scroll
-            />
-          )}
-        </>
+      {ready && !unknownSymbol && day.data && (
+        <QuotesTable symbol={symbol ?? ""} date={date ?? ""} rows={rows} />
       )}
     </section>
   );

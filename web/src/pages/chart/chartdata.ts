@@ -111,3 +111,38 @@ export function orderMarkers(orders: readonly OrderLike[], symbol: string, date:
   }
   return markers.sort((a, b) => a.time - b.time);
 }
+
+/** The instant of a chart time (IST-shifted seconds, chartTime). */
+export function fromChartTime(t: number): Date {
+  return new Date(t * 1000 - 330 * 60_000);
+}
+
+/** A horizontal line at a price: an order's entry, target or stop. */
+export interface PriceLineSpec {
+  price: number;
+  color: string;
+  title: string;
+  dashed: boolean;
+}
+
+/** The entry, target and stop of one order as price lines. */
+export function orderLines(order: {
+  entryPrice?: number | null | undefined;
+  takeProfitPrice?: number | null | undefined;
+  stopLossPrice?: number | null | undefined;
+  outcome?: { targetPrice?: number | null | undefined; stopLossPrice?: number | null | undefined } | null | undefined;
+}): PriceLineSpec[] {
+  const lines: PriceLineSpec[] = [];
+  const add = (price: number | null | undefined, color: string, title: string, dashed: boolean) => {
+    if (typeof price === "number" && Number.isFinite(price)) lines.push({ price, color, title, dashed });
+  };
+  add(order.entryPrice, MARKER_COLORS.entry, "Entry", false);
+  add(order.outcome?.targetPrice ?? order.takeProfitPrice, MARKER_COLORS.target, "Target", true);
+  add(order.outcome?.stopLossPrice ?? order.stopLossPrice, MARKER_COLORS.stop, "Stop", true);
+  return lines;
+}
+
+/** The closes of another series' candles as a line (the overlay), at the chart's times. */
+export function closeLine(candles: readonly CandleLike[]): { time: number; value: number }[] {
+  return bars(candles).prices.map((b) => ({ time: b.time, value: b.close }));
+}
