@@ -57,6 +57,7 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 	if err := export.Register(mux, streams); err != nil {
 		return nil, fmt.Errorf("register export routes: %w", err)
 	}
+	table.AnswersFiles(http.MethodGet, export.Paths())
 	if err := upstream.RegisterHealth(ctx, mux, conn, probe); err != nil {
 		return nil, fmt.Errorf("register health service: %w", err)
 	}

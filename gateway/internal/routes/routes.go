@@ -177,6 +177,16 @@ func (t *Table) Display(pattern string) (string, bool) {
 	return d, ok
 }
 
+// AnswersFiles records that the routes of method and templates, whose RPCs
+// stream, are answered by a handler of the gateway's own that writes one
+// file of the messages (the exports, internal/export): not streams over
+// HTTP, so Streams is false for them and no stream framing applies.
+func (t *Table) AnswersFiles(method string, templates []string) {
+	t.streaming = slices.DeleteFunc(t.streaming, func(r Route) bool {
+		return r.Method == method && slices.Contains(templates, r.Template)
+	})
+}
+
 // Streams reports whether the route of method and path streams its answer.
 func (t *Table) Streams(method, path string) bool {
 	return firstMatch(t.streaming, method, pathSegments(path)) != nil

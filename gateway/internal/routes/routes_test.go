@@ -113,3 +113,21 @@ var templateVar = regexp.MustCompile(`\{[^}]*\}`)
 
 // concretePath fills every variable of a template with "x1".
 func concretePath(tmpl string) string { return templateVar.ReplaceAllString(tmpl, "x1") }
+
+func TestRoutesAnsweredAsFilesDoNotStream(t *testing.T) {
+	routes := NewTable(Descriptors())
+	const export = "/v1/developer/export/quotes"
+	if !routes.Streams(http.MethodGet, export) {
+		t.Fatalf("GET %s: its RPC streams, so the table from the descriptors should say it streams", export)
+	}
+	routes.AnswersFiles(http.MethodGet, []string{export})
+	if routes.Streams(http.MethodGet, export) {
+		t.Errorf("GET %s streams after AnswersFiles", export)
+	}
+	if _, protected := routes.Protected(http.MethodGet, export); !protected {
+		t.Errorf("GET %s no longer needs a token after AnswersFiles", export)
+	}
+	if !routes.Streams(http.MethodGet, "/v1/developer/watch/quotes") {
+		t.Error("AnswersFiles of the export took the watch's stream with it")
+	}
+}
