@@ -174,14 +174,14 @@ func TestParquetSpansRowGroups(t *testing.T) {
 }
 
 func TestFormatParameter(t *testing.T) {
-	for query, want := range map[string]string{"": "csv", "format=parquet": "parquet", "format=NDJSON": "ndjson", "format=": "csv"} {
+	for query, want := range map[string]string{"": "csv", "format=parquet": "parquet", "format=NDJSON": "ndjson"} {
 		values, _ := parseQuery(query)
 		f, err := formatOf(values)
 		if err != nil || f.name != want {
 			t.Errorf("%q: %v %v, want %s", query, f.name, err, want)
 		}
 	}
-	for _, query := range []string{"format=xlsx", "format=csv&format=csv"} {
+	for _, query := range []string{"format=xlsx", "format=", "format=csv&format=csv"} {
 		values, _ := parseQuery(query)
 		if _, err := formatOf(values); err == nil || !strings.Contains(err.Error(), "csv, parquet or ndjson") {
 			t.Errorf("%q: %v", query, err)

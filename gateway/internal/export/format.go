@@ -53,10 +53,11 @@ func formatNames() string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
-// formatOf is the format a query asks for, or why it cannot be served.
+// formatOf is the format a query asks for, or why it cannot be served. An
+// absent parameter is csv; an empty one (`format=`) is not a format.
 func formatOf(query url.Values) (format, error) {
 	values := query[formatParam]
-	if len(values) == 0 || (len(values) == 1 && values[0] == "") {
+	if len(values) == 0 {
 		return formats[0], nil
 	}
 	if len(values) > 1 {

@@ -85,7 +85,12 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
   // Live: the watch opens first, then the day is read, so nothing written in between is missed.
   const [liveEpoch, setLiveEpoch] = useState(0);
   const liveNifty = Boolean(route.live && route.nifty && symbol !== NIFTY);
+  // From the moment a read of the day is sent until the series are built from its answer, live events wait
+  // (a ref, not the rendered state: an event can arrive between the read's start and the next render, or
+  // between the render of its answer and the effect that builds the series).
+  const readPending = useRef(false);
   const day = useAsync(async () => {
+    readPending.current = true;
     if (!symbol || !date) return undefined;
     const withNifty = Boolean(route.nifty && symbol !== NIFTY);
     const candlesOf = (s: string) => api().call("GET", "/v1/dashboard/candles", { params: { query: { symbol: s, date, interval: route.interval } } });
@@ -136,6 +141,10 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
   };
 
   useEffect(() => {
+    if (day.state === "loading") return;
+    readPending.current = false;
+    const { main, nifty } = waiting.current;
+    waiting.current = { main: [], nifty: [] };
     setRows(day.data?.quotes ?? []);
     setLive(undefined);
     setLiveBars(0);
@@ -147,15 +156,12 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
       main: new LiveSeries(spec, data.prices, data.volumes, liveQuotes(day.data.quotes)),
       nifty: day.data.nifty ? new LiveSeries(spec, niftyBars.prices, niftyBars.volumes, liveQuotes(day.data.nifty.quotes)) : undefined,
     };
-    const { main, nifty } = waiting.current;
-    waiting.current = { main: [], nifty: [] };
     for (const event of main) takeMain(event, true);
     for (const event of nifty) takeNifty(event, true);
-  }, [day.data]);
+  }, [day.data, day.state]);
 
-  const reading = day.state === "loading";
-  const onMain = (event: StreamEvent) => (reading ? void waiting.current.main.push(event) : takeMain(event, false));
-  const onNifty = (event: StreamEvent) => (reading ? void waiting.current.nifty.push(event) : takeNifty(event, false));
+  const onMain = (event: StreamEvent) => (readPending.current ? void waiting.current.main.push(event) : takeMain(event, false));
+  const onNifty = (event: StreamEvent) => (readPending.current ? void waiting.current.nifty.push(event) : takeNifty(event, false));
   const watching = route.live && symbol && date ? symbol : undefined;
   const liveState = useWatch(
     watching ? () => (watching === NIFTY ? api().watchNifty() : api().watchQuotes([watching])) : undefined,
