@@ -37,7 +37,7 @@ def stored(stack: Stack, developer_token: str) -> list[str]:
 def test_quotes_at_one_instant_with_the_missing_named(client: mdc.Client, stored: list[str]) -> None:
     xs = client.quotes([stored[2], stored[0], "NOPE"], as_of=at(9, 15))
     assert xs.as_of == at(9, 15) and xs.trading_day == DAY
-    assert [q.nse_symbol for q in xs.quotes] == [stored[0]] and xs.missing == [stored[2], "NOPE"]
+    assert [q.nse_symbol for q in xs.quotes] == [stored[0]] and xs.missing == (stored[2], "NOPE")
     frame = xs.to_pandas()
     assert list(frame["nse_symbol"]) == [stored[0]] and list(frame["last_price"]) == [10.0]
     every = client.quotes(None, as_of=at(9, 30))
@@ -83,7 +83,7 @@ def test_the_async_client_exports_too(stack: Stack, developer_token: str, stored
     async def run() -> None:
         async with mdc.AsyncClient(stack.base_url, developer_token) as client:
             xs = await client.quotes(stored, as_of=at(9, 16))
-            assert len(xs.quotes) == 3 and xs.missing == []
+            assert len(xs.quotes) == 3 and xs.missing == ()
             path = await client.export("nifty", DAY, path=tmp_path / "n.ndjson", format="ndjson")
             assert path.read_text() == ""
             frame = await client.export("shortlists", DAY)

@@ -61,7 +61,7 @@ def test_the_quick_start_runs(
     assert re.search(r"^2025-01-02 10:30:00\+05:30\s+1234\.5\s+NaN$", printed, re.MULTILINE), printed
     if "client.quotes(" in quick_start(readme, heading):  # the cross-section: one found, one missing
         line = next((l for l in printed.splitlines() if l.startswith("QuoteCrossSection(")), "")
-        assert "nse_symbol='RELIANCE'" in line and "last_price=1234.5" in line and "missing=['TCS']" in line, printed
+        assert "nse_symbol='RELIANCE'" in line and "last_price=1234.5" in line and "missing=('TCS',)" in line, printed
 
 
 def run_example(heading: str, stack: Stack, token: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -212,7 +212,7 @@ class QuoteCrossSection(Record, ListAnswer[StockQuote]):
     #: One quote per symbol found: in the order asked, else by symbol.
     quotes: Records[StockQuote]
     #: The symbols asked for without a quote that day at or before ``as_of``.
-    missing: list[str]
+    missing: tuple[str, ...]
     #: "" once :meth:`mdc.Client.quotes` has read every page.
     next_page_token: str
 
