@@ -1,5 +1,9 @@
 #include "service/api/collector_service.h"
 
+#include <grpcpp/support/message_allocator.h>
+
+#include <utility>
+
 #include "domain/calendar.h"
 #include "domain/field_errors.h"
 #include "domain/observations.h"
@@ -14,19 +18,31 @@ absl::Status RequireData(bool has_data) {
   return domain::InvalidField("data", "is required");
 }
 
+// The request of a callback call, which the handler is given as const, but
+// which the call's message holder (grpc::MessageHolder, the call's allocator
+// state) owns for the whole call: a handler that is done with a part of it
+// may take that part instead of copying it.
+template <typename Request>
+Request& RequestOf(grpc::CallbackServerContext* context) {
+  return *static_cast<grpc::MessageHolder<Request, google::protobuf::Empty>*>(
+              context->GetRpcAllocatorState())
+              ->request();
+}
+
 // Starts a collector write (CallRunner::StartWrite): `validate` turns the
-// request's data into a domain value, which the write takes along to
-// `store` (a repository upsert as the holder of a token hash).
+// request's data into a domain value (taking the parts it keeps out of the
+// request), which the write takes along to `store` (a repository upsert as
+// the holder of a token hash).
 template <typename Request, typename Validate, typename Store>
 grpc::ServerUnaryReactor* StartSave(ServiceCalls& calls,
                                     grpc::CallbackServerContext* context,
-                                    const Request& request, Validate validate,
-                                    Store store) {
+                                    Validate validate, Store store) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  Request& request = RequestOf<Request>(context);
   calls.StartWrite(
       context, reactor, request, [&]() -> absl::StatusOr<CallRunner::Write> {
         if (auto s = RequireData(request.has_data()); !s.ok()) return s;
-        auto value = validate(request.data());
+        auto value = validate(std::move(*request.mutable_data()));
         if (!value.ok()) return value.status();
         return CallRunner::Write([store, value = *std::move(value)](
                                      const std::string& token_hash,
@@ -40,10 +56,13 @@ grpc::ServerUnaryReactor* StartSave(ServiceCalls& calls,
 }  // namespace
 
 grpc::ServerUnaryReactor* CollectorService::SaveShortlist(
-    grpc::CallbackServerContext* context,
-    const v1::SaveShortlistRequest* request, google::protobuf::Empty*) {
-  return StartSave(
-      calls_, context, *request, domain::ValidateShortlist,
+    grpc::CallbackServerContext* context, const v1::SaveShortlistRequest*,
+    google::protobuf::Empty*) {
+  return StartSave<v1::SaveShortlistRequest>(
+      calls_, context,
+      [](v1::ShortlistData&& data) {
+        return domain::ValidateShortlist(std::move(data));
+      },
       [this](const domain::ShortlistSnapshot& snapshot,
              const std::string& token_hash, storage::DeveloperCallback done) {
         stores_.shortlists.Upsert(snapshot, token_hash, std::move(done));
@@ -51,10 +70,13 @@ grpc::ServerUnaryReactor* CollectorService::SaveShortlist(
 }
 
 grpc::ServerUnaryReactor* CollectorService::SaveNifty(
-    grpc::CallbackServerContext* context, const v1::SaveNiftyRequest* request,
+    grpc::CallbackServerContext* context, const v1::SaveNiftyRequest*,
     google::protobuf::Empty*) {
-  return StartSave(
-      calls_, context, *request, domain::ValidateNifty,
+  return StartSave<v1::SaveNiftyRequest>(
+      calls_, context,
+      [](v1::NiftyData&& data) {
+        return domain::ValidateNifty(std::move(data));
+      },
       [this](const domain::NiftyObservation& nifty,
              const std::string& token_hash, storage::DeveloperCallback done) {
         stores_.nifty.Upsert(nifty, token_hash, std::move(done));
@@ -62,10 +84,13 @@ grpc::ServerUnaryReactor* CollectorService::SaveNifty(
 }
 
 grpc::ServerUnaryReactor* CollectorService::SaveQuotes(
-    grpc::CallbackServerContext* context, const v1::SaveQuotesRequest* request,
+    grpc::CallbackServerContext* context, const v1::SaveQuotesRequest*,
     google::protobuf::Empty*) {
-  return StartSave(
-      calls_, context, *request, domain::ValidateQuotes,
+  return StartSave<v1::SaveQuotesRequest>(
+      calls_, context,
+      [](v1::QuotesData&& data) {
+        return domain::ValidateQuotes(std::move(data));
+      },
       [this](const domain::QuoteBatch& batch, const std::string& token_hash,
              storage::DeveloperCallback done) {
         stores_.quotes.UpsertBatch(batch, token_hash, std::move(done));
