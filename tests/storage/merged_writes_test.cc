@@ -3,7 +3,8 @@
 // PostgreSQL: every write answers its own writer, or none when nobody holds
 // its token (and writes nothing); of several writes of one key the last
 // written wins, as if they had run one after the other; a NULL column
-// travels as such.
+// travels as such. And batching still batches: writes queued behind a
+// running batch go as one statement, however many (issue 25).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -22,14 +23,11 @@
 #include "storage/observer.h"
 #include "storage/pool.h"
 #include "storage/repositories.h"
+#include "tests/support/batch_gate.h"
 #include "tests/support/repository_test.h"
 
 namespace mdc::storage {
 namespace {
-
-// Keeps the write batcher busy, so that what is submitted meanwhile goes in
-// its next batch.
-constexpr Statement kHold{"merged_writes_test_hold", "SELECT pg_sleep(0.3)"};
 
 class StatementCounter : public StorageObserver {
  public:
@@ -54,17 +52,20 @@ class MergedWritesTest : public testing::RepositoryTest {
   }
   void TearDown() override { repos_.reset(); }
 
-  // Holds the write batcher, then starts `writes` in order (each calls
-  // its argument when answered), so that they go in one batch; returns
-  // the statements that batch ran.
+  // Holds the write batcher at a gate, then starts `writes` in order (each
+  // calls its argument when answered), so that they queue for one batch,
+  // opens the gate; returns the statements that batch ran.
   int Together(std::vector<std::function<void(DeveloperCallback)>> writes,
                std::vector<Written>& answers) {
     absl::BlockingCounter answered(static_cast<int>(writes.size()) + 1);
     const int before = counter_.sent();
-    pool_->SubmitWrite(kHold, Params(), [&](absl::StatusOr<Result>) {
-      answered.DecrementCount();
-    });
-    absl::SleepFor(absl::Milliseconds(100));  // the hold is running
+    testing::BatchGate gate(*db_);
+    pool_->SubmitWrite(testing::BatchGate::kWait, Params(),
+                       [&](absl::StatusOr<Result> held) {
+                         EXPECT_TRUE(held.ok()) << held.status();
+                         answered.DecrementCount();
+                       });
+    gate.AwaitWaiter();
     answers.assign(writes.size(), absl::UnknownError("no answer"));
     for (size_t i = 0; i < writes.size(); ++i) {
       writes[i]([&, i](Written written) {
@@ -72,8 +73,9 @@ class MergedWritesTest : public testing::RepositoryTest {
         answered.DecrementCount();
       });
     }
+    gate.Open();
     answered.Wait();
-    return counter_.sent() - before - 1;  // the hold's own statement
+    return counter_.sent() - before - 1;  // the gate's own statement
   }
 
   std::function<void(DeveloperCallback)> Shortlist(absl::Time at,
@@ -170,6 +172,30 @@ TEST_F(MergedWritesTest, NiftyWritesOfABatchAreOneStatementAndKeepNulls) {
   EXPECT_EQ(db_->Query("SELECT (last_price IS NULL)::text FROM nifty_quotes "
                        "WHERE observed_at = '2025-04-02T05:31:00Z'"),
             "true");
+}
+
+// The regression guard of issue 25: under load, collector writes that
+// queue behind a running batch run as one statement, not one each, and
+// every writer still gets its own answer. Deterministic: the writes are all
+// queued before the batch in front of them may finish (BatchGate).
+TEST_F(MergedWritesTest, QueuedShortlistWritesRunAsOneStatement) {
+  constexpr int kWrites = 64;
+  std::vector<std::function<void(DeveloperCallback)>> writes;
+  for (int i = 0; i < kWrites; ++i) {
+    writes.push_back(Shortlist(At("2025-04-03T09:00:00") + absl::Seconds(i),
+                               absl::StrCat("S", i),
+                               i % 2 ? a_hash_ : b_hash_));
+  }
+  std::vector<Written> answers;
+  EXPECT_EQ(Together(std::move(writes), answers), 1)
+      << kWrites << " queued shortlist writes, one statement";
+  for (int i = 0; i < kWrites; ++i) {
+    EXPECT_TRUE(WrittenBy(answers[i], i % 2 ? a_ : b_)) << "write " << i;
+  }
+  EXPECT_EQ(db_->Query("SELECT count(*) FROM shortlist_snapshots WHERE "
+                       "observed_at >= '2025-04-03T03:30:00Z' AND "
+                       "observed_at < '2025-04-03T03:32:00Z'"),
+            std::to_string(kWrites));
 }
 
 }  // namespace
