@@ -105,11 +105,17 @@ type budgetBody struct {
 	start    time.Time
 	held     int64
 	refusal  *reqinfo.Refusal
+	eof      bool // the body has ended: reads after that need no deadline
 }
 
 func (b *budgetBody) Read(p []byte) (int, error) {
 	if b.refusal != nil {
 		return 0, b.refusal
+	}
+	if b.eof {
+		// The decoder read up to EOF and grpc-gateway drains the body
+		// again: no deadline for a read that waits for nothing.
+		return 0, io.EOF
 	}
 	if len(p) > budgetReadChunk {
 		p = p[:budgetReadChunk]
@@ -144,6 +150,7 @@ func (b *budgetBody) Read(p []byte) (int, error) {
 			b.rate.MinBytesPerSecond, b.rate.Grace)),
 			fmt.Errorf("request body too slow: %d bytes in %v", b.held, time.Since(b.start).Round(time.Millisecond)))
 	}
+	b.eof = err == io.EOF
 	return n, err
 }
 
