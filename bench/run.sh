@@ -42,7 +42,20 @@
 #                          machine-wide `perf record -a` during that test into
 #                          bench/results/perf-OP-PATH-CONNS.data
 #   MDC_BENCH_PERF_ARGS    extra `perf record` options, e.g. "--call-graph dwarf,16384"
+#   MDC_BENCH_SHORT        1: the short mode `make test` runs (ctest bench_short):
+#                          Save Shortlist and Save NIFTY Quote, 16 connections,
+#                          1 s warm-up and 2 s measured per test (each still
+#                          settable), ports 25490-25492, and the report written
+#                          to <build folder>/bench-short.md instead of
+#                          bench/results/. A record of each build, never a
+#                          verdict: nothing in it is checked against a bound.
 set -euo pipefail
+
+if [ "${MDC_BENCH_SHORT:-0}" = 1 ]; then
+  : "${MDC_BENCH_DURATION:=2}" "${MDC_BENCH_WARMUP:=1}" "${MDC_BENCH_CONNS:=16}"
+  : "${MDC_BENCH_OPS:=shortlist nifty}" "${MDC_BENCH_PG_PORT:=25490}"
+  : "${MDC_BENCH_GRPC_PORT:=25491}" "${MDC_BENCH_HTTP_PORT:=25492}"
+fi
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 duration=${MDC_BENCH_DURATION:-20}
@@ -313,9 +326,13 @@ server_hwm=$(hwm_mb "$server_pid")
 gateway_hwm=$(hwm_mb "$gateway_pid")
 
 # --- Report ------------------------------------------------------------------------------
-mkdir -p "$root/bench/results"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-report=$root/bench/results/$stamp.md
+if [ "${MDC_BENCH_SHORT:-0}" = 1 ]; then
+  report=$build_dir/bench-short.md
+else
+  mkdir -p "$root/bench/results"
+  report=$root/bench/results/$stamp.md
+fi
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo " (modified)" || true)
 {

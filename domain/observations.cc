@@ -137,8 +137,7 @@ absl::Status CheckSymbol(absl::string_view symbol) {
                      : "must be 1-32 characters of A-Z a-z 0-9 & . _ -");
 }
 
-absl::StatusOr<ShortlistSnapshot> ValidateShortlist(
-    const v1::ShortlistData& data) {
+absl::StatusOr<ShortlistSnapshot> ValidateShortlist(v1::ShortlistData&& data) {
   FieldErrors errors;
   ShortlistSnapshot snapshot;
   snapshot.observed_at =
@@ -183,11 +182,12 @@ absl::StatusOr<ShortlistSnapshot> ValidateShortlist(
     }
   }
   if (!errors.empty()) return errors.ToStatus();
-  *snapshot.entries.mutable_entries() = data.entries();
+  // Same arena (none): a swap of pointers, not a copy of every entry.
+  snapshot.entries.mutable_entries()->Swap(data.mutable_entries());
   return snapshot;
 }
 
-absl::StatusOr<NiftyObservation> ValidateNifty(const v1::NiftyData& data) {
+absl::StatusOr<NiftyObservation> ValidateNifty(v1::NiftyData&& data) {
   FieldErrors errors;
   NiftyObservation nifty;
   nifty.observed_at =
@@ -204,12 +204,12 @@ absl::StatusOr<NiftyObservation> ValidateNifty(const v1::NiftyData& data) {
     errors.Add("data.dayChangePerc", MagnitudeRule());
   }
   if (!errors.empty()) return errors.ToStatus();
-  nifty.quote = data.quote_data();
+  nifty.quote.Swap(data.mutable_quote_data());
   nifty.day_change_perc = data.day_change_perc();
   return nifty;
 }
 
-absl::StatusOr<QuoteBatch> ValidateQuotes(const v1::QuotesData& data) {
+absl::StatusOr<QuoteBatch> ValidateQuotes(v1::QuotesData&& data) {
   FieldErrors errors;
   QuoteBatch batch;
   batch.observed_at =
@@ -242,9 +242,12 @@ absl::StatusOr<QuoteBatch> ValidateQuotes(const v1::QuotesData& data) {
     }
   }
   if (!errors.empty()) return errors.ToStatus();
-  batch.quotes.reserve(data.quotes_size());
-  for (const v1::QuoteItem& item : data.quotes()) {
-    batch.quotes.push_back({item.nse_symbol(), item.quote_data()});
+  batch.quotes.resize(data.quotes_size());
+  for (int i = 0; i < data.quotes_size(); ++i) {
+    v1::QuoteItem& item = *data.mutable_quotes(i);
+    StockObservation& quote = batch.quotes[i];
+    quote.symbol.swap(*item.mutable_nse_symbol());
+    quote.quote.Swap(item.mutable_quote_data());
   }
   return batch;
 }

@@ -49,10 +49,25 @@ struct QuoteBatch {
   std::vector<StockObservation> quotes;
 };
 
-absl::StatusOr<ShortlistSnapshot> ValidateShortlist(
-    const v1::ShortlistData& data);
-absl::StatusOr<NiftyObservation> ValidateNifty(const v1::NiftyData& data);
-absl::StatusOr<QuoteBatch> ValidateQuotes(const v1::QuotesData& data);
+// Each takes the request's data: when it is valid, what the answer holds
+// (entries, quotes) is moved out of `data` rather than copied, which leaves
+// `data` emptied; when it is not, `data` is left as it was.
+absl::StatusOr<ShortlistSnapshot> ValidateShortlist(v1::ShortlistData&& data);
+absl::StatusOr<NiftyObservation> ValidateNifty(v1::NiftyData&& data);
+absl::StatusOr<QuoteBatch> ValidateQuotes(v1::QuotesData&& data);
+
+// The same for a caller that keeps its data: they validate a copy.
+inline absl::StatusOr<ShortlistSnapshot> ValidateShortlist(
+    const v1::ShortlistData& data) {
+  return ValidateShortlist(v1::ShortlistData(data));
+}
+inline absl::StatusOr<NiftyObservation> ValidateNifty(
+    const v1::NiftyData& data) {
+  return ValidateNifty(v1::NiftyData(data));
+}
+inline absl::StatusOr<QuoteBatch> ValidateQuotes(const v1::QuotesData& data) {
+  return ValidateQuotes(v1::QuotesData(data));
+}
 
 // Whether `symbol` is a plausible NSE symbol: 1-32 characters of
 // A-Z a-z 0-9 & . _ -. Returns the rule as an error message otherwise.

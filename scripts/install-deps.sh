@@ -27,11 +27,12 @@ packages=(
   postgresql postgresql-contrib tzdata curl ca-certificates openssl libtcmalloc-minimal4
 )
 # Only the tests: the C++ suites (GoogleTest), the Python client's and the
-# contract test's virtual environments, the formatting check, load tools, and
+# contract test's virtual environments, the formatting check, load tools (and
+# jq and time, which bench/run.sh's short mode in ctest needs), and
 # the dashboard's browser tests (web/: Debian's chromium, driven headless by
 # Playwright, which downloads no browser of its own, and a font to draw text).
 test_packages=(
-  googletest libgtest-dev libgmock-dev python3-venv clang-format wrk
+  googletest libgtest-dev libgmock-dev python3-venv clang-format wrk jq time
   chromium fonts-dejavu-core
 )
 [ "$purpose" = run ] || packages+=("${test_packages[@]}")

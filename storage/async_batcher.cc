@@ -56,12 +56,12 @@ void AsyncBatcher::Loop() {
     for (const Job& job : batch)
       queries.push_back({job.statement, &job.params});
     const absl::Time start = absl::Now();
-    std::vector<absl::StatusOr<Result>> results =
-        RunBatch(pool_, mode_, queries);
+    BatchResults ran = RunBatch(pool_, mode_, queries);
     observer_.BatchRan(name_, static_cast<int>(batch.size()),
                        absl::Now() - start);
+    observer_.BatchStatements(name_, ran.statements);
     for (size_t i = 0; i < batch.size(); ++i) {
-      std::move(batch[i].done)(std::move(results[i]));
+      std::move(batch[i].done)(std::move(ran.results[i]));
     }
   }
 }

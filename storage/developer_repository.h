@@ -55,6 +55,21 @@ ResultCallback ReportDeveloper(DeveloperCallback done);
   "WITH writer AS (SELECT " MDC_DEVELOPER_COLUMNS \
   " FROM developers WHERE token_hash = " param " FOR KEY SHARE) "
 
+// The merged form (Statement::merged) of a collector write: the common table
+// expression `writer` holds every developer who holds one of the token
+// hashes in the array parameter `param`, locked as MDC_WRITER_CTE locks one;
+// a submission whose token nobody holds joins none of them and writes
+// nothing. MDC_WRITER_ANSWER is what each submission answers: its writer
+// (the columns of MDC_DEVELOPER_COLUMNS), then its place in the arrays,
+// given the submissions as `input` with their token hash and place.
+#define MDC_WRITERS_CTE(param)               \
+  "writer AS (SELECT " MDC_DEVELOPER_COLUMNS \
+  " FROM developers WHERE token_hash = ANY (" param ") FOR KEY SHARE) "
+#define MDC_WRITER_ANSWER                                               \
+  "SELECT writer.id, writer.username, writer.role, writer.created_at, " \
+  "writer.last_seen_at, writer.token_hash, input.place FROM input "     \
+  "JOIN writer ON writer.token_hash = input.token_hash ORDER BY input.place"
+
 // One page of developers by ascending id, and how many there are in all.
 struct DeveloperPage {
   std::vector<DeveloperRecord> developers;

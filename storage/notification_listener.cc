@@ -3,6 +3,7 @@
 #include <poll.h>
 
 #include <cerrno>
+#include <cstdint>
 
 #include "absl/strings/str_cat.h"
 #include "common/log.h"
@@ -68,8 +69,12 @@ absl::StatusOr<int> NotificationListener::Wait(absl::Duration timeout,
   if (count > 0) return count;
   pollfd fds[2] = {{PQsocket(conn_), POLLIN, 0}, {wake_fd, POLLIN, 0}};
   if (fds[0].fd < 0) return absl::UnavailableError("listen connection lost");
-  const int ready =
-      poll(fds, wake_fd >= 0 ? 2 : 1, absl::ToInt64Milliseconds(timeout));
+  // poll() counts whole milliseconds: rounded down, a wait of less than one
+  // would return at once, and a caller waiting for a moment to pass would
+  // spin until it has.
+  const int64_t ms =
+      absl::ToInt64Milliseconds(absl::Ceil(timeout, absl::Milliseconds(1)));
+  const int ready = poll(fds, wake_fd >= 0 ? 2 : 1, static_cast<int>(ms));
   if (ready < 0 && errno != EINTR) {
     return absl::UnavailableError("listen connection lost");
   }

@@ -43,6 +43,10 @@ class StorageObserver {
   // to their results: for a write batch, through its COMMIT.
   virtual void BatchRan(absl::string_view batcher, int statements,
                         absl::Duration took) {}
+  // The batch ran `sent` SQL statements for its submissions (BEGIN and
+  // COMMIT aside): one for all the submissions of a merged statement, and
+  // each once more when a write batch failed and they ran one by one.
+  virtual void BatchStatements(absl::string_view batcher, int sent) {}
 
   // `rows` rows of `table` were written (inserted or updated) and
   // committed.

@@ -8,84 +8,20 @@
 #include "absl/strings/str_cat.h"
 #include "common/log.h"
 #include "domain/error_reason.h"
+#include "storage/pg_binary.h"
 #include "storage/pg_notices.h"
 
 namespace mdc::storage {
 namespace {
 
-// Type OIDs of pg_type, fixed since PostgreSQL 7.
-constexpr Oid kBoolOid = 16;
-constexpr Oid kByteaOid = 17;
-constexpr Oid kInt8Oid = 20;
-constexpr Oid kInt4Oid = 23;
-constexpr Oid kTextOid = 25;
-constexpr Oid kFloat8Oid = 701;
-constexpr Oid kDateOid = 1082;
-constexpr Oid kTimeOid = 1083;
-constexpr Oid kTimestamptzOid = 1184;
-constexpr Oid kTextArrayOid = 1009;
-constexpr Oid kByteaArrayOid = 1001;
-constexpr Oid kFloat8ArrayOid = 1022;
-constexpr Oid kDateArrayOid = 1182;
-constexpr Oid kInt8ArrayOid = 1016;
-constexpr Oid kTimestamptzArrayOid = 1185;
-
-// PostgreSQL's binary epoch for dates and timestamps is 2000-01-01 UTC.
-constexpr int64_t kPgEpochUnixMicros = 946684800000000LL;
-constexpr int64_t kPgEpochUnixDays = 10957;
+using pg_binary::kPgEpochUnixDays;
+using pg_binary::kPgEpochUnixMicros;
+using pg_binary::ReadBigEndian;
 
 constexpr char kSqlStatePayload[] = "mdc/sqlstate";
 constexpr char kTimedOut[] =
     "the database took too long: the statement ran past the server's "
     "statement timeout and was cancelled, so nothing of it took effect; retry";
-
-void AppendBigEndian(std::string& out, uint64_t value, int bytes) {
-  for (int i = bytes - 1; i >= 0; --i) {
-    out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
-  }
-}
-
-uint64_t ReadBigEndian(const char* data, int bytes) {
-  uint64_t value = 0;
-  for (int i = 0; i < bytes; ++i) {
-    value = (value << 8) | static_cast<unsigned char>(data[i]);
-  }
-  return value;
-}
-
-uint64_t DoubleBits(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-int32_t DaysSincePgEpoch(absl::CivilDay day) {
-  return static_cast<int32_t>((day - absl::CivilDay(1970, 1, 1)) -
-                              kPgEpochUnixDays);
-}
-
-// One-dimensional array in binary format; `elements` hold already-encoded
-// values, nullopt for NULL.
-std::string EncodeArray(
-    Oid element_oid, const std::vector<std::optional<std::string>>& elements) {
-  bool has_null = false;
-  for (const auto& e : elements) has_null = has_null || !e.has_value();
-  std::string out;
-  AppendBigEndian(out, 1, 4);  // dimensions
-  AppendBigEndian(out, has_null ? 1 : 0, 4);
-  AppendBigEndian(out, element_oid, 4);
-  AppendBigEndian(out, elements.size(), 4);
-  AppendBigEndian(out, 1, 4);  // lower bound
-  for (const auto& e : elements) {
-    if (!e.has_value()) {
-      AppendBigEndian(out, 0xffffffffu, 4);
-      continue;
-    }
-    AppendBigEndian(out, e->size(), 4);
-    out += *e;
-  }
-  return out;
-}
 
 absl::Status WithSqlState(absl::Status status, const char* sqlstate) {
   if (sqlstate != nullptr) {
@@ -96,141 +32,14 @@ absl::Status WithSqlState(absl::Status status, const char* sqlstate) {
 
 }  // namespace
 
-// Params ---------------------------------------------------------------------
-
-Params& Params::Add(Oid oid, std::string value) {
-  types_.push_back(oid);
-  values_.push_back(std::move(value));
-  nulls_.push_back(false);
-  return *this;
-}
-
-Params& Params::Text(absl::string_view value) {
-  return Add(kTextOid, std::string(value));
-}
-
-Params& Params::Int64(int64_t value) {
-  std::string out;
-  AppendBigEndian(out, static_cast<uint64_t>(value), 8);
-  return Add(kInt8Oid, std::move(out));
-}
-
-Params& Params::Int32(int32_t value) {
-  std::string out;
-  AppendBigEndian(out, static_cast<uint32_t>(value), 4);
-  return Add(kInt4Oid, std::move(out));
-}
-
-Params& Params::Double(double value) {
-  std::string out;
-  AppendBigEndian(out, DoubleBits(value), 8);
-  return Add(kFloat8Oid, std::move(out));
-}
-
-Params& Params::OptionalDouble(std::optional<double> value) {
-  return value.has_value() ? Double(*value) : Null(kFloat8Oid);
-}
-
-Params& Params::Bool(bool value) {
-  return Add(kBoolOid, std::string(1, value ? 1 : 0));
-}
-
-Params& Params::Time(absl::Time value) {
-  std::string out;
-  AppendBigEndian(
-      out,
-      static_cast<uint64_t>(absl::ToUnixMicros(value) - kPgEpochUnixMicros), 8);
-  return Add(kTimestamptzOid, std::move(out));
-}
-
-Params& Params::Date(absl::CivilDay value) {
-  std::string out;
-  AppendBigEndian(out, static_cast<uint32_t>(DaysSincePgEpoch(value)), 4);
-  return Add(kDateOid, std::move(out));
-}
-
-Params& Params::TimeOfDay(absl::CivilMinute value) {
-  std::string out;
-  const int64_t micros =
-      (int64_t{value.hour()} * 60 + value.minute()) * 60 * 1000000;
-  AppendBigEndian(out, static_cast<uint64_t>(micros), 8);
-  return Add(kTimeOid, std::move(out));
-}
-
-Params& Params::Bytes(absl::string_view value) {
-  return Add(kByteaOid, std::string(value));
-}
-
-Params& Params::TextArray(const std::vector<std::string>& values) {
-  std::vector<std::optional<std::string>> elements(values.begin(),
-                                                   values.end());
-  return Add(kTextArrayOid, EncodeArray(kTextOid, elements));
-}
-
-Params& Params::BytesArray(const std::vector<std::string>& values) {
-  std::vector<std::optional<std::string>> elements(values.begin(),
-                                                   values.end());
-  return Add(kByteaArrayOid, EncodeArray(kByteaOid, elements));
-}
-
-Params& Params::DoubleArray(const std::vector<std::optional<double>>& values) {
-  std::vector<std::optional<std::string>> elements;
-  elements.reserve(values.size());
-  for (const auto& v : values) {
-    if (!v.has_value()) {
-      elements.emplace_back(std::nullopt);
-      continue;
-    }
-    std::string encoded;
-    AppendBigEndian(encoded, DoubleBits(*v), 8);
-    elements.emplace_back(std::move(encoded));
-  }
-  return Add(kFloat8ArrayOid, EncodeArray(kFloat8Oid, elements));
-}
-
-Params& Params::DateArray(const std::vector<absl::CivilDay>& values) {
-  std::vector<std::optional<std::string>> elements;
-  elements.reserve(values.size());
-  for (const auto& day : values) {
-    std::string encoded;
-    AppendBigEndian(encoded, static_cast<uint32_t>(DaysSincePgEpoch(day)), 4);
-    elements.emplace_back(std::move(encoded));
-  }
-  return Add(kDateArrayOid, EncodeArray(kDateOid, elements));
-}
-
-Params& Params::Int64Array(const std::vector<int64_t>& values) {
-  std::vector<std::optional<std::string>> elements;
-  elements.reserve(values.size());
-  for (int64_t value : values) {
-    std::string encoded;
-    AppendBigEndian(encoded, static_cast<uint64_t>(value), 8);
-    elements.emplace_back(std::move(encoded));
-  }
-  return Add(kInt8ArrayOid, EncodeArray(kInt8Oid, elements));
-}
-
-Params& Params::TimeArray(const std::vector<absl::Time>& values) {
-  std::vector<std::optional<std::string>> elements;
-  elements.reserve(values.size());
-  for (absl::Time value : values) {
-    std::string encoded;
-    AppendBigEndian(
-        encoded,
-        static_cast<uint64_t>(absl::ToUnixMicros(value) - kPgEpochUnixMicros),
-        8);
-    elements.emplace_back(std::move(encoded));
-  }
-  return Add(kTimestamptzArrayOid, EncodeArray(kTimestamptzOid, elements));
-}
-
-Params& Params::Null(Oid oid) {
-  Add(oid, std::string());
-  nulls_.back() = true;
-  return *this;
-}
-
 // Result ---------------------------------------------------------------------
+
+Result Result::Rows(int first, int count) const {
+  Result rows = *this;
+  rows.first_ = first_ + first;
+  rows.count_ = count;
+  return rows;
+}
 
 int64_t Result::affected_rows() const {
   const char* tuples = PQcmdTuples(result_.get());
@@ -238,12 +47,11 @@ int64_t Result::affected_rows() const {
 }
 
 bool Result::IsNull(int row, int col) const {
-  return PQgetisnull(result_.get(), row, col) != 0;
+  return PQgetisnull(result_.get(), first_ + row, col) != 0;
 }
 
 absl::string_view Result::Bytes(int row, int col) const {
-  return absl::string_view(PQgetvalue(result_.get(), row, col),
-                           PQgetlength(result_.get(), row, col));
+  return absl::string_view(Value(row, col), Length(row, col));
 }
 
 std::string Result::String(int row, int col) const {
@@ -251,10 +59,9 @@ std::string Result::String(int row, int col) const {
 }
 
 int64_t Result::Int64(int row, int col) const {
-  const int length = PQgetlength(result_.get(), row, col);
+  const int length = Length(row, col);
   assert(length == 2 || length == 4 || length == 8);
-  const uint64_t raw =
-      ReadBigEndian(PQgetvalue(result_.get(), row, col), length);
+  const uint64_t raw = ReadBigEndian(Value(row, col), length);
   switch (length) {
     case 2:
       return static_cast<int16_t>(raw);
@@ -266,9 +73,8 @@ int64_t Result::Int64(int row, int col) const {
 }
 
 double Result::Double(int row, int col) const {
-  const int length = PQgetlength(result_.get(), row, col);
-  const uint64_t raw =
-      ReadBigEndian(PQgetvalue(result_.get(), row, col), length);
+  const int length = Length(row, col);
+  const uint64_t raw = ReadBigEndian(Value(row, col), length);
   if (length == 4) {
     float f;
     const uint32_t bits = static_cast<uint32_t>(raw);
@@ -286,25 +92,20 @@ std::optional<double> Result::OptionalDouble(int row, int col) const {
   return Double(row, col);
 }
 
-bool Result::Bool(int row, int col) const {
-  return PQgetvalue(result_.get(), row, col)[0] != 0;
-}
+bool Result::Bool(int row, int col) const { return Value(row, col)[0] != 0; }
 
 absl::Time Result::Time(int row, int col) const {
-  const auto micros = static_cast<int64_t>(
-      ReadBigEndian(PQgetvalue(result_.get(), row, col), 8));
+  const auto micros = static_cast<int64_t>(ReadBigEndian(Value(row, col), 8));
   return absl::FromUnixMicros(micros + kPgEpochUnixMicros);
 }
 
 absl::CivilDay Result::Date(int row, int col) const {
-  const auto days = static_cast<int32_t>(
-      ReadBigEndian(PQgetvalue(result_.get(), row, col), 4));
+  const auto days = static_cast<int32_t>(ReadBigEndian(Value(row, col), 4));
   return absl::CivilDay(1970, 1, 1) + (days + kPgEpochUnixDays);
 }
 
 absl::CivilMinute Result::TimeOfDay(int row, int col) const {
-  const auto micros = static_cast<int64_t>(
-      ReadBigEndian(PQgetvalue(result_.get(), row, col), 8));
+  const auto micros = static_cast<int64_t>(ReadBigEndian(Value(row, col), 8));
   const int64_t minutes = micros / 60000000;
   return absl::CivilMinute(1970, 1, 1, static_cast<int>(minutes / 60),
                            static_cast<int>(minutes % 60));
@@ -312,7 +113,7 @@ absl::CivilMinute Result::TimeOfDay(int row, int col) const {
 
 std::vector<std::string> Result::TextArray(int row, int col) const {
   std::vector<std::string> out;
-  const char* data = PQgetvalue(result_.get(), row, col);
+  const char* data = Value(row, col);
   const int ndim = static_cast<int32_t>(ReadBigEndian(data, 4));
   if (ndim == 0) return out;
   const auto count = static_cast<int32_t>(ReadBigEndian(data + 12, 4));

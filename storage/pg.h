@@ -29,6 +29,15 @@ namespace mdc::storage {
 struct Statement {
   const char* name;
   const char* sql;
+  // For a write: the same write for many rows at once, which a write batch
+  // runs instead of several submissions of this statement (batch.h). Its
+  // parameter $i is the array of parameter $i of every submission, in
+  // submission order; it must write what running the submissions one after
+  // the other would (the last write of a key wins) and answer, for each
+  // submission, the rows this statement would, each followed by one more
+  // column: the submission's 1-based place in the arrays (int8), in
+  // ascending order of that place.
+  const Statement* merged = nullptr;
 };
 
 // Bound parameters, in order ($1, $2, ...), each with its type.
@@ -54,6 +63,11 @@ class Params {
   // A NULL of the type named by `oid`.
   Params& Null(Oid oid);
 
+  // The columns of `rows` as arrays: parameter $i of the answer is the array
+  // of parameter $i of every row, in order (NULLs kept). Nullopt when the
+  // rows' types differ or one has no array type here.
+  static std::optional<Params> Columns(const std::vector<const Params*>& rows);
+
   int size() const { return static_cast<int>(types_.size()); }
   const std::vector<Oid>& types() const { return types_; }
 
@@ -73,7 +87,13 @@ class Result {
  public:
   explicit Result(PGresult* result) : result_(result, &PQclear) {}
 
-  int rows() const { return PQntuples(result_.get()); }
+  // Rows [first, first + count) of this result as a result of their own
+  // (the answer of one submission of a merged statement); it shares the
+  // rows, so copying none.
+  Result Rows(int first, int count) const;
+
+  int rows() const { return count_ >= 0 ? count_ : PQntuples(result_.get()); }
+  int columns() const { return PQnfields(result_.get()); }
   // Rows an INSERT/UPDATE/DELETE touched.
   int64_t affected_rows() const;
 
@@ -90,7 +110,16 @@ class Result {
   std::vector<std::string> TextArray(int row, int col) const;
 
  private:
-  std::unique_ptr<PGresult, decltype(&PQclear)> result_;
+  const char* Value(int row, int col) const {
+    return PQgetvalue(result_.get(), first_ + row, col);
+  }
+  int Length(int row, int col) const {
+    return PQgetlength(result_.get(), first_ + row, col);
+  }
+
+  std::shared_ptr<PGresult> result_;
+  int first_ = 0;   // of the rows this result shows
+  int count_ = -1;  // of them; -1: all
 };
 
 class Connection {

@@ -16,6 +16,30 @@ namespace {
 // Writes only when a developer holds the token hash $7 (see MDC_WRITER_CTE).
 // The conflict key holds trading_day, which the server computes from
 // observed_at: the same uniqueness as without it (migration 0010).
+// kUpsertShortlist for a batch of writes, with its parameters as arrays
+// (Statement::merged): one INSERT of every row whose writer is known; of
+// several writes of one key, the last (the highest place) is written, as
+// running them in order would leave it.
+constexpr Statement kUpsertShortlists{
+    "shortlists_upsert_merged",
+    "WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], "
+    "$3::timestamptz[], $4::date[], $5::int4[], $6::bytea[], $7::bytea[]) "
+    "WITH ORDINALITY AS i(shortlist_type, scope, observed_at, trading_day, "
+    "entry_count, entries, token_hash, place)), " MDC_WRITERS_CTE("$7")
+    ", stored AS (INSERT INTO shortlist_snapshots (shortlist_type, scope, "
+    "observed_at, trading_day, entry_count, entries, written_by) "
+    "SELECT DISTINCT ON (input.shortlist_type, input.scope, "
+    "input.observed_at, input.trading_day) input.shortlist_type, "
+    "input.scope, input.observed_at, input.trading_day, input.entry_count, "
+    "input.entries, writer.id FROM input "
+    "JOIN writer ON writer.token_hash = input.token_hash "
+    "ORDER BY input.shortlist_type, input.scope, input.observed_at, "
+    "input.trading_day, input.place DESC "
+    "ON CONFLICT (shortlist_type, scope, observed_at, trading_day) "
+    "DO UPDATE SET "
+    "entry_count = EXCLUDED.entry_count, entries = EXCLUDED.entries, "
+    "written_by = EXCLUDED.written_by, written_at = now()) " MDC_WRITER_ANSWER};
+
 constexpr Statement kUpsertShortlist{
     "shortlists_upsert",
     MDC_WRITER_CTE("$7")
@@ -26,7 +50,8 @@ constexpr Statement kUpsertShortlist{
     "DO UPDATE SET "
     "entry_count = EXCLUDED.entry_count, entries = EXCLUDED.entries, "
     "written_by = EXCLUDED.written_by, written_at = now()) "
-    "SELECT " MDC_DEVELOPER_COLUMNS " FROM writer"};
+    "SELECT " MDC_DEVELOPER_COLUMNS " FROM writer",
+    &kUpsertShortlists};
 
 constexpr Statement kFindLatestShortlist{
     "shortlists_find_latest",

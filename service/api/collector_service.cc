@@ -1,5 +1,7 @@
 #include "service/api/collector_service.h"
 
+#include <grpcpp/support/message_allocator.h>
+
 #include <optional>
 #include <utility>
 
@@ -50,22 +52,35 @@ storage::DeveloperCallback ObserveWrite(
   };
 }
 
+// The request of a callback call, which the handler is given as const, but
+// which the call's message holder (grpc::MessageHolder, the call's allocator
+// state) owns for the whole call: a handler that is done with a part of it
+// may take that part instead of copying it.
+template <typename Request>
+Request& RequestOf(grpc::CallbackServerContext* context) {
+  return *static_cast<grpc::MessageHolder<Request, google::protobuf::Empty>*>(
+              context->GetRpcAllocatorState())
+              ->request();
+}
+
 // Starts a collector write (CallRunner::StartWrite): `validate` turns the
-// request's data into a domain value, which the write takes along to
-// `store` (a repository upsert as the holder of a token hash); `stored`
-// says what the value holds, for `on_write`.
+// request's data into a domain value (taking the parts it keeps out of the
+// request), which the write takes along to `store` (a repository upsert as
+// the holder of a token hash); `stored` says what the value holds, for
+// `on_write`.
 template <typename Request, typename Validate, typename Describe,
           typename Store>
 grpc::ServerUnaryReactor* StartSave(
     ServiceCalls& calls, grpc::CallbackServerContext* context,
-    const Request& request, Validate validate, Describe stored,
+    Validate validate, Describe stored,
     const CollectorService::WriteObserver& on_write, Store store) {
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  Request& request = RequestOf<Request>(context);
   calls.StartWrite(context, reactor, request,
                    [&]() -> absl::StatusOr<CallRunner::Write> {
                      if (auto s = RequireData(request.has_data()); !s.ok())
                        return s;
-                     auto value = validate(request.data());
+                     auto value = validate(std::move(*request.mutable_data()));
                      if (!value.ok()) return value.status();
                      const Stored what = stored(*value);
                      return CallRunner::Write(
@@ -82,10 +97,13 @@ grpc::ServerUnaryReactor* StartSave(
 }  // namespace
 
 grpc::ServerUnaryReactor* CollectorService::SaveShortlist(
-    grpc::CallbackServerContext* context,
-    const v1::SaveShortlistRequest* request, google::protobuf::Empty*) {
-  return StartSave(
-      calls_, context, *request, domain::ValidateShortlist,
+    grpc::CallbackServerContext* context, const v1::SaveShortlistRequest*,
+    google::protobuf::Empty*) {
+  return StartSave<v1::SaveShortlistRequest>(
+      calls_, context,
+      [](v1::ShortlistData&& data) {
+        return domain::ValidateShortlist(std::move(data));
+      },
       [](const domain::ShortlistSnapshot& snapshot) {
         return Stored{domain::RecordKind::kShortlist, snapshot.observed_at, 1};
       },
@@ -97,10 +115,13 @@ grpc::ServerUnaryReactor* CollectorService::SaveShortlist(
 }
 
 grpc::ServerUnaryReactor* CollectorService::SaveNifty(
-    grpc::CallbackServerContext* context, const v1::SaveNiftyRequest* request,
+    grpc::CallbackServerContext* context, const v1::SaveNiftyRequest*,
     google::protobuf::Empty*) {
-  return StartSave(
-      calls_, context, *request, domain::ValidateNifty,
+  return StartSave<v1::SaveNiftyRequest>(
+      calls_, context,
+      [](v1::NiftyData&& data) {
+        return domain::ValidateNifty(std::move(data));
+      },
       [](const domain::NiftyObservation& nifty) {
         return Stored{domain::RecordKind::kNifty, nifty.observed_at, 1};
       },
@@ -112,10 +133,13 @@ grpc::ServerUnaryReactor* CollectorService::SaveNifty(
 }
 
 grpc::ServerUnaryReactor* CollectorService::SaveQuotes(
-    grpc::CallbackServerContext* context, const v1::SaveQuotesRequest* request,
+    grpc::CallbackServerContext* context, const v1::SaveQuotesRequest*,
     google::protobuf::Empty*) {
-  return StartSave(
-      calls_, context, *request, domain::ValidateQuotes,
+  return StartSave<v1::SaveQuotesRequest>(
+      calls_, context,
+      [](v1::QuotesData&& data) {
+        return domain::ValidateQuotes(std::move(data));
+      },
       [](const domain::QuoteBatch& batch) {
         return Stored{domain::RecordKind::kQuote, batch.observed_at,
                       static_cast<int64_t>(batch.quotes.size())};

@@ -11,6 +11,7 @@
 #include <grpcpp/server_context.h>
 #include <grpcpp/support/server_callback.h>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -115,6 +116,8 @@ class CallRunner {
   CallContext Describe(const grpc::ServerContextBase& context) const;
   // See CallContext::client_address.
   std::string ClientAddress(const grpc::ServerContextBase& context) const;
+  // Whether the gRPC peer `peer` is one of trusted_proxies_.
+  bool TrustedPeer(const std::string& peer) const;
   // The rate limit of a call of `rpc`, counted against the holder of the
   // authorization header's token (a malformed header is left for
   // authentication to refuse).
@@ -126,6 +129,9 @@ class CallRunner {
   Authenticator& auth_;
   Metrics& metrics_;
   const std::vector<domain::IpNetwork> trusted_proxies_;
+  // Unique among the runners of the process, so TrustedPeer's per-thread
+  // memory never answers for a runner that took a destroyed one's address.
+  const uint64_t id_;
   RateLimiter reads_;
   RateLimiter writes_;
 };

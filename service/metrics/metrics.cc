@@ -53,19 +53,39 @@ absl::Status Metrics::Serve(const std::string& address) {
   return absl::OkStatus();
 }
 
-void Metrics::RecordCall(absl::string_view service, absl::string_view method,
-                         absl::StatusCode code, double seconds) {
-  const std::string service_name(service);
-  const std::string method_name(method);
-  calls_
-      ->Add({{"service", service_name},
-             {"method", method_name},
-             {"code", absl::StatusCodeToString(code)}})
-      .Increment();
+Metrics::RpcSeries& Metrics::SeriesOf(absl::string_view service,
+                                      absl::string_view method) {
+  auto& methods = rpcs_[service];
+  auto found = methods.find(method);
+  if (found != methods.end()) return found->second;
   static const prometheus::Histogram::BucketBoundaries kBuckets = {
       0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1, 5};
-  latency_->Add({{"service", service_name}, {"method", method_name}}, kBuckets)
-      .Observe(seconds);
+  RpcSeries& series = methods[method];
+  series.latency = &latency_->Add(
+      {{"service", std::string(service)}, {"method", std::string(method)}},
+      kBuckets);
+  return series;
+}
+
+void Metrics::RecordCall(absl::string_view service, absl::string_view method,
+                         absl::StatusCode code, double seconds) {
+  const size_t index = static_cast<size_t>(code);
+  prometheus::Counter* calls;
+  prometheus::Histogram* latency;
+  {
+    absl::MutexLock lock(&mu_);
+    RpcSeries& series = SeriesOf(service, method);
+    latency = series.latency;
+    calls = index < series.calls.size() ? series.calls[index] : nullptr;
+    if (calls == nullptr) {
+      calls = &calls_->Add({{"service", std::string(service)},
+                            {"method", std::string(method)},
+                            {"code", absl::StatusCodeToString(code)}});
+      if (index < series.calls.size()) series.calls[index] = calls;
+    }
+  }
+  calls->Increment();
+  latency->Observe(seconds);
 }
 
 void Metrics::SetDatabaseUp(bool up) { database_up_->Set(up ? 1 : 0); }

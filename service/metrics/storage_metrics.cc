@@ -84,10 +84,19 @@ StorageMetrics::StorageMetrics(prometheus::Registry& registry) {
                       .Name("mdc_batcher_queue_depth")
                       .Help("Statements waiting for a batch, by batcher")
                       .Register(registry);
-  batch_size_ = &prometheus::BuildHistogram()
-                     .Name("mdc_batcher_batch_size")
-                     .Help("Statements per batch, by batcher")
-                     .Register(registry);
+  batch_size_ =
+      &prometheus::BuildHistogram()
+           .Name("mdc_batcher_batch_size")
+           .Help("Submissions (statements queued) per batch, by batcher")
+           .Register(registry);
+  statements_ =
+      &prometheus::BuildCounter()
+           .Name("mdc_batcher_statements_total")
+           .Help(
+               "SQL statements the batches ran for their submissions, by "
+               "batcher: a write batch runs one for all its writes of one "
+               "kind; a failed batch runs each again alone")
+           .Register(registry);
   batch_duration_ =
       &prometheus::BuildHistogram()
            .Name("mdc_batcher_batch_duration_seconds")
@@ -116,7 +125,8 @@ StorageMetrics::BatcherSeries StorageMetrics::MakeBatcher(
   const prometheus::Labels labels = {{"batcher", std::string(name)}};
   return {name, &queue_depth_->Add(labels),
           &batch_size_->Add(labels, SizeBuckets()),
-          &batch_duration_->Add(labels, DurationBuckets())};
+          &batch_duration_->Add(labels, DurationBuckets()),
+          &statements_->Add(labels)};
 }
 
 StorageMetrics::BatcherSeries StorageMetrics::Batcher(absl::string_view name) {
@@ -159,6 +169,10 @@ void StorageMetrics::BatchRan(absl::string_view batcher, int statements,
   const BatcherSeries series = Batcher(batcher);
   series.batch_size->Observe(statements);
   series.batch_duration->Observe(absl::ToDoubleSeconds(took));
+}
+
+void StorageMetrics::BatchStatements(absl::string_view batcher, int sent) {
+  Batcher(batcher).statements->Increment(sent);
 }
 
 void StorageMetrics::RowsWritten(absl::string_view table, int64_t rows) {

@@ -38,6 +38,7 @@ class StorageMetrics final : public storage::StorageObserver {
   void BatchQueueDepth(absl::string_view batcher, int depth) override;
   void BatchRan(absl::string_view batcher, int statements,
                 absl::Duration took) override;
+  void BatchStatements(absl::string_view batcher, int sent) override;
   void RowsWritten(absl::string_view table, int64_t rows) override;
 
  private:
@@ -47,6 +48,7 @@ class StorageMetrics final : public storage::StorageObserver {
     prometheus::Gauge* queue_depth;
     prometheus::Histogram* batch_size;
     prometheus::Histogram* batch_duration;
+    prometheus::Counter* statements;
   };
   struct TableSeries {
     absl::string_view table;  // a string constant
@@ -69,6 +71,7 @@ class StorageMetrics final : public storage::StorageObserver {
   prometheus::Family<prometheus::Gauge>* queue_depth_;
   prometheus::Family<prometheus::Histogram>* batch_size_;
   prometheus::Family<prometheus::Histogram>* batch_duration_;
+  prometheus::Family<prometheus::Counter>* statements_;
   prometheus::Family<prometheus::Counter>* rows_written_;
   // Set in the constructor, read-only after: no lock.
   std::vector<BatcherSeries> batchers_;

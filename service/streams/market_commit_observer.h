@@ -41,6 +41,9 @@ class MarketCommitObserver final : public storage::StorageObserver {
                 absl::Duration took) override {
     next_.BatchRan(batcher, statements, took);
   }
+  void BatchStatements(absl::string_view batcher, int sent) override {
+    next_.BatchStatements(batcher, sent);
+  }
   void RowsWritten(absl::string_view table, int64_t rows) override;
 
  private:

@@ -126,17 +126,23 @@ void MarketHub::Loop() {
     const absl::Time now = absl::Now();
     absl::Duration wait = std::max(absl::ZeroDuration(), next_tick - now);
     if (held_back) wait = std::min(wait, held_back_wait);
+    int wake_fd = commits_.fd();
     if (notify_pending) {
       wait = std::min(
           wait, std::max(absl::ZeroDuration(), last_notify + kNotifyGap - now));
+      // A NOTIFY is already due at the end of the gap, and it will announce
+      // every commit made until then: with nobody here to read for, further
+      // commits need not wake the hub (under a stream of writes that was a
+      // wake-up per batch).
+      if (subscribers() == 0) wake_fd = -1;
     }
-    auto notified = listener->Wait(wait, commits_.fd());
+    auto notified = listener->Wait(wait, wake_fd);
     if (!notified.ok()) {
       log::Warning("market hub lost its database connection; reconnecting");
       listener.reset();
       continue;
     }
-    if (commits_.Take()) notify_pending = true;
+    if (wake_fd >= 0 && commits_.Take()) notify_pending = true;
     // This server's watchers first, then the other servers' hubs.
     const bool was_held_back = held_back;
     if (!CatchUp(held_back)) {

@@ -132,6 +132,14 @@ func TestMetricsOfServerAndGateway(t *testing.T) {
 		if got := server.sum("mdc_batcher_batch_duration_seconds_count", w) - before.sum("mdc_batcher_batch_duration_seconds_count", w); got < 1 {
 			t.Errorf("write batches timed: %v, want at least 1", got)
 		}
+		// A shortlist and a NIFTY write are statements of different
+		// tables: never merged, so two statements whatever the batches.
+		if got := server.sum("mdc_batcher_statements_total", w) - before.sum("mdc_batcher_statements_total", w); got != 2 {
+			t.Errorf("statements the write batches ran: %v, want 2", got)
+		}
+		if got := server.sum("mdc_batcher_statements_total", b) - before.sum("mdc_batcher_statements_total", b); got != 1 {
+			t.Errorf("statements the bulk write batches ran: %v, want 1", got)
+		}
 	})
 
 	t.Run("process of each", func(t *testing.T) {

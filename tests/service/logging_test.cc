@@ -13,6 +13,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "common/log.h"
 #include "service/calls/call_runner.h"
@@ -146,6 +147,46 @@ TEST(Log, LinesStartWithTheSharedKeys) {
                        R"(\{"time":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z",)"
                        R"("level":"debug","msg":"log test line","k":"v"\}
 )"));
+}
+
+TEST(Log, TheTimeIsUtcToTheMillisecondAndWithinTheLine) {
+  LogSettings restore;
+  log::SetLevel(log::Level::kInfo);
+  for (int i = 0; i < 3; ++i) {  // the cached second, and a new one
+    const absl::Time before = absl::Now();
+    ::testing::internal::CaptureStderr();
+    log::Info("log test time");
+    const std::string out = ::testing::internal::GetCapturedStderr();
+    const absl::Time after = absl::Now();
+    ASSERT_THAT(out, ::testing::MatchesRegex(
+                         R"(\{"time":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:)"
+                         R"([0-9]{2}:[0-9]{2}\.[0-9]{3}Z",.*
+)"));
+    absl::Time logged;
+    std::string error;
+    ASSERT_TRUE(absl::ParseTime("%Y-%m-%dT%H:%M:%E3SZ", out.substr(9, 24),
+                                absl::UTCTimeZone(), &logged, &error))
+        << error;
+    EXPECT_GE(logged, absl::FromUnixMillis(absl::ToUnixMillis(before)));
+    EXPECT_LE(logged, after);
+    absl::SleepFor(absl::Milliseconds(600));
+  }
+}
+
+TEST(Log, EscapesWhatJsonMustAndKeepsTheRest) {
+  std::string out;
+  log::AppendJsonString(
+      "plain \"quoted\" back\\slash\nnew\tt\rr\x01\x1f"
+      "\x7f caf\xc3\xa9",
+      out);
+  EXPECT_EQ(out, R"("plain \"quoted\" back\\slash\nnew\tt\rr\u0001\u001f)"
+                 "\x7f caf\xc3\xa9\"");
+  out.clear();
+  log::AppendJsonString("", out);
+  EXPECT_EQ(out, R"("")");
+  out.clear();
+  log::AppendJsonString("\"", out);
+  EXPECT_EQ(out, R"("\"")");
 }
 
 TEST(Log, DropsLinesBelowTheLevel) {

@@ -126,7 +126,7 @@ TEST_F(StatementTimeoutTest, AWriteBatchWithATimedOutStatementCommitsNothing) {
   const std::vector<Connection::Query> batch = {
       {&kInsertFree, &one}, {&kInsertLocked, &two}, {&kInsertFree, &three}};
   auto lock = LockTable();
-  const auto results = RunBatch(*pool_, BatchMode::kWrite, batch);
+  const auto results = RunBatch(*pool_, BatchMode::kWrite, batch).results;
   Unlock(lock);
   ASSERT_EQ(results.size(), 3u);
   // Not run again one by one: the writes around the cancelled one fail
@@ -137,7 +137,7 @@ TEST_F(StatementTimeoutTest, AWriteBatchWithATimedOutStatementCommitsNothing) {
   EXPECT_EQ(db_->Query("SELECT count(*) FROM timeout_free WHERE k > 0"), "0");
   EXPECT_EQ(db_->Query("SELECT count(*) FROM timeout_locked WHERE k > 0"), "0");
   // The same batch, sent again, commits.
-  const auto again = RunBatch(*pool_, BatchMode::kWrite, batch);
+  const auto again = RunBatch(*pool_, BatchMode::kWrite, batch).results;
   for (const auto& result : again) EXPECT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(db_->Query("SELECT count(*) FROM timeout_free WHERE k > 0"), "2");
   EXPECT_EQ(BackendPid(), pid_) << "the connection was replaced";
@@ -148,7 +148,7 @@ TEST_F(StatementTimeoutTest, AReadBatchKeepsWhatRanAndFailsTheRest) {
   const std::vector<Connection::Query> batch = {
       {&kCountFree, &none}, {&kCountLocked, &none}, {&kCountFree, &none}};
   auto lock = LockTable();
-  const auto results = RunBatch(*pool_, BatchMode::kRead, batch);
+  const auto results = RunBatch(*pool_, BatchMode::kRead, batch).results;
   Unlock(lock);
   ASSERT_EQ(results.size(), 3u);
   EXPECT_TRUE(results[0].ok()) << results[0].status();

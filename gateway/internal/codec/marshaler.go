@@ -58,7 +58,7 @@ type bodyDecoder struct {
 // a *bodyError carrying the client-facing status (INVALID_ARGUMENT with
 // google.rpc.BadRequest field violations where the field is known).
 func (d *bodyDecoder) Decode(v any) error {
-	data, err := io.ReadAll(d.r)
+	data, err := readBody(d.r)
 	if err != nil {
 		return err
 	}
@@ -75,6 +75,42 @@ func (d *bodyDecoder) Decode(v any) error {
 		return &bodyError{st: st}
 	}
 	return nil
+}
+
+// SizedBody is a request body that knows its length from Content-Length
+// (transport.LimitBody's), so that readBody reads it in one go.
+type SizedBody interface {
+	ContentLength() int64
+}
+
+// firstReadMax bounds what readBody allocates before the bytes arrive, so
+// that a client announcing a large body does not get memory for it ahead
+// of the body budget (transport.LimitBody): the rest grows as it comes.
+const firstReadMax = 16 << 10
+
+// readBody is io.ReadAll, but a SizedBody of up to firstReadMax bytes is
+// read into one buffer of its size (plus the byte that sees EOF): one read
+// where the body has arrived, instead of io.ReadAll's reads into a buffer
+// that starts at 512 bytes and grows, each read through the body budget.
+func readBody(r io.Reader) ([]byte, error) {
+	sized, ok := r.(SizedBody)
+	if !ok || sized.ContentLength() <= 0 {
+		return io.ReadAll(r)
+	}
+	buf := make([]byte, 0, min(sized.ContentLength(), firstReadMax)+1)
+	for {
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // grow as io.ReadAll does
+		}
+	}
 }
 
 // decode unmarshals data into msg and runs the body checks of its type.

@@ -141,7 +141,7 @@ func testOptions() Options {
 
 // startFakeServer serves the fake mdc services on 127.0.0.1 and returns
 // their recorder and address.
-func startFakeServer(t *testing.T) (*recorder, string) {
+func startFakeServer(t testing.TB) (*recorder, string) {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -175,7 +175,7 @@ func newTestHandlerWith(t *testing.T, grpcAddr string, o Options) http.Handler {
 
 // newPooledTestHandler is the handler Run builds: unary calls on one
 // connection, streaming calls on a pool of their own (returned too).
-func newPooledTestHandler(t *testing.T, grpcAddr string, o Options) (http.Handler, *upstream.StreamPool) {
+func newPooledTestHandler(t testing.TB, grpcAddr string, o Options) (http.Handler, *upstream.StreamPool) {
 	t.Helper()
 	o = o.withDefaults()
 	conn, err := upstream.Dial(grpcAddr, o.CallTimeout)

@@ -75,30 +75,55 @@ func Requests(logger *slog.Logger, accessLog bool, next http.Handler) http.Handl
 		if !logger.Enabled(r.Context(), level) {
 			return
 		}
-		attrs := []slog.Attr{
-			slog.String("request_id", id),
-			slog.String("method", r.Method),
-			slog.String("route", info.Route),
-			slog.Int("status", rec.status),
-			slog.Float64("latency_ms", float64(time.Since(start).Microseconds())/1000),
+		line := accessLine{
+			level:     level,
+			requestID: id,
+			method:    r.Method,
+			route:     info.Route,
+			status:    rec.status,
+			latencyMS: float64(time.Since(start).Microseconds()) / 1000,
 			// No "developer": the gateway does not know who the token is
 			// (mdc-server logs the developer's number).
+			runID:   r.Header.Get("X-Run-Id"),
+			retries: info.Retries,
 		}
 		if level == slog.LevelError {
-			cause := "unknown"
+			line.err = "unknown"
 			if info.Cause != nil {
-				cause = info.Cause.Error()
+				line.err = info.Cause.Error()
 			}
-			attrs = append(attrs, slog.String("error", cause))
-		}
-		if runID := r.Header.Get("X-Run-Id"); runID != "" {
-			attrs = append(attrs, slog.String("run_id", runID))
 		}
 		if info.Retries > 0 {
-			attrs = append(attrs, slog.Int("retries", info.Retries), slog.String("retried_error", info.Retried.Error()))
+			line.retried = info.Retried.Error()
 		}
-		logger.LogAttrs(r.Context(), level, "request", attrs...)
+		if h, ok := logger.Handler().(*jsonHandler); ok {
+			h.write(time.Now(), &line)
+			return
+		}
+		logger.LogAttrs(r.Context(), level, "request", line.attrs()...)
 	})
+}
+
+// attrs are the attributes of the line, for a logger other than
+// NewLogger's (tests', embedders').
+func (l *accessLine) attrs() []slog.Attr {
+	attrs := []slog.Attr{
+		slog.String("request_id", l.requestID),
+		slog.String("method", l.method),
+		slog.String("route", l.route),
+		slog.Int("status", l.status),
+		slog.Float64("latency_ms", l.latencyMS),
+	}
+	if l.level >= slog.LevelError {
+		attrs = append(attrs, slog.String("error", l.err))
+	}
+	if l.runID != "" {
+		attrs = append(attrs, slog.String("run_id", l.runID))
+	}
+	if l.retries > 0 {
+		attrs = append(attrs, slog.Int("retries", l.retries), slog.String("retried_error", l.retried))
+	}
+	return attrs
 }
 
 // statusRecorder remembers the status code written through it.

@@ -11,7 +11,8 @@ import (
 // shared with mdc-server: time (RFC 3339 in UTC, milliseconds), level
 // (debug, info, warn, error), msg, then the attributes of the message.
 func NewLogger(w io.Writer, level slog.Level) *slog.Logger {
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{
+	out := &lineWriter{w: w}
+	return slog.New(&jsonHandler{out: out, Handler: slog.NewJSONHandler(out, &slog.HandlerOptions{
 		Level: level,
 		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
 			if len(groups) > 0 {
@@ -24,13 +25,16 @@ func NewLogger(w io.Writer, level slog.Level) *slog.Logger {
 				}
 			case slog.TimeKey:
 				if a.Value.Kind() == slog.KindTime {
-					return slog.String(slog.TimeKey, a.Value.Time().UTC().Format("2006-01-02T15:04:05.000Z07:00"))
+					return slog.String(slog.TimeKey, a.Value.Time().UTC().Format(timeLayout))
 				}
 			}
 			return a
 		},
-	}))
+	})})
 }
+
+// timeLayout is the format of the time of a log line.
+const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
 // levelNames are the values of MDC_LOG_LEVEL, which are also the level
 // values of log lines.

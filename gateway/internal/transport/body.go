@@ -88,7 +88,7 @@ func LimitBody(limit int64, rate UploadRate, budget *BodyBudget, known *KnownTok
 			}
 			r.Body = readCloser{Reader: chunks.reader(), Closer: r.Body}
 		} else {
-			r.Body = readCloser{Reader: body, Closer: r.Body}
+			r.Body = sizedBody{readCloser: readCloser{Reader: body, Closer: r.Body}, length: r.ContentLength}
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -105,11 +105,17 @@ type budgetBody struct {
 	start    time.Time
 	held     int64
 	refusal  *reqinfo.Refusal
+	eof      bool // the body has ended: reads after that need no deadline
 }
 
 func (b *budgetBody) Read(p []byte) (int, error) {
 	if b.refusal != nil {
 		return 0, b.refusal
+	}
+	if b.eof {
+		// The decoder read up to EOF and grpc-gateway drains the body
+		// again: no deadline for a read that waits for nothing.
+		return 0, io.EOF
 	}
 	if len(p) > budgetReadChunk {
 		p = p[:budgetReadChunk]
@@ -123,9 +129,13 @@ func (b *budgetBody) Read(p []byte) (int, error) {
 	_ = b.rc.SetReadDeadline(due)
 	n, err := b.r.Read(p)
 	if n > 0 {
-		ctx, cancel := context.WithTimeout(b.ctx, BodyWait)
-		ok := b.budget.acquire(ctx, int64(n), b.stranger)
-		cancel()
+		// A timer only when the budget is short: the common read takes it at once.
+		ok := b.budget.tryAcquire(int64(n), b.stranger)
+		if !ok {
+			ctx, cancel := context.WithTimeout(b.ctx, BodyWait)
+			ok = b.budget.acquire(ctx, int64(n), b.stranger)
+			cancel()
+		}
 		if !ok {
 			all, strangers := b.budget.inUse()
 			return 0, b.refuse(http.StatusServiceUnavailable, status.New(codes.Unavailable, BusyMessage),
@@ -140,6 +150,7 @@ func (b *budgetBody) Read(p []byte) (int, error) {
 			b.rate.MinBytesPerSecond, b.rate.Grace)),
 			fmt.Errorf("request body too slow: %d bytes in %v", b.held, time.Since(b.start).Round(time.Millisecond)))
 	}
+	b.eof = err == io.EOF
 	return n, err
 }
 
@@ -164,6 +175,15 @@ func writeTooLarge(w http.ResponseWriter, m runtime.Marshaler, limit int64) {
 	st := status.New(codes.ResourceExhausted, fmt.Sprintf("request body is larger than %d bytes", limit))
 	apierror.Write(w, m, http.StatusRequestEntityTooLarge, st)
 }
+
+// sizedBody is a body of known length (codec.SizedBody: the decoder
+// reads it into one buffer of that size).
+type sizedBody struct {
+	readCloser
+	length int64
+}
+
+func (s sizedBody) ContentLength() int64 { return s.length }
 
 // readCloser reads from Reader and closes Closer.
 type readCloser struct {

@@ -66,6 +66,18 @@ func (b *BodyBudget) queue(stranger bool) *list.List {
 	return &b.known
 }
 
+// tryAcquire takes n bytes for a request of the class if they are free
+// now and nobody of the class waits; it reports whether it took them.
+func (b *BodyBudget) tryAcquire(n int64, stranger bool) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.queue(stranger).Len() == 0 && b.fitsLocked(n, stranger) {
+		b.takeLocked(n, stranger)
+		return true
+	}
+	return false
+}
+
 // acquire takes n bytes for a request of the class, waiting until ctx is
 // done. It reports whether it got them. n is at most what the class may
 // hold (callers take budget a read at a time).
