@@ -35,6 +35,6 @@ cd "$here"
 export MDC_MYPY_CACHE=$build/python-client/mypy-cache
 echo "mypy --strict: the installed package, the tests and the examples"
 "$python" -m mypy --cache-dir "$MDC_MYPY_CACHE" -p mdc
-"$python" -m mypy --cache-dir "$MDC_MYPY_CACHE" tests ../../examples/python
+"$python" -m mypy --cache-dir "$MDC_MYPY_CACHE" tests ../../examples/python ../../examples/research
 
 MDC_REQUIRE_STACK=1 exec "$python" -m pytest -p no:cacheprovider tests
