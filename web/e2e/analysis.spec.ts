@@ -5,6 +5,7 @@
  * whose rows are the table's.
  */
 import { DAY, SECOND_DAY, orderAt, priceAt } from "./seed";
+import fs from "node:fs";
 import type { MdcClient } from "@mdc/client";
 import { formatPercent, formatSignedPrice } from "../src/format";
 import { collect, downloadCsv, expect, otherDeveloper, readmeShot, screenshots, shown, signIn, tableRows, test } from "./fixtures";
@@ -82,6 +83,28 @@ test("downloads a table as CSV whose rows are the table's", async ({ page }) => 
   expect(quotes.rows).toHaveLength(61);
   const shownRows = await tableRows(page, "timeline-table");
   expect(quotes.rows.slice(1).map((r) => r.map(comparable))).toEqual(shownRows.map((r) => r.map(comparable)));
+
+  // The day's export (the server's export route, every column): one row per quote of the table, the same
+  // instants (UTC in the file, IST in the table) and last prices.
+  const exported = await downloadCsv(page, page.getByTestId("export-day-csv"));
+  expect(exported.name).toBe(`quotes_RELIANCE_${SECOND_DAY}.csv`);
+  const [head, ...records] = exported.rows;
+  expect(head!.slice(0, 4)).toEqual(["timestamp", "trading_day", "nse_symbol", "status"]);
+  const column = (name: string) => head!.indexOf(name);
+  expect(records).toHaveLength(shownRows.length);
+  expect(new Set(records.map((r) => r[column("nse_symbol")]))).toEqual(new Set(["RELIANCE"]));
+  expect(new Set(records.map((r) => r[column("trading_day")]))).toEqual(new Set([SECOND_DAY]));
+  const istMinute = (utc: string) => new Date(new Date(utc).getTime() + 330 * 60_000).toISOString().slice(11, 16);
+  const byTime = [...shownRows].sort((a, b) => a[0]!.localeCompare(b[0]!));
+  expect(records.map((r) => [istMinute(r[column("timestamp")]!), comparable(r[column("last_price")]!)]))
+    .toEqual(byTime.map((r) => [r[0]!.slice(11, 16), comparable(r[1]!)]));
+  // And as Parquet: a file with Parquet's magic bytes at both ends (its columns are read back with pyarrow
+  // in tests/e2e/export_test.go).
+  const [parquet] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-day-parquet").click()]);
+  expect(parquet.suggestedFilename()).toBe(`quotes_RELIANCE_${SECOND_DAY}.parquet`);
+  const bytes = fs.readFileSync(await parquet.path());
+  expect(bytes.subarray(0, 4).toString("latin1")).toBe("PAR1");
+  expect(bytes.subarray(bytes.length - 4).toString("latin1")).toBe("PAR1");
 });
 
 test("compares two runs: their totals side by side and their equity curves", async ({ page }) => {

@@ -73,7 +73,12 @@ export function csvFileName(...parts: (string | number | undefined)[]): string {
 
 /** Saves text as a CSV file through the browser's download (a UTF-8 byte order mark first, for spreadsheets). */
 export function downloadCsv(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob(["\uFEFF", text], { type: "text/csv;charset=utf-8" }));
+  saveFile(fileName, new Blob(["\uFEFF", text], { type: "text/csv;charset=utf-8" }));
+}
+
+/** Saves a Blob as a file through the browser's download. */
+export function saveFile(fileName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
   link.download = fileName;

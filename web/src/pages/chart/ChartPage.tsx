@@ -297,7 +297,7 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
           live={live} label={label} symbol={symbol === NIFTY ? "NIFTY 50" : (symbol ?? "")} />
       )}
       {ready && !unknownSymbol && day.data && (
-        <QuotesTable symbol={symbol ?? ""} date={date ?? ""} rows={rows} />
+        <QuotesTable symbol={symbol ?? ""} date={date ?? ""} rows={rows} nifty={symbol === NIFTY} />
       )}
     </section>
   );

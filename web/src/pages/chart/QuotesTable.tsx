@@ -2,6 +2,7 @@ import type { Schemas } from "@mdc/client";
 import type { VNode } from "preact";
 import { useState } from "preact/hooks";
 import { type Column, DataTable } from "../../components/DataTable";
+import { ExportDay } from "../../components/ExportDay";
 import { Empty } from "../../components/Status";
 import { formatCount, formatPercent, formatPrice } from "../../format";
 import type { Interval } from "../../route";
@@ -30,8 +31,9 @@ export function withRow(rows: readonly DayQuote[], row: DayQuote): DayQuote[] {
 
 const price = (q: DayQuote) => q.quoteData?.payload?.last_price;
 
-/** The day's stored quotes of a symbol (NIFTY 50's for NIFTY), with a CSV download. */
-export function QuotesTable({ symbol, date, rows }: { symbol: string; date: string; rows: DayQuote[] }): VNode {
+/** The day's stored quotes of a symbol (NIFTY 50's when `nifty`), with a CSV download of the table and the
+ * day's export (every column) as CSV or Parquet. */
+export function QuotesTable({ symbol, date, rows, nifty }: { symbol: string; date: string; rows: DayQuote[]; nifty: boolean }): VNode {
   const [sort, setSort] = useState<SortSpec | undefined>(undefined);
   const columns: Column<DayQuote>[] = [
     {
@@ -58,6 +60,9 @@ export function QuotesTable({ symbol, date, rows }: { symbol: string; date: stri
         <DataTable caption={`${plural(rows.length, "quote")} of ${symbol} on ${date}`} columns={columns} rows={rows}
           rowKey={(q) => q.timestamp ?? ""} sort={sort} onSort={setSort} testId="timeline-table" scroll
           csv={["quotes", symbol, date]} />
+      )}
+      {rows.length > 0 && (
+        <ExportDay kind={nifty ? "nifty" : "quotes"} date={date} symbols={nifty ? undefined : [symbol]} testId="export-day" />
       )}
     </>
   );
