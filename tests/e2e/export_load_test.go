@@ -1,10 +1,12 @@
 package e2e
 
 // Exports of many rows: a client that goes away stops the server's work,
-// and a 2-million-row export keeps both processes' memory bounded.
+// a paused export holds back neither writes nor watches, and a
+// 2-million-row export keeps both processes' memory bounded.
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -153,5 +155,60 @@ func TestExportMemoryIsBounded(t *testing.T) {
 		} else {
 			t.Logf("%s: peak RSS %d MB", p.name, rss>>20)
 		}
+	}
+}
+
+// TestAnExportHoldsBackNeitherWritesNorWatches pauses an export half read
+// (its client stops reading, so the server's stream waits on flow control)
+// and checks, meanwhile, that a write is answered, that a watch sees it (the
+// export holds no transaction that would hold back the watches' commit
+// horizon) and that no connection sits idle in a transaction; then the
+// export reads on to its last row.
+func TestAnExportHoldsBackNeitherWritesNorWatches(t *testing.T) {
+	s := StartStack(t)
+	_, token := s.NewDeveloper(t, "developer")
+	const rows = 200000
+	fillQuotes(t, s, "2035-08-07", rows)
+	export := openHTTPStream(t, s, "/v1/developer/export/quotes?start_date=2035-08-07&format=csv", token, nil)
+	if export.StatusCode != 200 {
+		t.Fatalf("export: HTTP %d", export.StatusCode)
+	}
+	defer export.Body.Close()
+	var head bytes.Buffer
+	if _, err := io.CopyN(&head, export.Body, 64<<10); err != nil {
+		t.Fatal(err)
+	}
+
+	sym := uniqueSymbol(t, "X")
+	watch := openHTTPStream(t, s, "/v1/developer/watch/quotes?symbols="+sym, token, map[string]string{"Accept": "text/event-stream"})
+	if watch.StatusCode != 200 {
+		t.Fatalf("watch: HTTP %d", watch.StatusCode)
+	}
+	defer watch.Body.Close()
+	events := bufio.NewReader(watch.Body)
+	if hello := readSSE(t, events); hello.Result == nil || hello.Result.Cursor == "" {
+		t.Fatalf("first event: %+v", hello)
+	}
+	postQuotes(t, s, token, sym, devQuote{at: "2035-08-08T11:00:00", price: 7})
+	for {
+		line := readSSE(t, events) // heartbeats carry no events; streamContext bounds the wait
+		if line.Result != nil && len(line.Result.Events) > 0 {
+			if q := line.Result.Events[0]["quote"].(map[string]any); q["nseSymbol"] != sym {
+				t.Fatalf("watched %v, want a quote of %s", q, sym)
+			}
+			break
+		}
+	}
+	if n := s.SQL(t, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'"); n != "0" {
+		t.Errorf("%s connections idle in a transaction while the export waits", n)
+	}
+
+	// The rest of the file: the header and every row.
+	rest, err := io.ReadAll(export.Body)
+	if err != nil {
+		t.Fatalf("reading the rest of the export: %v", err)
+	}
+	if lines := bytes.Count(head.Bytes(), []byte("\n")) + bytes.Count(rest, []byte("\n")); lines != rows+1 {
+		t.Errorf("the export has %d lines, want the header and %d rows", lines, rows)
 	}
 }
