@@ -237,10 +237,17 @@ constexpr absl::string_view kSkippedPayload = "mdc.pipeline_skipped";
 
 absl::StatusOr<Result> Connection::Exec(const Statement& statement,
                                         const Params& params) {
+  const BoundParams bound(params.values_, params.nulls_);
+  if (statement.plan_each_time) {
+    PGresult* result = PQexecParams(conn_, statement.sql, params.size(),
+                                    params.types().data(), bound.values.data(),
+                                    bound.lengths.data(), bound.formats.data(),
+                                    /*resultFormat=*/1);
+    return Check(result, statement.name);
+  }
   if (auto prepared = Prepare(statement, params); !prepared.ok()) {
     return prepared;
   }
-  const BoundParams bound(params.values_, params.nulls_);
   PGresult* result = PQexecPrepared(conn_, statement.name, params.size(),
                                     bound.values.data(), bound.lengths.data(),
                                     bound.formats.data(), /*resultFormat=*/1);
@@ -257,6 +264,7 @@ std::vector<absl::StatusOr<Result>> Connection::ExecPipeline(
   };
   // Statements are prepared (once per connection) before the pipeline.
   for (const Query& q : queries) {
+    if (q.statement->plan_each_time) continue;
     if (auto prepared = Prepare(*q.statement, *q.params); !prepared.ok()) {
       return fail_rest(prepared);
     }
@@ -270,9 +278,16 @@ std::vector<absl::StatusOr<Result>> Connection::ExecPipeline(
   bool sent = true;
   for (const Query& q : queries) {
     const BoundParams bound(q.params->values_, q.params->nulls_);
-    if (PQsendQueryPrepared(conn_, q.statement->name, q.params->size(),
-                            bound.values.data(), bound.lengths.data(),
-                            bound.formats.data(), /*resultFormat=*/1) != 1) {
+    const int queued =
+        q.statement->plan_each_time
+            ? PQsendQueryParams(conn_, q.statement->sql, q.params->size(),
+                                q.params->types().data(), bound.values.data(),
+                                bound.lengths.data(), bound.formats.data(),
+                                /*resultFormat=*/1)
+            : PQsendQueryPrepared(conn_, q.statement->name, q.params->size(),
+                                  bound.values.data(), bound.lengths.data(),
+                                  bound.formats.data(), /*resultFormat=*/1);
+    if (queued != 1) {
       sent = false;
       break;
     }

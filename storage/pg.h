@@ -38,6 +38,15 @@ struct Statement {
   // column: the submission's 1-based place in the arrays (int8), in
   // ascending order of that place.
   const Statement* merged = nullptr;
+  // Planned anew with each call's values (libpq's unnamed statement) rather
+  // than prepared once per connection: for a statement whose good plan
+  // depends on them. PostgreSQL switches a prepared statement to a generic
+  // plan after five calls when it looks no dearer; for a LATERAL "latest
+  // row of each symbol" over the partitions of a trading day, that plan
+  // cannot prune partitions while planning, so it appends them and sorts
+  // every row of each symbol instead of reading the newest one from the
+  // index: 2.7 s instead of 15 ms for 1,000 symbols of 1,500 quotes each.
+  bool plan_each_time = false;
 };
 
 // Bound parameters, in order ($1, $2, ...), each with its type.

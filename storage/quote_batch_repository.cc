@@ -26,7 +26,8 @@ namespace {
 constexpr Statement kFindLatestOfSymbols{
     "quote_batches_latest_of_symbols",
     "SELECT s.symbol, q.observed_at, q.quote_data "
-    "FROM unnest($1::text[]) AS s(symbol) " MDC_LATEST_OF_SYMBOL};
+    "FROM unnest($1::text[]) AS s(symbol) " MDC_LATEST_OF_SYMBOL,
+    /*merged=*/nullptr, /*plan_each_time=*/true};
 
 // The distinct symbols after $1 of the partitions of the trading days
 // `from`-`to` (widened to whole months, PartitionFrom): a loose index scan,
@@ -44,7 +45,8 @@ constexpr Statement kFindLatestOfEvery{
     "quote_batches_latest_of_every",
     MDC_SYMBOLS_AFTER("$6", "$7")
     "SELECT s.symbol, q.observed_at, q.quote_data FROM s "
-    MDC_LATEST_OF_SYMBOL "WHERE s.symbol IS NOT NULL LIMIT $8"};
+    MDC_LATEST_OF_SYMBOL "WHERE s.symbol IS NOT NULL LIMIT $8",
+    /*merged=*/nullptr, /*plan_each_time=*/true};
 
 constexpr Statement kListSymbols{
     "quote_batches_list_symbols",
