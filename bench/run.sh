@@ -295,7 +295,7 @@ run_test() {
   p50=$(ms "$(field p50_us "$out")")
   p90=$(ms "$(field p90_us "$out")")
   p99=$(ms "$(field p99_us "$out")")
-  stored=$(psql_ -c "SELECT count(*) FROM ${table[$op]} WHERE observed_at >= to_timestamp($base) AND observed_at < to_timestamp($base + 100000000)")
+  stored=$(psql_ -c "SELECT count(*) FROM ${table[$op]} WHERE observed_at >= to_timestamp($base::bigint) AND observed_at < to_timestamp($base::bigint + 50000000)")
   rows_per_s=$(awk -v r="$rps" -v n="${rows_per_request[$op]}" 'BEGIN{printf "%.0f", r*n}')
   if [ "$path" = pgbench ]; then
     baseline[$op/$conns]=$rows_per_s
