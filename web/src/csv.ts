@@ -65,10 +65,15 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
+/** A file name from its parts joined by `separator`, then `.extension`: safe on every system. */
+export function safeFileName(parts: readonly (string | number | undefined)[], extension: string, separator = "-"): string {
+  const base = parts.filter((p) => p !== undefined && p !== "").join(separator).replace(/[^A-Za-z0-9._&-]+/g, "-");
+  return `${base || "table"}.${extension}`;
+}
+
 /** A file name from its parts: "orders-run-12-2025-01-02.csv", safe on every system. */
 export function csvFileName(...parts: (string | number | undefined)[]): string {
-  const base = parts.filter((p) => p !== undefined && p !== "").join("-").replace(/[^A-Za-z0-9._&-]+/g, "-");
-  return `${base || "table"}.csv`;
+  return safeFileName(parts, "csv");
 }
 
 /** Saves text as a CSV file through the browser's download (a UTF-8 byte order mark first, for spreadsheets). */

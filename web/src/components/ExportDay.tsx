@@ -3,7 +3,7 @@ import type { VNode } from "preact";
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { errorText } from "../formerrors";
-import { saveFile } from "../csv";
+import { safeFileName, saveFile } from "../csv";
 
 const FORMATS: { format: ExportFormat; label: string }[] = [
   { format: "csv", label: "CSV" },
@@ -31,7 +31,7 @@ export function ExportDay({ kind, date, symbols, testId }: {
       const day = new Date(`${date}T00:00:00+05:30`);
       const stream = await api().export(kind, day, { format, ...(symbols?.length ? { symbols } : {}) });
       const blob = await new Response(stream).blob();
-      saveFile([kind, ...(symbols ?? []), date].join("_").replace(/[^A-Za-z0-9._&-]+/g, "-") + `.${format}`, blob);
+      saveFile(safeFileName([kind, ...(symbols ?? []), date], format, "_"), blob);
     } catch (e) {
       setError(e);
     } finally {
