@@ -3,7 +3,6 @@ package export
 import (
 	"io"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -46,9 +45,14 @@ func (w *csvWriter) Date(day string) {
 	w.buf = append(w.buf, day...)
 }
 
-func (w *csvWriter) String(s string) {
+func (w *csvWriter) String(s string) { appendField(w, s) }
+func (w *csvWriter) Text(b []byte)   { appendField(w, b) }
+
+// appendField writes a text cell, quoted when it holds a separator, a
+// quote or a line break.
+func appendField[T string | []byte](w *csvWriter, s T) {
 	w.sep()
-	if !strings.ContainsAny(s, ",\"\r\n") {
+	if !needsQuotes(s) {
 		w.buf = append(w.buf, s...)
 		return
 	}
@@ -60,6 +64,16 @@ func (w *csvWriter) String(s string) {
 		w.buf = append(w.buf, s[i])
 	}
 	w.buf = append(w.buf, '"')
+}
+
+func needsQuotes[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ',', '"', '\r', '\n':
+			return true
+		}
+	}
+	return false
 }
 
 func (w *csvWriter) Float(f float64) {

@@ -27,7 +27,7 @@ func encode(t *testing.T, f format, kind string, records []*mdcv1.ExportRecord) 
 		t.Fatal(err)
 	}
 	for _, rec := range records {
-		if err := enc.Write(rec); err != nil {
+		if err := enc.Write(wireOf(t, rec)); err != nil {
 			t.Fatal(err)
 		}
 	}

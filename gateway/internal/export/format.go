@@ -5,8 +5,6 @@ import (
 	"io"
 	"net/url"
 	"strings"
-
-	"mdc/gateway/gen/mdcv1"
 )
 
 // format is one file format of the exports, chosen by the `format` query
@@ -18,9 +16,10 @@ type format struct {
 	open func(out io.Writer, l layout) (encoder, error)
 }
 
-// encoder writes the records of one export, then finishes the file.
+// encoder writes the records of one export, each given as the wire bytes
+// of an mdc.v1.ExportRecord, then finishes the file.
 type encoder interface {
-	Write(rec *mdcv1.ExportRecord) error
+	Write(rec []byte) error
 	Close() error
 }
 
@@ -31,11 +30,11 @@ const formatParam = "format"
 var formats = []format{
 	{"csv", "text/csv; charset=utf-8", func(out io.Writer, l layout) (encoder, error) {
 		w, err := newCSVWriter(out, l)
-		return rowsEncoder{l, w}, err
+		return rowsEncoder{l.rows(), w}, err
 	}},
 	{"parquet", "application/vnd.apache.parquet", func(out io.Writer, l layout) (encoder, error) {
 		w, err := newParquetWriter(out, l)
-		return rowsEncoder{l, w}, err
+		return rowsEncoder{l.rows(), w}, err
 	}},
 	{"ndjson", "application/x-ndjson", func(out io.Writer, _ layout) (encoder, error) {
 		w := &ndjsonWriter{out: out}
@@ -73,18 +72,18 @@ func formatOf(query url.Values) (format, error) {
 
 // rowsEncoder writes records as rows (CSV, Parquet).
 type rowsEncoder struct {
-	l layout
-	w interface {
+	rows rowsFunc
+	w    interface {
 		rowWriter
 		Close() error
 	}
 }
 
-func (e rowsEncoder) Write(rec *mdcv1.ExportRecord) error { return e.l.rows(rec, e.w) }
-func (e rowsEncoder) Close() error                        { return e.w.Close() }
+func (e rowsEncoder) Write(rec []byte) error { return e.rows(rec, e.w) }
+func (e rowsEncoder) Close() error           { return e.w.Close() }
 
 // ndjsonEncoder writes records as JSON lines.
 type ndjsonEncoder struct{ w *ndjsonWriter }
 
-func (e ndjsonEncoder) Write(rec *mdcv1.ExportRecord) error { return e.w.record(rec) }
-func (e ndjsonEncoder) Close() error                        { return e.w.Close() }
+func (e ndjsonEncoder) Write(rec []byte) error { return e.w.record(rec) }
+func (e ndjsonEncoder) Close() error           { return e.w.Close() }

@@ -7,11 +7,7 @@
 // one docs/api.md ("Export") describes.
 package export
 
-import (
-	"time"
-
-	"mdc/gateway/gen/mdcv1"
-)
+import "time"
 
 // colType is the type of a column's values; every column may hold nulls.
 type colType int
@@ -37,6 +33,7 @@ type rowWriter interface {
 	Time(t time.Time)
 	Date(day string) // YYYY-MM-DD
 	String(s string)
+	Text(b []byte) // text given as bytes, copied
 	Float(f float64)
 	Int(i int32)
 	Null()
@@ -52,13 +49,18 @@ func optFloat(w rowWriter, f *float64) {
 	w.Float(*f)
 }
 
+// rowsFunc writes the rows of one record, given as the wire bytes of an
+// mdc.v1.ExportRecord (one row, or one per shortlist entry).
+type rowsFunc func(rec []byte, w rowWriter) error
+
 // layout is the columns of one kind of record and how a record becomes
 // rows.
 type layout struct {
 	kind    string // the route's last segment: quotes, nifty, shortlists, candles
 	columns []column
-	// rows writes the rows of rec (one, or one per shortlist entry).
-	rows func(rec *mdcv1.ExportRecord, w rowWriter) error
+	// rows makes the rowsFunc of one export (which may keep state from
+	// row to row).
+	rows func() rowsFunc
 }
 
 // instant is a stored instant as a UTC time.

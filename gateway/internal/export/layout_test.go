@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -11,8 +12,9 @@ import (
 )
 
 // The payload table is every number of mdc.v1.QuotePayload, in its order,
-// by its JSON name, each reading its own field: a field added to the proto
-// without a column fails here.
+// by its JSON name, and the ohlc table every field of mdc.v1.Ohlc: a field
+// added to the proto without a column fails here. Each column reads its
+// own field from the wire.
 func TestPayloadColumnsAreTheMessagesNumbers(t *testing.T) {
 	fields := (&mdcv1.QuotePayload{}).ProtoReflect().Descriptor().Fields()
 	var numbers []protoreflect.FieldDescriptor
@@ -24,15 +26,18 @@ func TestPayloadColumnsAreTheMessagesNumbers(t *testing.T) {
 	if len(numbers) != len(payloadColumns) {
 		t.Fatalf("%d number fields, %d columns", len(numbers), len(payloadColumns))
 	}
+	columns := quoteDataColumns()
 	for i, f := range numbers {
-		c := payloadColumns[i]
-		if c.name != f.JSONName() {
-			t.Errorf("column %d is %q, field %q", i, c.name, f.JSONName())
+		if string(payloadColumns[i]) != f.JSONName() {
+			t.Errorf("column %d is %q, field %q", i, payloadColumns[i], f.JSONName())
 		}
 		p := &mdcv1.QuotePayload{}
 		p.ProtoReflect().Set(f, protoreflect.ValueOfFloat64(float64(i+1)))
-		if got := c.get(p); got == nil || *got != float64(i+1) {
-			t.Errorf("column %q does not read field %q", c.name, f.Name())
+		row := quoteDataRow(t, &mdcv1.QuoteData{Payload: p})
+		for j, cell := range row {
+			if want := j == 1+i; (cell == float64(i+1)) != want {
+				t.Errorf("field %s: column %s holds %v", f.Name(), columns[j].name, cell)
+			}
 		}
 	}
 	ohlc := (&mdcv1.Ohlc{}).ProtoReflect().Descriptor().Fields()
@@ -42,10 +47,30 @@ func TestPayloadColumnsAreTheMessagesNumbers(t *testing.T) {
 	for i := 0; i < ohlc.Len(); i++ {
 		o := &mdcv1.Ohlc{}
 		o.ProtoReflect().Set(ohlc.Get(i), protoreflect.ValueOfFloat64(7))
-		if got := ohlcColumns[i].get(o); got == nil || *got != 7 || ohlcColumns[i].name != "ohlc_"+string(ohlc.Get(i).Name()) {
-			t.Errorf("column %q does not read field %q", ohlcColumns[i].name, ohlc.Get(i).Name())
+		row := quoteDataRow(t, &mdcv1.QuoteData{Payload: &mdcv1.QuotePayload{Ohlc: o}})
+		col := 1 + len(payloadColumns) + i
+		if row[col] != float64(7) || columns[col].name != "ohlc_"+string(ohlc.Get(i).Name()) {
+			t.Errorf("column %q does not read field %q: %v", columns[col].name, ohlc.Get(i).Name(), row)
 		}
 	}
+}
+
+// quoteDataRow is the cells of quoteDataColumns that q becomes.
+func quoteDataRow(t *testing.T, q *mdcv1.QuoteData) []any {
+	t.Helper()
+	b, err := proto.Marshal(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q2 quoteCells
+	if err := q2.read(b); err != nil {
+		t.Fatal(err)
+	}
+	var c cells
+	if err := q2.write(&c); err != nil {
+		t.Fatal(err)
+	}
+	return c.row
 }
 
 // cells records what a layout writes.
@@ -57,6 +82,7 @@ type cells struct {
 func (c *cells) Time(t time.Time) { c.row = append(c.row, t) }
 func (c *cells) Date(d string)    { c.row = append(c.row, "date:"+d) }
 func (c *cells) String(s string)  { c.row = append(c.row, s) }
+func (c *cells) Text(b []byte)    { c.row = append(c.row, string(b)) }
 func (c *cells) Float(f float64)  { c.row = append(c.row, f) }
 func (c *cells) Int(i int32)      { c.row = append(c.row, i) }
 func (c *cells) Null()            { c.row = append(c.row, nil) }
@@ -67,6 +93,16 @@ func (c *cells) EndRow() error {
 }
 
 func f64(v float64) *float64 { return &v }
+
+// wireOf is the wire form of m, as the server sends it.
+func wireOf(t testing.TB, m proto.Message) []byte {
+	t.Helper()
+	b, err := proto.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
 
 var at = timestamppb.New(time.Date(2035, 3, 6, 3, 45, 0, 0, time.UTC))
 
@@ -114,7 +150,7 @@ func TestEveryRowHasACellPerColumnOfItsType(t *testing.T) {
 		l := layoutOf(t, kind)
 		var c cells
 		for _, rec := range records {
-			if err := l.rows(rec, &c); err != nil {
+			if err := l.rows()(wireOf(t, rec), &c); err != nil {
 				t.Fatalf("%s: %v", kind, err)
 			}
 		}
@@ -151,7 +187,7 @@ func TestEveryRowHasACellPerColumnOfItsType(t *testing.T) {
 func TestShortlistsFlattenToOneRowPerEntry(t *testing.T) {
 	var c cells
 	for _, rec := range sampleRecords["shortlists"] {
-		if err := shortlistsLayout.rows(rec, &c); err != nil {
+		if err := shortlistsLayout.rows()(wireOf(t, rec), &c); err != nil {
 			t.Fatal(err)
 		}
 	}

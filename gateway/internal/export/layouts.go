@@ -1,102 +1,139 @@
 package export
 
 import (
+	"time"
+
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"mdc/gateway/gen/mdcv1"
 )
 
-// payloadColumns are the numbers of a quote's payload, in the order of
-// mdc.v1.QuotePayload, named as its JSON names (docs/api.md 2.2); a test
-// checks the table against the message.
-var payloadColumns = []struct {
-	name string
-	get  func(p *mdcv1.QuotePayload) *float64
-}{
-	{"last_price", func(p *mdcv1.QuotePayload) *float64 { return p.LastPrice }},
-	{"day_change", func(p *mdcv1.QuotePayload) *float64 { return p.DayChange }},
-	{"day_change_perc", func(p *mdcv1.QuotePayload) *float64 { return p.DayChangePerc }},
-	{"volume", func(p *mdcv1.QuotePayload) *float64 { return p.Volume }},
-	{"average_price", func(p *mdcv1.QuotePayload) *float64 { return p.AveragePrice }},
-	{"bid_quantity", func(p *mdcv1.QuotePayload) *float64 { return p.BidQuantity }},
-	{"bid_price", func(p *mdcv1.QuotePayload) *float64 { return p.BidPrice }},
-	{"upper_circuit_limit", func(p *mdcv1.QuotePayload) *float64 { return p.UpperCircuitLimit }},
-	{"lower_circuit_limit", func(p *mdcv1.QuotePayload) *float64 { return p.LowerCircuitLimit }},
-	{"high_trade_range", func(p *mdcv1.QuotePayload) *float64 { return p.HighTradeRange }},
-	{"low_trade_range", func(p *mdcv1.QuotePayload) *float64 { return p.LowTradeRange }},
-	{"implied_volatility", func(p *mdcv1.QuotePayload) *float64 { return p.ImpliedVolatility }},
-	{"last_trade_quantity", func(p *mdcv1.QuotePayload) *float64 { return p.LastTradeQuantity }},
-	{"market_cap", func(p *mdcv1.QuotePayload) *float64 { return p.MarketCap }},
-	{"offer_price", func(p *mdcv1.QuotePayload) *float64 { return p.OfferPrice }},
-	{"offer_quantity", func(p *mdcv1.QuotePayload) *float64 { return p.OfferQuantity }},
-	{"oi_day_change", func(p *mdcv1.QuotePayload) *float64 { return p.OiDayChange }},
-	{"oi_day_change_percentage", func(p *mdcv1.QuotePayload) *float64 { return p.OiDayChangePercentage }},
-	{"open_interest", func(p *mdcv1.QuotePayload) *float64 { return p.OpenInterest }},
-	{"previous_open_interest", func(p *mdcv1.QuotePayload) *float64 { return p.PreviousOpenInterest }},
-	{"total_buy_quantity", func(p *mdcv1.QuotePayload) *float64 { return p.TotalBuyQuantity }},
-	{"total_sell_quantity", func(p *mdcv1.QuotePayload) *float64 { return p.TotalSellQuantity }},
-	{"week_52_high", func(p *mdcv1.QuotePayload) *float64 { return p.Week_52High }},
-	{"week_52_low", func(p *mdcv1.QuotePayload) *float64 { return p.Week_52Low }},
-	{"last_trade_time", func(p *mdcv1.QuotePayload) *float64 { return p.LastTradeTime }},
-}
-
-// ohlcColumns are the payload's ohlc, flattened.
-var ohlcColumns = []struct {
-	name string
-	get  func(o *mdcv1.Ohlc) *float64
-}{
-	{"ohlc_open", func(o *mdcv1.Ohlc) *float64 { return o.Open }},
-	{"ohlc_high", func(o *mdcv1.Ohlc) *float64 { return o.High }},
-	{"ohlc_low", func(o *mdcv1.Ohlc) *float64 { return o.Low }},
-	{"ohlc_close", func(o *mdcv1.Ohlc) *float64 { return o.Close }},
-}
+// Field numbers of the records, from the descriptors.
+var (
+	chunkRecordsField     = fieldNumber(&mdcv1.ExportChunk{}, "records")
+	recordDayField        = fieldNumber(&mdcv1.ExportRecord{}, "trading_day")
+	recordQuoteField      = fieldNumber(&mdcv1.ExportRecord{}, "quote")
+	recordNiftyField      = fieldNumber(&mdcv1.ExportRecord{}, "nifty")
+	quoteTimestampField   = fieldNumber(&mdcv1.StockQuote{}, "timestamp")
+	quoteSymbolField      = fieldNumber(&mdcv1.StockQuote{}, "nse_symbol")
+	quoteDataField        = fieldNumber(&mdcv1.StockQuote{}, "quote_data")
+	niftyTimestampField   = fieldNumber(&mdcv1.NiftyQuote{}, "timestamp")
+	niftyDataField        = fieldNumber(&mdcv1.NiftyQuote{}, "quote_data")
+	niftyDayChangeField   = fieldNumber(&mdcv1.NiftyQuote{}, "day_change_perc")
+	timestampSecondsField = fieldNumber(&timestamppb.Timestamp{}, "seconds")
+	timestampNanosField   = fieldNumber(&timestamppb.Timestamp{}, "nanos")
+)
 
 // jsonText is the proto JSON of nested data kept whole in one text column
-// (order book depth, a shortlist entry's quote).
+// (a shortlist entry's quote).
 var jsonText = protojson.MarshalOptions{UseProtoNames: false}
 
 // quoteDataColumns are the columns of a mdc.v1.QuoteData: its status, every
 // payload number, the ohlc and the depth as JSON text.
 func quoteDataColumns() []column {
 	cols := []column{{"status", colString}}
-	for _, c := range payloadColumns {
-		cols = append(cols, column{c.name, colFloat})
+	for _, name := range payloadColumns {
+		cols = append(cols, column{string(name), colFloat})
 	}
-	for _, c := range ohlcColumns {
-		cols = append(cols, column{c.name, colFloat})
+	for _, name := range ohlcColumns {
+		cols = append(cols, column{"ohlc_" + string(name), colFloat})
 	}
 	return append(cols, column{"depth", colString})
 }
 
-// writeQuoteData writes the cells of quoteDataColumns.
-func writeQuoteData(q *mdcv1.QuoteData, w rowWriter) error {
-	w.String(q.GetStatus().String())
-	p := q.GetPayload()
-	for _, c := range payloadColumns {
-		if p == nil {
-			w.Null()
-		} else {
-			optFloat(w, c.get(p))
+// readTimestamp is the instant of a google.protobuf.Timestamp's wire bytes.
+func readTimestamp(b []byte) (time.Time, error) {
+	var seconds int64
+	var nanos int32
+	r := newWireReader(b)
+	for r.next() {
+		switch r.num {
+		case timestampSecondsField:
+			seconds = int64(r.varint())
+		case timestampNanosField:
+			nanos = int32(r.varint())
+		default:
+			r.skip()
 		}
 	}
-	o := p.GetOhlc()
-	for _, c := range ohlcColumns {
-		if o == nil {
-			w.Null()
-		} else {
-			optFloat(w, c.get(o))
+	return instant(seconds, nanos), r.err()
+}
+
+// recordParts are the fields of an mdc.v1.ExportRecord: its trading day
+// and the wire bytes of its record of the field wanted.
+func recordParts(rec []byte, want protowire.Number) (day, record []byte, err error) {
+	r := newWireReader(rec)
+	for r.next() {
+		switch r.num {
+		case recordDayField:
+			day = r.bytes()
+		case want:
+			record = r.bytes()
+		default:
+			r.skip()
 		}
 	}
-	if d := p.GetDepth(); d != nil {
-		text, err := jsonText.Marshal(d)
+	return day, record, r.err()
+}
+
+// quoteFields are the field numbers of a record's StockQuote or
+// NiftyQuote; 0 where the message has no such field.
+type quoteFields struct {
+	record, timestamp, data, symbol, dayChange protowire.Number
+}
+
+var (
+	stockFields = quoteFields{record: recordQuoteField, timestamp: quoteTimestampField,
+		data: quoteDataField, symbol: quoteSymbolField}
+	niftyFields = quoteFields{record: recordNiftyField, timestamp: niftyTimestampField,
+		data: niftyDataField, dayChange: niftyDayChangeField}
+)
+
+// quoteRecord is one stock or NIFTY quote read from the wire, reused from
+// row to row of an export.
+type quoteRecord struct {
+	at        time.Time
+	day       []byte
+	symbol    []byte
+	dayChange float64
+	hasChange bool
+	cells     quoteCells
+}
+
+// read takes the record rec, whose quote has the fields f.
+func (q *quoteRecord) read(rec []byte, f quoteFields) error {
+	day, quote, err := recordParts(rec, f.record)
+	if err != nil {
+		return err
+	}
+	q.at, q.day, q.symbol, q.hasChange = instant(0, 0), day, nil, false
+	_ = q.cells.read(nil)
+	r := newWireReader(quote)
+	for r.next() {
+		switch r.num {
+		case f.timestamp:
+			if ts := r.bytes(); r.err() == nil {
+				q.at, err = readTimestamp(ts)
+			}
+		case f.data:
+			if data := r.bytes(); r.err() == nil {
+				err = q.cells.read(data)
+			}
+		case f.symbol:
+			q.symbol = r.bytes()
+		case f.dayChange:
+			q.dayChange, q.hasChange = r.double(), true
+		default:
+			r.skip()
+		}
 		if err != nil {
 			return err
 		}
-		w.String(string(text))
-	} else {
-		w.Null()
 	}
-	return nil
+	return r.err()
 }
 
 var quotesLayout = layout{
@@ -104,16 +141,20 @@ var quotesLayout = layout{
 	columns: append([]column{
 		{"timestamp", colTime}, {"trading_day", colDate}, {"nse_symbol", colString},
 	}, quoteDataColumns()...),
-	rows: func(rec *mdcv1.ExportRecord, w rowWriter) error {
-		q := rec.GetQuote()
-		ts := q.GetTimestamp()
-		w.Time(instant(ts.GetSeconds(), ts.GetNanos()))
-		w.Date(rec.GetTradingDay())
-		w.String(q.GetNseSymbol())
-		if err := writeQuoteData(q.GetQuoteData(), w); err != nil {
-			return err
+	rows: func() rowsFunc {
+		var q quoteRecord
+		return func(rec []byte, w rowWriter) error {
+			if err := q.read(rec, stockFields); err != nil {
+				return err
+			}
+			w.Time(q.at)
+			w.Date(string(q.day))
+			w.Text(q.symbol)
+			if err := q.cells.write(w); err != nil {
+				return err
+			}
+			return w.EndRow()
 		}
-		return w.EndRow()
 	},
 }
 
@@ -122,17 +163,40 @@ var niftyLayout = layout{
 	columns: append(append([]column{
 		{"timestamp", colTime}, {"trading_day", colDate},
 	}, quoteDataColumns()...), column{"index_day_change_perc", colFloat}),
-	rows: func(rec *mdcv1.ExportRecord, w rowWriter) error {
-		q := rec.GetNifty()
-		ts := q.GetTimestamp()
-		w.Time(instant(ts.GetSeconds(), ts.GetNanos()))
-		w.Date(rec.GetTradingDay())
-		if err := writeQuoteData(q.GetQuoteData(), w); err != nil {
-			return err
+	rows: func() rowsFunc {
+		var q quoteRecord
+		return func(rec []byte, w rowWriter) error {
+			if err := q.read(rec, niftyFields); err != nil {
+				return err
+			}
+			w.Time(q.at)
+			w.Date(string(q.day))
+			if err := q.cells.write(w); err != nil {
+				return err
+			}
+			if q.hasChange {
+				w.Float(q.dayChange)
+			} else {
+				w.Null()
+			}
+			return w.EndRow()
 		}
-		optFloat(w, q.DayChangePerc)
-		return w.EndRow()
 	},
+}
+
+// typedRows decodes each record into an mdc.v1.ExportRecord for layouts
+// whose records are few or small (shortlists, candles), where reading the
+// generated message costs little.
+func typedRows(rows func(rec *mdcv1.ExportRecord, w rowWriter) error) func() rowsFunc {
+	return func() rowsFunc {
+		return func(wire []byte, w rowWriter) error {
+			var rec mdcv1.ExportRecord
+			if err := proto.Unmarshal(wire, &rec); err != nil {
+				return errWire
+			}
+			return rows(&rec, w)
+		}
+	}
 }
 
 // A shortlist snapshot is one row per entry, its rank beside it; a snapshot
@@ -145,7 +209,7 @@ var shortlistsLayout = layout{
 		{"scope", colString}, {"entry_count", colInt}, {"rank", colInt},
 		{"nse_symbol", colString}, {"name", colString}, {"price", colFloat}, {"quote_data", colString},
 	},
-	rows: func(rec *mdcv1.ExportRecord, w rowWriter) error {
+	rows: typedRows(func(rec *mdcv1.ExportRecord, w rowWriter) error {
 		s := rec.GetShortlist()
 		ts := s.GetTimestamp()
 		at := instant(ts.GetSeconds(), ts.GetNanos())
@@ -174,7 +238,7 @@ var shortlistsLayout = layout{
 				if err != nil {
 					return err
 				}
-				w.String(string(text))
+				w.Text(text)
 			} else {
 				w.Null()
 			}
@@ -183,7 +247,7 @@ var shortlistsLayout = layout{
 			}
 		}
 		return nil
-	},
+	}),
 }
 
 var candlesLayout = layout{
@@ -192,7 +256,7 @@ var candlesLayout = layout{
 		{"timestamp", colTime}, {"trading_day", colDate}, {"symbol", colString}, {"interval", colString},
 		{"open", colFloat}, {"high", colFloat}, {"low", colFloat}, {"close", colFloat}, {"volume", colFloat},
 	},
-	rows: func(rec *mdcv1.ExportRecord, w rowWriter) error {
+	rows: typedRows(func(rec *mdcv1.ExportRecord, w rowWriter) error {
 		c := rec.GetCandle()
 		k := c.GetCandle()
 		ts := k.GetTime()
@@ -206,5 +270,5 @@ var candlesLayout = layout{
 		w.Float(k.GetClose())
 		w.Float(k.GetVolume())
 		return w.EndRow()
-	},
+	}),
 }

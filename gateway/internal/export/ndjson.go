@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	"mdc/gateway/gen/mdcv1"
 )
@@ -20,9 +21,13 @@ type ndjsonWriter struct {
 	buf []byte
 }
 
-func (w *ndjsonWriter) record(rec *mdcv1.ExportRecord) error {
+func (w *ndjsonWriter) record(wire []byte) error {
+	var rec mdcv1.ExportRecord
+	if err := proto.Unmarshal(wire, &rec); err != nil {
+		return errWire
+	}
 	var err error
-	if w.buf, err = ndjsonLine.MarshalAppend(w.buf, rec); err != nil {
+	if w.buf, err = ndjsonLine.MarshalAppend(w.buf, &rec); err != nil {
 		return err
 	}
 	w.buf = append(w.buf, '\n')

@@ -102,6 +102,7 @@ func (w *parquetWriter) Date(day string) {
 }
 
 func (w *parquetWriter) String(s string) { w.next().(*array.StringBuilder).Append(s) }
+func (w *parquetWriter) Text(b []byte)   { w.next().(*array.StringBuilder).BinaryBuilder.Append(b) }
 func (w *parquetWriter) Float(f float64) { w.next().(*array.Float64Builder).Append(f) }
 func (w *parquetWriter) Int(i int32)     { w.next().(*array.Int32Builder).Append(i) }
 func (w *parquetWriter) Null()           { w.next().AppendNull() }

@@ -19,11 +19,6 @@ import (
 	"mdc/gateway/gen/mdcv1"
 )
 
-// chunkStream is what the export RPCs return: messages until io.EOF.
-type chunkStream interface {
-	Recv() (*mdcv1.ExportChunk, error)
-}
-
 // route is one export route: the RPC it calls and the layout of its rows.
 type route struct {
 	path   string // as the RPC's google.api.http rule has it
@@ -31,31 +26,49 @@ type route struct {
 	layout layout
 	// request is a new request message of the RPC, to fill from the query.
 	request func() proto.Message
-	call    func(ctx context.Context, c mdcv1.ExportServiceClient, req proto.Message) (chunkStream, error)
 }
 
 var routes = []route{
 	{"/v1/developer/export/quotes", mdcv1.ExportService_ExportQuotes_FullMethodName, quotesLayout,
-		func() proto.Message { return &mdcv1.ExportQuotesRequest{} },
-		func(ctx context.Context, c mdcv1.ExportServiceClient, req proto.Message) (chunkStream, error) {
-			return c.ExportQuotes(ctx, req.(*mdcv1.ExportQuotesRequest))
-		}},
+		func() proto.Message { return &mdcv1.ExportQuotesRequest{} }},
 	{"/v1/developer/export/nifty", mdcv1.ExportService_ExportNifty_FullMethodName, niftyLayout,
-		func() proto.Message { return &mdcv1.ExportNiftyRequest{} },
-		func(ctx context.Context, c mdcv1.ExportServiceClient, req proto.Message) (chunkStream, error) {
-			return c.ExportNifty(ctx, req.(*mdcv1.ExportNiftyRequest))
-		}},
+		func() proto.Message { return &mdcv1.ExportNiftyRequest{} }},
 	{"/v1/developer/export/shortlists", mdcv1.ExportService_ExportShortlists_FullMethodName, shortlistsLayout,
-		func() proto.Message { return &mdcv1.ExportShortlistsRequest{} },
-		func(ctx context.Context, c mdcv1.ExportServiceClient, req proto.Message) (chunkStream, error) {
-			return c.ExportShortlists(ctx, req.(*mdcv1.ExportShortlistsRequest))
-		}},
+		func() proto.Message { return &mdcv1.ExportShortlistsRequest{} }},
 	{"/v1/developer/export/candles", mdcv1.ExportService_ExportCandles_FullMethodName, candlesLayout,
-		func() proto.Message { return &mdcv1.ExportCandlesRequest{} },
-		func(ctx context.Context, c mdcv1.ExportServiceClient, req proto.Message) (chunkStream, error) {
-			return c.ExportCandles(ctx, req.(*mdcv1.ExportCandlesRequest))
-		}},
+		func() proto.Message { return &mdcv1.ExportCandlesRequest{} }},
 }
+
+// streamDesc is the description of the server-streaming RPC method.
+func streamDesc(method string) (*grpc.StreamDesc, error) {
+	for i, d := range mdcv1.ExportService_ServiceDesc.Streams {
+		if "/"+mdcv1.ExportService_ServiceDesc.ServiceName+"/"+d.StreamName == method {
+			return &mdcv1.ExportService_ServiceDesc.Streams[i], nil
+		}
+	}
+	return nil, fmt.Errorf("no stream %s in %s", method, mdcv1.ExportService_ServiceDesc.ServiceName)
+}
+
+// chunkStream receives an export's messages undecoded (wire.go says why).
+type chunkStream struct{ grpc.ClientStream }
+
+// call starts the RPC of rt with req.
+func (rt route) call(ctx context.Context, conn grpc.ClientConnInterface, desc *grpc.StreamDesc, req proto.Message) (chunkStream, error) {
+	stream, err := conn.NewStream(ctx, desc, rt.rpc, grpc.ForceCodecV2(wireCodec{}))
+	if err != nil {
+		return chunkStream{}, err
+	}
+	if err := stream.SendMsg(req); err != nil {
+		return chunkStream{}, err
+	}
+	if err := stream.CloseSend(); err != nil {
+		return chunkStream{}, err
+	}
+	return chunkStream{stream}, nil
+}
+
+// Recv reads the next message into chunk; io.EOF after the last.
+func (s chunkStream) Recv(chunk *wireChunk) error { return s.RecvMsg(chunk) }
 
 // Register serves the export routes on mux, in place of grpc-gateway's
 // JSON stream of the same routes: each calls its mdc.v1.ExportService RPC
@@ -65,9 +78,12 @@ var routes = []route{
 // on every route; once the file has begun, a failure aborts the answer, so
 // a client never takes a cut file for a whole one.
 func Register(mux *runtime.ServeMux, conn grpc.ClientConnInterface) error {
-	client := mdcv1.NewExportServiceClient(conn)
 	for _, rt := range routes {
-		if err := mux.HandlePath(http.MethodGet, rt.path, rt.serve(mux, client)); err != nil {
+		desc, err := streamDesc(rt.rpc)
+		if err != nil {
+			return err
+		}
+		if err := mux.HandlePath(http.MethodGet, rt.path, rt.serve(mux, conn, desc)); err != nil {
 			return fmt.Errorf("register %s: %w", rt.path, err)
 		}
 	}
@@ -83,7 +99,7 @@ func Paths() []string {
 	return paths
 }
 
-func (rt route) serve(mux *runtime.ServeMux, client mdcv1.ExportServiceClient) runtime.HandlerFunc {
+func (rt route) serve(mux *runtime.ServeMux, conn grpc.ClientConnInterface, desc *grpc.StreamDesc) runtime.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, _ map[string]string) {
 		// Cancelled when the handler returns, also when the client left:
 		// the server stops reading pages.
@@ -110,25 +126,26 @@ func (rt route) serve(mux *runtime.ServeMux, client mdcv1.ExportServiceClient) r
 			fail(ctx, status.Errorf(codes.InvalidArgument, "%v", err))
 			return
 		}
-		stream, err := rt.call(ctx, client, req)
+		stream, err := rt.call(ctx, conn, desc, req)
 		if err != nil {
 			fail(ctx, err)
 			return
 		}
 		// The first message, or the end of an empty export, says the
 		// request was accepted.
-		first, err := stream.Recv()
+		var chunk wireChunk
+		err = stream.Recv(&chunk)
 		if err != nil && !errors.Is(err, io.EOF) {
 			fail(ctx, err)
 			return
 		}
-		rt.writeFile(w, r, f, req, first, stream)
+		rt.writeFile(w, r, f, req, &chunk, err == nil, stream)
 	}
 }
 
-// writeFile answers with the file: the first message, then every message
-// stream sends until its end.
-func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req proto.Message, first *mdcv1.ExportChunk, stream chunkStream) {
+// writeFile answers with the file: the message in chunk (when more is
+// true), then every message stream sends until its end.
+func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req proto.Message, chunk *wireChunk, more bool, stream chunkStream) {
 	// An export lasts as long as it needs: no write deadline.
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Time{})
@@ -143,14 +160,12 @@ func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req 
 		abort(r)
 		return
 	}
-	for chunk := first; chunk != nil; {
-		for _, rec := range chunk.GetRecords() {
-			if err := enc.Write(rec); err != nil {
-				abort(r)
-				return
-			}
+	for more {
+		if err := eachRecord(chunk.b, enc.Write); err != nil {
+			abort(r)
+			return
 		}
-		next, err := stream.Recv()
+		err := stream.Recv(chunk)
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -158,7 +173,6 @@ func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req 
 			abort(r)
 			return
 		}
-		chunk = next
 	}
 	if err := enc.Close(); err != nil {
 		abort(r)
