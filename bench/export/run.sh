@@ -17,6 +17,8 @@
 #      TO STDOUT WITH CSV` of the same rows, then GET /v1/developer/export/
 #      quotes as CSV and as Parquet through the gateway (curl, body to
 #      /dev/null); rows/s of each and the ratios export/psql (medians);
+#      the CPU time per row of mdc-server, mdc-gateway and the PostgreSQL
+#      backends of the server's pool during each export (from /proc);
 #   3. the peak resident memory (VmHWM) of mdc-server and mdc-gateway,
 #      which ran nothing but the exports above;
 #   4. the cross-section (bench/export, `xsection`): 1,000 GET
@@ -126,18 +128,36 @@ measure() { # name command...: prints the output's line count; appends the secon
   echo "$lines"
 }
 export_csv() { curl -fsS "$base/v1/developer/export/quotes?start_date=$day&format=$1" -H "Authorization: Bearer $token"; }
+# CPU seconds (user + system) of processes, from /proc; the PostgreSQL
+# backends are those of the benchmark's database (the server's pool).
+cpu_of() { for p in "$@"; do awk '{print ($14 + $15)}' "/proc/$p/stat" 2>/dev/null; done | awk -v hz="$(getconf CLK_TCK)" '{s += $1} END {printf "%.3f", s / hz}'; }
+backends() { psql_ -c "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"; }
+# with_cpu name command...: runs measure, and appends the µs of CPU a row of
+# the server, the gateway and the PostgreSQL backends to $work/name.cpu.
+with_cpu() {
+  local name=$1 pg_pids s0 g0 p0 out
+  shift
+  pg_pids=$(backends)
+  s0=$(cpu_of "$server_pid") g0=$(cpu_of "$gateway_pid") p0=$(cpu_of $pg_pids)
+  out=$(measure "$name" "$@")
+  echo "$(cpu_of "$server_pid") $s0 $(cpu_of "$gateway_pid") $g0 $(cpu_of $pg_pids) $p0" |
+    awk -v rows="$rows" '{printf "%.2f %.2f %.2f\n", ($1-$2)*1e6/rows, ($3-$4)*1e6/rows, ($5-$6)*1e6/rows}' >>"$work/$name.cpu"
+  echo "$out"
+}
 for r in $(seq "$rounds"); do
   log "round $r of $rounds"
   n=$(measure psql psql -X -q -v ON_ERROR_STOP=1 "$url" -c "$copy_sql")
   [ "$n" = "$rows" ] || die "psql copied $n rows"
-  n=$(measure csv export_csv csv)
+  n=$(with_cpu csv export_csv csv)
   [ "$n" = "$((rows + 1))" ] || die "the CSV export has $n lines, want $((rows + 1))"
-  measure parquet export_csv parquet >/dev/null
+  with_cpu parquet export_csv parquet >/dev/null
 done
 median() { sort -g "$work/$1.secs" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 psql_s=$(median psql)
 csv_s=$(median csv)
 parquet_s=$(median parquet)
+# cpu_col name column: the median of a column of $work/name.cpu.
+cpu_col() { awk -v c="$2" '{print $c}' "$work/$1.cpu" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 rate() { echo "$rows / $1" | bc; }
 ratio() { echo "scale=2; $2 / $1" | bc; }
 rss() { awk '/VmHWM/ {printf "%d", $2/1024}' "/proc/$1/status"; }
@@ -160,6 +180,14 @@ report=$(
 | psql \\copy (...) TO STDOUT WITH CSV | $psql_s | $(rate "$psql_s") | 1 |
 | GET /v1/developer/export/quotes, CSV | $csv_s | $(rate "$csv_s") | $(ratio "$csv_s" "$psql_s") |
 | GET /v1/developer/export/quotes, Parquet | $parquet_s | $(rate "$parquet_s") | $(ratio "$parquet_s" "$psql_s") |
+
+CPU per exported row (µs, median of $rounds; /proc of each process, the PostgreSQL backends of the
+server's pool):
+
+| export | mdc-server | mdc-gateway | PostgreSQL |
+|---|---:|---:|---:|
+| CSV | $(cpu_col csv 1) | $(cpu_col csv 2) | $(cpu_col csv 3) |
+| Parquet | $(cpu_col parquet 1) | $(cpu_col parquet 2) | $(cpu_col parquet 3) |
 
 Peak RSS (VmHWM) during the exports: mdc-server $server_rss MB, mdc-gateway $gateway_rss MB.
 
