@@ -56,14 +56,17 @@ func appendField[T string | []byte](w *csvWriter, s T) {
 		w.buf = append(w.buf, s...)
 		return
 	}
+	// A quote is written twice; the runs between quotes are copied whole
+	// (a depth's JSON has four quotes a level).
 	w.buf = append(w.buf, '"')
+	run := 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '"' {
-			w.buf = append(w.buf, '"')
+			w.buf = append(append(w.buf, s[run:i+1]...), '"')
+			run = i + 1
 		}
-		w.buf = append(w.buf, s[i])
 	}
-	w.buf = append(w.buf, '"')
+	w.buf = append(append(w.buf, s[run:]...), '"')
 }
 
 func needsQuotes[T string | []byte](s T) bool {
