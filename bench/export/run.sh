@@ -18,7 +18,10 @@
 #      quotes as CSV and as Parquet through the gateway (curl, body to
 #      /dev/null); rows/s of each and the ratios export/psql (medians);
 #   3. the peak resident memory (VmHWM) of mdc-server and mdc-gateway,
-#      which ran nothing but the exports above;
+#      which ran nothing but the exports above, and mdc-server's CPU time
+#      (user + system, from /proc) per exported row of each format
+#      (medians): what the server spends per row, whatever the gateway's
+#      pace;
 #   4. the cross-section (bench/export, `xsection`): 1,000 GET
 #      /v1/developer/quote calls against one GET /v1/developer/quotes of the
 #      same 1,000 symbols, MDC_EXPORT_XS_ROUNDS times (5), the median ratio,
@@ -126,18 +129,29 @@ measure() { # name command...: prints the output's line count; appends the secon
   echo "$lines"
 }
 export_csv() { curl -fsS "$base/v1/developer/export/quotes?start_date=$day&format=$1" -H "Authorization: Bearer $token"; }
+server_ticks() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; } # utime + stime
+ticks_per_s=$(getconf CLK_TCK)
+cpu_from() { # name ticks_before: appends mdc-server's microseconds of CPU per row since then
+  printf '%.2f\n' "$(echo "($(server_ticks) - $2) * 1000000 / $ticks_per_s / $rows" | bc -l)" >>"$work/$1.cpu"
+}
 for r in $(seq "$rounds"); do
   log "round $r of $rounds"
   n=$(measure psql psql -X -q -v ON_ERROR_STOP=1 "$url" -c "$copy_sql")
   [ "$n" = "$rows" ] || die "psql copied $n rows"
+  ticks=$(server_ticks)
   n=$(measure csv export_csv csv)
+  cpu_from csv "$ticks"
   [ "$n" = "$((rows + 1))" ] || die "the CSV export has $n lines, want $((rows + 1))"
+  ticks=$(server_ticks)
   measure parquet export_csv parquet >/dev/null
+  cpu_from parquet "$ticks"
 done
-median() { sort -g "$work/$1.secs" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-psql_s=$(median psql)
-csv_s=$(median csv)
-parquet_s=$(median parquet)
+median() { sort -g "$work/$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+psql_s=$(median psql.secs)
+csv_s=$(median csv.secs)
+parquet_s=$(median parquet.secs)
+csv_cpu=$(median csv.cpu)
+parquet_cpu=$(median parquet.cpu)
 rate() { echo "$rows / $1" | bc; }
 ratio() { echo "scale=2; $2 / $1" | bc; }
 rss() { awk '/VmHWM/ {printf "%d", $2/1024}' "/proc/$1/status"; }
@@ -162,6 +176,7 @@ report=$(
 | GET /v1/developer/export/quotes, Parquet | $parquet_s | $(rate "$parquet_s") | $(ratio "$parquet_s" "$psql_s") |
 
 Peak RSS (VmHWM) during the exports: mdc-server $server_rss MB, mdc-gateway $gateway_rss MB.
+mdc-server CPU (user + system) per exported row: CSV $csv_cpu µs, Parquet $parquet_cpu µs (medians).
 
 Cross-section of $symbols symbols at 2M stored quotes: one call against $symbols single as-of calls,
 median ratio $(field median_ratio)x ($xs_rounds rounds); latency of $(field calls) calls p50 $(field p50_ms) ms,
