@@ -158,7 +158,10 @@ absl::StatusOr<absl::Time> ParseInstant(absl::string_view wall_clock,
 }
 
 absl::Time SupportedStart() {
-  return absl::FromCivil(absl::CivilDay(1900, 1, 1), absl::UTCTimeZone());
+  // Once: every stored instant read back is checked against both ends.
+  static const absl::Time start =
+      absl::FromCivil(absl::CivilDay(1900, 1, 1), absl::UTCTimeZone());
+  return start;
 }
 
 bool IsSupportedInstant(absl::Time t) {
@@ -194,7 +197,9 @@ absl::Time DayStart(absl::CivilDay day) {
 }
 
 absl::Time FarFuture() {
-  return absl::FromCivil(absl::CivilDay(2200, 1, 1), absl::UTCTimeZone());
+  static const absl::Time far_future =
+      absl::FromCivil(absl::CivilDay(2200, 1, 1), absl::UTCTimeZone());
+  return far_future;
 }
 
 absl::Time SessionOpen(absl::CivilDay day) {

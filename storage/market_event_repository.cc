@@ -1,6 +1,7 @@
 #include "storage/market_event_repository.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "domain/market_enums.h"
@@ -104,17 +105,53 @@ constexpr Statement kReplayShortlists{
     "ORDER BY observed_at, shortlist_type COLLATE \"C\", scope COLLATE \"C\" "
     "LIMIT $6"};
 
-// Fills `event` with the record of kind `kind` whose columns start at `col`:
-// observed_at, key1, key2, payload, day_change_perc.
+// The columns of a record read as an event (by position or for replay),
+// from `col` on: observed_at, key1, key2, payload, day_change_perc.
+
+// A stock quote's columns but its payload: instant and symbol.
+void ReadQuoteColumns(const Result& result, int row, int col,
+                      v1::StockQuote& quote) {
+  SetStoredTimestamp(result.Time(row, col), "stock_quotes",
+                     quote.mutable_timestamp());
+  const absl::string_view symbol = result.Bytes(row, col + 1);
+  quote.set_nse_symbol(symbol.data(), symbol.size());
+}
+
+// A NIFTY quote's columns but its payload: instant and day change.
+void ReadNiftyColumns(const Result& result, int row, int col,
+                      v1::NiftyQuote& quote) {
+  SetStoredTimestamp(result.Time(row, col), "nifty_quotes",
+                     quote.mutable_timestamp());
+  quote.set_day_change_perc(result.Double(row, col + 4));
+}
+
+absl::Status ReadShortlist(const Result& result, int row, int col,
+                           v1::Shortlist& shortlist) {
+  const absl::string_view entries = result.Bytes(row, col + 3);
+  if (!shortlist.ParseFromArray(entries.data(),
+                                static_cast<int>(entries.size()))) {
+    return absl::DataLossError("stored shortlist entries are unreadable");
+  }
+  SetStoredTimestamp(result.Time(row, col), "shortlist_snapshots",
+                     shortlist.mutable_timestamp());
+  v1::ShortlistType type = v1::SHORTLIST_TYPE_UNSPECIFIED;
+  v1::Scope scope = v1::SCOPE_UNSPECIFIED;
+  v1::ShortlistType_Parse(result.String(row, col + 1), &type);
+  v1::Scope_Parse(result.String(row, col + 2), &scope);
+  shortlist.set_shortlist_type(type);
+  shortlist.set_scope(scope);
+  return absl::OkStatus();
+}
+
+// Fills `event` with the record of kind `kind` whose columns start at `col`,
+// its payload parsed.
 absl::Status ReadRecord(const Result& result, int row, int col,
                         domain::RecordKind kind, v1::MarketEvent& event) {
-  const absl::Time at = result.Time(row, col);
   const absl::string_view payload = result.Bytes(row, col + 3);
   switch (kind) {
     case domain::RecordKind::kQuote: {
       v1::StockQuote* quote = event.mutable_quote();
-      SetStoredTimestamp(at, "stock_quotes", quote->mutable_timestamp());
-      quote->set_nse_symbol(std::string(result.Bytes(row, col + 1)));
+      ReadQuoteColumns(result, row, col, *quote);
       if (!ParseQuoteData(payload, quote->mutable_quote_data())) {
         return absl::DataLossError("stored quote is unreadable");
       }
@@ -122,29 +159,14 @@ absl::Status ReadRecord(const Result& result, int row, int col,
     }
     case domain::RecordKind::kNifty: {
       v1::NiftyQuote* quote = event.mutable_nifty();
-      SetStoredTimestamp(at, "nifty_quotes", quote->mutable_timestamp());
-      quote->set_day_change_perc(result.Double(row, col + 4));
+      ReadNiftyColumns(result, row, col, *quote);
       if (!ParseQuoteData(payload, quote->mutable_quote_data())) {
         return absl::DataLossError("stored NIFTY quote is unreadable");
       }
       return absl::OkStatus();
     }
-    case domain::RecordKind::kShortlist: {
-      v1::Shortlist* shortlist = event.mutable_shortlist();
-      if (!shortlist->ParseFromArray(payload.data(),
-                                     static_cast<int>(payload.size()))) {
-        return absl::DataLossError("stored shortlist entries are unreadable");
-      }
-      SetStoredTimestamp(at, "shortlist_snapshots",
-                         shortlist->mutable_timestamp());
-      v1::ShortlistType type = v1::SHORTLIST_TYPE_UNSPECIFIED;
-      v1::Scope scope = v1::SCOPE_UNSPECIFIED;
-      v1::ShortlistType_Parse(result.String(row, col + 1), &type);
-      v1::Scope_Parse(result.String(row, col + 2), &scope);
-      shortlist->set_shortlist_type(type);
-      shortlist->set_scope(scope);
-      return absl::OkStatus();
-    }
+    case domain::RecordKind::kShortlist:
+      return ReadShortlist(result, row, col, *event.mutable_shortlist());
   }
   return absl::InternalError("unknown record kind");
 }
@@ -193,6 +215,11 @@ absl::StatusOr<std::vector<ReplayRecord>> ReadReplayRecords(
     out.event.set_cursor(domain::EncodeReplayCursor(out.position));
   }
   return records;
+}
+
+absl::StatusOr<StoredRecordPage> AsPage(absl::StatusOr<Result> rows) {
+  if (!rows.ok()) return rows.status();
+  return StoredRecordPage(*std::move(rows));
 }
 
 absl::StatusOr<Result> Exec(ConnectionPool& pool, const Statement& statement,
@@ -258,14 +285,39 @@ MarketEventRepository::ListShortlistsSince(v1::ShortlistType type,
   return ReadStreamEvents(*result);
 }
 
-absl::StatusOr<std::vector<ReplayRecord>> MarketEventRepository::ReplayQuotes(
+absl::StatusOr<Result> MarketEventRepository::QuotesPage(
     absl::CivilDay day, const std::vector<std::string>& symbols,
     const domain::KeysetBound& bound, absl::Time end, int limit) {
   Params params;
   params.Date(day).Time(bound.at).Text(bound.key1).Time(end).Int32(limit);
   if (!symbols.empty()) params.TextArray(symbols);
-  auto result =
-      Exec(pool_, symbols.empty() ? kReplayQuotes : kReplayQuotesOf, params);
+  return Exec(pool_, symbols.empty() ? kReplayQuotes : kReplayQuotesOf, params);
+}
+
+absl::StatusOr<Result> MarketEventRepository::NiftyPage(
+    absl::CivilDay day, const domain::KeysetBound& bound, absl::Time end,
+    int limit) {
+  return Exec(pool_, kReplayNifty,
+              Params().Date(day).Time(bound.at).Time(end).Int32(limit));
+}
+
+absl::StatusOr<Result> MarketEventRepository::ShortlistsPage(
+    absl::CivilDay day, const domain::KeysetBound& bound, absl::Time end,
+    int limit) {
+  return Exec(pool_, kReplayShortlists,
+              Params()
+                  .Date(day)
+                  .Time(bound.at)
+                  .Text(bound.key1)
+                  .Text(bound.key2)
+                  .Time(end)
+                  .Int32(limit));
+}
+
+absl::StatusOr<std::vector<ReplayRecord>> MarketEventRepository::ReplayQuotes(
+    absl::CivilDay day, const std::vector<std::string>& symbols,
+    const domain::KeysetBound& bound, absl::Time end, int limit) {
+  auto result = QuotesPage(day, symbols, bound, end, limit);
   if (!result.ok()) return result.status();
   return ReadReplayRecords(*result, domain::RecordKind::kQuote);
 }
@@ -273,8 +325,7 @@ absl::StatusOr<std::vector<ReplayRecord>> MarketEventRepository::ReplayQuotes(
 absl::StatusOr<std::vector<ReplayRecord>> MarketEventRepository::ReplayNifty(
     absl::CivilDay day, const domain::KeysetBound& bound, absl::Time end,
     int limit) {
-  auto result = Exec(pool_, kReplayNifty,
-                     Params().Date(day).Time(bound.at).Time(end).Int32(limit));
+  auto result = NiftyPage(day, bound, end, limit);
   if (!result.ok()) return result.status();
   return ReadReplayRecords(*result, domain::RecordKind::kNifty);
 }
@@ -283,16 +334,49 @@ absl::StatusOr<std::vector<ReplayRecord>>
 MarketEventRepository::ReplayShortlists(absl::CivilDay day,
                                         const domain::KeysetBound& bound,
                                         absl::Time end, int limit) {
-  auto result = Exec(pool_, kReplayShortlists,
-                     Params()
-                         .Date(day)
-                         .Time(bound.at)
-                         .Text(bound.key1)
-                         .Text(bound.key2)
-                         .Time(end)
-                         .Int32(limit));
+  auto result = ShortlistsPage(day, bound, end, limit);
   if (!result.ok()) return result.status();
   return ReadReplayRecords(*result, domain::RecordKind::kShortlist);
+}
+
+absl::StatusOr<StoredRecordPage> MarketEventRepository::ExportQuotes(
+    absl::CivilDay day, const std::vector<std::string>& symbols,
+    const domain::KeysetBound& bound, absl::Time end, int limit) {
+  return AsPage(QuotesPage(day, symbols, bound, end, limit));
+}
+
+absl::StatusOr<StoredRecordPage> MarketEventRepository::ExportNifty(
+    absl::CivilDay day, const domain::KeysetBound& bound, absl::Time end,
+    int limit) {
+  return AsPage(NiftyPage(day, bound, end, limit));
+}
+
+absl::StatusOr<StoredRecordPage> MarketEventRepository::ExportShortlists(
+    absl::CivilDay day, const domain::KeysetBound& bound, absl::Time end,
+    int limit) {
+  return AsPage(ShortlistsPage(day, bound, end, limit));
+}
+
+domain::KeysetBound StoredRecordPage::BoundAfter(int row) const {
+  return {rows_.Time(row, 0), rows_.String(row, 1), rows_.String(row, 2)};
+}
+
+void StoredRecordPage::CopyTo(int row, v1::StockQuote& out) const {
+  ReadQuoteColumns(rows_, row, 0, out);
+  // The field number from the generated code: the bytes become exactly
+  // StockQuote.quote_data on the wire.
+  ForwardQuoteData(rows_.Bytes(row, 3), v1::StockQuote::kQuoteDataFieldNumber,
+                   out);
+}
+
+void StoredRecordPage::CopyTo(int row, v1::NiftyQuote& out) const {
+  ReadNiftyColumns(rows_, row, 0, out);
+  ForwardQuoteData(rows_.Bytes(row, 3), v1::NiftyQuote::kQuoteDataFieldNumber,
+                   out);
+}
+
+absl::Status StoredRecordPage::CopyTo(int row, v1::Shortlist& out) const {
+  return ReadShortlist(rows_, row, 0, out);
 }
 
 }  // namespace mdc::storage

@@ -2,8 +2,9 @@
 // snapshots) read as stream events: by stream position (txid, seq), once
 // their transaction is below the commit horizon (migration 0009), for live
 // watches and their resumption; and
-// by trading day in replay order (domain/stream_cursors.h), for day replay.
-// Every read is one keyset page, so callers hold at most a page in memory.
+// by trading day in replay order (domain/stream_cursors.h), for day replay
+// and, without parsing stored quotes, for export. Every read is one keyset
+// page, so callers hold at most a page in memory.
 //
 // Thread-safe (each call checks out its own connection).
 #ifndef MDC_STORAGE_MARKET_EVENT_REPOSITORY_H_
@@ -11,13 +12,16 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "domain/stream_cursors.h"
+#include "mdc/v1/market.pb.h"
 #include "mdc/v1/stream.pb.h"
+#include "storage/pg.h"
 #include "storage/pool.h"
 
 namespace mdc::storage {
@@ -42,6 +46,37 @@ struct CommittedPage {
   // Whether committed records exist that wait behind the horizon: an older
   // transaction was still open when they were read. Read again soon.
   bool held_back = false;
+};
+
+// A page of the records of one kind of one trading day read for export, in
+// replay order. Its rows stay in the page's database result (no copy per
+// row) until CopyTo puts one into the message being sent. Unlike a replay
+// page it carries no cursors, and its quotes are never parsed: CopyTo
+// forwards each stored QuoteData as the bytes it was saved as
+// (ForwardQuoteData in storage/quote_columns.h).
+class StoredRecordPage {
+ public:
+  // `rows`: the columns of a replay page (observed_at, key1, key2, payload,
+  // day_change_perc).
+  explicit StoredRecordPage(Result rows) : rows_(std::move(rows)) {}
+
+  int size() const { return rows_.rows(); }
+  // The exclusive lower bound of the page after row `row` (the last row,
+  // for the next page of the day).
+  domain::KeysetBound BoundAfter(int row) const;
+
+  // Fills `out`, whose quote_data must be unset, with row `row` of a page of
+  // stock quotes.
+  void CopyTo(int row, v1::StockQuote& out) const;
+  // Fills `out`, whose quote_data must be unset, with row `row` of a page of
+  // NIFTY quotes.
+  void CopyTo(int row, v1::NiftyQuote& out) const;
+  // Fills `out` with row `row` of a page of shortlist snapshots (their
+  // entries are parsed); DATA_LOSS when the stored entries do not parse.
+  absl::Status CopyTo(int row, v1::Shortlist& out) const;
+
+ private:
+  Result rows_;
 };
 
 class MarketEventRepository {
@@ -83,7 +118,30 @@ class MarketEventRepository {
       absl::CivilDay day, const domain::KeysetBound& bound, absl::Time end,
       int limit);
 
+  // The same pages as the Replay reads above, for export (StoredRecordPage).
+  absl::StatusOr<StoredRecordPage> ExportQuotes(
+      absl::CivilDay day, const std::vector<std::string>& symbols,
+      const domain::KeysetBound& bound, absl::Time end, int limit);
+  absl::StatusOr<StoredRecordPage> ExportNifty(absl::CivilDay day,
+                                               const domain::KeysetBound& bound,
+                                               absl::Time end, int limit);
+  absl::StatusOr<StoredRecordPage> ExportShortlists(
+      absl::CivilDay day, const domain::KeysetBound& bound, absl::Time end,
+      int limit);
+
  private:
+  // The rows of one replay-ordered page (the columns ReadRecord reads).
+  absl::StatusOr<Result> QuotesPage(absl::CivilDay day,
+                                    const std::vector<std::string>& symbols,
+                                    const domain::KeysetBound& bound,
+                                    absl::Time end, int limit);
+  absl::StatusOr<Result> NiftyPage(absl::CivilDay day,
+                                   const domain::KeysetBound& bound,
+                                   absl::Time end, int limit);
+  absl::StatusOr<Result> ShortlistsPage(absl::CivilDay day,
+                                        const domain::KeysetBound& bound,
+                                        absl::Time end, int limit);
+
   ConnectionPool& pool_;
 };
 

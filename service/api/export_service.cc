@@ -19,10 +19,10 @@ ExportService::ExportService(CallRunner& calls, ExportStores stores,
 
 grpc::ServerWriteReactor<v1::ExportChunk>* ExportService::Start(
     grpc::CallbackServerContext* context, const RpcFacts& rpc,
-    std::unique_ptr<MessageSource<v1::ExportChunk>> source) {
-  return StartPagedStream<v1::ExportChunk>(calls_.runner(), workers_, context,
-                                           rpc, std::move(source),
-                                           {"export ended", "records_sent"});
+    std::unique_ptr<MessageSource<ExportMessage>> source) {
+  return StartPagedStream<ExportMessage>(calls_.runner(), workers_, context,
+                                         rpc, std::move(source),
+                                         {"export ended", "records_sent"});
 }
 
 grpc::ServerWriteReactor<v1::ExportChunk>* ExportService::ExportQuotes(

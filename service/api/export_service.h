@@ -42,7 +42,7 @@ class ExportService final : public v1::ExportService::CallbackService {
   // Starts the export of `rpc` whose messages `source` makes.
   grpc::ServerWriteReactor<v1::ExportChunk>* Start(
       grpc::CallbackServerContext* context, const RpcFacts& rpc,
-      std::unique_ptr<MessageSource<v1::ExportChunk>> source);
+      std::unique_ptr<MessageSource<ExportMessage>> source);
   ExportReader Reader(const RpcFacts& rpc) const {
     return {reads_, rpc.reads_from};
   }

@@ -23,7 +23,7 @@ namespace {
 constexpr int kPointPage = 5000;
 constexpr int kSymbolPage = 500;
 
-class CandleSource final : public MessageSource<v1::ExportChunk> {
+class CandleSource final : public MessageSource<ExportMessage> {
  public:
   CandleSource(ExportReader reader, v1::ExportCandlesRequest request)
       : reader_(reader), request_(std::move(request)) {}
@@ -36,9 +36,9 @@ class CandleSource final : public MessageSource<v1::ExportChunk> {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<std::optional<v1::ExportChunk>> Next() override {
-    v1::ExportChunk chunk;
-    while (chunk.records_size() < kExportPage) {
+  absl::StatusOr<std::optional<ExportMessage>> Next() override {
+    ExportMessage chunk = NewExportMessage();
+    while (chunk->records_size() < kExportPage) {
       if (!symbol_.has_value()) {
         auto next = NextSymbol();
         if (!next.ok()) return next.status();
@@ -60,20 +60,20 @@ class CandleSource final : public MessageSource<v1::ExportChunk> {
       if (!read.ok()) return read;
       for (const domain::PricePoint& point : points) builder_->Add(point);
       if (static_cast<int>(points.size()) < kPointPage) {
-        Append(std::move(*builder_).Finish(), chunk);
+        Append(std::move(*builder_).Finish(), *chunk);
         symbol_.reset();
         builder_.reset();
       } else {
         after_ = points.back().time;
-        Append(builder_->TakeFinished(), chunk);
+        Append(builder_->TakeFinished(), *chunk);
       }
     }
-    if (chunk.records_size() == 0) return std::nullopt;
+    if (chunk->records_size() == 0) return std::nullopt;
     return chunk;
   }
 
-  int64_t Count(const v1::ExportChunk& chunk) const override {
-    return chunk.records_size();
+  int64_t Count(const ExportMessage& chunk) const override {
+    return chunk->records_size();
   }
 
  private:
@@ -86,9 +86,9 @@ class CandleSource final : public MessageSource<v1::ExportChunk> {
     if (candidates_.empty() && !candidates_exhausted_) {
       absl::Status read = reader_.reads.Read(
           reader_.from, [&](const ExportStores& stores) -> absl::Status {
-            auto page =
-                stores.quote_batches.ListSymbols(last_candidate_, plan_.days.first,
-                                          plan_.days.last, kSymbolPage);
+            auto page = stores.quote_batches.ListSymbols(
+                last_candidate_, plan_.days.first, plan_.days.last,
+                kSymbolPage);
             if (!page.ok()) return page.status();
             candidates_ = *std::move(page);
             return absl::OkStatus();
@@ -136,7 +136,7 @@ class CandleSource final : public MessageSource<v1::ExportChunk> {
 
 }  // namespace
 
-std::unique_ptr<MessageSource<v1::ExportChunk>> CandleExport(
+std::unique_ptr<MessageSource<ExportMessage>> CandleExport(
     ExportReader reader, v1::ExportCandlesRequest request) {
   return std::make_unique<CandleSource>(reader, std::move(request));
 }

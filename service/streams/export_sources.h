@@ -13,6 +13,7 @@
 #include "mdc/v1/export.pb.h"
 #include "service/calls/rpc_facts.h"
 #include "service/replica/routed_reads.h"
+#include "service/streams/arena_message.h"
 #include "service/streams/paged_stream.h"
 #include "storage/market_event_repository.h"
 #include "storage/nifty_repository.h"
@@ -34,19 +35,24 @@ struct ExportStores {
 
 using ExportReads = RoutedReads<ExportStores>;
 
+// A message of an export: a chunk of up to kExportPage records, on an arena
+// of its own (NewExportMessage).
+using ExportMessage = ArenaMessage<v1::ExportChunk>;
+ExportMessage NewExportMessage();
+
 // The reads of an export: where they go (`from`, the RPC's read_from).
 struct ExportReader {
   const ExportReads& reads;
   ReadsFrom from;
 };
 
-std::unique_ptr<MessageSource<v1::ExportChunk>> QuoteExport(
+std::unique_ptr<MessageSource<ExportMessage>> QuoteExport(
     ExportReader reader, v1::ExportQuotesRequest request);
-std::unique_ptr<MessageSource<v1::ExportChunk>> NiftyExport(
+std::unique_ptr<MessageSource<ExportMessage>> NiftyExport(
     ExportReader reader, v1::ExportNiftyRequest request);
-std::unique_ptr<MessageSource<v1::ExportChunk>> ShortlistExport(
+std::unique_ptr<MessageSource<ExportMessage>> ShortlistExport(
     ExportReader reader, v1::ExportShortlistsRequest request);
-std::unique_ptr<MessageSource<v1::ExportChunk>> CandleExport(
+std::unique_ptr<MessageSource<ExportMessage>> CandleExport(
     ExportReader reader, v1::ExportCandlesRequest request);
 
 }  // namespace mdc

@@ -5,7 +5,9 @@
 // reader holds the source back (the next message is made only once the
 // previous one has been handed to gRPC). A cancelled call (the client went
 // away) makes no further message. Day replay and the exports are such
-// streams.
+// streams. A source may make its messages on arenas of their own
+// (ArenaMessage, service/streams/arena_message.h); the stream sends the
+// message each one holds.
 //
 // Thread-safe: the source is used by one worker job at a time.
 #ifndef MDC_SERVICE_STREAMS_PAGED_STREAM_H_
@@ -27,11 +29,13 @@
 #include "service/calls/call_runner.h"
 #include "service/calls/grpc_status.h"
 #include "service/calls/rpc_facts.h"
+#include "service/streams/arena_message.h"
 #include "service/streams/stream_workers.h"
 
 namespace mdc {
 
-// The messages of one stream.
+// The messages of one stream: `Message` is the message sent, or an
+// ArenaMessage holding it.
 template <typename Message>
 class MessageSource {
  public:
@@ -59,12 +63,16 @@ struct StreamEndLog {
 namespace internal {
 
 template <typename Message>
+using StreamReactor =
+    grpc::ServerWriteReactor<typename SentMessage<Message>::type>;
+
+template <typename Message>
 class PagedStream final
     : public std::enable_shared_from_this<PagedStream<Message>> {
  public:
   PagedStream(CallRunner& calls, StreamWorkers& workers,
               std::unique_ptr<MessageSource<Message>> source, StreamEndLog log,
-              grpc::ServerWriteReactor<Message>* reactor)
+              StreamReactor<Message>* reactor)
       : calls_(calls),
         workers_(workers),
         source_(std::move(source)),
@@ -146,7 +154,7 @@ class PagedStream final
         ready_.reset();
         writing_ = true;
         write = true;
-        sent_ += source_->Count(message_);
+        sent_ += source_->Count(*message_);
         if (!producing_ && !end_.has_value()) produce = producing_ = true;
       } else if (end_.has_value() && !producing_) {
         finish = *end_;
@@ -156,7 +164,7 @@ class PagedStream final
     if (produce) {
       workers_.Post([self = this->shared_from_this()] { self->Produce(); });
     }
-    if (write) reactor_->StartWrite(&message_);
+    if (write) reactor_->StartWrite(SentMessage<Message>::Of(*message_));
     if (finish.has_value()) {
       log::Info(
           log_.message,
@@ -174,7 +182,7 @@ class PagedStream final
   // Used by one Open or Produce at a time.
   const std::unique_ptr<MessageSource<Message>> source_;
   const StreamEndLog log_;
-  grpc::ServerWriteReactor<Message>* const reactor_;
+  StreamReactor<Message>* const reactor_;
   absl::string_view method_;  // the RPC's name, for the log line
   std::string request_id_;
 
@@ -187,11 +195,12 @@ class PagedStream final
   std::optional<grpc::Status> end_ ABSL_GUARDED_BY(mu_);
   std::optional<Message> ready_ ABSL_GUARDED_BY(mu_);
   int64_t sent_ ABSL_GUARDED_BY(mu_) = 0;
-  Message message_;  // being written; touched by whoever set writing_
+  // Being written; touched by whoever set writing_.
+  std::optional<Message> message_;
 };
 
 template <typename Message>
-class PagedStreamReactor final : public grpc::ServerWriteReactor<Message> {
+class PagedStreamReactor final : public StreamReactor<Message> {
  public:
   PagedStreamReactor(CallRunner& calls, StreamWorkers& workers,
                      std::unique_ptr<MessageSource<Message>> source,
@@ -215,7 +224,7 @@ class PagedStreamReactor final : public grpc::ServerWriteReactor<Message> {
 // deletes itself when the call is done. `rpc` outlives the call (it is a
 // ServiceCalls entry).
 template <typename Message>
-grpc::ServerWriteReactor<Message>* StartPagedStream(
+internal::StreamReactor<Message>* StartPagedStream(
     CallRunner& calls, StreamWorkers& workers,
     grpc::CallbackServerContext* context, const RpcFacts& rpc,
     std::unique_ptr<MessageSource<Message>> source, StreamEndLog log) {

@@ -1,6 +1,8 @@
 // ExportService through a real gRPC channel on a real database: records of
 // several days in time order, more than a page of them, the backtest clock,
-// errors before the first message, and a cancelled export that stops.
+// quotes exactly as saved (the server forwards their stored bytes), errors
+// before the first message, and a cancelled export that stops.
+#include <google/protobuf/util/message_differencer.h>
 #include <grpcpp/client_context.h>
 #include <gtest/gtest.h>
 
@@ -100,6 +102,95 @@ TEST_F(ExportStreamTest, QuotesOfSeveralDaysComeInTimeOrderAcrossPages) {
   ASSERT_EQ(got.records.size(), 5u);  // 09:15 to 09:19
   EXPECT_EQ(got.records.back().quote().quote_data().payload().last_price(),
             204);
+}
+
+// A quote with a payload, OHLC and five depth levels a side (one without a
+// quantity).
+v1::QuoteData DeepQuote(double last_price) {
+  v1::QuoteData quote = Quote(last_price);
+  v1::QuotePayload* payload = quote.mutable_payload();
+  payload->set_volume(98765);
+  payload->mutable_ohlc()->set_high(last_price + 2);
+  for (int level = 0; level < 5; ++level) {
+    v1::DepthLevel* buy = payload->mutable_depth()->add_buy();
+    buy->set_price(last_price - level - 1);
+    buy->set_quantity(10 * (level + 1));
+    v1::DepthLevel* sell = payload->mutable_depth()->add_sell();
+    sell->set_price(last_price + level + 1);
+    if (level != 3) sell->set_quantity(5 * (level + 1));
+  }
+  return quote;
+}
+
+TEST_F(ExportStreamTest, QuotesAndNiftyQuotesComeExactlyAsSaved) {
+  const std::string token = stack().NewDeveloper();
+  v1::SaveQuotesRequest quotes = QuotesRequest("2036-04-06T10:00:00", "SQA");
+  *quotes.mutable_data()->mutable_quotes(0)->mutable_quote_data() =
+      DeepQuote(812.5);
+  v1::QuoteItem* bare = quotes.mutable_data()->add_quotes();
+  bare->set_nse_symbol("SQB");
+  bare->mutable_quote_data()->set_status(v1::FAILURE);
+  const v1::SaveQuotesRequest saved_quotes = quotes;
+  ASSERT_TRUE(Call(stack().collector(), &v1::CollectorService::Stub::SaveQuotes,
+                   Bearer(token), quotes)
+                  .status.ok());
+  v1::SaveNiftyRequest deep_nifty = NiftyRequest("2036-04-06T10:00:00");
+  *deep_nifty.mutable_data()->mutable_quote_data() = DeepQuote(23000.25);
+  v1::SaveNiftyRequest bare_nifty =
+      NiftyRequest("2036-04-06T10:01:00", 0, -0.25);
+  bare_nifty.mutable_data()->mutable_quote_data()->set_status(v1::FAILURE);
+  bare_nifty.mutable_data()->mutable_quote_data()->clear_payload();
+  const v1::SaveNiftyRequest saved_deep = deep_nifty;
+  const v1::SaveNiftyRequest saved_bare = bare_nifty;
+  for (const v1::SaveNiftyRequest* nifty : {&deep_nifty, &bare_nifty}) {
+    ASSERT_TRUE(Call(stack().collector(),
+                     &v1::CollectorService::Stub::SaveNifty, Bearer(token),
+                     *nifty)
+                    .status.ok());
+  }
+  using google::protobuf::util::MessageDifferencer;
+
+  v1::ExportQuotesRequest request;
+  request.set_start_date("2036-04-06");
+  Received got =
+      Export(&v1::ExportService::Stub::ExportQuotes, request, Bearer(token));
+  ASSERT_TRUE(got.status.ok()) << got.status.error_message();
+  ASSERT_EQ(got.records.size(), 2u);
+  for (int i = 0; i < 2; ++i) {
+    const v1::QuoteItem& saved = saved_quotes.data().quotes(i);
+    const v1::StockQuote& quote = got.records[i].quote();
+    EXPECT_EQ(got.records[i].trading_day(), "2036-04-06");
+    EXPECT_EQ(quote.nse_symbol(), saved.nse_symbol());
+    EXPECT_EQ(quote.timestamp().seconds(),
+              absl::ToUnixSeconds(IstInstant("2036-04-06T10:00:00")));
+    EXPECT_TRUE(quote.has_quote_data()) << i;
+    EXPECT_TRUE(quote.GetReflection()->GetUnknownFields(quote).empty()) << i;
+    EXPECT_TRUE(
+        MessageDifferencer::Equals(quote.quote_data(), saved.quote_data()))
+        << i << ": " << quote.quote_data().DebugString();
+  }
+  EXPECT_FALSE(got.records[1].quote().quote_data().has_payload());
+
+  v1::ExportNiftyRequest nifty_request;
+  nifty_request.set_start_date("2036-04-06");
+  got = Export(&v1::ExportService::Stub::ExportNifty, nifty_request,
+               Bearer(token));
+  ASSERT_TRUE(got.status.ok()) << got.status.error_message();
+  ASSERT_EQ(got.records.size(), 2u);
+  const v1::SaveNiftyRequest* saved_nifty[] = {&saved_deep, &saved_bare};
+  for (int i = 0; i < 2; ++i) {
+    const v1::NiftyData& saved = saved_nifty[i]->data();
+    const v1::NiftyQuote& nifty = got.records[i].nifty();
+    EXPECT_EQ(nifty.day_change_perc(), saved.day_change_perc()) << i;
+    EXPECT_TRUE(nifty.has_quote_data()) << i;
+    EXPECT_TRUE(nifty.GetReflection()->GetUnknownFields(nifty).empty()) << i;
+    EXPECT_TRUE(
+        MessageDifferencer::Equals(nifty.quote_data(), saved.quote_data()))
+        << i << ": " << nifty.quote_data().DebugString();
+  }
+  EXPECT_EQ(got.records[0].nifty().timestamp().seconds(),
+            absl::ToUnixSeconds(IstInstant("2036-04-06T10:00:00")));
+  EXPECT_FALSE(got.records[1].nifty().quote_data().has_payload());
 }
 
 TEST_F(ExportStreamTest, BadRequestsEndBeforeAnyMessage) {
