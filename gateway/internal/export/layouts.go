@@ -110,7 +110,7 @@ func (q *quoteRecord) read(rec []byte, f quoteFields) error {
 		return err
 	}
 	q.at, q.day, q.symbol, q.hasChange = instant(0, 0), day, nil, false
-	_ = q.cells.read(nil)
+	q.cells.reset()
 	r := newWireReader(quote)
 	for r.next() {
 		switch r.num {

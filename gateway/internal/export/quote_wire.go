@@ -87,9 +87,14 @@ type quoteCells struct {
 	json     []byte // scratch for the depth's JSON
 }
 
+// reset makes the cells those of a QuoteData without status or payload.
+func (q *quoteCells) reset() {
+	q.status, q.set, q.ohlcSet, q.depth, q.hasDepth = 0, 0, 0, nil, false
+}
+
 // read takes the cells of QuoteData b, replacing what the cells held.
 func (q *quoteCells) read(b []byte) error {
-	q.status, q.set, q.ohlcSet, q.depth, q.hasDepth = 0, 0, 0, nil, false
+	q.reset()
 	r := newWireReader(b)
 	for r.next() {
 		switch r.num {
