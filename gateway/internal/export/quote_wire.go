@@ -1,13 +1,12 @@
 package export
 
 import (
-	"math"
-	"strconv"
-
 	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"mdc/gateway/gen/mdcv1"
+	"mdc/gateway/internal/jsonnum"
 )
 
 // The cells of an mdc.v1.QuoteData read from its wire bytes (wire.go says
@@ -46,9 +45,7 @@ var (
 
 // slotsOf maps the field numbers of m's fields called names to their
 // index in names; -1 for every other number.
-func slotsOf(m interface {
-	ProtoReflect() protoreflect.Message
-}, names []protoreflect.Name) []int8 {
+func slotsOf(m proto.Message, names []protoreflect.Name) []int8 {
 	var nums []protowire.Number
 	biggest := protowire.Number(0)
 	for _, name := range names {
@@ -243,39 +240,13 @@ func appendLevelJSON(out, level []byte) ([]byte, error) {
 	}
 	out = append(out, '{')
 	if hasPrice {
-		out = appendJSONNumber(append(out, `"price":`...), price)
+		out = jsonnum.Append(append(out, `"price":`...), price)
 	}
 	if hasQuantity {
 		if hasPrice {
 			out = append(out, ',')
 		}
-		out = appendJSONNumber(append(out, `"quantity":`...), quantity)
+		out = jsonnum.Append(append(out, `"quantity":`...), quantity)
 	}
 	return append(out, '}'), nil
-}
-
-// appendJSONNumber writes f as JSON writes a double (the rule of
-// ECMAScript's Number.prototype.toString, which protojson and
-// encoding/json follow): plain decimals from 1e-6 up to 1e21, an exponent
-// with at least one digit outside; the values JSON has no number for as
-// protojson's strings.
-func appendJSONNumber(out []byte, f float64) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(out, `"NaN"`...)
-	case math.IsInf(f, 1):
-		return append(out, `"Infinity"`...)
-	case math.IsInf(f, -1):
-		return append(out, `"-Infinity"`...)
-	}
-	if abs := math.Abs(f); abs == 0 || (abs >= 1e-6 && abs < 1e21) {
-		return strconv.AppendFloat(out, f, 'f', -1, 64)
-	}
-	out = strconv.AppendFloat(out, f, 'e', -1, 64)
-	// Go writes e-07 and e+21; JSON's rule writes e-7 and e+21.
-	if n := len(out); n >= 4 && out[n-4] == 'e' && out[n-3] == '-' && out[n-2] == '0' {
-		out[n-2] = out[n-1]
-		out = out[:n-1]
-	}
-	return out
 }

@@ -3,11 +3,12 @@ package observe
 import (
 	"io"
 	"log/slog"
-	"math"
 	"strconv"
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"mdc/gateway/internal/jsonnum"
 )
 
 // The access log line is written once per request, so it has an encoder
@@ -78,7 +79,7 @@ func appendAccessLine(b []byte, t time.Time, l *accessLine) []byte {
 	b = append(b, `,"status":`...)
 	b = strconv.AppendInt(b, int64(l.status), 10)
 	b = append(b, `,"latency_ms":`...)
-	b = appendJSONFloat(b, l.latencyMS)
+	b = jsonnum.Append(b, l.latencyMS)
 	if l.level >= slog.LevelError {
 		b = append(b, `,"error":`...)
 		b = appendJSONString(b, l.err)
@@ -94,26 +95,6 @@ func appendAccessLine(b []byte, t time.Time, l *accessLine) []byte {
 		b = appendJSONString(b, l.retried)
 	}
 	return append(b, "}\n"...)
-}
-
-// appendJSONFloat is encoding/json's float64 encoding (which slog's JSON
-// handler uses): 'f' format, 'e' for very small or large magnitudes with
-// a one-digit negative exponent unpadded. NaN and infinities, which json
-// refuses, do not occur (a latency).
-func appendJSONFloat(b []byte, f float64) []byte {
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// clean up e-09 to e-9
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
 }
 
 const hexDigits = "0123456789abcdef"
