@@ -90,10 +90,10 @@ absl::StatusOr<std::vector<CalendarEntry>> ValidateCalendarEntries(
     errors.AddStatus(path + ".date", date.status());
     if (h.name().size() > kMaxHolidayName) {
       errors.Add(path + ".name", "must be at most 100 bytes (UTF-8)");
-    } else if (HasControlCharacter(h.name())) {
-      // PostgreSQL text cannot hold NUL; no other control character belongs
-      // in a name shown on a calendar either.
-      errors.Add(path + ".name", "must not contain control characters");
+    } else if (const auto c = FindControlOrFormatCharacter(h.name())) {
+      // PostgreSQL text cannot hold NUL; no other control or invisible
+      // format character belongs in a name shown on a calendar either.
+      errors.Add(path + ".name", ControlOrFormatRule(*c));
     }
     entry.name = h.name();
     if (!h.session_open().empty() || !h.session_close().empty()) {

@@ -166,9 +166,8 @@ absl::StatusOr<ShortlistSnapshot> ValidateShortlist(v1::ShortlistData&& data) {
                errors);
     if (entry.name().size() > kMaxNameLength) {
       errors.Add(path.Field("name").str(), "must be at most 256 characters");
-    } else if (HasControlCharacterBesidesTabNewline(entry.name())) {
-      errors.Add(path.Field("name").str(),
-                 "must not hold control characters (tab and newline allowed)");
+    } else if (const auto c = FindControlOrFormatCharacter(entry.name())) {
+      errors.Add(path.Field("name").str(), ControlOrFormatRule(*c));
     }
     if (!entry.has_price()) {
       errors.Add(path.Field("price").str(), "is required: a number >= 0");

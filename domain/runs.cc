@@ -83,8 +83,8 @@ void CheckRunName(absl::string_view name, absl::string_view field,
                                    " bytes; got ", name.size()));
     return;
   }
-  if (HasControlCharacter(name)) {
-    errors.Add(field, "must not contain control characters");
+  if (const auto c = FindControlOrFormatCharacter(name)) {
+    errors.Add(field, ControlOrFormatRule(*c));
   }
 }
 

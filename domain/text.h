@@ -2,6 +2,7 @@
 #ifndef MDC_DOMAIN_TEXT_H_
 #define MDC_DOMAIN_TEXT_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -12,14 +13,25 @@ namespace mdc::domain {
 // Returns false for anything else or more than 9 digits.
 bool ParseDigits(absl::string_view text, int* value);
 
-// True when `text` holds a control character (C0, i.e. below 0x20, or DEL).
-// Names stored as PostgreSQL text must not: text cannot hold NUL at all.
-bool HasControlCharacter(absl::string_view text);
+// The first Unicode control (category Cc: C0, DEL, C1 such as U+0085) or
+// format (category Cf: soft hyphen, U+200B-200F, the bidirectional
+// overrides and isolates U+202A-202E and U+2066-2069, U+FEFF, tags, ...)
+// character of `text`, read as UTF-8; nullopt when it has none. Names and
+// free text refuse them all: NUL cannot be stored in PostgreSQL text, a
+// line break or tab breaks CSV rows and log lines, and the invisible format
+// characters make a name display as something it is not (U+202E turns
+// "exe.txt" around). The table is Unicode 15's (tests/e2e checks every
+// code point against Go's unicode.Cc and unicode.Cf). Bytes that are not
+// UTF-8 are not characters and are left to the UTF-8 check of the caller.
+std::optional<char32_t> FindControlOrFormatCharacter(absl::string_view text);
 
-// As HasControlCharacter, but tab and newline are allowed: for free text a
-// collector scrapes (shortlist names), where NUL, ESC and the like are
-// refused but a line break is harmless.
-bool HasControlCharacterBesidesTabNewline(absl::string_view text);
+// True when `c` is in Unicode category Cc or Cf.
+bool IsControlOrFormatCharacter(char32_t c);
+
+// The rule a name breaks when FindControlOrFormatCharacter found `c`:
+// "must not contain control or format characters (Unicode Cc, Cf); found
+// U+202E".
+std::string ControlOrFormatRule(char32_t c);
 
 // Quotes client text for an error message, cut to a readable length and with
 // control characters escaped, so a message never echoes a huge or binary

@@ -88,7 +88,9 @@ TEST(ValidateCalendarEntries, RejectsEmptyBadDatesAndBadSessions) {
 TEST(ValidateCalendarEntries, RefusesControlCharactersAndLongNames) {
   for (const std::string& name :
        {std::string("a\0b", 3), std::string("tab\there"),
-        std::string("del\x7f")}) {
+        std::string("del\x7f"), std::string("next line \xc2\x85"),
+        std::string("\xe2\x80\xae"
+                    "evil")}) {
     google::protobuf::RepeatedPtrField<v1::Holiday> holidays;
     auto* h = holidays.Add();
     h->set_date("2025-01-26");
@@ -96,7 +98,8 @@ TEST(ValidateCalendarEntries, RefusesControlCharactersAndLongNames) {
     auto entries = ValidateCalendarEntries(holidays, {});
     ASSERT_FALSE(entries.ok()) << name.size();
     EXPECT_NE(entries.status().message().find(
-                  "holidays[0].name: must not contain control characters"),
+                  "holidays[0].name: must not contain control or format "
+                  "characters (Unicode Cc, Cf); found U+"),
               std::string::npos)
         << entries.status();
   }

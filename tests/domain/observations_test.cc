@@ -126,17 +126,23 @@ TEST(ValidateShortlist, AtMostAThousandEntries) {
             std::vector<std::string>{"data.entries"});
 }
 
-TEST(ValidateShortlist, NamesHoldNoControlCharactersButTabsAndNewlines) {
+TEST(ValidateShortlist, NamesHoldNoControlOrFormatCharacters) {
   v1::ShortlistData data = GoodShortlist();
-  data.mutable_entries(0)->set_name("Mahindra\t& Mahindra\n");
+  data.mutable_entries(0)->set_name("Mahindra & Mahindra \xe2\x82\xb9");
   EXPECT_TRUE(ValidateShortlist(data).ok());
   for (const std::string bad :
        {std::string("M&M\x1b[31m"), std::string("M&M\0x", 5),
-        std::string("M&M\r"), std::string("M&M\x7f")}) {
+        std::string("M&M\r"), std::string("M&M\x7f"), std::string("M&M\t"),
+        std::string("M&M\n"), std::string("M&M\xc2\x85"),
+        std::string("M&M\xe2\x80\xae"), std::string("M&M\xe2\x81\xa6")}) {
     data.mutable_entries(0)->set_name(bad);
-    EXPECT_EQ(ViolatedFields(ValidateShortlist(data).status()),
+    const absl::Status status = ValidateShortlist(data).status();
+    EXPECT_EQ(ViolatedFields(status),
               std::vector<std::string>{"data.entries[0].name"})
         << absl::CHexEscape(bad);
+    EXPECT_NE(status.message().find("control or format characters"),
+              std::string::npos)
+        << status;
   }
 }
 

@@ -33,7 +33,7 @@ type limit struct {
 	dbScriptArgs bool
 }
 
-// runName: "at most 200 bytes, no control characters". maxLength counts
+// runName: "at most 200 bytes, no control or format characters". maxLength counts
 // characters, not bytes: the schema says 200, and a name of 200 characters
 // that needs more than 200 bytes is one it cannot refuse.
 var runName = limit{maxLength: 200, pattern: noControlPattern}
@@ -74,7 +74,7 @@ var propertyLimits = map[string]map[string]limit{
 	"CreateRunRequest":      {"name": runName, "tags": runTags},
 	"RunUpdate":             {"name": runName, "tags": runTags},
 	"Holiday":               {"name": {maxLength: 100, pattern: noControlPattern}, "date": {pattern: calendarDatePattern}},
-	"ShortlistEntry":        {"price": {nonNegative: true, max: bound(maxMagnitude)}, "name": {maxLength: 256, pattern: noControlButTabNewlinePattern}},
+	"ShortlistEntry":        {"price": {nonNegative: true, max: bound(maxMagnitude)}, "name": {maxLength: 256, pattern: noControlPattern}},
 	"NiftyData":             {"dayChangePerc": magnitude},
 	"Ohlc":                  {"*": magnitude},
 	"DepthLevel":            {"*": magnitude},

@@ -52,11 +52,6 @@ const (
 	tagPattern = `^[A-Za-z0-9_-]{1,50}$`
 	// The `tag` filter of the runs list: a tag, or empty for no filter.
 	tagFilterPattern = `^([A-Za-z0-9_-]{1,50})?$`
-	// Text without control characters (C0 and DEL).
-	noControlPattern = "^[^\\x00-\\x1f\\x7f]*$"
-	// domain/text.h HasControlCharacterBesidesTabNewline: free text a
-	// collector scrapes may break lines.
-	noControlButTabNewlinePattern = "^[^\\x00-\\x08\\x0b-\\x1f\\x7f]*$"
 	// Printable ASCII without blanks (broker credentials, with maxLength 4096).
 	printablePattern = `^[!-~]+$`
 	// An id: a positive whole number as a string of 1-18 digits (the server's
