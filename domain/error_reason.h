@@ -80,6 +80,11 @@ inline constexpr absl::string_view kDatabaseTimeout = "DATABASE_TIMEOUT";
 // caller read more slowly than records arrived. Metadata: `cursor` (the last
 // cursor sent; resume from the last one received).
 inline constexpr absl::string_view kWatcherFellBehind = "WATCHER_FELL_BEHIND";
+// RESOURCE_EXHAUSTED: this developer already has as many exports, day
+// replays or watches open on this server as its cap allows
+// (domain/stream_quota.h). Carries a RetryInfo. Metadata: `kind`
+// ("exports", "replays" or "watches") and `limit`.
+inline constexpr absl::string_view kTooManyStreams = "TOO_MANY_STREAMS";
 }  // namespace reason
 
 // `status` with `reason` (and `metadata`, keys lowerCamelCase) attached as a

@@ -12,17 +12,19 @@ constexpr int kExportWorkers = 2;
 }  // namespace
 
 ExportService::ExportService(CallRunner& calls, ExportStores stores,
+                             StreamSlots& slots,
                              std::optional<ReplicaStores<ExportStores>> replica)
     : calls_(calls, v1::ExportService::service_full_name()),
       reads_(stores, replica),
+      slots_(slots),
       workers_(kExportWorkers) {}
 
 grpc::ServerWriteReactor<v1::ExportChunk>* ExportService::Start(
     grpc::CallbackServerContext* context, const RpcFacts& rpc,
     std::unique_ptr<MessageSource<ExportMessage>> source) {
-  return StartPagedStream<ExportMessage>(calls_.runner(), workers_, context,
-                                         rpc, std::move(source),
-                                         {"export ended", "records_sent"});
+  return StartPagedStream<ExportMessage>(
+      calls_.runner(), workers_, {slots_, domain::StreamKind::kExport}, context,
+      rpc, std::move(source), {"export ended", "records_sent"});
 }
 
 grpc::ServerWriteReactor<v1::ExportChunk>* ExportService::ExportQuotes(

@@ -21,8 +21,9 @@ class ExportService final : public v1::ExportService::CallbackService {
   // `stores` are over the primary's pool; `replica`, when a read replica
   // is configured, over its pool (each page of an export goes where its
   // RPC's read_from option sends market reads).
+  // Exports count against `slots` (per-developer caps).
   ExportService(
-      CallRunner& calls, ExportStores stores,
+      CallRunner& calls, ExportStores stores, StreamSlots& slots,
       std::optional<ReplicaStores<ExportStores>> replica = std::nullopt);
 
   grpc::ServerWriteReactor<v1::ExportChunk>* ExportQuotes(
@@ -49,6 +50,7 @@ class ExportService final : public v1::ExportService::CallbackService {
 
   ServiceCalls calls_;
   const ExportReads reads_;
+  StreamSlots& slots_;
   // Declared last, so destroyed first: its threads use what is above.
   StreamWorkers workers_;
 };

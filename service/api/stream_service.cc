@@ -15,10 +15,12 @@ constexpr int kStreamWorkers = 4;
 
 StreamService::StreamService(CallRunner& calls, storage::ConnectionPool& pool,
                              const std::string& database_url,
-                             WakeSignal& commits, absl::Duration heartbeat)
+                             WakeSignal& commits, absl::Duration heartbeat,
+                             StreamSlots& slots)
     : calls_(calls, v1::StreamService::service_full_name()),
       events_(pool),
       heartbeat_(heartbeat),
+      slots_(slots),
       workers_(kStreamWorkers),
       hub_(database_url, events_, commits) {
   hub_.Start();
@@ -31,36 +33,39 @@ void StreamService::Stop() { hub_.Stop(); }
 grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchQuotes(
     grpc::CallbackServerContext* context,
     const v1::WatchQuotesRequest* request) {
-  return StartWatch({calls_.runner(), hub_, workers_, events_, heartbeat_},
-                    context, calls_.Of(*request),
-                    [request = *request](const domain::BacktestClock& clock) {
-                      return domain::ParseWatchQuotes(request, clock);
-                    });
+  return StartWatch(
+      {calls_.runner(), hub_, workers_, slots_, events_, heartbeat_}, context,
+      calls_.Of(*request),
+      [request = *request](const domain::BacktestClock& clock) {
+        return domain::ParseWatchQuotes(request, clock);
+      });
 }
 
 grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchNifty(
     grpc::CallbackServerContext* context,
     const v1::WatchNiftyRequest* request) {
-  return StartWatch({calls_.runner(), hub_, workers_, events_, heartbeat_},
-                    context, calls_.Of(*request),
-                    [request = *request](const domain::BacktestClock& clock) {
-                      return domain::ParseWatchNifty(request, clock);
-                    });
+  return StartWatch(
+      {calls_.runner(), hub_, workers_, slots_, events_, heartbeat_}, context,
+      calls_.Of(*request),
+      [request = *request](const domain::BacktestClock& clock) {
+        return domain::ParseWatchNifty(request, clock);
+      });
 }
 
 grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchShortlists(
     grpc::CallbackServerContext* context,
     const v1::WatchShortlistsRequest* request) {
-  return StartWatch({calls_.runner(), hub_, workers_, events_, heartbeat_},
-                    context, calls_.Of(*request),
-                    [request = *request](const domain::BacktestClock& clock) {
-                      return domain::ParseWatchShortlists(request, clock);
-                    });
+  return StartWatch(
+      {calls_.runner(), hub_, workers_, slots_, events_, heartbeat_}, context,
+      calls_.Of(*request),
+      [request = *request](const domain::BacktestClock& clock) {
+        return domain::ParseWatchShortlists(request, clock);
+      });
 }
 
 grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::ReplayDay(
     grpc::CallbackServerContext* context, const v1::ReplayDayRequest* request) {
-  return StartReplay({calls_.runner(), workers_, events_}, context,
+  return StartReplay({calls_.runner(), workers_, slots_, events_}, context,
                      calls_.Of(*request), *request);
 }
 

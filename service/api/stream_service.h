@@ -26,9 +26,10 @@ class StreamService final : public v1::StreamService::CallbackService {
   // `database_url`; `commits` is raised when this server has committed
   // market records (MarketCommitObserver). Idle watches send a heartbeat
   // every `heartbeat`.
+  // Watches and replays count against `slots` (per-developer caps).
   StreamService(CallRunner& calls, storage::ConnectionPool& pool,
                 const std::string& database_url, WakeSignal& commits,
-                absl::Duration heartbeat);
+                absl::Duration heartbeat, StreamSlots& slots);
   ~StreamService() override;
 
   // Ends every watch (UNAVAILABLE: resume from the cursor in the message)
@@ -52,6 +53,7 @@ class StreamService final : public v1::StreamService::CallbackService {
   ServiceCalls calls_;
   storage::MarketEventRepository events_;
   const absl::Duration heartbeat_;
+  StreamSlots& slots_;
   // Declared after what their threads use, so destroyed first.
   StreamWorkers workers_;
   MarketHub hub_;

@@ -178,6 +178,24 @@ const std::vector<Option> &Options() {
        [](Config &c, const std::string &v) {
          return SetInt(&c.watch_heartbeat_seconds, v, 1, 300);
        }},
+      {"max-exports-per-developer", "MDC_MAX_EXPORTS_PER_DEVELOPER",
+       "exports one developer may have open on this server at once; more "
+       "are 429 (0-1000; 0: no cap)",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.stream_limits.exports, v, 0, 1000);
+       }},
+      {"max-replays-per-developer", "MDC_MAX_REPLAYS_PER_DEVELOPER",
+       "day replays one developer may have open on this server at once; "
+       "more are 429 (0-1000; 0: no cap)",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.stream_limits.replays, v, 0, 1000);
+       }},
+      {"max-watches-per-developer", "MDC_MAX_WATCHES_PER_DEVELOPER",
+       "watches one developer may have open on this server at once; more "
+       "are 429 (0-10000; 0: no cap)",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.stream_limits.watches, v, 0, 10000);
+       }},
       {"broker-token-url", "MDC_BROKER_TOKEN_URL",
        "http(s) URL of the broker's token endpoint; empty: no broker",
        [](Config &c, const std::string &v) {

@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "common/log.h"
+#include "domain/stream_quota.h"
 
 namespace mdc {
 
@@ -48,6 +49,10 @@ struct Config {
   int db_wait_seconds = 60;          // --db-wait-seconds, MDC_DB_WAIT_SECONDS
   int drain_seconds = 10;            // --drain-seconds, MDC_DRAIN_SECONDS
   int watch_heartbeat_seconds = 15;  // --watch-heartbeat, MDC_WATCH_HEARTBEAT
+  // --max-exports-per-developer, MDC_MAX_EXPORTS_PER_DEVELOPER (and
+  // replays, watches): the streams one developer may have open on this
+  // server at once (domain/stream_quota.h); 0: no cap.
+  domain::StreamLimits stream_limits;
   // The broker's token endpoint ("" = no broker) and credentials.
   std::string broker_token_url;   // --broker-token-url, MDC_BROKER_TOKEN_URL
   std::string broker_api_key;     // --broker-api-key, MDC_BROKER_API_KEY

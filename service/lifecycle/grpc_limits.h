@@ -11,8 +11,11 @@
 namespace mdc {
 
 // The largest message the server reads (direct gRPC callers; the gateway's
-// bodies are at most 4 MiB of JSON, far less as protobuf).
-inline constexpr int kMaxReceiveBytes = 16 << 20;
+// bodies are at most 4 MiB of JSON, less as protobuf). Parsed, a message
+// takes up to ~20 times its size (an empty depth level is 2 bytes on the
+// wire and a 40-byte object), so this bounds what one direct call costs
+// before its token is checked (docs/operations.md, "Memory per request").
+inline constexpr int kMaxReceiveBytes = 4 << 20;
 // The largest message the server sends (a long timeline page).
 inline constexpr int kMaxSendBytes = 64 << 20;
 // The most metadata (headers) a call may carry: gRPC's default, written

@@ -196,12 +196,13 @@ void Server::BuildServices(std::optional<domain::SecretBox> secret_box) {
                            repos.maintenance, repos.broker_credentials},
       std::move(secret_box));
   health_ = std::make_unique<HealthService>(*calls_, *pool_);
+  stream_slots_ = std::make_unique<StreamSlots>(config_.stream_limits);
   export_ = std::make_unique<ExportService>(
-      *calls_, ExportStoresOf(repos),
+      *calls_, ExportStoresOf(repos), *stream_slots_,
       ReplicaOf(replica_repos_.get(), replica_monitor_.get(), &ExportStoresOf));
   stream_ = std::make_unique<StreamService>(
       *calls_, *pool_, config_.database_url, *market_commits_,
-      absl::Seconds(config_.watch_heartbeat_seconds));
+      absl::Seconds(config_.watch_heartbeat_seconds), *stream_slots_);
 }
 
 absl::Status Server::Listen(

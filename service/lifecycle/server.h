@@ -108,6 +108,8 @@ class Server {
   std::unique_ptr<DashboardService> dashboard_;
   std::unique_ptr<AdminService> admin_;
   std::unique_ptr<HealthService> health_;
+  // Before the streaming services, which give places back to it.
+  std::unique_ptr<StreamSlots> stream_slots_;
   std::unique_ptr<StreamService> stream_;
   std::unique_ptr<ExportService> export_;
   std::unique_ptr<grpc::Server> grpc_server_;

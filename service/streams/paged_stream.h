@@ -30,6 +30,7 @@
 #include "service/calls/grpc_status.h"
 #include "service/calls/rpc_facts.h"
 #include "service/streams/arena_message.h"
+#include "service/streams/stream_slots.h"
 #include "service/streams/stream_workers.h"
 
 namespace mdc {
@@ -60,6 +61,13 @@ struct StreamEndLog {
   absl::string_view count_key;
 };
 
+// The per-developer cap a stream counts against (stream_slots.h): its place
+// is taken once the caller is authenticated and given back when it ends.
+struct StreamCap {
+  StreamSlots& slots;
+  domain::StreamKind kind;
+};
+
 namespace internal {
 
 template <typename Message>
@@ -70,11 +78,12 @@ template <typename Message>
 class PagedStream final
     : public std::enable_shared_from_this<PagedStream<Message>> {
  public:
-  PagedStream(CallRunner& calls, StreamWorkers& workers,
+  PagedStream(CallRunner& calls, StreamWorkers& workers, StreamCap cap,
               std::unique_ptr<MessageSource<Message>> source, StreamEndLog log,
               StreamReactor<Message>* reactor)
       : calls_(calls),
         workers_(workers),
+        cap_(cap),
         source_(std::move(source)),
         log_(log),
         reactor_(reactor) {}
@@ -86,6 +95,9 @@ class PagedStream final
     grpc::Status answer =
         calls_.Run(context, rpc, [&](const CallContext& call) -> absl::Status {
           request_id_ = call.request_id;
+          auto slot = cap_.slots.Take(cap_.kind, call.caller);
+          if (!slot.ok()) return slot.status();
+          slot_ = *std::move(slot);
           return source_->Open(call);
         });
     {
@@ -173,12 +185,17 @@ class PagedStream final
            {"code", absl::StatusCodeToString(
                         static_cast<absl::StatusCode>(finish->error_code()))},
            {log_.count_key, sent_}});
+      // Only the one call that set finished_ gets here, after Open.
+      slot_.Reset();
       reactor_->Finish(*finish);
     }
   }
 
   CallRunner& calls_;
   StreamWorkers& workers_;
+  const StreamCap cap_;
+  // Taken by Open, given back by the finish.
+  StreamSlot slot_;
   // Used by one Open or Produce at a time.
   const std::unique_ptr<MessageSource<Message>> source_;
   const StreamEndLog log_;
@@ -202,11 +219,11 @@ class PagedStream final
 template <typename Message>
 class PagedStreamReactor final : public StreamReactor<Message> {
  public:
-  PagedStreamReactor(CallRunner& calls, StreamWorkers& workers,
+  PagedStreamReactor(CallRunner& calls, StreamWorkers& workers, StreamCap cap,
                      std::unique_ptr<MessageSource<Message>> source,
                      StreamEndLog log)
       : stream_(std::make_shared<PagedStream<Message>>(
-            calls, workers, std::move(source), log, this)) {}
+            calls, workers, cap, std::move(source), log, this)) {}
 
   std::shared_ptr<PagedStream<Message>> stream() const { return stream_; }
 
@@ -220,16 +237,16 @@ class PagedStreamReactor final : public StreamReactor<Message> {
 
 }  // namespace internal
 
-// Starts a stream of `rpc` whose messages `source` makes; the reactor
-// deletes itself when the call is done. `rpc` outlives the call (it is a
-// ServiceCalls entry).
+// Starts a stream of `rpc` whose messages `source` makes, counted against
+// `cap`; the reactor deletes itself when the call is done. `rpc` outlives
+// the call (it is a ServiceCalls entry).
 template <typename Message>
 internal::StreamReactor<Message>* StartPagedStream(
-    CallRunner& calls, StreamWorkers& workers,
+    CallRunner& calls, StreamWorkers& workers, StreamCap cap,
     grpc::CallbackServerContext* context, const RpcFacts& rpc,
     std::unique_ptr<MessageSource<Message>> source, StreamEndLog log) {
   auto* reactor = new internal::PagedStreamReactor<Message>(
-      calls, workers, std::move(source), log);
+      calls, workers, cap, std::move(source), log);
   workers.Post([stream = reactor->stream(), context, &rpc] {
     stream->Open(context, rpc);
   });

@@ -125,8 +125,8 @@ grpc::ServerWriteReactor<v1::MarketEvents>* StartReplay(
     ReplayDeps deps, grpc::CallbackServerContext* context, const RpcFacts& rpc,
     const v1::ReplayDayRequest& request) {
   return StartPagedStream<v1::MarketEvents>(
-      deps.calls, deps.workers, context, rpc,
-      std::make_unique<ReplaySource>(deps.events, request),
+      deps.calls, deps.workers, {deps.slots, domain::StreamKind::kReplay},
+      context, rpc, std::make_unique<ReplaySource>(deps.events, request),
       {"replay ended", "events_sent"});
 }
 

@@ -13,6 +13,7 @@
 #include "mdc/v1/stream.pb.h"
 #include "service/calls/call_runner.h"
 #include "service/calls/rpc_facts.h"
+#include "service/streams/stream_slots.h"
 #include "service/streams/stream_workers.h"
 #include "storage/market_event_repository.h"
 
@@ -26,6 +27,7 @@ inline constexpr int kReplayEventsPerMessage = 1000;
 struct ReplayDeps {
   CallRunner& calls;
   StreamWorkers& workers;
+  StreamSlots& slots;
   storage::MarketEventRepository& events;
 };
 

@@ -99,6 +99,9 @@ class Watch final : public HubSubscriber,
     grpc::Status answer = deps_.calls.Run(
         context, rpc, [&](const CallContext& call) -> absl::Status {
           request_id_ = call.request_id;
+          auto slot = deps_.slots.Take(domain::StreamKind::kWatch, call.caller);
+          if (!slot.ok()) return slot.status();
+          slot_ = *std::move(slot);
           auto selection = parse(call.clock);
           if (!selection.ok()) return selection.status();
           selection_ = *std::move(selection);
@@ -204,6 +207,8 @@ class Watch final : public HubSubscriber,
              {"code", absl::StatusCodeToString(
                           static_cast<absl::StatusCode>(status.error_code()))},
              {"events_sent", sent_}});
+        // Only the one call that set finished_ gets here, after Open.
+        slot_.Reset();
         reactor_->Finish(status);
         break;
       case Action::kReadCatchUp:
@@ -304,6 +309,8 @@ class Watch final : public HubSubscriber,
   int64_t sent_ ABSL_GUARDED_BY(mu_) = 0;
   // The message being written; touched only by whoever set writing_.
   v1::MarketEvents message_;
+  // Taken by Open, given back by the finish.
+  StreamSlot slot_;
 };
 
 class WatchReactor final : public grpc::ServerWriteReactor<v1::MarketEvents> {

@@ -34,6 +34,7 @@
 #include "service/calls/call_runner.h"
 #include "service/calls/rpc_facts.h"
 #include "service/streams/market_hub.h"
+#include "service/streams/stream_slots.h"
 #include "service/streams/stream_workers.h"
 #include "storage/market_event_repository.h"
 
@@ -51,6 +52,7 @@ struct WatchDeps {
   CallRunner& calls;
   MarketHub& hub;
   StreamWorkers& workers;
+  StreamSlots& slots;
   storage::MarketEventRepository& events;
   absl::Duration heartbeat;
 };

@@ -29,3 +29,13 @@ func (s *Stack) NewNamedDeveloper(t *testing.T, username, role string) (id, toke
 	}
 	return id, token
 }
+
+// newDevelopers makes n developers and returns their tokens.
+func newDevelopers(t *testing.T, s *Stack, n int) []string {
+	t.Helper()
+	tokens := make([]string, n)
+	for i := range tokens {
+		_, tokens[i] = s.NewDeveloper(t, "developer")
+	}
+	return tokens
+}

@@ -69,7 +69,10 @@ func TestThousandHTTPWatchersThroughOneGateway(t *testing.T) {
 	const watchers = 1000
 	needOpenFiles(t, watchers+512)
 	s := StartStack(t) // its own gateway: the thousand watchers are this test's alone
-	_, token := s.NewDeveloper(t, "developer")
+	// Watchers of many developers: one developer may have
+	// MDC_MAX_WATCHES_PER_DEVELOPER (32) open on a server.
+	tokens := newDevelopers(t, s, 40)
+	token := tokens[0]
 	day := uniqueDay(t)
 	sym := uniqueSymbol(t, "HW")
 	path := "/v1/developer/watch/quotes?symbols=" + sym
@@ -101,7 +104,7 @@ func TestThousandHTTPWatchersThroughOneGateway(t *testing.T) {
 				errs <- err
 				return
 			}
-			req.Header.Set("Authorization", "Bearer "+token)
+			req.Header.Set("Authorization", "Bearer "+tokens[i%len(tokens)])
 			wantType := "application/x-ndjson"
 			if w.sse {
 				req.Header.Set("Accept", "text/event-stream")

@@ -20,7 +20,10 @@ import (
 
 func TestThousandWatchers(t *testing.T) {
 	s := SharedStack(t)
-	_, token := s.NewDeveloper(t, "developer")
+	// Watchers of many developers: one developer may have
+	// MDC_MAX_WATCHES_PER_DEVELOPER (32) open on a server.
+	tokens := newDevelopers(t, s, 40)
+	token := tokens[0]
 	day := uniqueDay(t)
 	sym := uniqueSymbol(t, "K")
 	const watchers, perConn = 1000, 50
@@ -37,7 +40,7 @@ func TestThousandWatchers(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			client := mdcv1.NewStreamServiceClient(conns[i/perConn])
-			stream, err := client.WatchQuotes(withToken(streamContext(t), token), &mdcv1.WatchQuotesRequest{Symbols: []string{sym}})
+			stream, err := client.WatchQuotes(withToken(streamContext(t), tokens[i%len(tokens)]), &mdcv1.WatchQuotesRequest{Symbols: []string{sym}})
 			if err == nil {
 				var first *mdcv1.MarketEvents
 				if first, err = stream.Recv(); err == nil && len(first.GetEvents()) != 0 {

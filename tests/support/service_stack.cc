@@ -116,8 +116,11 @@ struct ServiceStack::Services {
                                    repos.broker_credentials},
               /*secret_box=*/std::nullopt),
         health(calls, pool),
-        exports(calls, ExportStores{repos.market_events, repos.quotes,
-                                    repos.nifty, repos.quote_batches}) {}
+        stream_slots(domain::StreamLimits{}),
+        exports(calls,
+                ExportStores{repos.market_events, repos.quotes, repos.nifty,
+                             repos.quote_batches},
+                stream_slots) {}
 
   storage::Repositories repos;
   Metrics metrics;  // Not served: no metrics port in tests.
@@ -132,6 +135,7 @@ struct ServiceStack::Services {
   DashboardService dashboard;
   AdminService admin;
   HealthService health;
+  StreamSlots stream_slots;  // before exports, which give places back
   ExportService exports;
 };
 

@@ -261,6 +261,11 @@ func (d *fastDecoder) depthLevels() []*mdcv1.DepthLevel {
 	var levels []*mdcv1.DepthLevel
 	d.openArray()
 	for d.element() {
+		if len(levels) == maxDepthLevels {
+			// Over the server's cap: checkShape names the list.
+			d.decline()
+			break
+		}
 		levels = append(levels, d.depthLevel())
 	}
 	return levels

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // fastScanner reads the JSON of a request body for the hand-written
@@ -30,10 +31,23 @@ type fastScanner struct {
 	fresh bool
 	// bad: the body is declined.
 	bad bool
+	// containers counts the objects and lists opened; past limit the body
+	// is declined, and checkShape then refuses it (bodyshape.go).
+	containers, limit int
 }
 
 func newFastScanner(data []byte) fastScanner {
-	return fastScanner{data: data, text: string(data)}
+	// text shares data's bytes rather than copying the whole body again: the
+	// body buffer (readBody's) is never written after it is read.
+	return fastScanner{data: data, text: unsafe.String(unsafe.SliceData(data), len(data)), limit: maxContainers(len(data))}
+}
+
+// opened counts an object or list against the limit of the body's size.
+func (s *fastScanner) opened() {
+	s.containers++
+	if s.containers > s.limit {
+		s.decline()
+	}
 }
 
 func (s *fastScanner) decline() { s.bad = true }
@@ -88,6 +102,7 @@ func (s *fastScanner) end() {
 // openObject reads the { of an object. Iterate its members with member.
 func (s *fastScanner) openObject() {
 	s.consume('{')
+	s.opened()
 	s.fresh = true
 }
 
@@ -141,6 +156,7 @@ func (s *fastScanner) key() []byte {
 // openArray reads the [ of an array. Iterate its elements with element.
 func (s *fastScanner) openArray() {
 	s.consume('[')
+	s.opened()
 	s.fresh = true
 }
 

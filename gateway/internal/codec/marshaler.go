@@ -108,7 +108,16 @@ func readBody(r io.Reader) ([]byte, error) {
 			return buf, err
 		}
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)] // grow as io.ReadAll does
+			// Grow as io.ReadAll does, but never past the announced length
+			// (and the byte that sees EOF): a 4 MiB body takes 4 MiB, not
+			// the 8 of a doubled buffer.
+			size := min(2*cap(buf), int(sized.ContentLength())+1)
+			if size <= cap(buf) {
+				size = 2 * cap(buf) // more than announced: grow as ReadAll
+			}
+			grown := make([]byte, len(buf), size)
+			copy(grown, buf)
+			buf = grown
 		}
 	}
 }
@@ -123,6 +132,10 @@ func readBody(r io.Reader) ([]byte, error) {
 // silently drops in that mode.
 func (m *Marshaler) decode(data []byte, msg proto.Message) *status.Status {
 	if !decodeFast(data, msg) {
+		// Before protojson builds anything from it (bodyshape.go).
+		if v := checkShape(data); v != nil {
+			return apierror.ViolationsStatus([]apierror.Violation{*v})
+		}
 		if st := m.decodeProtojson(data, msg); st != nil {
 			return st
 		}

@@ -20,6 +20,10 @@ import (
 const (
 	parquetBatchRows    = 4096
 	parquetRowGroupRows = 64 * 1024
+	// parquetMaxHeldBytes is what one export's encoder may hold on the heap
+	// (docs/operations.md, "Streams per developer"), checked by
+	// TestParquetEncoderMemoryIsBounded on the widest layout.
+	parquetMaxHeldBytes = 32 << 20
 )
 
 // arrowType is the Arrow (and so Parquet) type of a column: instants as

@@ -77,13 +77,17 @@ func (s chunkStream) Recv(chunk *wireChunk) error { return s.RecvMsg(chunk) }
 // parameter, a token, the backtest clock) are the mux's error answers, as
 // on every route; once the file has begun, a failure aborts the answer, so
 // a client never takes a cut file for a whole one.
-func Register(mux *runtime.ServeMux, conn grpc.ClientConnInterface) error {
+//
+// writeTimeout is how long a download may make no progress (the client reads
+// nothing) before it is ended like a failed one, which cancels the RPC, so
+// an unread export holds nothing for longer (MDC_EXPORT_WRITE_TIMEOUT).
+func Register(mux *runtime.ServeMux, conn grpc.ClientConnInterface, writeTimeout time.Duration) error {
 	for _, rt := range routes {
 		desc, err := streamDesc(rt.rpc)
 		if err != nil {
 			return err
 		}
-		if err := mux.HandlePath(http.MethodGet, rt.path, rt.serve(mux, conn, desc)); err != nil {
+		if err := mux.HandlePath(http.MethodGet, rt.path, rt.serve(mux, conn, desc, writeTimeout)); err != nil {
 			return fmt.Errorf("register %s: %w", rt.path, err)
 		}
 	}
@@ -99,7 +103,7 @@ func Paths() []string {
 	return paths
 }
 
-func (rt route) serve(mux *runtime.ServeMux, conn grpc.ClientConnInterface, desc *grpc.StreamDesc) runtime.HandlerFunc {
+func (rt route) serve(mux *runtime.ServeMux, conn grpc.ClientConnInterface, desc *grpc.StreamDesc, writeTimeout time.Duration) runtime.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, _ map[string]string) {
 		// Cancelled when the handler returns, also when the client left:
 		// the server stops reading pages.
@@ -139,16 +143,18 @@ func (rt route) serve(mux *runtime.ServeMux, conn grpc.ClientConnInterface, desc
 			fail(ctx, err)
 			return
 		}
-		rt.writeFile(w, r, f, req, &chunk, err == nil, stream)
+		rt.writeFile(w, r, f, req, &chunk, err == nil, stream, writeTimeout)
 	}
 }
 
 // writeFile answers with the file: the message in chunk (when more is
 // true), then every message stream sends until its end.
-func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req proto.Message, chunk *wireChunk, more bool, stream chunkStream) {
-	// An export lasts as long as it needs: no write deadline.
+func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req proto.Message, chunk *wireChunk, more bool, stream chunkStream, writeTimeout time.Duration) {
+	// An export lasts as long as it needs, but each chunk must be taken by
+	// the client within writeTimeout: the deadline moves on with every one.
 	rc := http.NewResponseController(w)
-	_ = rc.SetWriteDeadline(time.Time{})
+	progress := func() { _ = rc.SetWriteDeadline(time.Now().Add(writeTimeout)) }
+	progress()
 	h := w.Header()
 	h.Set("Content-Type", f.contentType)
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, rt.fileName(req, f)))
@@ -161,6 +167,7 @@ func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req 
 		return
 	}
 	for more {
+		progress()
 		if err := eachRecord(chunk.b, enc.Write); err != nil {
 			abort(r)
 			return
@@ -174,6 +181,7 @@ func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req 
 			return
 		}
 	}
+	progress()
 	if err := enc.Close(); err != nil {
 		abort(r)
 	}

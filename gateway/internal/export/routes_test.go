@@ -61,7 +61,7 @@ func serve(t *testing.T, fake *fakeExports) *httptest.Server {
 	}
 	t.Cleanup(func() { conn.Close() })
 	mux := runtime.NewServeMux()
-	if err := Register(mux, conn); err != nil {
+	if err := Register(mux, conn, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(mux)

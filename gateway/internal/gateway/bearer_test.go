@@ -68,3 +68,51 @@ func TestBearerBeforeBody(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownTokenRefusedBeforeBody: a request with a body whose token the
+// gateway has not seen accepted is checked with the server first; an unknown
+// token is 401 and a throttled address 429 (with the server's Retry-After)
+// before one byte of the body is read, and the call never reaches its RPC.
+func TestUnknownTokenRefusedBeforeBody(t *testing.T) {
+	rec, addr := startFakeServer(t)
+	h := newTestHandler(t, addr)
+	for _, tt := range []struct {
+		auth       string
+		wantStatus int
+		retryAfter string
+	}{
+		{"Bearer refused-token", 401, ""},
+		{"Bearer throttled-token", 429, "7"},
+	} {
+		rec.reset()
+		body := &countingReader{r: strings.NewReader(strings.Repeat(" ", 1<<20) + `{"data":{}}`)}
+		req := httptest.NewRequest("POST", "/v1/developer/collector/quotes", body)
+		req.Header.Set("Authorization", tt.auth)
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != tt.wantStatus {
+			t.Fatalf("%s: status %d, want %d; body %.300s", tt.auth, w.Code, tt.wantStatus, w.Body.String())
+		}
+		if body.n != 0 {
+			t.Errorf("%s: read %d body bytes before answering", tt.auth, body.n)
+		}
+		if got := w.Header().Get("Retry-After"); got != tt.retryAfter {
+			t.Errorf("%s: Retry-After %q, want %q", tt.auth, got, tt.retryAfter)
+		}
+		if got := w.Header().Get("Connection"); got != "close" {
+			t.Errorf("%s: Connection %q: the unread body would stay on a reused connection", tt.auth, got)
+		}
+		if method, _, _ := rec.last(); method != "" {
+			t.Errorf("%s: the write reached the server", tt.auth)
+		}
+	}
+	// A request without a body (a read) is not checked: its cost is fixed.
+	req := httptest.NewRequest("GET", "/v1/developer/collector/check-holiday", nil)
+	req.Header.Set("Authorization", "Bearer refused-read")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != 200 {
+		t.Errorf("read with an unchecked token: %d", w.Code)
+	}
+}

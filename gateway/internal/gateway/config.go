@@ -33,6 +33,10 @@ type Options struct {
 	MaxBodyBytesInFlight int64
 	// CallTimeout bounds every forwarded gRPC call.
 	CallTimeout time.Duration
+	// ExportWriteTimeout is how long an export's download may make no
+	// progress, its client reading nothing, before the gateway ends it and
+	// frees what it held (MDC_EXPORT_WRITE_TIMEOUT).
+	ExportWriteTimeout time.Duration
 	// CORSOrigins are the origins (scheme://host[:port]) browsers may call
 	// the API from. Empty: no CORS headers at all.
 	CORSOrigins []string
@@ -84,6 +88,7 @@ const (
 	// DefaultMaxBodyBytesInFlight is 64 MiB.
 	DefaultMaxBodyBytesInFlight = 64 << 20
 	DefaultCallTimeout          = 30 * time.Second
+	DefaultExportWriteTimeout   = 60 * time.Second
 	DefaultShutdownTimeout      = 10 * time.Second
 )
 
@@ -103,6 +108,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = DefaultCallTimeout
+	}
+	if o.ExportWriteTimeout <= 0 {
+		o.ExportWriteTimeout = DefaultExportWriteTimeout
 	}
 	if o.ShutdownTimeout <= 0 {
 		o.ShutdownTimeout = DefaultShutdownTimeout
@@ -143,6 +151,7 @@ var ErrVersion = errors.New("version requested")
 //	--max-body-bytes  MDC_MAX_BODY_BYTES   default 4194304 (4 MiB)
 //	--max-body-bytes-in-flight  MDC_MAX_BODY_BYTES_IN_FLIGHT  default 67108864 (64 MiB)
 //	--call-timeout    MDC_CALL_TIMEOUT     default 30s
+//	--export-write-timeout  MDC_EXPORT_WRITE_TIMEOUT  default 1m0s
 //	--cors-origins    MDC_CORS_ORIGINS     default empty (no CORS)
 //	--log-level       MDC_LOG_LEVEL        default info (debug, info, warn, error)
 //	--access-log      MDC_ACCESS_LOG       default on (on, off)
@@ -171,6 +180,10 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	if err != nil {
 		return Options{}, fmt.Errorf("MDC_CALL_TIMEOUT: %w", err)
 	}
+	exportWriteTimeout, err := time.ParseDuration(env("MDC_EXPORT_WRITE_TIMEOUT", DefaultExportWriteTimeout.String()))
+	if err != nil {
+		return Options{}, fmt.Errorf("MDC_EXPORT_WRITE_TIMEOUT: %w", err)
+	}
 	streamsPerConn, err := strconv.Atoi(env("MDC_GATEWAY_STREAMS_PER_CONNECTION", strconv.Itoa(upstream.DefaultStreamsPerConnection)))
 	if err != nil {
 		return Options{}, fmt.Errorf("MDC_GATEWAY_STREAMS_PER_CONNECTION: want a whole number from 1 to %d: %w", upstream.MaxStreamsPerConnection, err)
@@ -185,6 +198,7 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.Int64Var(&o.MaxBodyBytes, "max-body-bytes", maxBody, "largest accepted request body in bytes (env MDC_MAX_BODY_BYTES)")
 	fs.Int64Var(&o.MaxBodyBytesInFlight, "max-body-bytes-in-flight", maxInFlight, "request body bytes held at once by all requests together; a request that cannot get its share within 1s gets 503 (env MDC_MAX_BODY_BYTES_IN_FLIGHT)")
 	fs.DurationVar(&o.CallTimeout, "call-timeout", callTimeout, "deadline of every forwarded gRPC call (env MDC_CALL_TIMEOUT)")
+	fs.DurationVar(&o.ExportWriteTimeout, "export-write-timeout", exportWriteTimeout, "how long an export's download may make no progress (its client reads nothing) before it is ended (env MDC_EXPORT_WRITE_TIMEOUT)")
 	fs.StringVar(&corsOrigins, "cors-origins", env("MDC_CORS_ORIGINS", ""), "comma-separated origins browsers may call the API from, e.g. https://a.example,http://localhost:5173; empty: no CORS (env MDC_CORS_ORIGINS)")
 	version := fs.Bool("version", false, "print the version and exit")
 	fs.StringVar(&logLevel, "log-level", env("MDC_LOG_LEVEL", "info"), "least severe level logged: debug, info, warn or error (env MDC_LOG_LEVEL)")
@@ -210,6 +224,9 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 	if o.MaxBodyBytesInFlight <= 0 {
 		return Options{}, fmt.Errorf("--max-body-bytes-in-flight must be positive, got %d", o.MaxBodyBytesInFlight)
+	}
+	if o.ExportWriteTimeout <= 0 {
+		return Options{}, fmt.Errorf("--export-write-timeout must be positive, got %s", o.ExportWriteTimeout)
 	}
 	if o.CallTimeout <= 0 {
 		return Options{}, fmt.Errorf("--call-timeout must be positive, got %s", o.CallTimeout)

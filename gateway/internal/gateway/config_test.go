@@ -60,11 +60,17 @@ func TestParseOptions(t *testing.T) {
 			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, StreamsPerConnection: 8}, false},
 		{"streams per connection flag wins", []string{"--streams-per-connection=511"}, map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "8"},
 			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, StreamsPerConnection: 511}, false},
+		{"export write timeout from the environment", nil, map[string]string{"MDC_EXPORT_WRITE_TIMEOUT": "5s"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, ExportWriteTimeout: 5 * time.Second}, false},
+		{"no export write timeout", []string{"--export-write-timeout=0s"}, nil, Options{}, true},
 		{"no streams per connection", []string{"--streams-per-connection=0"}, nil, Options{}, true},
 		{"too many streams per connection", nil, map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "512"}, Options{}, true},
 		{"streams per connection not a number", nil, map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "many"}, Options{}, true},
 	}
 	for _, tt := range tests {
+		if tt.want.ExportWriteTimeout == 0 && !tt.wantErr {
+			tt.want.ExportWriteTimeout = DefaultExportWriteTimeout
+		}
 		if tt.want.MaxBodyBytesInFlight == 0 {
 			tt.want.MaxBodyBytesInFlight = DefaultMaxBodyBytesInFlight
 		}

@@ -12,11 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"mdc/gateway/gen/mdcv1"
@@ -112,6 +116,23 @@ func (f fakeDeveloper) GetNifty(ctx context.Context, req *mdcv1.GetNiftyRequest)
 type fakeDashboard struct {
 	mdcv1.UnimplementedDashboardServiceServer
 	*recorder
+}
+
+// SignIn is the gateway's token check (transport.SignInTokenCheck): tokens
+// "refused..." are unknown, "throttled..." come from a throttled address,
+// and every other token is left to the route (UNIMPLEMENTED: the check
+// could not be made), as before the check existed.
+// It records nothing: the recorder keeps the route's call.
+func (f fakeDashboard) SignIn(_ context.Context, req *mdcv1.SignInRequest) (*mdcv1.Developer, error) {
+	switch {
+	case strings.HasPrefix(req.GetDeveloperToken(), "refused"):
+		return nil, status.Error(codes.Unauthenticated, "unknown or revoked token")
+	case strings.HasPrefix(req.GetDeveloperToken(), "throttled"):
+		st, _ := status.New(codes.ResourceExhausted, "too many failed tokens from this address").
+			WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(7 * time.Second)})
+		return nil, st.Err()
+	}
+	return nil, status.Error(codes.Unimplemented, "not a known fake token")
 }
 
 func (f fakeDashboard) UpdateRun(ctx context.Context, req *mdcv1.UpdateRunRequest) (*mdcv1.Run, error) {

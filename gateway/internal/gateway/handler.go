@@ -54,7 +54,7 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 	if err := mdcv1.RegisterStreamServiceHandlerClient(ctx, mux, mdcv1.NewStreamServiceClient(streams)); err != nil {
 		return nil, fmt.Errorf("register stream service: %w", err)
 	}
-	if err := export.Register(mux, streams); err != nil {
+	if err := export.Register(mux, streams, o.ExportWriteTimeout); err != nil {
 		return nil, fmt.Errorf("register export routes: %w", err)
 	}
 	table.AnswersFiles(http.MethodGet, export.Paths())
@@ -84,7 +84,7 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 				o.metrics.Measure(table,
 					transport.WithCORS(o.CORSOrigins, m,
 						transport.LimitHeaders(m,
-							transport.RequireBearer(table, known, m,
+							transport.RequireBearer(table, known, transport.SignInTokenCheck(conn, observe.RequestIDHeader), m,
 								transport.RequireJSON(table, m,
 									transport.LimitBody(o.MaxBodyBytes, o.uploadRate, transport.NewBodyBudget(o.MaxBodyBytesInFlight), known, m,
 										transport.RejectInvalidUTF8(m, table,

@@ -17,6 +17,7 @@ import (
 
 	"google.golang.org/grpc"
 
+	"mdc/gateway/internal/memrelease"
 	"mdc/gateway/internal/observe"
 	"mdc/gateway/internal/transport"
 	"mdc/gateway/internal/upstream"
@@ -61,6 +62,12 @@ func Run(ctx context.Context, o Options) error {
 	}
 	defer streams.Close()
 	o.metrics.ObserveStreamPool(streams)
+
+	// A burst of large bodies leaves garbage an idle gateway would keep for
+	// minutes.
+	go memrelease.Loop(ctx, func(excess uint64) {
+		o.Logger.Info("returned free memory to the system", "excess_bytes", excess)
+	})
 
 	handler, err := newHandler(ctx, conn, probe, streams, o)
 	if err != nil {

@@ -1,0 +1,58 @@
+package export
+
+import (
+	"io"
+	"runtime"
+	"runtime/metrics"
+	"testing"
+	"time"
+)
+
+// heapInUse is the bytes of live and unswept heap objects.
+func heapInUse() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// The Parquet encoder's memory per export is bounded by its row group
+// (parquetRowGroupRows rows, held encoded until complete) and its Arrow
+// batch, whatever the export's length: writing 100 pages of the widest
+// layout (full quotes: every payload number, ohlc and 5 depth levels a
+// side) never holds more than parquetMaxHeldBytes on the heap, sampled
+// after each page with garbage collected.
+func TestParquetEncoderMemoryIsBounded(t *testing.T) {
+	wire := benchChunk(&testing.B{})
+	runtime.GC()
+	base := heapInUse()
+	var f format
+	for _, ff := range formats {
+		if ff.name == "parquet" {
+			f = ff
+		}
+	}
+	enc, err := f.open(io.Discard, quotesLayout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var peak uint64
+	start := time.Now()
+	for page := range 100 {
+		if err := eachRecord(wire, enc.Write); err != nil {
+			t.Fatal(err)
+		}
+		if page%10 == 9 {
+			runtime.GC()
+			if used := heapInUse() - base; used > peak {
+				peak = used
+			}
+		}
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("peak %d MB held by one Parquet export of 100,000 full quotes (%v)", peak>>20, time.Since(start).Round(time.Millisecond))
+	if peak > parquetMaxHeldBytes {
+		t.Errorf("the Parquet encoder held %d MB, bound %d MB", peak>>20, parquetMaxHeldBytes>>20)
+	}
+}
