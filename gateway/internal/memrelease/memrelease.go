@@ -31,45 +31,67 @@ var samples = []metrics.Sample{
 	{Name: "/memory/classes/heap/objects:bytes"},
 	{Name: "/memory/classes/heap/free:bytes"},
 	{Name: "/memory/classes/heap/unused:bytes"},
-	// The heap the last collection found live.
+	// The heap the last collection found live, and how many have run.
 	{Name: "/gc/heap/live:bytes"},
+	{Name: "/gc/cycles/total:gc-cycles"},
 }
 
-// Excess is how many bytes of heap the process holds beyond what is live.
-func Excess() uint64 {
+// look reads what the heap holds, what was live at the last collection,
+// and the number of collections so far.
+func look() (held, live, cycles uint64) {
 	metrics.Read(samples)
-	var held uint64
-	for _, s := range samples[:3] {
-		if s.Value.Kind() == metrics.KindUint64 {
-			held += s.Value.Uint64()
+	value := func(i int) uint64 {
+		if samples[i].Value.Kind() == metrics.KindUint64 {
+			return samples[i].Value.Uint64()
 		}
+		return 0
 	}
-	var live uint64
-	if samples[3].Value.Kind() == metrics.KindUint64 {
-		live = samples[3].Value.Uint64()
-	}
+	return value(0) + value(1) + value(2), value(3), value(4)
+}
+
+// Excess is how many bytes of heap the process holds beyond what the last
+// collection found live.
+func Excess() uint64 {
+	held, live, _ := look()
 	if held < live {
 		return 0
 	}
 	return held - live
 }
 
-// Loop returns memory to the system when Excess is over Slack, every
-// Interval until ctx ends. It reports each release to released (nil: none).
+// due says whether to collect and return memory: the heap holds more than
+// Slack, and either more than Slack beyond what was live at the last
+// collection, or no collection ran since the last look (the garbage of a
+// burst that ended just after a collection counts as live until the next
+// one, which an idle program runs only after two minutes).
+func due(held, live uint64, collectedSinceLastLook bool) bool {
+	if held <= Slack {
+		return false
+	}
+	return !collectedSinceLastLook || held-live > Slack
+}
+
+// Loop returns memory to the system when due, every Interval until ctx
+// ends. It reports each release to released (nil: none) with the bytes the
+// heap held before it.
 func Loop(ctx context.Context, released func(before uint64)) {
 	ticker := time.NewTicker(Interval)
 	defer ticker.Stop()
+	_, _, lastCycles := look()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-ticker.C:
-			if excess := Excess(); excess > Slack {
+			held, live, cycles := look()
+			if due(held, live, cycles != lastCycles) {
 				debug.FreeOSMemory()
 				if released != nil {
-					released(excess)
+					released(held)
 				}
+				_, _, cycles = look()
 			}
+			lastCycles = cycles
 		}
 	}
 }

@@ -33,3 +33,22 @@ func TestExcessSeesAFreedBurst(t *testing.T) {
 		t.Errorf("excess %d after FreeOSMemory", excess)
 	}
 }
+
+func TestDue(t *testing.T) {
+	for _, tt := range []struct {
+		held, live uint64
+		collected  bool
+		want       bool
+	}{
+		{Slack, 0, false, false},            // a small heap is left alone
+		{Slack + 1, Slack, true, false},     // held is what was live
+		{3 * Slack, Slack, true, true},      // garbage beyond Slack
+		{3 * Slack, 3 * Slack, false, true}, // no collection since: maybe garbage
+		{3 * Slack, 3 * Slack, true, false}, // collected and all live
+		{Slack + 1, 0, true, true},          // collected, nothing live
+	} {
+		if got := due(tt.held, tt.live, tt.collected); got != tt.want {
+			t.Errorf("due(%d MiB held, %d MiB live, collected %v) = %v", tt.held>>20, tt.live>>20, tt.collected, got)
+		}
+	}
+}
