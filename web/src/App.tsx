@@ -10,6 +10,7 @@ import { RunPage } from "./pages/RunPage";
 import { RunsPage } from "./pages/RunsPage";
 import { ShortlistPage } from "./pages/ShortlistPage";
 import { SignInPage } from "./pages/SignInPage";
+import { WatchlistPage } from "./pages/WatchlistPage";
 import { type Route, formatRoute, isAdminPage } from "./route";
 import { navigate, useRoute } from "./router";
 import { isAdmin } from "./session";
@@ -26,7 +27,7 @@ const DataPage = lazy(() => admin().then((m) => m.DataPage), "dates with data");
 const ScriptsPage = lazy(() => admin().then((m) => m.ScriptsPage), "scripts");
 
 const TITLES: Record<Route["page"], string> = {
-  "sign-in": "Sign in", runs: "Runs", run: "Run", compare: "Compare runs", chart: "Chart", shortlist: "Shortlist",
+  "sign-in": "Sign in", runs: "Runs", run: "Run", compare: "Compare runs", chart: "Chart", watchlist: "Watchlist", shortlist: "Shortlist",
   coverage: "Coverage", companies: "Companies",
   "admin-developers": "Developers", "admin-holidays": "Holidays", "admin-data": "Data", "admin-scripts": "Scripts",
   "not-found": "Not found",
@@ -39,6 +40,7 @@ function Page({ route }: { route: Route }): VNode {
     case "compare": return <RunComparePage route={route} />;
     case "coverage": return <CoveragePage route={route} />;
     case "chart": return <ChartPage route={route} />;
+    case "watchlist": return <WatchlistPage route={route} />;
     case "shortlist": return <ShortlistPage route={route} />;
     case "companies": return <CompaniesPage route={route} />;
     case "admin-developers": return <DevelopersPage />;

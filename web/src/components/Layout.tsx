@@ -1,12 +1,18 @@
 import type { ComponentChildren, VNode } from "preact";
+import { useRef, useState } from "preact/hooks";
 import { signOut } from "../api";
+import { focusSearch, useKeys } from "../keys";
 import type { PageName } from "../route";
 import { navigate } from "../router";
 import { type User, isAdmin } from "../session";
+import { toggleTheme } from "../theme";
+import { HelpDialog } from "./HelpDialog";
 import { Link } from "./Link";
+import { ThemeSwitch } from "./ThemeSwitch";
 
 const SECTIONS: { to: string; label: string; pages: PageName[]; admin?: boolean }[] = [
   { to: "/runs", label: "Runs", pages: ["runs", "run", "compare"] },
+  { to: "/watchlist", label: "Watchlist", pages: ["watchlist"] },
   { to: "/chart", label: "Chart", pages: ["chart"] },
   { to: "/shortlist", label: "Shortlist", pages: ["shortlist"] },
   { to: "/companies", label: "Companies", pages: ["companies"] },
@@ -17,8 +23,28 @@ const SECTIONS: { to: string; label: string; pages: PageName[]; admin?: boolean 
   { to: "/admin/scripts", label: "Scripts", pages: ["admin-scripts"], admin: true },
 ];
 
+/** "g" then one of these letters: go to the page. */
+const GO_TO: Record<string, string> = { w: "/watchlist", c: "/chart", s: "/shortlist", r: "/runs", v: "/coverage" };
+
 export function Layout({ user, page, children }: { user: User; page: PageName; children: ComponentChildren }): VNode {
   const sections = SECTIONS.filter((s) => !s.admin || isAdmin(user));
+  const [help, setHelp] = useState(false);
+  const pendingGo = useRef(false);
+  const go = (letter: string) => () => {
+    if (!pendingGo.current) return false;
+    pendingGo.current = false;
+    navigate(GO_TO[letter]!);
+    return true;
+  };
+  useKeys({
+    "?": () => setHelp(true),
+    "/": () => focusSearch(),
+    t: () => (pendingGo.current ? false : toggleTheme()),
+    g: () => {
+      pendingGo.current = true;
+    },
+    ...Object.fromEntries(Object.keys(GO_TO).map((letter) => [letter, go(letter)])),
+  });
   return (
     <div class="app">
       <a class="skip" href="#main">Skip to content</a>
@@ -34,6 +60,8 @@ export function Layout({ user, page, children }: { user: User; page: PageName; c
           </ul>
         </nav>
         <div class="who">
+          <ThemeSwitch />
+          <button type="button" class="help-button" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
           <span title={`developer ${user.id}`}>
             {user.username} <span class="role">{user.role}</span>
           </span>
@@ -49,6 +77,7 @@ export function Layout({ user, page, children }: { user: User; page: PageName; c
         </div>
       </header>
       <main id="main" tabIndex={-1}>{children}</main>
+      <HelpDialog open={help} onClose={() => setHelp(false)} />
     </div>
   );
 }
