@@ -10,7 +10,6 @@ import { RunPage } from "./pages/RunPage";
 import { RunsPage } from "./pages/RunsPage";
 import { ShortlistPage } from "./pages/ShortlistPage";
 import { SignInPage } from "./pages/SignInPage";
-import { WatchlistPage } from "./pages/WatchlistPage";
 import { type Route, formatRoute, isAdminPage } from "./route";
 import { navigate, useRoute } from "./router";
 import { isAdmin } from "./session";
@@ -18,6 +17,7 @@ import { isAdmin } from "./session";
 // Loaded when first opened: the chart brings lightweight-charts, and only
 // admins see the admin pages.
 const ChartPage = lazy(() => import("./pages/chart/ChartPage").then((m) => m.default), "the chart");
+const WatchlistPage = lazy(() => import("./pages/WatchlistPage").then((m) => m.WatchlistPage), "the watchlist");
 // An operator's page: loaded when first opened.
 const CoveragePage = lazy(() => import("./pages/CoveragePage").then((m) => m.CoveragePage), "the coverage");
 const admin = () => import("./pages/admin");

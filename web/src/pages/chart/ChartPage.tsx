@@ -276,8 +276,8 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
         <div class="field inline day-steps" role="group" aria-label="Trading day">
           <span class="label-space" aria-hidden="true">&nbsp;</span>
           <span class="buttons">
-            <button type="button" onClick={() => step(-1)} disabled={!date}>◀ Previous day</button>
-            <button type="button" onClick={() => step(1)} disabled={!date}>Next day ▶</button>
+            <button type="button" onClick={() => step(-1)} disabled={!date}>◀<span class="wide-text"> Previous day</span></button>
+            <button type="button" onClick={() => step(1)} disabled={!date}><span class="wide-text">Next day </span>▶</button>
           </span>
         </div>
         <Field id="chart-interval" label="Interval" className="inline">
@@ -322,12 +322,12 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
             NIFTY 50 overlay (percent scale)
           </label>
         </div>
-        </div>
         {!ranged && (
           <LiveToggle on={Boolean(route.live)} state={liveState}
             onChange={(on) => updateRoute(route, on ? { live: true, date: undefined } : { live: undefined })}
             what="new quotes of this symbol" />
         )}
+        </div>
       </form>
       <InvalidParams invalid={route.invalid} explain={explainParam} />
       {coverage.state === "error" && <ErrorNote error={coverage.error} retry={coverage.reload} />}
