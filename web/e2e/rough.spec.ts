@@ -62,11 +62,14 @@ test("coverage paints red the gaps its Gaps column counts, and no more", async (
     await expect(row.locator("rect.present")).not.toHaveCount(0);
   }
   await page.goto(`/coverage?date=${SECOND_DAY}`);
-  // ITC's hole, 09:35-09:39: one red run of five minutes where it is.
-  const itc = page.getByTestId("symbol-coverage").locator("tbody tr", { hasText: "ITC" }).locator("rect.missing");
-  await expect(itc).toHaveCount(1);
-  await expect(itc).toHaveAttribute("x", String(ITC_GAP.first));
-  await expect(itc).toHaveAttribute("width", String(ITC_GAP.last - ITC_GAP.first + 1));
+  // ITC's hole, 09:35-09:39, red where it is; then the rest of the session after 10:14, not written.
+  const itcRow = page.getByTestId("symbol-coverage").locator("tbody tr", { hasText: "ITC" });
+  await expect(itcRow.locator("td[data-label='Gaps']")).toHaveText("2");
+  const itc = itcRow.locator("rect.missing");
+  await expect(itc).toHaveCount(2);
+  await expect(itc.first()).toHaveAttribute("x", String(ITC_GAP.first));
+  await expect(itc.first()).toHaveAttribute("width", String(ITC_GAP.last - ITC_GAP.first + 1));
+  await expect(itc.last()).toHaveAttribute("x", "60");
 });
 
 /** Visible controls (buttons, fields, the header's links) under `min` px high: their names. */
@@ -96,9 +99,13 @@ test("at 390 px: the chart in the first half of the screen, controls a finger ca
   await expect(page.getByLabel("Orders of run")).toBeHidden();
   await page.getByRole("button", { name: "More options" }).click();
   await expect(page.getByLabel("Orders of run")).toBeVisible();
-  for (const path of [`/chart?symbol=INFY&date=${SECOND_DAY}`, "/watchlist", "/shortlist", `/coverage?date=${SECOND_DAY}`, "/runs", `/runs/${run.id}`]) {
+  const pages: [string, string][] = [
+    [`/chart?symbol=INFY&date=${SECOND_DAY}`, "candle-chart"], ["/watchlist", "watchlist-table"], ["/shortlist", "shortlist-table"],
+    [`/coverage?date=${SECOND_DAY}`, "symbol-coverage"], ["/runs", "runs-table"], [`/runs/${run.id}`, "equity-curve"],
+  ];
+  for (const [path, shown] of pages) {
     await page.goto(path);
-    await page.waitForLoadState("networkidle");
+    await expect(page.getByTestId(shown)).toBeVisible();
     expect(await smallControls(page, 32), `controls under 32 px on ${path}`).toEqual([]);
   }
   // The equity curve's labels: at least 10 px high at 390 px.

@@ -9,7 +9,7 @@ export function ThemeSwitch(): VNode {
       <span class="visually-hidden">Theme</span>
       <select value={choice} onChange={(e) => setThemeChoice(e.currentTarget.value as ThemeChoice)} data-testid="theme-switch"
         aria-label="Theme">
-        <option value="system">System theme</option>
+        <option value="system">Auto</option>
         <option value="light">Light</option>
         <option value="dark">Dark</option>
       </select>

@@ -280,6 +280,7 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
             <button type="button" onClick={() => step(1)} disabled={!date}><span class="wide-text">Next day </span>▶</button>
           </span>
         </div>
+        <button type="button" class="more-toggle" aria-expanded={more} onClick={() => setMore(!more)}>{more ? "Fewer options" : "More options"}</button>
         <Field id="chart-interval" label="Interval" className="inline">
           {(input) => (
             <select {...input} value={route.interval} onChange={(e) => updateRoute(route, { interval: e.currentTarget.value as ChartRoute["interval"] })}>
@@ -295,7 +296,6 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
             </select>
           )}
         </Field>
-        <button type="button" class="more-toggle" aria-expanded={more} onClick={() => setMore(!more)}>{more ? "Fewer options" : "More options"}</button>
         <div class={more ? "toolbar-more open" : "toolbar-more"}>
         <Field id="chart-run" label="Orders of run" className="inline">
           {(input) => (
