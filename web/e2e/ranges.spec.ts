@@ -188,3 +188,19 @@ test("the chart's keys: days, intervals, ranges, live", async ({ page, world }) 
   await page.getByRole("combobox", { name: "Symbol" }).press("ArrowLeft");
   await expect(page).toHaveURL(new RegExp(`date=${SECOND_DAY}`));
 });
+
+test("the chart views opened last are offered again, from this browser", async ({ page, world }) => {
+  await signIn(page, world.devToken, `/chart?symbol=INFY&date=${SECOND_DAY}&interval=1day&range=3m&ind=sma`);
+  await expect(page.getByTestId("candle-chart")).toHaveAttribute("aria-label", /^INFY from /);
+  await page.goto(`/chart?symbol=TCS&date=${DAY}`);
+  await expect(page.getByTestId("candle-chart")).toHaveAttribute("aria-label", /^TCS on /);
+  await page.goto("/chart");
+  const recent = page.getByTestId("recent-charts").locator("li");
+  await expect(recent).toHaveText(["TCS, 5 min", "INFY, 1 day, 3 months, SMA 20"]);
+  await page.reload();
+  await expect(recent).toHaveText(["TCS, 5 min", "INFY, 1 day, 3 months, SMA 20"]);
+  await recent.nth(1).getByRole("link").click();
+  await expect(page).toHaveURL(/symbol=INFY&interval=1day&range=3m&ind=sma&date=2025-01-03$/);
+  await expect(page.getByTestId("candle-chart")).toHaveAttribute("aria-label", `INFY from 2024-10-04 to ${SECOND_DAY}, 2 candles of 1 day`);
+  await expect(page.getByTestId("indicator-sma")).toBeChecked();
+});

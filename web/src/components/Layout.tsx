@@ -12,8 +12,8 @@ import { ThemeSwitch } from "./ThemeSwitch";
 
 const SECTIONS: { to: string; label: string; pages: PageName[]; admin?: boolean }[] = [
   { to: "/runs", label: "Runs", pages: ["runs", "run", "compare"] },
-  { to: "/watchlist", label: "Watchlist", pages: ["watchlist"] },
   { to: "/chart", label: "Chart", pages: ["chart"] },
+  { to: "/watchlist", label: "Watchlist", pages: ["watchlist"] },
   { to: "/shortlist", label: "Shortlist", pages: ["shortlist"] },
   { to: "/companies", label: "Companies", pages: ["companies"] },
   { to: "/coverage", label: "Coverage", pages: ["coverage"] },

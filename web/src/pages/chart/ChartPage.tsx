@@ -20,9 +20,11 @@ import { IST_LABEL, IST_ZONE, addDays, checkDate, istDate, istTime, sessionOf, s
 import { plural } from "../../words";
 import { CandleChart, type LiveUpdate, type Overlay } from "./CandleChart";
 import { bars, closeLine, orderLines, orderMarkers } from "./chartdata";
+import { INDICATOR_SPECS } from "./indicators";
 import { type LiveQuote, LiveSeries } from "./livebars";
 import { INTERVAL_MINUTES, QuotesTable, type DayQuote, intervalLabel, withRow } from "./QuotesTable";
 import { RANGE_LABELS, isDaily, rangeStart, sessionsOf } from "./ranges";
+import { recentCharts, rememberChart } from "../../recent";
 import { UserLines, useUserLines } from "./UserLines";
 
 type ChartRoute = Extract<Route, { page: "chart" }>;
@@ -53,6 +55,15 @@ function liveQuotes(rows: readonly DayQuote[]): LiveQuote[] {
  * day's quotes beneath; in live mode the chart and the quotes follow new
  * quotes as they are written.
  */
+/** "INFY, 1 day, 3 months, SMA 20 + RSI 14" for a remembered view. */
+function describeView(view: string): string {
+  const q = new URL(view, "http://x.invalid").searchParams;
+  const range = q.get("range") as keyof typeof RANGE_LABELS | null;
+  const ind = (q.get("ind") ?? "").split(",").filter(Boolean).map((i) => INDICATOR_SPECS[i as keyof typeof INDICATOR_SPECS]?.label ?? i);
+  return [q.get("symbol"), intervalLabel((q.get("interval") ?? "5minute") as ChartRoute["interval"]), range && RANGE_LABELS[range],
+    q.get("nifty") ? "NIFTY 50 overlay" : undefined, ind.length ? ind.join(" + ") : undefined].filter(Boolean).join(", ");
+}
+
 /** Why a parameter of a chart link was not used. */
 function explainParam(name: string, text: string): string {
   if (name === "date") {
@@ -95,6 +106,11 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
   }, [known, route.symbol]);
 
   const symbol = known ?? route.symbol;
+  // Remembered once the symbol is the stored one (or has no data that day).
+  useEffect(() => {
+    if (route.symbol && (known === route.symbol || (dayHasData && !known))) rememberChart(route);
+  }, [route.symbol, route.interval, route.range, route.ind?.join(), route.nifty, known, dayHasData]);
+  const recent = useMemo(() => (route.symbol ? [] : recentCharts()), [route.symbol]);
   const date = route.date;
   const ready = Boolean(symbol && date);
   const minutes = INTERVAL_MINUTES[route.interval];
@@ -332,6 +348,14 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
       <InvalidParams invalid={route.invalid} explain={explainParam} />
       {coverage.state === "error" && <ErrorNote error={coverage.error} retry={coverage.reload} />}
       {!symbol && date && <Empty>Choose a symbol to see its candles of {date}: type a few letters for suggestions, or NIFTY for the index.</Empty>}
+      {!symbol && recent.length > 0 && (
+        <nav class="recent" aria-label="Recent charts">
+          <h2>Recent charts</h2>
+          <ul data-testid="recent-charts">
+            {recent.map((view) => <li key={view}><Link to={date ? `${view}&date=${date}` : view}>{describeView(view)}</Link></li>)}
+          </ul>
+        </nav>
+      )}
       {!date && coverage.state === "ready" && !coverage.data.date && <Empty>No market data is stored yet.</Empty>}
       {dayHasData && symbols.length === 0 && (
         <Empty>Nothing is stored for {date}. <button type="button" class="link" onClick={() => step(-1)}>Go to the previous trading day</button></Empty>
