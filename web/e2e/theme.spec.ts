@@ -3,7 +3,7 @@
  * the keyboard: the help overlay (`?`), `/` for the page's search, `g` then
  * a letter for a page, `t` for the theme.
  */
-import { SECOND_DAY } from "./seed";
+import { DAY, SECOND_DAY } from "./seed";
 import { expect, readmeShot, screenshots, signIn, test } from "./fixtures";
 
 const background = (page: import("@playwright/test").Page) =>
@@ -22,7 +22,7 @@ async function chartPixel(page: import("@playwright/test").Page): Promise<number
 
 test("follows the system's dark setting, and the switch overrides it", async ({ page, world }) => {
   await page.emulateMedia({ colorScheme: "dark" });
-  await signIn(page, world.devToken, `/chart?symbol=TCS&date=${SECOND_DAY}&ind=sma,bb`);
+  await signIn(page, world.devToken, `/chart?symbol=TCS&date=${DAY}&ind=sma,bb`);
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
   expect(await background(page)).toBe(DARK);
   // The chart's own canvas is dark too: its top-left pixel.
