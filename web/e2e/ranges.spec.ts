@@ -5,7 +5,8 @@
  * computed here by hand from the seeded prices (seed.ts) of INFY, which no
  * other test writes; price lines a person adds and removes; the chart's keys.
  */
-import { DAY, SECOND_DAY, priceAt } from "./seed";
+import type { QuoteData } from "@mdc/client";
+import { DAY, SECOND_DAY, minuteOf, priceAt } from "./seed";
 import type { Page } from "@playwright/test";
 import { expect, legend, nextFrames, readmeShot, screenshots, shown, signIn, test } from "./fixtures";
 
@@ -203,4 +204,24 @@ test("the chart views opened last are offered again, from this browser", async (
   await expect(page).toHaveURL(/symbol=INFY&interval=1day&range=3m&ind=sma&date=2025-01-03$/);
   await expect(page.getByTestId("candle-chart")).toHaveAttribute("aria-label", `INFY from 2024-10-04 to ${SECOND_DAY}, 2 candles of 1 day`);
   await expect(page.getByTestId("indicator-sma")).toBeChecked();
+});
+
+test("in live mode the indicators follow the live bar", async ({ page, world }) => {
+  // ICICIBANK's 1-minute bars of SECOND_DAY (60), then quotes written now: a new bar at 10:15, then that bar changed.
+  const icici = (i: number) => priceAt("ICICIBANK", i);
+  await signIn(page, world.devToken, `/chart?symbol=ICICIBANK&date=${SECOND_DAY}&interval=1minute&ind=sma&live=1`);
+  await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "live");
+  await page.mouse.move(0, 0); // off the chart: the legend shows the last bar
+  await expect(page.getByTestId("chart-legend")).toContainText("last bar");
+  const before = range(40, 59).map(icici);
+  await expect.poll(async () => (await legend(page))["sma"]).toBe(shown(before.reduce((a, b) => a + b, 0) / 20));
+  const write = (at: Date, price: number) =>
+    world.dev.saveQuotes(at, { ICICIBANK: { status: "SUCCESS", payload: { last_price: price, volume: cum(59) + 1_000 } } as QuoteData });
+  const last19 = range(41, 59).map(icici).reduce((a, b) => a + b, 0);
+  await write(minuteOf(SECOND_DAY, 60), icici(59) + 6);
+  await expect(page.getByTestId("chart-legend").locator("[data-field='time']")).toHaveText(`${SECOND_DAY} 10:15 IST`);
+  await expect.poll(async () => (await legend(page))["sma"]).toBe(shown((last19 + icici(59) + 6) / 20));
+  await write(new Date(minuteOf(SECOND_DAY, 60).getTime() + 30_000), icici(59) - 4);
+  await expect.poll(async () => (await legend(page))["close"]).toBe(shown(icici(59) - 4));
+  expect((await legend(page))["sma"]).toBe(shown((last19 + icici(59) - 4) / 20));
 });

@@ -29,19 +29,21 @@ const GO_TO: Record<string, string> = { w: "/watchlist", c: "/chart", s: "/short
 export function Layout({ user, page, children }: { user: User; page: PageName; children: ComponentChildren }): VNode {
   const sections = SECTIONS.filter((s) => !s.admin || isAdmin(user));
   const [help, setHelp] = useState(false);
-  const pendingGo = useRef(false);
+  // When "g" was pressed: a letter within 1.5 s of it opens a page.
+  const pendingGo = useRef(0);
+  const going = () => Date.now() - pendingGo.current < 1_500;
   const go = (letter: string) => () => {
-    if (!pendingGo.current) return false;
-    pendingGo.current = false;
+    if (!going()) return false;
+    pendingGo.current = 0;
     navigate(GO_TO[letter]!);
     return true;
   };
   useKeys({
     "?": () => setHelp(true),
     "/": () => focusSearch(),
-    t: () => (pendingGo.current ? false : toggleTheme()),
+    t: () => (going() ? false : toggleTheme()),
     g: () => {
-      pendingGo.current = true;
+      pendingGo.current = Date.now();
     },
     ...Object.fromEntries(Object.keys(GO_TO).map((letter) => [letter, go(letter)])),
   });

@@ -57,7 +57,7 @@ export function WatchlistPage({ route }: { route: WatchlistRoute }): VNode {
     { key: "last", label: "Last", value: (r) => r.last, render: (r) => <span data-field="last">{formatPrice(r.last)}</span>, numeric: true },
     { key: "change", label: "Change", value: (r) => change(r).abs, render: (r) => <span data-field="change" class={sign(change(r).abs)}>{formatSignedPrice(change(r).abs)}</span>, numeric: true },
     { key: "pct", label: "Change %", value: (r) => change(r).pct, render: (r) => <span data-field="pct" class={sign(change(r).pct)}>{formatPercent(change(r).pct)}</span>, numeric: true },
-    { key: "volume", label: "Volume", value: (r) => r.volume, render: (r) => <span data-field="volume">{formatCount(r.volume)}</span>, numeric: true },
+    { key: "volume", label: "Volume", value: (r) => (r.symbol === NIFTY ? undefined : r.volume), render: (r) => <span data-field="volume">{r.symbol === NIFTY ? "—" : formatCount(r.volume)}</span>, numeric: true },
     { key: "time", label: `As of (${IST_LABEL})`, value: (r) => r.time, render: (r) => (r.time ? formatIST(new Date(r.time), { zone: false }) : "no quote"), csv: (r) => (r.time ? formatIST(new Date(r.time), { zone: false }) : "") },
     { key: "spark", label: "Today", text: "Intraday", render: (r) => <Sparkline points={r.spark} reference={r.previousClose} label={`${r.symbol} today`} /> },
     { key: "remove", label: <span class="visually-hidden">Remove</span>, text: "Remove", render: (r) => <button type="button" class="small" onClick={() => remove(r.symbol)} aria-label={`Remove ${r.symbol}`}>Remove</button> },

@@ -5,12 +5,13 @@ import {
 } from "lightweight-charts";
 import type { VNode } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { Bar, Marker, PriceLineSpec, VolumeBar } from "./chartdata";
+import { type Bar, type Marker, type PriceLineSpec, type VolumeBar, withBreaks } from "./chartdata";
 import { formatPrice } from "../../format";
 import { useKeys } from "../../keys";
 import type { IndicatorName } from "../../route";
 import { useTheme } from "../../theme";
 import { INDICATOR_SPECS, type IndicatorValues, type Series, indicatorValues } from "./indicators";
+import { IndicatorToggles } from "./IndicatorToggles";
 import { Legend, type LegendValues } from "./Legend";
 
 /** The chart's colours in the light and the dark theme. */
@@ -77,7 +78,9 @@ export function CandleChart(props: {
   const markers = useRef<ISeriesMarkersPluginApi<Time> | undefined>(undefined);
   const lines = useRef<IPriceLine[]>([]);
   const lastBars = useRef<{ prices: Bar[]; volumes: VolumeBar[] }>({ prices: [], volumes: [] });
-  const indicatorSeries = useRef<ISeriesApi<"Line">[]>([]);
+  const indicatorSeries = useRef<{ series: ISeriesApi<"Line">; data: (v: IndicatorValues) => Series }[]>([]);
+  // The bars as drawn, live updates included: what the indicators are computed from.
+  const [drawn, setDrawn] = useState<{ prices: Bar[]; volumes: VolumeBar[] }>({ prices: props.prices, volumes: props.volumes });
   const [hovered, setHovered] = useState<LegendValues | undefined>(undefined);
   const [latest, setLatest] = useState<LegendValues | undefined>(undefined);
 
@@ -147,11 +150,12 @@ export function CandleChart(props: {
 
   // The day's bars: drawn whole, and the view fitted to them.
   useEffect(() => {
-    candles.current?.setData(withBreaks(props.prices, Boolean(props.breaks)));
+    candles.current?.setData(withBreaks(props.prices, Boolean(props.breaks)).map((b) => ({ ...b, time: at(b.time) })));
     volume.current?.setData(props.volumes.map((v) => ({ time: at(v.time), value: v.value, color: v.up ? "#15803d66" : "#b91c1c66" })));
     lastBars.current = { prices: props.prices, volumes: props.volumes };
     chart.current?.timeScale().fitContent();
     setLatest(legendOf(props.prices.at(-1), props.volumes.at(-1)));
+    setDrawn({ prices: props.prices, volumes: props.volumes });
   }, [props.prices, props.volumes]);
 
   // A live quote's bar: the last one changed, or a new one.
@@ -161,6 +165,7 @@ export function CandleChart(props: {
     candles.current.update({ ...update.bar, time: at(update.bar.time) });
     volume.current.update({ time: at(update.volume.time), value: update.volume.value, color: update.volume.up ? "#15803d66" : "#b91c1c66" });
     setLatest(legendOf(update.bar, update.volume));
+    setDrawn((prev) => withBar(prev, update.bar, update.volume));
   }, [props.live?.seq]);
 
   useEffect(() => {
@@ -210,40 +215,46 @@ export function CandleChart(props: {
     overlay.current?.setData((props.overlay?.points ?? []).map((p) => ({ time: at(p.time), value: p.value })));
   }, [props.overlay?.label, props.overlay?.points]);
 
-  // Indicators: computed from the bars drawn (indicators.ts), each a line; RSI in a pane of its own.
+  // Indicators: computed from the bars drawn (indicators.ts), live bars included, each a line; RSI in a pane of its own.
   const values = useMemo(
-    () => indicatorValues(props.prices.map((b) => ({ ...b, session: Math.floor(b.time / 86_400) })), props.volumes.map((v) => v.value)),
-    [props.prices, props.volumes],
+    () => indicatorValues(drawn.prices.map((b) => ({ ...b, session: Math.floor(b.time / 86_400) })), drawn.volumes.map((v) => v.value)),
+    [drawn],
   );
   const shown = (props.indicators ?? []).filter((i) => !(i === "vwap" && props.daily));
   const shownKey = shown.join(",");
   useEffect(() => {
     const c = chart.current;
     if (!c) return;
-    for (const series of indicatorSeries.current) c.removeSeries(series);
+    for (const { series } of indicatorSeries.current) c.removeSeries(series);
     indicatorSeries.current = [];
-    const line = (data: Series, color: string, title: string, pane = 0, dashed = false) => {
+    const line = (data: (v: IndicatorValues) => Series, color: string, title: string, pane = 0, dashed = false) => {
       const series = c.addSeries(LineSeries, {
         color, lineWidth: 1, lineStyle: dashed ? 2 : 0, priceLineVisible: false, lastValueVisible: false, title, crosshairMarkerVisible: false,
       }, pane);
-      series.setData(props.prices.flatMap((b, i) => (data[i] === undefined ? [] : [{ time: at(b.time), value: data[i]! }])));
-      indicatorSeries.current.push(series);
+      indicatorSeries.current.push({ series, data });
     };
     for (const name of shown) {
       const spec = INDICATOR_SPECS[name];
       if (name === "bb") {
-        line(values.bbUpper, spec.color, "BB upper", 0, true);
-        line(values.bbMiddle, spec.color, "BB middle");
-        line(values.bbLower, spec.color, "BB lower", 0, true);
+        line((v) => v.bbUpper, spec.color, "BB upper", 0, true);
+        line((v) => v.bbMiddle, spec.color, "BB middle");
+        line((v) => v.bbLower, spec.color, "BB lower", 0, true);
       } else if (name === "rsi") {
-        line(values.rsi, spec.color, spec.label, 2);
+        line((v) => v.rsi, spec.color, spec.label, 2);
         c.panes()[2]?.setHeight(VOLUME_PANE_HEIGHT);
       } else {
-        line(values[name], spec.color, spec.label);
+        line((v) => v[name], spec.color, spec.label);
       }
     }
+  }, [shownKey]);
+  // Their values: set whole when the bars change (a live bar changes the last values of each).
+  useEffect(() => {
+    for (const { series, data } of indicatorSeries.current) {
+      const points = data(values);
+      series.setData(drawn.prices.flatMap((b, i) => (points[i] === undefined ? [] : [{ time: at(b.time), value: points[i]! }])));
+    }
   }, [shownKey, values]);
-  const indexOf = useMemo(() => new Map(props.prices.map((b, i) => [b.time, i])), [props.prices]);
+  const indexOf = useMemo(() => new Map(drawn.prices.map((b, i) => [b.time, i])), [drawn]);
 
   const zoom = (factor: number) => {
     const scale = chart.current?.timeScale();
@@ -298,44 +309,13 @@ export function CandleChart(props: {
   );
 }
 
-/** Bars for the chart, with an empty slot (whitespace) after each session's last bar when `breaks`. */
-function withBreaks(prices: readonly Bar[], breaks: boolean): ({ time: UTCTimestamp } | (Bar & { time: UTCTimestamp }))[] {
-  const out: ({ time: UTCTimestamp } | (Bar & { time: UTCTimestamp }))[] = [];
-  for (let i = 0; i < prices.length; i++) {
-    const b = prices[i]!;
-    const prev = prices[i - 1];
-    if (breaks && prev && Math.floor(prev.time / 86_400) !== Math.floor(b.time / 86_400)) out.push({ time: at(prev.time + 1) });
-    out.push({ ...b, time: at(b.time) });
-  }
-  return out;
-}
-
-/** The indicators' switches in the legend, each with its value at the bar the legend shows. */
-function IndicatorToggles(props: { on: IndicatorName[]; values: IndicatorValues; index: number | undefined; daily: boolean; toggle: (name: IndicatorName) => void }): VNode {
-  const value = (series: Series) => formatPrice(props.index === undefined ? undefined : series[props.index]);
-  const shown: Record<IndicatorName, string> = {
-    vwap: value(props.values.vwap),
-    sma: value(props.values.sma),
-    ema: value(props.values.ema),
-    bb: `${value(props.values.bbLower)} / ${value(props.values.bbMiddle)} / ${value(props.values.bbUpper)}`,
-    rsi: props.index === undefined || props.values.rsi[props.index] === undefined ? "—" : props.values.rsi[props.index]!.toFixed(2),
+/** The bars after a live bar: the last one replaced (same time) or one more. */
+function withBar(drawn: { prices: Bar[]; volumes: VolumeBar[] }, bar: Bar, volume: VolumeBar): { prices: Bar[]; volumes: VolumeBar[] } {
+  const same = drawn.prices.at(-1)?.time === bar.time;
+  return {
+    prices: [...(same ? drawn.prices.slice(0, -1) : drawn.prices), bar],
+    volumes: [...(same ? drawn.volumes.slice(0, -1) : drawn.volumes), volume],
   };
-  return (
-    <span class="indicators" role="group" aria-label="Indicators">
-      {(Object.keys(INDICATOR_SPECS) as IndicatorName[]).map((name) => {
-        const on = props.on.includes(name);
-        const disabled = name === "vwap" && props.daily;
-        return (
-          <label key={name} class="check indicator" style={{ color: on ? INDICATOR_SPECS[name].color : undefined }}
-            title={disabled ? "VWAP is a session's: not drawn on daily candles" : undefined}>
-            <input type="checkbox" checked={on && !disabled} disabled={disabled} onChange={() => props.toggle(name)} data-testid={`indicator-${name}`} />
-            {INDICATOR_SPECS[name].label}
-            {on && !disabled && <b data-field={name}>{shown[name]}</b>}
-          </label>
-        );
-      })}
-    </span>
-  );
 }
 
 function legendOf(bar: Bar | undefined, vol: VolumeBar | undefined): LegendValues | undefined {

@@ -20,7 +20,7 @@ import { IST_LABEL, IST_ZONE, addDays, checkDate, istDate, istTime, sessionOf, s
 import { plural } from "../../words";
 import { CandleChart, type LiveUpdate, type Overlay } from "./CandleChart";
 import { bars, closeLine, orderLines, orderMarkers } from "./chartdata";
-import { INDICATOR_SPECS } from "./indicators";
+import { RecentCharts, explainParam } from "./ChartLinks";
 import { type LiveQuote, LiveSeries } from "./livebars";
 import { INTERVAL_MINUTES, QuotesTable, type DayQuote, intervalLabel, withRow } from "./QuotesTable";
 import { RANGE_LABELS, isDaily, rangeStart, sessionsOf } from "./ranges";
@@ -55,26 +55,6 @@ function liveQuotes(rows: readonly DayQuote[]): LiveQuote[] {
  * day's quotes beneath; in live mode the chart and the quotes follow new
  * quotes as they are written.
  */
-/** "INFY, 1 day, 3 months, SMA 20 + RSI 14" for a remembered view. */
-function describeView(view: string): string {
-  const q = new URL(view, "http://x.invalid").searchParams;
-  const range = q.get("range") as keyof typeof RANGE_LABELS | null;
-  const ind = (q.get("ind") ?? "").split(",").filter(Boolean).map((i) => INDICATOR_SPECS[i as keyof typeof INDICATOR_SPECS]?.label ?? i);
-  return [q.get("symbol"), intervalLabel((q.get("interval") ?? "5minute") as ChartRoute["interval"]), range && RANGE_LABELS[range],
-    q.get("nifty") ? "NIFTY 50 overlay" : undefined, ind.length ? ind.join(" + ") : undefined].filter(Boolean).join(", ");
-}
-
-/** Why a parameter of a chart link was not used. */
-function explainParam(name: string, text: string): string {
-  if (name === "date") {
-    const checked = checkDate(text);
-    return `The date “${text}”: ${checked.ok ? "not a date." : checked.error} Enter a date above.`;
-  }
-  if (name === "symbol") return `The symbol “${text}”: symbols are 1-32 letters, digits and & . _ - (no spaces).`;
-  if (name === "range") return `The range “${text}”: one of ${RANGES.join(", ")}. One day is shown.`;
-  return `${name} “${text}”.`;
-}
-
 export default function ChartPage({ route }: { route: ChartRoute }): VNode {
   const [symbolText, setSymbolText] = useState(route.symbol ?? route.invalid?.["symbol"] ?? "");
   const [dateText, setDateText] = useState(route.date ?? route.invalid?.["date"] ?? "");
@@ -348,14 +328,7 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
       <InvalidParams invalid={route.invalid} explain={explainParam} />
       {coverage.state === "error" && <ErrorNote error={coverage.error} retry={coverage.reload} />}
       {!symbol && date && <Empty>Choose a symbol to see its candles of {date}: type a few letters for suggestions, or NIFTY for the index.</Empty>}
-      {!symbol && recent.length > 0 && (
-        <nav class="recent" aria-label="Recent charts">
-          <h2>Recent charts</h2>
-          <ul data-testid="recent-charts">
-            {recent.map((view) => <li key={view}><Link to={date ? `${view}&date=${date}` : view}>{describeView(view)}</Link></li>)}
-          </ul>
-        </nav>
-      )}
+      {!symbol && <RecentCharts views={recent} date={date} />}
       {!date && coverage.state === "ready" && !coverage.data.date && <Empty>No market data is stored yet.</Empty>}
       {dayHasData && symbols.length === 0 && (
         <Empty>Nothing is stored for {date}. <button type="button" class="link" onClick={() => step(-1)}>Go to the previous trading day</button></Empty>
