@@ -28,6 +28,7 @@ test("follows the system's dark setting, and the switch overrides it", async ({ 
   // The chart's own canvas is dark too: its top-left pixel.
   await expect(page.getByTestId("candle-chart")).toBeVisible();
   await expect.poll(() => chartPixel(page)).toEqual(DARK_CHART);
+  await page.mouse.move(0, 0); // no crosshair in the picture
   await readmeShot(page, "dark");
   await screenshots(page, "chart-dark");
 
