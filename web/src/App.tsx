@@ -17,6 +17,7 @@ import { isAdmin } from "./session";
 // Loaded when first opened: the chart brings lightweight-charts, and only
 // admins see the admin pages.
 const ChartPage = lazy(() => import("./pages/chart/ChartPage").then((m) => m.default), "the chart");
+const WatchlistPage = lazy(() => import("./pages/WatchlistPage").then((m) => m.WatchlistPage), "the watchlist");
 // An operator's page: loaded when first opened.
 const CoveragePage = lazy(() => import("./pages/CoveragePage").then((m) => m.CoveragePage), "the coverage");
 const admin = () => import("./pages/admin");
@@ -26,7 +27,7 @@ const DataPage = lazy(() => admin().then((m) => m.DataPage), "dates with data");
 const ScriptsPage = lazy(() => admin().then((m) => m.ScriptsPage), "scripts");
 
 const TITLES: Record<Route["page"], string> = {
-  "sign-in": "Sign in", runs: "Runs", run: "Run", compare: "Compare runs", chart: "Chart", shortlist: "Shortlist",
+  "sign-in": "Sign in", runs: "Runs", run: "Run", compare: "Compare runs", chart: "Chart", watchlist: "Watchlist", shortlist: "Shortlist",
   coverage: "Coverage", companies: "Companies",
   "admin-developers": "Developers", "admin-holidays": "Holidays", "admin-data": "Data", "admin-scripts": "Scripts",
   "not-found": "Not found",
@@ -39,6 +40,7 @@ function Page({ route }: { route: Route }): VNode {
     case "compare": return <RunComparePage route={route} />;
     case "coverage": return <CoveragePage route={route} />;
     case "chart": return <ChartPage route={route} />;
+    case "watchlist": return <WatchlistPage route={route} />;
     case "shortlist": return <ShortlistPage route={route} />;
     case "companies": return <CompaniesPage route={route} />;
     case "admin-developers": return <DevelopersPage />;

@@ -1,6 +1,9 @@
 import { render } from "preact";
 import { App } from "./App";
 import "./styles.css";
+import { startTheme } from "./theme";
+
+startTheme();
 
 const root = document.getElementById("app");
 if (root) {

@@ -8,10 +8,27 @@ import { type SortSpec, formatSort, parseSort } from "./sort";
 import { isDate } from "./time";
 
 export const INTERVALS = [
-  "1minute", "2minute", "3minute", "5minute", "10minute", "15minute", "30minute", "1hour",
+  "1minute", "2minute", "3minute", "5minute", "10minute", "15minute", "30minute", "1hour", "1day", "1week",
 ] as const;
 export type Interval = (typeof INTERVALS)[number];
 export const DEFAULT_INTERVAL: Interval = "5minute";
+
+/** How far back the chart reaches from its date: that day alone (default), or days and months up to it. */
+export const RANGES = ["1d", "5d", "1m", "3m", "6m", "1y"] as const;
+export type ChartRange = (typeof RANGES)[number];
+
+/** The chart's indicators (indicators.ts): VWAP, moving averages of 20 bars, Bollinger bands (20, 2), RSI (14). */
+export const INDICATORS = ["vwap", "sma", "ema", "bb", "rsi"] as const;
+export type IndicatorName = (typeof INDICATORS)[number];
+
+/** How often a page reads its data again by itself, in seconds (0: never), as Grafana's refresh picker. */
+export const REFRESH_SECONDS = [0, 5, 10, 30, 60] as const;
+
+/**
+ * Query parameters a URL gave that do not parse, by name, with the text
+ * given: the page says why each was not used rather than dropping it silently.
+ */
+export type Invalid = Record<string, string>;
 
 export const SHORTLIST_TYPES = ["TOP_GAINERS", "VOLUME_SHOCKERS"] as const;
 export type ShortlistTypeName = (typeof SHORTLIST_TYPES)[number];
@@ -20,7 +37,7 @@ export type ScopeName = (typeof SCOPES)[number];
 
 export type Route =
   | { page: "sign-in"; next?: string | undefined }
-  | { page: "runs"; tag?: string | undefined; sort?: SortSpec | undefined }
+  | { page: "runs"; tag?: string | undefined; sort?: SortSpec | undefined; refresh?: number | undefined }
   | { page: "run"; runId: string; gain?: number | undefined; sort?: SortSpec | undefined }
   | { page: "compare"; runIds: string[] }
   | {
@@ -30,13 +47,26 @@ export type Route =
       /** The order whose entry, target and stop are drawn as lines. */
       orderId?: string | undefined;
       live?: boolean | undefined;
+      /** Days or months up to `date` (default: that day alone). */
+      range?: ChartRange | undefined;
+      /** Indicators drawn. */
+      ind?: IndicatorName[] | undefined;
+      invalid?: Invalid | undefined;
     }
   | {
       page: "shortlist"; type: ShortlistTypeName; scope: ScopeName; date?: string | undefined;
       at?: string | undefined; tp?: number | undefined; sl?: number | undefined; sort?: SortSpec | undefined;
       live?: boolean | undefined;
+      invalid?: Invalid | undefined;
     }
-  | { page: "coverage"; date?: string | undefined; gaps?: boolean | undefined }
+  | { page: "watchlist"; sort?: SortSpec | undefined }
+  | {
+      page: "coverage"; date?: string | undefined; gaps?: boolean | undefined;
+      /** Read again every this many seconds. */
+      refresh?: number | undefined;
+      /** Minutes without a write after which a collector is silent (default 5). */
+      silent?: number | undefined;
+    }
   | { page: "companies"; date?: string | undefined; type?: ShortlistTypeName | undefined; scope: ScopeName; min?: number | undefined }
   | { page: "admin-developers" }
   | { page: "admin-holidays"; year?: number | undefined }
@@ -71,6 +101,33 @@ const WALL_CLOCK = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 const DIGITS = /^\d{1,18}$/;
 const flag = (value: string | null): boolean | undefined => (value === "1" ? true : undefined);
 
+function refresh(value: string | null): number | undefined {
+  const n = num(value);
+  return n !== undefined && n > 0 && (REFRESH_SECONDS as readonly number[]).includes(n) ? n : undefined;
+}
+
+/** The parameters of `q` named in `names` whose value is given but was not taken (`taken` undefined). */
+function invalidOf(q: URLSearchParams, taken: Record<string, unknown>): Invalid | undefined {
+  const out: Invalid = {};
+  for (const [name, value] of Object.entries(taken)) {
+    const text = q.get(name);
+    if (text !== null && text.trim() !== "" && value === undefined) out[name] = text;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** A wall clock "YYYY-MM-DDTHH:MM:SS" of a real date and time of day. */
+function wallClock(value: string | null): string | undefined {
+  if (!value || !WALL_CLOCK.test(value) || !isDate(value.slice(0, 10))) return undefined;
+  const [h, m, s] = value.slice(11).split(":").map(Number) as [number, number, number];
+  return h <= 23 && m <= 59 && s <= 59 ? value : undefined;
+}
+
+function indicators(value: string | null): IndicatorName[] | undefined {
+  const list = (value ?? "").split(",").filter((v): v is IndicatorName => (INDICATORS as readonly string[]).includes(v));
+  return list.length ? INDICATORS.filter((i) => list.includes(i)) : undefined;
+}
+
 /**
  * Whether `next` (where sign-in returns to) is a path of this site: it
  * starts with one "/", holds no backslash (browsers read "/\\host" as
@@ -91,7 +148,8 @@ export function parseRoute(pathAndQuery: string): Route {
   const q = url.searchParams;
   const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
   const [first, second] = parts;
-  if (parts.length === 0) return { page: "runs", tag: q.get("tag") || undefined, sort: parseSort(q.get("sort")) };
+  const runs = (): Route => ({ page: "runs", tag: q.get("tag") || undefined, sort: parseSort(q.get("sort")), refresh: refresh(q.get("refresh")) });
+  if (parts.length === 0) return runs();
   switch (first) {
     case "sign-in": {
       const next = q.get("next");
@@ -99,7 +157,7 @@ export function parseRoute(pathAndQuery: string): Route {
       return { page: "sign-in", next: next && isSamePath(next) ? next : undefined };
     }
     case "runs":
-      if (parts.length === 1) return { page: "runs", tag: q.get("tag") || undefined, sort: parseSort(q.get("sort")) };
+      if (parts.length === 1) return runs();
       if (parts.length === 2 && second === "compare") {
         const ids = (q.get("ids") ?? "").split(",").filter((id) => DIGITS.test(id));
         return { page: "compare", runIds: [...new Set(ids)].slice(0, 6) };
@@ -113,7 +171,7 @@ export function parseRoute(pathAndQuery: string): Route {
         const symbol = q.get("symbol");
         const run = q.get("run");
         const order = q.get("order");
-        return {
+        const route: Extract<Route, { page: "chart" }> = {
           page: "chart",
           symbol: symbol && SYMBOL.test(symbol) ? symbol : undefined,
           date: date(q.get("date")),
@@ -122,14 +180,17 @@ export function parseRoute(pathAndQuery: string): Route {
           nifty: flag(q.get("nifty")),
           orderId: order && DIGITS.test(order) ? order : undefined,
           live: flag(q.get("live")),
+          range: oneOf(RANGES, q.get("range")) === "1d" ? undefined : oneOf(RANGES, q.get("range")),
+          ind: indicators(q.get("ind")),
         };
+        const invalid = invalidOf(q, { date: route.date, symbol: route.symbol, range: oneOf(RANGES, q.get("range")) });
+        return invalid ? { ...route, invalid } : route;
       }
       break;
     case "shortlist":
       if (parts.length === 1) {
-        const at = q.get("at");
-        const validAt = at && WALL_CLOCK.test(at) && isDate(at.slice(0, 10)) ? at : undefined;
-        return {
+        const validAt = wallClock(q.get("at"));
+        const route: Extract<Route, { page: "shortlist" }> = {
           page: "shortlist",
           type: oneOf(SHORTLIST_TYPES, q.get("type"), "TOP_GAINERS"),
           scope: oneOf(SCOPES, q.get("scope"), "TOP_5"),
@@ -140,6 +201,8 @@ export function parseRoute(pathAndQuery: string): Route {
           sort: parseSort(q.get("sort")),
           live: flag(q.get("live")),
         };
+        const invalid = invalidOf(q, { at: route.at, date: validAt ? validAt : route.date, tp: route.tp, sl: route.sl });
+        return invalid ? { ...route, invalid } : route;
       }
       break;
     case "companies":
@@ -154,7 +217,15 @@ export function parseRoute(pathAndQuery: string): Route {
       }
       break;
     case "coverage":
-      if (parts.length === 1) return { page: "coverage", date: date(q.get("date")), gaps: flag(q.get("gaps")) };
+      if (parts.length === 1) {
+        return {
+          page: "coverage", date: date(q.get("date")), gaps: flag(q.get("gaps")), refresh: refresh(q.get("refresh")),
+          silent: num(q.get("silent"), 1, 24 * 60),
+        };
+      }
+      break;
+    case "watchlist":
+      if (parts.length === 1) return { page: "watchlist", sort: parseSort(q.get("sort")) };
       break;
     case "admin": {
       const page = second ? ADMIN_PAGES[second] : undefined;
@@ -185,7 +256,7 @@ export function formatRoute(route: Route): string {
     case "sign-in":
       return withQuery("/sign-in", { next: route.next });
     case "runs":
-      return withQuery("/runs", { tag: route.tag, sort: formatSort(route.sort) });
+      return withQuery("/runs", { tag: route.tag, sort: formatSort(route.sort), refresh: route.refresh });
     case "run":
       return withQuery(`/runs/${encodeURIComponent(route.runId)}`, { gain: route.gain, sort: formatSort(route.sort) });
     case "compare":
@@ -195,6 +266,7 @@ export function formatRoute(route: Route): string {
         symbol: route.symbol, date: route.date,
         interval: route.interval === DEFAULT_INTERVAL ? undefined : route.interval, run: route.runId,
         order: route.orderId, nifty: route.nifty ? 1 : undefined, live: route.live ? 1 : undefined,
+        range: route.range === "1d" ? undefined : route.range, ind: route.ind?.length ? route.ind.join(",") : undefined,
       });
     case "shortlist":
       return withQuery("/shortlist", {
@@ -205,7 +277,9 @@ export function formatRoute(route: Route): string {
         at: route.at, tp: route.tp, sl: route.sl, sort: formatSort(route.sort), live: route.live ? 1 : undefined,
       });
     case "coverage":
-      return withQuery("/coverage", { date: route.date, gaps: route.gaps ? 1 : undefined });
+      return withQuery("/coverage", { date: route.date, gaps: route.gaps ? 1 : undefined, refresh: route.refresh, silent: route.silent });
+    case "watchlist":
+      return withQuery("/watchlist", { sort: formatSort(route.sort) });
     case "companies":
       return withQuery("/companies", {
         date: route.date, type: route.type, scope: route.scope === "TOP_5" ? undefined : route.scope, min: route.min,

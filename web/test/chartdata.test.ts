@@ -59,3 +59,15 @@ describe("orderMarkers", () => {
     expect(orderMarkers(orders, "INFY", "2025-01-03", barTimes)).toEqual([]);
   });
 });
+
+describe("session breaks", () => {
+  it("puts an empty slot after each session's last bar, only when asked", async () => {
+    const { withBreaks } = await import("../src/pages/chart/chartdata");
+    const day = 86_400;
+    const bar = (time: number) => ({ time, open: 1, high: 1, low: 1, close: 1 });
+    const bars = [bar(10 * day + 33_300), bar(10 * day + 36_900), bar(11 * day + 33_300)];
+    expect(withBreaks(bars, true).map((b) => b.time)).toEqual([10 * day + 33_300, 10 * day + 36_900, 10 * day + 36_901, 11 * day + 33_300]);
+    expect(withBreaks(bars, true)[2]).toEqual({ time: 10 * day + 36_901 });
+    expect(withBreaks(bars, false)).toEqual(bars);
+  });
+});

@@ -11,6 +11,12 @@ describe("routes in the URL", () => {
     ["/chart", { page: "chart", symbol: undefined, date: undefined, interval: "5minute", runId: undefined, nifty: undefined, orderId: undefined, live: undefined }],
     ["/chart?symbol=NIFTY&date=2025-01-02&run=7&order=12&nifty=1&live=1",
       { page: "chart", symbol: "NIFTY", date: "2025-01-02", interval: "5minute", runId: "7", nifty: true, orderId: "12", live: true }],
+    ["/chart?symbol=INFY&date=2025-01-03&interval=1day&range=3m&ind=vwap%2Crsi",
+      { page: "chart", symbol: "INFY", date: "2025-01-03", interval: "1day", runId: undefined, nifty: undefined, orderId: undefined, live: undefined,
+        range: "3m", ind: ["vwap", "rsi"] }],
+    ["/watchlist?sort=-pct", { page: "watchlist", sort: { key: "pct", desc: true } }],
+    ["/coverage?date=2025-01-02&refresh=10&silent=2", { page: "coverage", date: "2025-01-02", gaps: undefined, refresh: 10, silent: 2 }],
+    ["/runs?refresh=30", { page: "runs", tag: undefined, sort: undefined, refresh: 30 }],
     ["/runs/compare?ids=3%2C1", { page: "compare", runIds: ["3", "1"] }],
     ["/coverage?date=2025-01-02&gaps=1", { page: "coverage", date: "2025-01-02", gaps: true }],
     ["/coverage", { page: "coverage", date: undefined, gaps: undefined }],
@@ -43,10 +49,18 @@ describe("routes in the URL", () => {
 
   it("falls back to defaults for values that do not parse", () => {
     expect(parseRoute("/chart?interval=7minute&date=2025-02-30&symbol=a%20b&run=x&live=yes")).toEqual(
-      { page: "chart", symbol: undefined, date: undefined, interval: "5minute", runId: undefined, nifty: undefined, orderId: undefined, live: undefined });
+      { page: "chart", symbol: undefined, date: undefined, interval: "5minute", runId: undefined, nifty: undefined, orderId: undefined, live: undefined,
+        invalid: { date: "2025-02-30", symbol: "a b" } });
     expect(parseRoute("/runs/compare?ids=1,x,1,2")).toEqual({ page: "compare", runIds: ["1", "2"] });
     expect(parseRoute("/shortlist?tp=-1&sl=101&type=TOP_LOSERS&at=2025-01-02T9:20")).toMatchObject(
       { type: "TOP_GAINERS", tp: undefined, sl: undefined, at: undefined });
+    // What was not used is named, so the page can say so.
+    expect(parseRoute("/shortlist?at=2025-03-10T25:61:00&tp=-5&sl=500")).toMatchObject(
+      { at: undefined, date: undefined, tp: undefined, sl: undefined, invalid: { at: "2025-03-10T25:61:00", tp: "-5", sl: "500" } });
+    expect(parseRoute("/shortlist?at=2025-03-10T23:59:59")).not.toHaveProperty("invalid");
+    expect(parseRoute("/chart?range=2y&ind=rsi,nope,sma")).toMatchObject({ invalid: { range: "2y" } });
+    expect(parseRoute("/chart?ind=rsi,nope,sma")).toMatchObject({ ind: ["sma", "rsi"] });
+    expect(parseRoute("/coverage?refresh=7&silent=0")).toMatchObject({ refresh: undefined, silent: undefined });
     expect(parseRoute("/admin/holidays?year=1850")).toEqual({ page: "admin-holidays", year: undefined });
   });
 

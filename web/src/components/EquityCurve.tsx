@@ -1,4 +1,5 @@
 import type { VNode } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { formatSignedPrice } from "../format";
 import type { EquityPoint } from "../runstats";
 
@@ -9,8 +10,22 @@ export interface Curve {
   points: EquityPoint[];
 }
 
-const W = 640;
+const W_DEFAULT = 640;
+const W_MAX = 960;
 const H = 220;
+
+/** The width an element is drawn at, followed as it changes (so the SVG's units are pixels and its text keeps its size). */
+function useWidth(ref: { current: Element | null }): number | undefined {
+  const [width, setWidth] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => setWidth(Math.round(el.getBoundingClientRect().width)));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return width;
+}
 const PAD = { left: 64, right: 12, top: 12, bottom: 28 };
 
 /** Round steps for an axis: about `count` ticks from `min` to `max`. */
@@ -30,6 +45,9 @@ function ticks(min: number, max: number, count: number): number[] {
  * the zero line; a legend names each curve and its final value.
  */
 export function EquityCurve({ curves, title }: { curves: Curve[]; title: string }): VNode {
+  const frame = useRef<HTMLDivElement>(null);
+  const measured = useWidth(frame);
+  const W = Math.min(W_MAX, Math.max(240, measured ?? W_DEFAULT));
   const all = curves.flatMap((c) => c.points);
   const maxTrade = Math.max(1, ...all.map((p) => p.trade));
   const values = [0, ...all.map((p) => p.equity)];
@@ -42,14 +60,15 @@ export function EquityCurve({ curves, title }: { curves: Curve[]; title: string 
   const summary = curves.map((c) => `${c.label}: ${c.points.length} trades, ending at ${formatSignedPrice(c.points.at(-1)?.equity ?? 0)} per share`).join("; ");
   return (
     <figure class="equity" data-testid="equity-curve">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}. ${summary}`}>
+      <div ref={frame} class="equity-frame">
+      <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`${title}. ${summary}`}>
         {ticks(yMin, yMax, 4).map((v) => (
           <g key={`y${v}`}>
             <line x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} class={v === 0 ? "zero" : "grid"} />
             <text x={PAD.left - 6} y={y(v) + 4} text-anchor="end">{formatSignedPrice(v)}</text>
           </g>
         ))}
-        {ticks(1, maxTrade, Math.min(8, maxTrade)).filter((t) => Number.isInteger(t) && t >= 1).map((t) => (
+        {ticks(1, maxTrade, Math.min(W < 480 ? 4 : 8, maxTrade)).filter((t) => Number.isInteger(t) && t >= 1).map((t) => (
           <text key={`x${t}`} x={x(t)} y={H - 8} text-anchor="middle">{t}</text>
         ))}
         {curves.map((c, i) => (
@@ -57,6 +76,7 @@ export function EquityCurve({ curves, title }: { curves: Curve[]; title: string 
             points={[`${x(0)},${y(0)}`, ...c.points.map((p) => `${x(p.trade)},${y(p.equity)}`)].join(" ")} />
         ))}
       </svg>
+      </div>
       <figcaption>
         {title}: cumulative P&amp;L per share after each trade (x: trade number, in the order trades exited).{" "}
         <span class="curve-legend">

@@ -30,8 +30,10 @@ export function SymbolSearch(props: FieldInputProps & {
   describe?: (symbol: string) => string | undefined;
   onValue: (value: string) => void;
   onPick: (symbol: string) => void;
+  /** The field the `/` key focuses. */
+  shortcut?: boolean;
 }): VNode {
-  const { value, symbols, describe, onValue, onPick, ...input } = props;
+  const { value, symbols, describe, onValue, onPick, shortcut, ...input } = props;
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const shown = useMemo(() => matchSymbols(symbols, value), [symbols, value]);
@@ -56,7 +58,7 @@ export function SymbolSearch(props: FieldInputProps & {
   const expanded = open && shown.length > 0;
   return (
     <div class="combo">
-      <input {...input} role="combobox" aria-autocomplete="list" aria-expanded={expanded} aria-controls={listId}
+      <input {...input} data-shortcut={shortcut ? "search" : undefined} role="combobox" aria-autocomplete="list" aria-expanded={expanded} aria-controls={listId}
         aria-activedescendant={expanded ? `${listId}-${active}` : undefined}
         autoComplete="off" spellcheck={false} autoCapitalize="characters" value={value}
         onInput={(e) => {

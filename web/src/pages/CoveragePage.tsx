@@ -7,6 +7,7 @@ import { cadence, expectedMinutes, minutesIn, missingRanges, rangeText } from ".
 import { type Column, DataTable } from "../components/DataTable";
 import { DateInput, Field } from "../components/Field";
 import { Link } from "../components/Link";
+import { RefreshPicker, useAutoRefresh } from "../components/RefreshPicker";
 import { Empty, ErrorNote, Loading } from "../components/Status";
 import { formatCount } from "../format";
 import { useAsync } from "../hooks";
@@ -19,8 +20,11 @@ import { plural } from "../words";
 type CoverageRoute = Extract<Route, { page: "coverage" }>;
 type Writer = Schemas["WriterActivity"];
 
-/** A collector that has not written for this long is silent. */
-const SILENT_AFTER_MS = 5 * 60_000;
+/** A collector that has not written for this many minutes is silent (the URL's `silent` changes it). */
+const SILENT_AFTER_MINUTES = 5;
+/** Silence longer than this is a collector at rest (a weekend, a retired one), not an alert. */
+const ALERT_WITHIN_MS = 24 * 3600_000;
+const SILENT_CHOICES = [1, 2, 5, 10, 15, 30, 60];
 
 interface SeriesRow {
   key: string;
@@ -34,22 +38,28 @@ interface SeriesRow {
   lastTime?: string | undefined;
 }
 
-/** A session's minutes as a bar: data green, missing minutes red, minutes still to come grey. */
+/**
+ * A session's minutes as a bar: data green, the gaps (what the Gaps column
+ * counts) red, minutes still to come grey, and the minutes between a
+ * periodic series' records (a shortlist's rhythm) pale green.
+ */
 function MinuteBar({ row, expected, total }: { row: SeriesRow; expected: number; total: number }): VNode {
   const text = row.missing.length ? `missing ${row.missing.map(rangeText).join(", ")}` : "no gap";
   return (
-    <svg class="minute-bar" viewBox={`0 0 ${total} 10`} preserveAspectRatio="none" role="img" aria-label={`${row.name}: ${text}`}>
+    <svg class="minute-bar" viewBox={`0 0 ${total} 10`} preserveAspectRatio="none" role="img" aria-label={`${row.name}: ${text}`}
+      data-gaps={row.missing.length}>
       <rect x={0} y={0} width={total} height={10} class="future" />
-      <rect x={0} y={0} width={expected} height={10} class="missing" />
+      <rect x={0} y={0} width={expected} height={10} class="between" />
+      {row.missing.map((r) => <rect key={`m${r.first}`} x={r.first} y={0} width={r.last - r.first + 1} height={10} class="missing" />)}
       {row.ranges.map((r) => <rect key={r.first} x={r.first} y={0} width={r.last - r.first + 1} height={10} class="present" />)}
     </svg>
   );
 }
 
-function status(w: Writer, now: Date): { text: string; kind: "ok" | "warn" | "idle" } {
+function status(w: Writer, now: Date, silentMinutes: number): { text: string; kind: "ok" | "warn" | "idle" } {
   const last = w.lastWriteTime ? new Date(w.lastWriteTime) : undefined;
   if (!last) return { text: "Never", kind: "idle" };
-  if (now.getTime() - last.getTime() <= SILENT_AFTER_MS) return { text: "Writing", kind: "ok" };
+  if (now.getTime() - last.getTime() <= silentMinutes * 60_000) return { text: "Writing", kind: "ok" };
   return { text: `Silent for ${ago(last, now).replace(" ago", "")}`, kind: "warn" };
 }
 
@@ -66,6 +76,7 @@ export function CoveragePage({ route }: { route: CoverageRoute }): VNode {
   const [now, setNow] = useState(() => new Date());
   useEffect(() => setDateText(route.date ?? ""), [route.date]);
 
+  const silentMinutes = route.silent ?? SILENT_AFTER_MINUTES;
   const coverage = useAsync(async () => {
     const answer = await api().call("GET", "/v1/dashboard/coverage", { params: { query: route.date ? { date: route.date } : {} } });
     setNow(new Date());
@@ -76,6 +87,12 @@ export function CoveragePage({ route }: { route: CoverageRoute }): VNode {
     // Only an answer to the question without a date names the latest day (a reload keeps the old answer meanwhile).
     if (!route.date && coverage.data?.asked === undefined && coverage.data?.date) updateRoute(route, { date: coverage.data.date });
   }, [coverage.data, route.date]);
+  useAutoRefresh(route.refresh, coverage.reload);
+  // Collectors that wrote in the last day and then stopped for longer than the threshold.
+  const silent = (coverage.data?.writers ?? []).filter((w) => {
+    const last = w.lastWriteTime ? new Date(w.lastWriteTime).getTime() : undefined;
+    return last !== undefined && now.getTime() - last > silentMinutes * 60_000 && now.getTime() - last <= ALERT_WITHIN_MS;
+  });
   const holidays = useAsync(async () => (date ? holidaysOf(Number(date.slice(0, 4))) : new Set<string>()), [date?.slice(0, 4)]);
 
   const total = coverage.data?.sessionMinutes || 375;
@@ -125,8 +142,8 @@ export function CoveragePage({ route }: { route: CoverageRoute }): VNode {
     { key: "developer", label: "Collector (developer)", value: (w) => w.username },
     { key: "kind", label: "Writes", value: (w) => w.kind },
     {
-      key: "status", label: "Status", value: (w) => status(w, now).text,
-      render: (w) => <span class={`badge freshness-${status(w, now).kind}`}>{status(w, now).text}</span>,
+      key: "status", label: "Status", value: (w) => status(w, now, silentMinutes).text,
+      render: (w) => <span class={`badge freshness-${status(w, now, silentMinutes).kind}`}>{status(w, now, silentMinutes).text}</span>,
     },
     {
       key: "lastWrite", label: `Last write (${IST_LABEL})`, value: (w) => w.lastWriteTime,
@@ -157,7 +174,27 @@ export function CoveragePage({ route }: { route: CoverageRoute }): VNode {
             <button type="button" onClick={coverage.reload}>Refresh</button>
           </span>
         </div>
+        <RefreshPicker id="cov-refresh" value={route.refresh} onChange={(refresh) => updateRoute(route, { refresh })} />
+        <Field id="cov-silent" label="Silent after" className="inline">
+          {(input) => (
+            <select {...input} value={String(silentMinutes)} onChange={(e) => updateRoute(route, { silent: Number(e.currentTarget.value) === SILENT_AFTER_MINUTES ? undefined : Number(e.currentTarget.value) })}>
+              {SILENT_CHOICES.map((m) => <option key={m} value={String(m)}>{m} min</option>)}
+            </select>
+          )}
+        </Field>
       </form>
+      {silent.length > 0 && (
+        <div class="status error silent-alert" role="alert" data-testid="silent-alert">
+          <p>{plural(silent.length, "collector")} silent for more than {silentMinutes} min:</p>
+          <ul>
+            {silent.map((w) => (
+              <li key={`${w.developerId} ${w.kind}`} data-collector={w.username}>
+                {w.username} ({w.kind}): nothing written since {formatIST(w.lastWriteTime)}, {ago(new Date(w.lastWriteTime!), now)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {coverage.state === "error" && <ErrorNote error={coverage.error} retry={coverage.reload} />}
       {coverage.state === "loading" && !coverage.data && <Loading what="the coverage" />}
       {coverage.data && !coverage.data.date && <Empty>No market data is stored yet.</Empty>}

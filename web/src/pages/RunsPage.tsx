@@ -5,6 +5,7 @@ import { type Column, DataTable } from "../components/DataTable";
 import { Link } from "../components/Link";
 import { Empty, ErrorNote, Loading } from "../components/Status";
 import { useAsync } from "../hooks";
+import { RefreshPicker, useAutoRefresh } from "../components/RefreshPicker";
 import { type Route, formatRoute } from "../route";
 import { navigate, updateRoute } from "../router";
 import { type Run, analyseRun, deleteRun, inTurns, listRuns, listTags } from "../runs";
@@ -50,6 +51,7 @@ export function RunsPage({ route }: { route: RunsRoute }): VNode {
   const [deleting, setDeleting] = useState<Run | undefined>();
   const [chosen, setChosen] = useState<string[]>([]);
   const stats = useRunStats(runs.data);
+  useAutoRefresh(route.refresh, runs.reload);
   const stat = (r: Run, pick: (s: RunStats) => number | undefined): number | undefined => {
     const s = stats.get(r.id ?? "");
     return s && s !== "error" ? pick(s) : undefined;
@@ -117,6 +119,7 @@ export function RunsPage({ route }: { route: RunsRoute }): VNode {
             ))}
           </select>
         </div>
+        <RefreshPicker id="runs-refresh" value={route.refresh} onChange={(refresh) => updateRoute(route, { refresh })} />
       </div>
       {runs.state === "error" && <ErrorNote error={runs.error} retry={runs.reload} />}
       {runs.state === "loading" && !runs.data && <Loading what="runs" />}

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import { api } from "../api";
 import { type Column, DataTable } from "../components/DataTable";
 import { Field, FormMessage } from "../components/Field";
+import { InvalidParams } from "../components/InvalidParams";
 import { Link } from "../components/Link";
 import { LiveToggle } from "../components/LiveToggle";
 import { Empty, ErrorNote, Loading } from "../components/Status";
@@ -13,7 +14,7 @@ import { useAsync } from "../hooks";
 import { useWatch } from "../live";
 import { type Route, SCOPES, SHORTLIST_TYPES, formatRoute } from "../route";
 import { updateRoute } from "../router";
-import { IST_LABEL, IST_ZONE, formatIST, istDate, istTime, istWallClock } from "../time";
+import { IST_LABEL, IST_ZONE, checkDate, checkWallClock, formatIST, istDate, istTime, istWallClock } from "../time";
 import { runStats, valueOrders } from "../runstats";
 import { OUTCOME_LABELS, outcomeKind } from "../totals";
 import { plural } from "../words";
@@ -38,6 +39,23 @@ function snapshotAt(times: readonly Date[], hhmm: string): { at: Date } | { erro
   const first = times[0];
   if (!before.length) return { error: first ? `The first snapshot of the day is at ${istTime(first)} ${IST_LABEL}.` : "There is no snapshot that day." };
   return { at: before.at(-1)! };
+}
+
+/** Why a parameter of a shortlist link was not used. */
+function explainParam(name: string, text: string): string {
+  switch (name) {
+    case "at": {
+      const checked = checkWallClock(text);
+      return `The snapshot time “${text}”: ${checked.ok ? "write it as YYYY-MM-DDTHH:MM:SS (IST)." : checked.error} The day's latest snapshot is shown instead.`;
+    }
+    case "date": {
+      const checked = checkDate(text);
+      return `The date “${text}”: ${checked.ok ? "not a date." : checked.error} The latest day is shown instead.`;
+    }
+    case "tp": return `Take profit “${text}”: it must be a percentage of 0 or more. No outcomes are computed without it.`;
+    case "sl": return `Stop loss “${text}”: it must be a percentage from 0 to 100. No outcomes are computed without it.`;
+    default: return `${name} “${text}”.`;
+  }
 }
 
 /** The shortlist at a chosen snapshot, each entry with the outcome of buying it then; live, it follows new snapshots. */
@@ -194,9 +212,10 @@ export function ShortlistPage({ route }: { route: ShortlistRoute }): VNode {
           <button type="submit">Go</button>
         </form>
       )}
+      <InvalidParams invalid={route.invalid} explain={explainParam} />
       {dates.state === "error" && <ErrorNote error={dates.error} retry={dates.reload} />}
       {dates.state === "ready" && dates.data.length === 0 && <Empty>No {LIST_NAMES[route.type]} snapshot ({route.scope === "TOP_5" ? "top 5" : "full"}) has been stored yet.</Empty>}
-      {shortlist.state === "error" && <FormMessage message={errors.message} />}
+      {shortlist.state === "error" && <FormMessage message={errors.message ?? errors.fields["datetime"]} />}
       {shortlist.state === "loading" && at && !shortlist.data && <Loading what="the shortlist" />}
       {shortlist.data && (
         <>

@@ -4,10 +4,21 @@ import {
   createChart, createSeriesMarkers,
 } from "lightweight-charts";
 import type { VNode } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
-import type { Bar, Marker, PriceLineSpec, VolumeBar } from "./chartdata";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { type Bar, type Marker, type PriceLineSpec, type VolumeBar, withBreaks } from "./chartdata";
 import { formatPrice } from "../../format";
+import { useKeys } from "../../keys";
+import type { IndicatorName } from "../../route";
+import { useTheme } from "../../theme";
+import { INDICATOR_SPECS, type IndicatorValues, type Series, indicatorValues } from "./indicators";
+import { IndicatorToggles } from "./IndicatorToggles";
 import { Legend, type LegendValues } from "./Legend";
+
+/** The chart's colours in the light and the dark theme. */
+const THEMES = {
+  light: { background: "#ffffff", text: "#1f2937", grid: "#eef0f3", border: "#d1d5db" },
+  dark: { background: "#111827", text: "#e5e7eb", grid: "#1f2937", border: "#374151" },
+};
 
 const UP = "#15803d";
 const DOWN = "#b91c1c";
@@ -51,7 +62,14 @@ export function CandleChart(props: {
   live?: LiveUpdate | undefined;
   label: string;
   symbol: string;
+  /** Daily or weekly candles: the axis and the legend in dates. */
+  daily?: boolean | undefined;
+  /** Bars of several sessions: an empty slot between two sessions marks the break. */
+  breaks?: boolean | undefined;
+  indicators?: IndicatorName[] | undefined;
+  onIndicators?: ((list: IndicatorName[]) => void) | undefined;
 }): VNode {
+  const { dark } = useTheme();
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | undefined>(undefined);
   const candles = useRef<ISeriesApi<"Candlestick"> | undefined>(undefined);
@@ -60,23 +78,27 @@ export function CandleChart(props: {
   const markers = useRef<ISeriesMarkersPluginApi<Time> | undefined>(undefined);
   const lines = useRef<IPriceLine[]>([]);
   const lastBars = useRef<{ prices: Bar[]; volumes: VolumeBar[] }>({ prices: [], volumes: [] });
+  const indicatorSeries = useRef<{ series: ISeriesApi<"Line">; data: (v: IndicatorValues) => Series }[]>([]);
+  // The bars as drawn, live updates included: what the indicators are computed from.
+  const [drawn, setDrawn] = useState<{ prices: Bar[]; volumes: VolumeBar[] }>({ prices: props.prices, volumes: props.volumes });
   const [hovered, setHovered] = useState<LegendValues | undefined>(undefined);
   const [latest, setLatest] = useState<LegendValues | undefined>(undefined);
 
   // The chart and its series, once.
   useEffect(() => {
     if (!box.current) return;
+    const colors = THEMES[dark ? "dark" : "light"];
     const c = createChart(box.current, {
       autoSize: true,
       layout: {
-        background: { type: ColorType.Solid, color: "#ffffff" },
-        textColor: "#1f2937",
+        background: { type: ColorType.Solid, color: colors.background },
+        textColor: colors.text,
         fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
         attributionLogo: false, // attributed in the caption under the chart instead
         panes: { separatorColor: "#d1d5db" },
       },
       crosshair: { mode: CrosshairMode.Normal },
-      grid: { vertLines: { color: "#eef0f3" }, horzLines: { color: "#eef0f3" } },
+      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
       timeScale: { timeVisible: true, secondsVisible: false, borderColor: "#d1d5db" },
       rightPriceScale: { borderColor: "#d1d5db" },
       localization: { locale: "en-IN" },
@@ -106,17 +128,34 @@ export function CandleChart(props: {
       candles.current = volume.current = overlay.current = undefined;
       markers.current = undefined;
       lines.current = [];
+      indicatorSeries.current = [];
       c.remove();
     };
   }, []);
 
+  // The theme: the chart's own colours follow the page's.
+  useEffect(() => {
+    const colors = THEMES[dark ? "dark" : "light"];
+    chart.current?.applyOptions({
+      layout: { background: { type: ColorType.Solid, color: colors.background }, textColor: colors.text, panes: { separatorColor: colors.border } },
+      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+      timeScale: { borderColor: colors.border },
+      rightPriceScale: { borderColor: colors.border },
+    });
+  }, [dark]);
+
+  useEffect(() => {
+    chart.current?.applyOptions({ timeScale: { timeVisible: !props.daily } });
+  }, [props.daily]);
+
   // The day's bars: drawn whole, and the view fitted to them.
   useEffect(() => {
-    candles.current?.setData(props.prices.map((b) => ({ ...b, time: at(b.time) })));
+    candles.current?.setData(withBreaks(props.prices, Boolean(props.breaks)).map((b) => ({ ...b, time: at(b.time) })));
     volume.current?.setData(props.volumes.map((v) => ({ time: at(v.time), value: v.value, color: v.up ? "#15803d66" : "#b91c1c66" })));
     lastBars.current = { prices: props.prices, volumes: props.volumes };
     chart.current?.timeScale().fitContent();
     setLatest(legendOf(props.prices.at(-1), props.volumes.at(-1)));
+    setDrawn({ prices: props.prices, volumes: props.volumes });
   }, [props.prices, props.volumes]);
 
   // A live quote's bar: the last one changed, or a new one.
@@ -126,6 +165,7 @@ export function CandleChart(props: {
     candles.current.update({ ...update.bar, time: at(update.bar.time) });
     volume.current.update({ time: at(update.volume.time), value: update.volume.value, color: update.volume.up ? "#15803d66" : "#b91c1c66" });
     setLatest(legendOf(update.bar, update.volume));
+    setDrawn((prev) => withBar(prev, update.bar, update.volume));
   }, [props.live?.seq]);
 
   useEffect(() => {
@@ -175,6 +215,47 @@ export function CandleChart(props: {
     overlay.current?.setData((props.overlay?.points ?? []).map((p) => ({ time: at(p.time), value: p.value })));
   }, [props.overlay?.label, props.overlay?.points]);
 
+  // Indicators: computed from the bars drawn (indicators.ts), live bars included, each a line; RSI in a pane of its own.
+  const values = useMemo(
+    () => indicatorValues(drawn.prices.map((b) => ({ ...b, session: Math.floor(b.time / 86_400) })), drawn.volumes.map((v) => v.value)),
+    [drawn],
+  );
+  const shown = (props.indicators ?? []).filter((i) => !(i === "vwap" && props.daily));
+  const shownKey = shown.join(",");
+  useEffect(() => {
+    const c = chart.current;
+    if (!c) return;
+    for (const { series } of indicatorSeries.current) c.removeSeries(series);
+    indicatorSeries.current = [];
+    const line = (data: (v: IndicatorValues) => Series, color: string, title: string, pane = 0, dashed = false) => {
+      const series = c.addSeries(LineSeries, {
+        color, lineWidth: 1, lineStyle: dashed ? 2 : 0, priceLineVisible: false, lastValueVisible: false, title, crosshairMarkerVisible: false,
+      }, pane);
+      indicatorSeries.current.push({ series, data });
+    };
+    for (const name of shown) {
+      const spec = INDICATOR_SPECS[name];
+      if (name === "bb") {
+        line((v) => v.bbUpper, spec.color, "BB upper", 0, true);
+        line((v) => v.bbMiddle, spec.color, "BB middle");
+        line((v) => v.bbLower, spec.color, "BB lower", 0, true);
+      } else if (name === "rsi") {
+        line((v) => v.rsi, spec.color, spec.label, 2);
+        c.panes()[2]?.setHeight(VOLUME_PANE_HEIGHT);
+      } else {
+        line((v) => v[name], spec.color, spec.label);
+      }
+    }
+  }, [shownKey]);
+  // Their values: set whole when the bars change (a live bar changes the last values of each).
+  useEffect(() => {
+    for (const { series, data } of indicatorSeries.current) {
+      const points = data(values);
+      series.setData(drawn.prices.flatMap((b, i) => (points[i] === undefined ? [] : [{ time: at(b.time), value: points[i]! }])));
+    }
+  }, [shownKey, values]);
+  const indexOf = useMemo(() => new Map(drawn.prices.map((b, i) => [b.time, i])), [drawn]);
+
   const zoom = (factor: number) => {
     const scale = chart.current?.timeScale();
     const range = scale?.getVisibleLogicalRange();
@@ -189,6 +270,14 @@ export function CandleChart(props: {
     if (scale && range) scale.setVisibleLogicalRange({ from: range.from + bars, to: range.to + bars });
   };
 
+  useKeys({ f: () => chart.current?.timeScale().fitContent() });
+  const legendValues = hovered ?? latest;
+  const at_ = legendValues ? indexOf.get(legendValues.time) : undefined;
+  const toggle = (name: IndicatorName) => {
+    const list = props.indicators ?? [];
+    props.onIndicators?.(list.includes(name) ? list.filter((i) => i !== name) : [...list, name]);
+  };
+
   return (
     <figure class="chart">
       <div class="chart-tools" role="group" aria-label="Chart view">
@@ -201,7 +290,11 @@ export function CandleChart(props: {
       <div class="chart-area">
         <Legend symbol={props.symbol} values={hovered ?? latest} hovering={hovered !== undefined}
           overlayLabel={props.overlay?.label} overlayBase={props.overlay?.base}
-          overlayLatest={props.overlay?.points.at(-1)?.value} priceBase={props.prices[0]?.open} />
+          overlayLatest={props.overlay?.points.at(-1)?.value} priceBase={props.prices[0]?.open} daily={props.daily}>
+          {props.onIndicators && (
+            <IndicatorToggles on={props.indicators ?? []} values={values} index={at_} daily={Boolean(props.daily)} toggle={toggle} />
+          )}
+        </Legend>
         <div class="chart-box" ref={box} role="img" aria-label={props.label} data-testid="candle-chart" />
       </div>
       <figcaption>
@@ -214,6 +307,15 @@ export function CandleChart(props: {
       </figcaption>
     </figure>
   );
+}
+
+/** The bars after a live bar: the last one replaced (same time) or one more. */
+function withBar(drawn: { prices: Bar[]; volumes: VolumeBar[] }, bar: Bar, volume: VolumeBar): { prices: Bar[]; volumes: VolumeBar[] } {
+  const same = drawn.prices.at(-1)?.time === bar.time;
+  return {
+    prices: [...(same ? drawn.prices.slice(0, -1) : drawn.prices), bar],
+    volumes: [...(same ? drawn.volumes.slice(0, -1) : drawn.volumes), volume],
+  };
 }
 
 function legendOf(bar: Bar | undefined, vol: VolumeBar | undefined): LegendValues | undefined {

@@ -4,22 +4,28 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api } from "../../api";
 import { holidaysOf } from "../../calendar";
 import { DateInput, Field } from "../../components/Field";
+import { InvalidParams } from "../../components/InvalidParams";
 import { LiveToggle } from "../../components/LiveToggle";
 import { Link } from "../../components/Link";
 import { Empty, ErrorNote, Loading } from "../../components/Status";
 import { SymbolSearch, matchSymbols, storedSymbol } from "../../components/SymbolSearch";
 import { useAsync } from "../../hooks";
 import { useWatch } from "../../live";
-import { INTERVALS, type Route, SYMBOL, formatRoute } from "../../route";
+import { INTERVALS, RANGES, type Route, SYMBOL, formatRoute } from "../../route";
+import { useKeys } from "../../keys";
 import { updateRoute } from "../../router";
 import { listOrders, listRuns } from "../../runs";
 import { formatPrice } from "../../format";
-import { IST_LABEL, checkDate, istDate, istTime, sessionOf, stepTradingDay } from "../../time";
+import { IST_LABEL, IST_ZONE, addDays, checkDate, istDate, istTime, sessionOf, stepTradingDay } from "../../time";
 import { plural } from "../../words";
 import { CandleChart, type LiveUpdate, type Overlay } from "./CandleChart";
 import { bars, closeLine, orderLines, orderMarkers } from "./chartdata";
+import { RecentCharts, explainParam } from "./ChartLinks";
 import { type LiveQuote, LiveSeries } from "./livebars";
 import { INTERVAL_MINUTES, QuotesTable, type DayQuote, intervalLabel, withRow } from "./QuotesTable";
+import { RANGE_LABELS, isDaily, rangeStart, sessionsOf } from "./ranges";
+import { recentCharts, rememberChart } from "../../recent";
+import { UserLines, useUserLines } from "./UserLines";
 
 type ChartRoute = Extract<Route, { page: "chart" }>;
 type Order = Schemas["Order"];
@@ -50,11 +56,14 @@ function liveQuotes(rows: readonly DayQuote[]): LiveQuote[] {
  * quotes as they are written.
  */
 export default function ChartPage({ route }: { route: ChartRoute }): VNode {
-  const [symbolText, setSymbolText] = useState(route.symbol ?? "");
-  const [dateText, setDateText] = useState(route.date ?? "");
+  const [symbolText, setSymbolText] = useState(route.symbol ?? route.invalid?.["symbol"] ?? "");
+  const [dateText, setDateText] = useState(route.date ?? route.invalid?.["date"] ?? "");
   const [errors, setErrors] = useState<{ symbol?: string; date?: string }>({});
-  useEffect(() => setSymbolText(route.symbol ?? ""), [route.symbol]);
-  useEffect(() => setDateText(route.date ?? ""), [route.date]);
+  const [more, setMore] = useState(false);
+  useEffect(() => setSymbolText(route.symbol ?? route.invalid?.["symbol"] ?? ""), [route.symbol]);
+  useEffect(() => setDateText(route.date ?? route.invalid?.["date"] ?? ""), [route.date]);
+  // A date the link gave that is not one: said, not replaced by the latest day.
+  const badDate = route.invalid?.["date"];
 
   // The day's symbols (the suggestions), and without a date the latest trading day with data.
   const coverage = useAsync(async () => ({
@@ -63,7 +72,7 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
   }), [route.date]);
   useEffect(() => {
     // Only an answer to the question without a date names the latest day (a reload keeps the old answer meanwhile).
-    if (!route.date && coverage.data?.asked === undefined && coverage.data?.date) updateRoute(route, { date: coverage.data.date });
+    if (!route.date && !badDate && coverage.data?.asked === undefined && coverage.data?.date) updateRoute(route, { date: coverage.data.date });
   }, [coverage.data, route.date]);
   const symbols = useMemo(
     () => [...(coverage.data?.nifty ? [NIFTY] : []), ...(coverage.data?.symbols ?? []).map((s) => s.nseSymbol ?? "")],
@@ -77,14 +86,24 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
   }, [known, route.symbol]);
 
   const symbol = known ?? route.symbol;
+  // Remembered once the symbol is the stored one (or has no data that day).
+  useEffect(() => {
+    if (route.symbol && (known === route.symbol || (dayHasData && !known))) rememberChart(route);
+  }, [route.symbol, route.interval, route.range, route.ind?.join(), route.nifty, known, dayHasData]);
+  const recent = useMemo(() => (route.symbol ? [] : recentCharts()), [route.symbol]);
   const date = route.date;
   const ready = Boolean(symbol && date);
   const minutes = INTERVAL_MINUTES[route.interval];
   const session = useMemo(() => (date ? sessionOf(date) : undefined), [date]);
+  const holidays = useAsync(async () => (date ? holidaysOf(Number(date.slice(0, 4))) : new Set<string>()), [date?.slice(0, 4)]);
+  // Over a range (or in daily candles) the chart reads the candles of [from, date]; one day alone, the day's.
+  const daily = isDaily(route.interval);
+  const ranged = daily || Boolean(route.range && route.range !== "1d");
+  const from = date && ranged ? rangeStart(date, route.range ?? "1d", holidays.data ?? new Set()) : date;
 
   // Live: the watch opens first, then the day is read, so nothing written in between is missed.
   const [liveEpoch, setLiveEpoch] = useState(0);
-  const liveNifty = Boolean(route.live && route.nifty && symbol !== NIFTY);
+  const liveNifty = Boolean(route.live && route.nifty && symbol !== NIFTY && !isDaily(route.interval) && !(route.range && route.range !== "1d"));
   // From the moment a read of the day is sent until the series are built from its answer, live events wait
   // (a ref, not the rendered state: an event can arrive between the read's start and the next render, or
   // between the render of its answer and the effect that builds the series).
@@ -93,18 +112,22 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
     readPending.current = true;
     if (!symbol || !date) return undefined;
     const withNifty = Boolean(route.nifty && symbol !== NIFTY);
-    const candlesOf = (s: string) => api().call("GET", "/v1/dashboard/candles", { params: { query: { symbol: s, date, interval: route.interval } } });
+    const candlesOf = (s: string) => (ranged && from
+      ? api().call("GET", "/v1/developer/historical-candles", {
+        params: { query: { symbol: s, interval: route.interval, start_datetime: `${from}T00:00:00`, end_datetime: `${addDays(date, 1)}T00:00:00`, timezone: IST_ZONE } },
+      })
+      : api().call("GET", "/v1/dashboard/candles", { params: { query: { symbol: s, date, interval: route.interval } } }));
     const quotesOf = async (s: string) =>
       ((await api().call("GET", "/v1/dashboard/quote-timelines", { params: { query: { symbol: s, date } } })).quotes ?? []) as DayQuote[];
     const [candles, quotes, niftyCandles, niftyQuotes] = await Promise.all([
       candlesOf(symbol),
-      quotesOf(symbol),
+      ranged ? [] : quotesOf(symbol),
       withNifty ? candlesOf(NIFTY) : undefined,
       // The overlay's quotes only to follow it live (its volume base).
-      withNifty && route.live ? quotesOf(NIFTY) : [],
+      withNifty && route.live && !ranged ? quotesOf(NIFTY) : [],
     ]);
     return { candles, quotes, nifty: niftyCandles && { candles: niftyCandles, quotes: niftyQuotes } };
-  }, [symbol, date, route.interval, route.nifty, liveEpoch]);
+  }, [symbol, date, route.interval, route.nifty, liveEpoch, ranged, from]);
 
   const data = useMemo(() => bars(day.data?.candles.candles ?? []), [day.data]);
   const [rows, setRows] = useState<DayQuote[]>([]);
@@ -162,7 +185,7 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
 
   const onMain = (event: StreamEvent) => (readPending.current ? void waiting.current.main.push(event) : takeMain(event, false));
   const onNifty = (event: StreamEvent) => (readPending.current ? void waiting.current.nifty.push(event) : takeNifty(event, false));
-  const watching = route.live && symbol && date ? symbol : undefined;
+  const watching = route.live && symbol && date && !ranged ? symbol : undefined;
   const liveState = useWatch(
     watching ? () => (watching === NIFTY ? api().watchNifty() : api().watchQuotes([watching])) : undefined,
     onMain, [watching, date, route.interval], () => setLiveEpoch((n) => n + 1));
@@ -175,11 +198,15 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
     [orders.data, symbol, date],
   );
   const markers = useMemo(
-    () => (symbol && date ? orderMarkers(orders.data ?? [], symbol, date, data.prices.map((b) => b.time)) : []),
-    [orders.data, data, symbol, date],
+    () => (symbol && date && !ranged ? orderMarkers(orders.data ?? [], symbol, date, data.prices.map((b) => b.time)) : []),
+    [orders.data, data, symbol, date, ranged],
   );
   const chosenOrder = dayOrders.find((o) => o.id === route.orderId) ?? dayOrders[0];
-  const priceLines = useMemo(() => (chosenOrder ? orderLines(chosenOrder) : []), [chosenOrder]);
+  const userLines = useUserLines(symbol);
+  const priceLines = useMemo(
+    () => [...(chosenOrder && !ranged ? orderLines(chosenOrder) : []), ...userLines.lines.map((price) => ({ price, color: "#0891b2", title: "Line", dashed: true }))],
+    [chosenOrder, ranged, userLines.lines],
+  );
   const overlay = useMemo<Overlay | undefined>(
     () => (route.nifty && symbol !== NIFTY && day.data?.nifty
       ? { label: "NIFTY 50", points: overlayPoints, base: day.data.nifty.candles.candles?.[0]?.open ?? undefined }
@@ -187,8 +214,18 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
     [route.nifty, symbol, day.data, overlayPoints],
   );
 
-  const holidays = useAsync(async () => (date ? holidaysOf(Number(date.slice(0, 4))) : new Set<string>()), [date?.slice(0, 4)]);
   const step = (dir: -1 | 1) => date && updateRoute(route, { date: stepTradingDay(date, dir, holidays.data ?? new Set()), live: undefined });
+  const stepIn = <T,>(list: readonly T[], current: T, dir: -1 | 1): T => list[Math.min(list.length - 1, Math.max(0, list.indexOf(current) + dir))]!;
+  useKeys({
+    ArrowLeft: () => void step(-1),
+    ArrowRight: () => void step(1),
+    "+": () => updateRoute(route, { interval: stepIn(INTERVALS, route.interval, 1) }),
+    "=": () => updateRoute(route, { interval: stepIn(INTERVALS, route.interval, 1) }),
+    "-": () => updateRoute(route, { interval: stepIn(INTERVALS, route.interval, -1) }),
+    "]": () => updateRoute(route, { range: stepIn(RANGES, route.range ?? "1d", 1), live: undefined }),
+    "[": () => updateRoute(route, { range: stepIn(RANGES, route.range ?? "1d", -1) }),
+    l: () => (ranged ? false : updateRoute(route, route.live ? { live: undefined } : { live: true, date: undefined })),
+  });
 
   const show = (e: Event) => {
     e.preventDefault();
@@ -205,7 +242,11 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
   };
 
   const unknownSymbol = dayHasData && route.symbol && !known;
-  const label = `${symbol === NIFTY ? "NIFTY 50" : symbol} on ${date}, ${plural(data.prices.length + liveBars, "candle")} of ${intervalLabel(route.interval)}` +
+  const sessions = sessionsOf(data.prices.map((b) => b.time)).length;
+  const label = (ranged
+    ? `${symbol === NIFTY ? "NIFTY 50" : symbol} from ${from} to ${date}, ${plural(data.prices.length, "candle")} of ${intervalLabel(route.interval)}` +
+      (daily ? "" : ` over ${plural(sessions, "session")}`)
+    : `${symbol === NIFTY ? "NIFTY 50" : symbol} on ${date}, ${plural(data.prices.length + liveBars, "candle")} of ${intervalLabel(route.interval)}`) +
     (route.runId ? `, ${plural(markers.length, "order marker")} of run ${route.runId}` : "") +
     (overlay ? ", NIFTY 50 overlaid (percent scale)" : "");
 
@@ -215,7 +256,7 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
       <form class="toolbar" onSubmit={show} noValidate>
         <Field id="chart-symbol" label="Symbol" className="inline" error={errors.symbol}>
           {(input) => (
-            <SymbolSearch {...input} value={symbolText} symbols={symbols} onValue={setSymbolText}
+            <SymbolSearch {...input} shortcut value={symbolText} symbols={symbols} onValue={setSymbolText}
               describe={(s) => (s === NIFTY ? "NIFTY 50 index" : undefined)}
               onPick={(s) => {
                 setSymbolText(s);
@@ -231,10 +272,11 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
         <div class="field inline day-steps" role="group" aria-label="Trading day">
           <span class="label-space" aria-hidden="true">&nbsp;</span>
           <span class="buttons">
-            <button type="button" onClick={() => step(-1)} disabled={!date}>◀ Previous day</button>
-            <button type="button" onClick={() => step(1)} disabled={!date}>Next day ▶</button>
+            <button type="button" onClick={() => step(-1)} disabled={!date}>◀<span class="wide-text"> Previous day</span></button>
+            <button type="button" onClick={() => step(1)} disabled={!date}><span class="wide-text">Next day </span>▶</button>
           </span>
         </div>
+        <button type="button" class="more-toggle" aria-expanded={more} onClick={() => setMore(!more)}>{more ? "Fewer options" : "More options"}</button>
         <Field id="chart-interval" label="Interval" className="inline">
           {(input) => (
             <select {...input} value={route.interval} onChange={(e) => updateRoute(route, { interval: e.currentTarget.value as ChartRoute["interval"] })}>
@@ -242,6 +284,15 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
             </select>
           )}
         </Field>
+        <Field id="chart-range" label="Range" className="inline">
+          {(input) => (
+            <select {...input} value={route.range ?? "1d"}
+              onChange={(e) => updateRoute(route, { range: e.currentTarget.value === "1d" ? undefined : (e.currentTarget.value as ChartRoute["range"]), live: undefined })}>
+              {RANGES.map((r) => <option key={r} value={r}>{RANGE_LABELS[r]}</option>)}
+            </select>
+          )}
+        </Field>
+        <div class={more ? "toolbar-more open" : "toolbar-more"}>
         <Field id="chart-run" label="Orders of run" className="inline">
           {(input) => (
             <select {...input} value={route.runId ?? ""} onChange={(e) => updateRoute(route, { runId: e.currentTarget.value || undefined, orderId: undefined })}>
@@ -267,12 +318,17 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
             NIFTY 50 overlay (percent scale)
           </label>
         </div>
-        <LiveToggle on={Boolean(route.live)} state={liveState}
-          onChange={(on) => updateRoute(route, on ? { live: true, date: undefined } : { live: undefined })}
-          what="new quotes of this symbol" />
+        {!ranged && (
+          <LiveToggle on={Boolean(route.live)} state={liveState}
+            onChange={(on) => updateRoute(route, on ? { live: true, date: undefined } : { live: undefined })}
+            what="new quotes of this symbol" />
+        )}
+        </div>
       </form>
+      <InvalidParams invalid={route.invalid} explain={explainParam} />
       {coverage.state === "error" && <ErrorNote error={coverage.error} retry={coverage.reload} />}
       {!symbol && date && <Empty>Choose a symbol to see its candles of {date}: type a few letters for suggestions, or NIFTY for the index.</Empty>}
+      {!symbol && <RecentCharts views={recent} date={date} />}
       {!date && coverage.state === "ready" && !coverage.data.date && <Empty>No market data is stored yet.</Empty>}
       {dayHasData && symbols.length === 0 && (
         <Empty>Nothing is stored for {date}. <button type="button" class="link" onClick={() => step(-1)}>Go to the previous trading day</button></Empty>
@@ -290,13 +346,17 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
       {orders.state === "error" && <ErrorNote error={orders.error} retry={orders.reload} />}
       {ready && !unknownSymbol && day.state === "loading" && !day.data && <Loading what="candles" />}
       {ready && !unknownSymbol && day.data && data.prices.length === 0 && !route.live && (
-        <Empty>No quotes of {symbol} are stored for the session of {date}: nothing to draw.</Empty>
+        <Empty>No quotes of {symbol} are stored {ranged ? `from ${from} to ${date}` : `for the session of ${date}`}: nothing to draw.</Empty>
       )}
       {ready && !unknownSymbol && day.data && (data.prices.length > 0 || route.live) && (
-        <CandleChart prices={data.prices} volumes={data.volumes} markers={markers} priceLines={priceLines} overlay={overlay}
-          live={live} label={label} symbol={symbol === NIFTY ? "NIFTY 50" : (symbol ?? "")} />
+        <>
+          <CandleChart prices={data.prices} volumes={data.volumes} markers={markers} priceLines={priceLines} overlay={overlay}
+            live={live} label={label} symbol={symbol === NIFTY ? "NIFTY 50" : (symbol ?? "")} daily={daily} breaks={ranged && !daily}
+            indicators={route.ind} onIndicators={(ind) => updateRoute(route, { ind: ind.length ? ind : undefined })} />
+          <UserLines lines={userLines} />
+        </>
       )}
-      {ready && !unknownSymbol && day.data && (
+      {ready && !unknownSymbol && day.data && !ranged && (
         <QuotesTable symbol={symbol ?? ""} date={date ?? ""} rows={rows} nifty={symbol === NIFTY} />
       )}
     </section>

@@ -1,6 +1,6 @@
-import type { VNode } from "preact";
+import type { ComponentChildren, VNode } from "preact";
 import { formatCount, formatPercent, formatPrice } from "../../format";
-import { formatIST } from "../../time";
+import { formatIST, istDate } from "../../time";
 import { fromChartTime } from "./chartdata";
 
 /** The values of one bar (chart time: IST-shifted seconds), as the legend shows them. */
@@ -28,6 +28,10 @@ export function Legend(props: {
   overlayBase?: number | undefined;
   overlayLatest?: number | undefined;
   priceBase?: number | undefined;
+  /** Daily or weekly bars: the time as a date. */
+  daily?: boolean | undefined;
+  /** The indicators' switches and values. */
+  children?: ComponentChildren;
 }): VNode {
   const v = props.values;
   const change = (value: number | undefined, base: number | undefined) =>
@@ -38,7 +42,7 @@ export function Legend(props: {
       <span class="legend-symbol">{props.symbol}</span>
       {v ? (
         <>
-          <span class="legend-time" data-field="time">{formatIST(fromChartTime(v.time), { seconds: false })}</span>
+          <span class="legend-time" data-field="time">{props.daily ? istDate(fromChartTime(v.time)) : formatIST(fromChartTime(v.time), { seconds: false })}</span>
           <span><abbr title="Open">O</abbr> <b data-field="open">{formatPrice(v.open)}</b></span>
           <span><abbr title="High">H</abbr> <b data-field="high">{formatPrice(v.high)}</b></span>
           <span><abbr title="Low">L</abbr> <b data-field="low">{formatPrice(v.low)}</b></span>
@@ -56,6 +60,7 @@ export function Legend(props: {
       ) : (
         <span class="legend-note">no bar</span>
       )}
+      {props.children}
     </div>
   );
 }

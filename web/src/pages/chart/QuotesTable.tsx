@@ -14,11 +14,12 @@ export type DayQuote = Schemas["StockQuote"];
 
 export const INTERVAL_MINUTES: Record<Interval, number> = {
   "1minute": 1, "2minute": 2, "3minute": 3, "5minute": 5, "10minute": 10, "15minute": 15, "30minute": 30, "1hour": 60,
+  "1day": 1440, "1week": 10080,
 };
 
 /** "5 min", "1 hour". */
 export function intervalLabel(interval: Interval): string {
-  return interval === "1hour" ? "1 hour" : `${INTERVAL_MINUTES[interval]} min`;
+  return interval === "1hour" ? "1 hour" : interval === "1day" ? "1 day" : interval === "1week" ? "1 week" : `${INTERVAL_MINUTES[interval]} min`;
 }
 
 /** The rows with `row` in its place by time: a quote written again replaces the one of its instant. */

@@ -146,3 +146,20 @@ export function orderLines(order: {
 export function closeLine(candles: readonly CandleLike[]): { time: number; value: number }[] {
   return bars(candles).prices.map((b) => ({ time: b.time, value: b.close }));
 }
+
+/**
+ * Bars for the chart with an empty slot (a time without prices, which
+ * lightweight-charts draws as a gap) after each session's last bar when
+ * `breaks`: intraday candles of several days show where a day ends. Times
+ * are IST-shifted seconds, so a day is 86,400 of them.
+ */
+export function withBreaks(prices: readonly Bar[], breaks: boolean): (Bar | { time: number })[] {
+  const out: (Bar | { time: number })[] = [];
+  for (let i = 0; i < prices.length; i++) {
+    const b = prices[i]!;
+    const prev = prices[i - 1];
+    if (breaks && prev && Math.floor(prev.time / 86_400) !== Math.floor(b.time / 86_400)) out.push({ time: prev.time + 1 });
+    out.push(b);
+  }
+  return out;
+}
