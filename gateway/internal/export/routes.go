@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
@@ -75,15 +76,16 @@ func (s chunkStream) Recv(chunk *wireChunk) error { return s.RecvMsg(chunk) }
 // through conn and writes the records as a file in the format the query
 // asks for, as they arrive. Errors before the first record (a bad
 // parameter, a token, the backtest clock) are the mux's error answers, as
-// on every route; once the file has begun, a failure aborts the answer, so
-// a client never takes a cut file for a whole one.
-func Register(mux *runtime.ServeMux, conn grpc.ClientConnInterface) error {
+// on every route; once the file has begun, a failure breaks the answer off
+// (cut.go), so a client never takes a cut file for a whole one, and a
+// whole file ends with the trailer RowsTrailer.
+func Register(mux *runtime.ServeMux, conn grpc.ClientConnInterface, cuts Cuts) error {
 	for _, rt := range routes {
 		desc, err := streamDesc(rt.rpc)
 		if err != nil {
 			return err
 		}
-		if err := mux.HandlePath(http.MethodGet, rt.path, rt.serve(mux, conn, desc)); err != nil {
+		if err := mux.HandlePath(http.MethodGet, rt.path, rt.serve(mux, conn, desc, cuts)); err != nil {
 			return fmt.Errorf("register %s: %w", rt.path, err)
 		}
 	}
@@ -99,7 +101,7 @@ func Paths() []string {
 	return paths
 }
 
-func (rt route) serve(mux *runtime.ServeMux, conn grpc.ClientConnInterface, desc *grpc.StreamDesc) runtime.HandlerFunc {
+func (rt route) serve(mux *runtime.ServeMux, conn grpc.ClientConnInterface, desc *grpc.StreamDesc, cuts Cuts) runtime.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, _ map[string]string) {
 		// Cancelled when the handler returns, also when the client left:
 		// the server stops reading pages.
@@ -139,30 +141,36 @@ func (rt route) serve(mux *runtime.ServeMux, conn grpc.ClientConnInterface, desc
 			fail(ctx, err)
 			return
 		}
-		rt.writeFile(w, r, f, req, &chunk, err == nil, stream)
+		rt.writeFile(w, r, f, req, &chunk, err == nil, stream, cuts)
 	}
 }
 
 // writeFile answers with the file: the message in chunk (when more is
-// true), then every message stream sends until its end.
-func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req proto.Message, chunk *wireChunk, more bool, stream chunkStream) {
+// true), then every message stream sends until its end, then the trailer
+// RowsTrailer with the count of the file's rows.
+func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req proto.Message, chunk *wireChunk, more bool, stream chunkStream, cuts Cuts) {
 	// An export lasts as long as it needs: no write deadline.
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", f.contentType)
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, rt.fileName(req, f)))
+	h.Set("Trailer", RowsTrailer)
 	w.WriteHeader(http.StatusOK)
 	// The client learns at once that its file is coming.
 	_ = rc.Flush()
-	enc, err := f.open(w, rt.layout)
+	out := &counted{w: w}
+	enc, err := f.open(out, rt.layout)
 	if err != nil {
-		abort(r)
+		cuts.breakOff(w, r, cut{route: rt.path, format: f.name, bytes: out.n, reason: err})
 		return
+	}
+	fail := func(err error) {
+		cuts.breakOff(w, r, cut{route: rt.path, format: f.name, rows: enc.Rows(), bytes: out.n, reason: err})
 	}
 	for more {
 		if err := eachRecord(chunk.b, enc.Write); err != nil {
-			abort(r)
+			fail(err)
 			return
 		}
 		err := stream.Recv(chunk)
@@ -170,25 +178,24 @@ func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req 
 			break
 		}
 		if err != nil {
-			abort(r)
+			fail(err)
 			return
 		}
 	}
 	if err := enc.Close(); err != nil {
-		abort(r)
-	}
-}
-
-// abort ends an answer that cannot be completed by breaking its connection
-// (HTTP/1.1) or resetting its stream (HTTP/2), so the client sees an
-// incomplete answer rather than a short file. A client that left needs
-// nothing more.
-func abort(r *http.Request) {
-	if r.Context().Err() != nil {
+		fail(err)
 		return
 	}
-	panic(http.ErrAbortHandler)
+	// Sent after the last byte, so only a whole file has it.
+	h.Set(RowsTrailer, strconv.FormatInt(enc.Rows(), 10))
 }
+
+// RowsTrailer is the HTTP trailer that ends every whole export file (over
+// chunked HTTP/1.1 and HTTP/2; HTTP/1.0 has no trailers): the number of
+// rows in it (CSV: lines after the header; Parquet: rows; NDJSON: lines).
+// Declared in the Trailer header before the file, sent after its last
+// byte: an answer without it was cut.
+const RowsTrailer = "Mdc-Export-Rows"
 
 // fileName names the file after the kind and days of the export:
 // quotes_2025-01-02_2025-01-31.parquet.

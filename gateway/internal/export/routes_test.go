@@ -48,6 +48,12 @@ func (f *fakeExports) ExportQuotes(req *mdcv1.ExportQuotesRequest, s grpc.Server
 // HTTP server.
 func serve(t *testing.T, fake *fakeExports) *httptest.Server {
 	t.Helper()
+	return serveWith(t, fake, Cuts{}, false)
+}
+
+// serveWith is serve with cuts, over HTTPS with HTTP/2 when h2 is set.
+func serveWith(t *testing.T, fake *fakeExports, cuts Cuts, h2 bool) *httptest.Server {
+	t.Helper()
 	fake.cancelled = make(chan struct{})
 	lis := bufconn.Listen(1 << 20)
 	srv := grpc.NewServer()
@@ -61,10 +67,16 @@ func serve(t *testing.T, fake *fakeExports) *httptest.Server {
 	}
 	t.Cleanup(func() { conn.Close() })
 	mux := runtime.NewServeMux()
-	if err := Register(mux, conn); err != nil {
+	if err := Register(mux, conn, cuts); err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(mux)
+	ts := httptest.NewUnstartedServer(mux)
+	if h2 {
+		ts.EnableHTTP2 = true
+		ts.StartTLS()
+	} else {
+		ts.Start()
+	}
 	t.Cleanup(ts.Close)
 	return ts
 }
