@@ -3,7 +3,6 @@ package export
 import (
 	"context"
 	"crypto/sha256"
-	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"io"
@@ -77,11 +76,16 @@ func resetConnection(w http.ResponseWriter) bool {
 	if err != nil {
 		return false
 	}
+	// The TCP connection itself, under any wrapper (tls.Conn's Close
+	// would send close_notify first, the clean end of a close-delimited
+	// body; the plain listener's connection rewrites net/http's errors).
 	raw := conn
-	// Under TLS, the TCP connection itself: tls.Conn's Close would send
-	// close_notify first, the clean end of a close-delimited body.
-	if tc, ok := conn.(*tls.Conn); ok {
-		raw = tc.NetConn()
+	for {
+		inner, ok := raw.(interface{ NetConn() net.Conn })
+		if !ok {
+			break
+		}
+		raw = inner.NetConn()
 	}
 	if tcp, ok := raw.(*net.TCPConn); ok {
 		// Linger 0: Close discards what is unsent and sends RST, not FIN.

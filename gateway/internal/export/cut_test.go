@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"io"
@@ -53,7 +54,7 @@ func rawGet(t *testing.T, addr, path, proto string) ([]byte, error) {
 func TestACutAnswerEndsWithAReset(t *testing.T) {
 	for _, proto := range []string{"HTTP/1.1", "HTTP/1.0"} {
 		t.Run(proto, func(t *testing.T) {
-			ts := serveWith(t, failing(), Cuts{}, false)
+			ts := serveWith(t, failing(), Cuts{}, false, false)
 			got, err := rawGet(t, ts.Listener.Addr().String(), "/v1/developer/export/quotes?start_date=2035-03-06", proto)
 			if !errors.Is(err, syscall.ECONNRESET) {
 				t.Fatalf("the answer ended with %v, want a reset:\n%s", err, got)
@@ -65,9 +66,28 @@ func TestACutAnswerEndsWithAReset(t *testing.T) {
 	}
 }
 
+// Under TLS too the connection is reset, with no close_notify first (the
+// clean end of a close-delimited HTTP/1.0 body).
+func TestACutAnswerOverTLSEndsWithAReset(t *testing.T) {
+	ts := serveWith(t, failing(), Cuts{}, false, true)
+	conn, err := tls.Dial("tcp", ts.Listener.Addr().String(), &tls.Config{InsecureSkipVerify: true}) // the test's own server
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(conn, "GET /v1/developer/export/quotes?start_date=2035-03-06 HTTP/1.0\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(conn)
+	if !errors.Is(err, syscall.ECONNRESET) {
+		t.Fatalf("the answer ended with %v, want a reset:\n%s", err, got)
+	}
+}
+
 // Over HTTP/2 a cut answer's stream is reset: the body ends in an error.
 func TestACutAnswerOverHTTP2IsAResetStream(t *testing.T) {
-	ts := serveWith(t, failing(), Cuts{}, true)
+	ts := serveWith(t, failing(), Cuts{}, true, true)
 	resp, err := ts.Client().Get(ts.URL + "/v1/developer/export/quotes?start_date=2035-03-06")
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +109,7 @@ func TestACutAnswerOverHTTP2IsAResetStream(t *testing.T) {
 func TestAWholeFileEndsWithItsRowCount(t *testing.T) {
 	for _, h2 := range []bool{false, true} {
 		for format, rows := range map[string]string{"csv": "2", "ndjson": "2", "parquet": "2"} {
-			ts := serveWith(t, whole(), Cuts{}, h2)
+			ts := serveWith(t, whole(), Cuts{}, h2, h2)
 			resp, err := ts.Client().Get(ts.URL + "/v1/developer/export/quotes?start_date=2035-03-06&format=" + format)
 			if err != nil {
 				t.Fatal(err)
@@ -132,7 +152,7 @@ func TestACutIsLoggedAndCounted(t *testing.T) {
 	}
 	fake := failing()
 	fake.chunks = []*mdcv1.ExportChunk{big}
-	ts := serveWith(t, fake, cuts, false)
+	ts := serveWith(t, fake, cuts, false, false)
 	if _, err := rawGet(t, ts.Listener.Addr().String(), "/v1/developer/export/quotes?start_date=2035-03-06&format=ndjson", "HTTP/1.1"); err == nil {
 		t.Fatal("the cut answer ended cleanly")
 	}

@@ -48,11 +48,12 @@ func (f *fakeExports) ExportQuotes(req *mdcv1.ExportQuotesRequest, s grpc.Server
 // HTTP server.
 func serve(t *testing.T, fake *fakeExports) *httptest.Server {
 	t.Helper()
-	return serveWith(t, fake, Cuts{}, false)
+	return serveWith(t, fake, Cuts{}, false, false)
 }
 
-// serveWith is serve with cuts, over HTTPS with HTTP/2 when h2 is set.
-func serveWith(t *testing.T, fake *fakeExports, cuts Cuts, h2 bool) *httptest.Server {
+// serveWith is serve with cuts, over HTTPS when https is set, offering
+// HTTP/2 when h2 is.
+func serveWith(t *testing.T, fake *fakeExports, cuts Cuts, h2, https bool) *httptest.Server {
 	t.Helper()
 	fake.cancelled = make(chan struct{})
 	lis := bufconn.Listen(1 << 20)
@@ -71,8 +72,8 @@ func serveWith(t *testing.T, fake *fakeExports, cuts Cuts, h2 bool) *httptest.Se
 		t.Fatal(err)
 	}
 	ts := httptest.NewUnstartedServer(mux)
-	if h2 {
-		ts.EnableHTTP2 = true
+	if https {
+		ts.EnableHTTP2 = h2
 		ts.StartTLS()
 	} else {
 		ts.Start()
