@@ -33,7 +33,7 @@ func TestACutExportCannotPassAsComplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := StartStackWith(t, StackOptions{GatewayEnv: []string{"MDC_GATEWAY_METRICS_ADDR=" + metricsAddr}})
-	_, token := s.NewDeveloper(t, "developer")
+	developerID, token := s.NewDeveloper(t, "developer")
 	fillQuotes(t, s, cutDay, cutRows)
 	fillQuotes(t, s, wholeDay, wholeRows)
 	exportURL := func(day, format string) string {
@@ -151,6 +151,12 @@ func TestACutExportCannotPassAsComplete(t *testing.T) {
 				!strings.Contains(fmt.Sprint(line["reason"]), "Unavailable") || line["request_id"] == "" {
 				t.Errorf("cut line %v", line)
 			}
+		}
+		// The token's print names the developer through the stored hash
+		// (docs/operations.md, "Logs").
+		tokenPrint := fmt.Sprint(lines[0]["developer_token"])
+		if id := s.SQL(t, "SELECT id FROM developers WHERE encode(token_hash, 'hex') LIKE '"+tokenPrint+"%'"); id != developerID {
+			t.Errorf("developer_token %s is developer %q, want %s", tokenPrint, id, developerID)
 		}
 		got := fetchScrape(t, metricsAddr).sum("mdc_gateway_export_cut_total",
 			map[string]string{"route": "/v1/developer/export/quotes"})
