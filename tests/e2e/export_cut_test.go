@@ -92,39 +92,7 @@ func TestACutExportCannotPassAsComplete(t *testing.T) {
 		{"--http1.1", "csv"}, {"--http1.1", "ndjson"}, {"--http1.0", "csv"}, {"--http1.0", "ndjson"},
 	} {
 		t.Run("curl "+c.name+" "+c.format+": a failed transfer", func(t *testing.T) {
-			file := filepath.Join(t.TempDir(), "export."+c.format)
-			var stderr strings.Builder
-			// The rate limit keeps the transfer going until the kill.
-			cmd := exec.Command("curl", "-sS", c.name, "--limit-rate", "1M", "-o", file,
-				"-H", "Authorization: Bearer "+token, exportURL(cutDay, c.format))
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			waitFor(t, "curl's first bytes", func() bool {
-				info, err := os.Stat(file)
-				return err == nil && info.Size() > 0
-			})
-			s.KillServer(t)
-			defer s.StartServer(t)
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(2 * time.Minute):
-				_ = cmd.Process.Kill()
-				t.Fatal("curl still running 2 minutes after the kill")
-			}
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) {
-				t.Fatalf("curl exited with %v, want a failed transfer: %s", err, stderr.String())
-			}
-			// 18: partial file (HTTP/1.1, no last chunk); 56: failure
-			// receiving (the reset).
-			if code := exit.ExitCode(); code != 18 && code != 56 {
-				t.Errorf("curl exit %d: %s", code, stderr.String())
-			}
+			curlCut(t, s, exportURL(cutDay, c.format), token, c.name)
 		})
 	}
 
@@ -164,6 +132,55 @@ func TestACutExportCannotPassAsComplete(t *testing.T) {
 			t.Errorf("mdc_gateway_export_cut_total = %v, want %d", got, cuts)
 		}
 	})
+}
+
+// curlCut runs curl (with args) on the export at url, kills mdc-server once
+// the first bytes are in, and wants curl to report a failed transfer:
+// exit 18 (partial file: HTTP/1.1 without its last chunk), 56 (failure
+// receiving: the reset) or 92 (HTTP/2 stream error). It restarts the
+// server.
+func curlCut(t *testing.T, s *Stack, url, token string, args ...string) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "export")
+	var stderr strings.Builder
+	// The rate limit keeps the transfer going until the kill.
+	args = append([]string{"-sS", "--limit-rate", "1M", "-o", file, "-H", "Authorization: Bearer " + token}, args...)
+	cmd := exec.Command("curl", append(args, url)...)
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var early error
+	waitFor(t, "curl's first bytes", func() bool {
+		select {
+		case early = <-done:
+			return true // curl ended before the file began
+		default:
+		}
+		info, err := os.Stat(file)
+		return err == nil && info.Size() > 0
+	})
+	if early != nil || cmd.ProcessState != nil {
+		t.Fatalf("curl %v ended before the kill: %v: %s", args, early, stderr.String())
+	}
+	s.KillServer(t)
+	defer s.StartServer(t)
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatal("curl still running 2 minutes after the kill")
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("curl %v exited with %v, want a failed transfer: %s", args, err, stderr.String())
+	}
+	if code := exit.ExitCode(); code != 18 && code != 56 && code != 92 {
+		t.Errorf("curl %v exit %d: %s", args, code, stderr.String())
+	}
 }
 
 // openExport GETs an export with token and wants 200.
