@@ -28,17 +28,25 @@ type cut struct {
 	route, format string
 	rows, bytes   int64
 	reason        error
+	// clientFailed: writing to the client failed (it went away, or its
+	// connection broke); no failure of ours.
+	clientFailed bool
 }
 
-// counted counts the bytes written to the answer, for the cut's line.
+// counted counts the bytes written to the answer, for the cut's line, and
+// keeps the first error writing it: the client's side failed.
 type counted struct {
-	w io.Writer
-	n int64
+	w   io.Writer
+	n   int64
+	err error
 }
 
 func (c *counted) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
 	return n, err
 }
 
@@ -48,14 +56,17 @@ func (c *counted) Write(p []byte) (int, error) {
 // reset (a TCP RST, no terminating chunk). Closing it normally would not
 // do: an HTTP/1.0 answer has no chunks, so a clean close reads as the end
 // of the file. The cut is logged and counted first. A client that left
-// needs nothing more, and is no cut of ours.
+// needs nothing more; one whose connection failed under a write is broken
+// off too, but that is no cut of ours: neither logged nor counted.
 func (c Cuts) breakOff(w http.ResponseWriter, r *http.Request, k cut) {
 	if r.Context().Err() != nil {
 		return
 	}
-	c.log(r, k)
-	if c.Count != nil {
-		c.Count(k.route)
+	if !k.clientFailed {
+		c.log(r, k)
+		if c.Count != nil {
+			c.Count(k.route)
+		}
 	}
 	if r.ProtoMajor == 1 && resetConnection(w) {
 		return

@@ -199,3 +199,43 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// A client that hangs up mid-download is no cut of ours: nothing logged,
+// nothing counted.
+func TestAClientThatLeavesIsNoCut(t *testing.T) {
+	var (
+		mu     sync.Mutex
+		logged bytes.Buffer
+		counts int
+	)
+	cuts := Cuts{
+		Logger: slog.New(slog.NewJSONHandler(lockedWriter{&mu, &logged}, nil)),
+		Count: func(string) {
+			mu.Lock()
+			defer mu.Unlock()
+			counts++
+		},
+	}
+	big := &mdcv1.ExportChunk{}
+	for range 500 {
+		big.Records = append(big.Records, sampleRecords["quotes"]...)
+	}
+	fake := &fakeExports{chunks: []*mdcv1.ExportChunk{big}, forever: true}
+	ts := serveWith(t, fake, cuts, false, false)
+	resp := get(t, ts.URL+"/v1/developer/export/quotes?start_date=2035-03-06")
+	if _, err := io.CopyN(io.Discard, resp.Body, 1<<16); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	select {
+	case <-fake.cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream went on after the client left")
+	}
+	ts.Close() // waits for the handler: its decision to log is made
+	mu.Lock()
+	defer mu.Unlock()
+	if logged.Len() != 0 || counts != 0 {
+		t.Errorf("a client's leaving logged %q, counted %d", logged.String(), counts)
+	}
+}

@@ -162,11 +162,12 @@ func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req 
 	out := &counted{w: w}
 	enc, err := f.open(out, rt.layout)
 	if err != nil {
-		cuts.breakOff(w, r, cut{route: rt.path, format: f.name, bytes: out.n, reason: err})
+		cuts.breakOff(w, r, cut{route: rt.path, format: f.name, bytes: out.n, reason: err, clientFailed: out.err != nil})
 		return
 	}
 	fail := func(err error) {
-		cuts.breakOff(w, r, cut{route: rt.path, format: f.name, rows: enc.Rows(), bytes: out.n, reason: err})
+		cuts.breakOff(w, r, cut{route: rt.path, format: f.name, rows: enc.Rows(), bytes: out.n, reason: err,
+			clientFailed: out.err != nil})
 	}
 	for more {
 		if err := eachRecord(chunk.b, enc.Write); err != nil {
