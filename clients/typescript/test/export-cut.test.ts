@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { MdcClient, MdcError } from "../src/index.js";
-import { downloadExport } from "../src/node.js";
+import { downloadExport } from "../node/download.js";
 import { GateProxy } from "./gate-proxy.js";
 import { missingEnv, Stack } from "./stack.js";
 

@@ -1,7 +1,7 @@
 /// <reference types="node" />
 /**
- * Node-only helpers, a subpath of their own (`@mdc/client/node`) so that the browser bundle of
- * `@mdc/client` never reaches for node:fs.
+ * Node-only helpers, a subpath of their own (`@mdc/client/node`) outside src/, so that the main entry and
+ * everything under src/ stay loadable in a browser (test/browser.test.ts) and no bundle reaches for node:fs.
  */
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
@@ -9,9 +9,9 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 
-import type { MdcClient } from "./client.js";
-import { MdcError } from "./errors.js";
-import type { ExportKind, ExportOptions } from "./types.js";
+import type { MdcClient } from "../src/client.js";
+import { MdcError } from "../src/errors.js";
+import type { ExportKind, ExportOptions } from "../src/types.js";
 
 /**
  * Downloads an export (docs/api.md section 11, `client.export`'s arguments) into the file `path` and
