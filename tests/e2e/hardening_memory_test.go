@@ -303,6 +303,16 @@ func TestUnreadExportsAreCappedAndEnded(t *testing.T) {
 			t.Errorf("unread export %d, ended by the write timeout, read as complete", i)
 		}
 	}
+	// The gateway logged both as cuts, saying why.
+	timedOut := 0
+	for _, line := range logLines(t, s.gateway.logPath) {
+		if line["msg"] == "export cut" && strings.Contains(fmt.Sprint(line["reason"]), "MDC_EXPORT_WRITE_TIMEOUT") {
+			timedOut++
+		}
+	}
+	if timedOut != 2 {
+		t.Errorf("%d export cut lines for the write timeout, want 2", timedOut)
+	}
 }
 
 func TestStreamCapsPerDeveloper(t *testing.T) {

@@ -107,6 +107,13 @@ class Process:
             self.popen.wait()
             raise RuntimeError(f"{self.name} did not exit within {STOP_GRACE}s of SIGTERM")
 
+    def kill(self) -> None:
+        """SIGKILL: no drain, no clean end of its calls."""
+        if self.popen is None or not self.running():
+            raise RuntimeError(f"{self.name} is not running; nothing to kill")
+        self.popen.kill()
+        self.popen.wait(STOP_GRACE)
+
     def log_tail(self, lines: int = 40) -> str:
         try:
             text = self.log_path.read_text(errors="replace")
@@ -136,6 +143,10 @@ class Stack:
     def stop_server(self) -> None:
         """Stops mdc-server and leaves the gateway running (it answers 503)."""
         self.server.stop()
+
+    def kill_server(self) -> None:
+        """Kills mdc-server (SIGKILL) and leaves the gateway running."""
+        self.server.kill()
 
     def start_server(self) -> None:
         """Starts mdc-server again on the same address and database and waits

@@ -63,6 +63,22 @@ export class Stack {
     await stopChild(server.child);
   }
 
+  /** Kills mdc-server (SIGKILL: no drain) and leaves the gateway running; resolves once it is gone. */
+  async killServer(): Promise<void> {
+    const { child } = this.children.find((c) => c.name === "mdc-server")!;
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error("mdc-server is not running");
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGKILL");
+    await exited;
+  }
+
+  /** Runs one SQL command on the stack's database; its unaligned output. */
+  sql(command: string): string {
+    const url = new URL(process.env["MDC_TEST_DATABASE_URL"]!);
+    url.pathname = "/" + this.dbName;
+    return psql(url.toString(), command);
+  }
+
   /** Starts mdc-server again on the same address and database; resolves once /health answers 200. */
   async startServer(): Promise<void> {
     const i = this.children.findIndex((c) => c.name === "mdc-server");

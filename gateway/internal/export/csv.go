@@ -15,6 +15,9 @@ type csvWriter struct {
 	out  io.Writer
 	buf  []byte
 	cell int // cells written in the current row
+	// pending rows are in buf; sent rows were written to out (the header
+	// line is neither).
+	pending, sent int64
 }
 
 // csvFlushBytes is how much a csvWriter gathers before writing.
@@ -25,7 +28,9 @@ func newCSVWriter(out io.Writer, l layout) (*csvWriter, error) {
 	for _, c := range l.columns {
 		w.String(c.name)
 	}
-	return w, w.EndRow()
+	err := w.EndRow()
+	w.pending = 0
+	return w, err
 }
 
 func (w *csvWriter) sep() {
@@ -94,6 +99,7 @@ func (w *csvWriter) Null() { w.sep() }
 func (w *csvWriter) EndRow() error {
 	w.buf = append(w.buf, '\r', '\n')
 	w.cell = 0
+	w.pending++
 	if len(w.buf) < csvFlushBytes {
 		return nil
 	}
@@ -106,8 +112,15 @@ func (w *csvWriter) flush() error {
 	}
 	_, err := w.out.Write(w.buf)
 	w.buf = w.buf[:0]
+	if err == nil {
+		w.sent += w.pending
+	}
+	w.pending = 0
 	return err
 }
 
 // Close writes what is left.
 func (w *csvWriter) Close() error { return w.flush() }
+
+// Rows is how many rows (the header line aside) were written out.
+func (w *csvWriter) Rows() int64 { return w.sent }

@@ -21,6 +21,9 @@ type format struct {
 type encoder interface {
 	Write(rec []byte) error
 	Close() error
+	// Rows is how many rows (NDJSON: lines) have left the encoder so far;
+	// after Close, all of the file's.
+	Rows() int64
 }
 
 // formatParam is the query parameter that chooses the format; the
@@ -76,14 +79,17 @@ type rowsEncoder struct {
 	w    interface {
 		rowWriter
 		Close() error
+		Rows() int64
 	}
 }
 
 func (e rowsEncoder) Write(rec []byte) error { return e.rows(rec, e.w) }
 func (e rowsEncoder) Close() error           { return e.w.Close() }
+func (e rowsEncoder) Rows() int64            { return e.w.Rows() }
 
 // ndjsonEncoder writes records as JSON lines.
 type ndjsonEncoder struct{ w *ndjsonWriter }
 
 func (e ndjsonEncoder) Write(rec []byte) error { return e.w.record(rec) }
 func (e ndjsonEncoder) Close() error           { return e.w.Close() }
+func (e ndjsonEncoder) Rows() int64            { return e.w.Rows() }

@@ -19,6 +19,8 @@ var ndjsonLine = protojson.MarshalOptions{UseProtoNames: false, EmitDefaultValue
 type ndjsonWriter struct {
 	out io.Writer
 	buf []byte
+	// pending lines are in buf; sent lines were written to out.
+	pending, sent int64
 }
 
 func (w *ndjsonWriter) record(wire []byte) error {
@@ -31,6 +33,7 @@ func (w *ndjsonWriter) record(wire []byte) error {
 		return err
 	}
 	w.buf = append(w.buf, '\n')
+	w.pending++
 	if len(w.buf) < csvFlushBytes {
 		return nil
 	}
@@ -44,5 +47,12 @@ func (w *ndjsonWriter) Close() error {
 	}
 	_, err := w.out.Write(w.buf)
 	w.buf = w.buf[:0]
+	if err == nil {
+		w.sent += w.pending
+	}
+	w.pending = 0
 	return err
 }
+
+// Rows is how many lines were written out.
+func (w *ndjsonWriter) Rows() int64 { return w.sent }

@@ -59,7 +59,8 @@ type parquetWriter struct {
 	rb      *array.RecordBuilder
 	cols    []array.Builder
 	cell    int
-	rows    int
+	rows    int    // gathered in rb
+	sent    int64  // handed to the Parquet writer
 	lastDay string // the last date converted, and its value
 	lastVal arrow.Date32
 }
@@ -130,9 +131,18 @@ func (w *parquetWriter) flush() error {
 	}
 	rec := w.rb.NewRecordBatch()
 	defer rec.Release()
+	n := w.rows
 	w.rows = 0
-	return w.fw.WriteBuffered(rec)
+	if err := w.fw.WriteBuffered(rec); err != nil {
+		return err
+	}
+	w.sent += int64(n)
+	return nil
 }
+
+// Rows is how many rows were handed to the Parquet writer (which holds up
+// to a row group before writing it out).
+func (w *parquetWriter) Rows() int64 { return w.sent }
 
 // Close writes the last rows and the file's footer. A file without rows
 // still has the schema.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"strconv"
 	"time"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
@@ -75,19 +77,20 @@ func (s chunkStream) Recv(chunk *wireChunk) error { return s.RecvMsg(chunk) }
 // through conn and writes the records as a file in the format the query
 // asks for, as they arrive. Errors before the first record (a bad
 // parameter, a token, the backtest clock) are the mux's error answers, as
-// on every route; once the file has begun, a failure aborts the answer, so
-// a client never takes a cut file for a whole one.
+// on every route; once the file has begun, a failure breaks the answer off
+// (cut.go), so a client never takes a cut file for a whole one, and a
+// whole file ends with the trailer RowsTrailer.
 //
 // writeTimeout is how long a download may make no progress (the client reads
-// nothing) before it is ended like a failed one, which cancels the RPC, so
-// an unread export holds nothing for longer (MDC_EXPORT_WRITE_TIMEOUT).
-func Register(mux *runtime.ServeMux, conn grpc.ClientConnInterface, writeTimeout time.Duration) error {
+// nothing) before it is broken off like a failed one, which cancels the RPC,
+// so an unread export holds nothing for longer (MDC_EXPORT_WRITE_TIMEOUT).
+func Register(mux *runtime.ServeMux, conn grpc.ClientConnInterface, writeTimeout time.Duration, cuts Cuts) error {
 	for _, rt := range routes {
 		desc, err := streamDesc(rt.rpc)
 		if err != nil {
 			return err
 		}
-		if err := mux.HandlePath(http.MethodGet, rt.path, rt.serve(mux, conn, desc, writeTimeout)); err != nil {
+		if err := mux.HandlePath(http.MethodGet, rt.path, rt.serve(mux, conn, desc, writeTimeout, cuts)); err != nil {
 			return fmt.Errorf("register %s: %w", rt.path, err)
 		}
 	}
@@ -103,7 +106,7 @@ func Paths() []string {
 	return paths
 }
 
-func (rt route) serve(mux *runtime.ServeMux, conn grpc.ClientConnInterface, desc *grpc.StreamDesc, writeTimeout time.Duration) runtime.HandlerFunc {
+func (rt route) serve(mux *runtime.ServeMux, conn grpc.ClientConnInterface, desc *grpc.StreamDesc, writeTimeout time.Duration, cuts Cuts) runtime.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, _ map[string]string) {
 		// Cancelled when the handler returns, also when the client left:
 		// the server stops reading pages.
@@ -143,13 +146,14 @@ func (rt route) serve(mux *runtime.ServeMux, conn grpc.ClientConnInterface, desc
 			fail(ctx, err)
 			return
 		}
-		rt.writeFile(w, r, f, req, &chunk, err == nil, stream, writeTimeout)
+		rt.writeFile(w, r, f, req, &chunk, err == nil, stream, writeTimeout, cuts)
 	}
 }
 
 // writeFile answers with the file: the message in chunk (when more is
-// true), then every message stream sends until its end.
-func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req proto.Message, chunk *wireChunk, more bool, stream chunkStream, writeTimeout time.Duration) {
+// true), then every message stream sends until its end, then the trailer
+// RowsTrailer with the count of the file's rows.
+func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req proto.Message, chunk *wireChunk, more bool, stream chunkStream, writeTimeout time.Duration, cuts Cuts) {
 	// An export lasts as long as it needs, but each chunk must be taken by
 	// the client within writeTimeout: the deadline moves on with every one.
 	rc := http.NewResponseController(w)
@@ -158,18 +162,30 @@ func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req 
 	h := w.Header()
 	h.Set("Content-Type", f.contentType)
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, rt.fileName(req, f)))
+	h.Set("Trailer", RowsTrailer)
 	w.WriteHeader(http.StatusOK)
 	// The client learns at once that its file is coming.
 	_ = rc.Flush()
-	enc, err := f.open(w, rt.layout)
+	out := &counted{w: w}
+	// newCut describes the answer as it is broken off after `rows` rows.
+	newCut := func(rows int64, err error) cut {
+		k := cut{route: rt.path, format: f.name, rows: rows, bytes: out.n, reason: err, clientFailed: out.err != nil}
+		if errors.Is(out.err, os.ErrDeadlineExceeded) {
+			k.timedOut = true
+			k.reason = fmt.Errorf("the client read nothing for %v (MDC_EXPORT_WRITE_TIMEOUT)", writeTimeout)
+		}
+		return k
+	}
+	enc, err := f.open(out, rt.layout)
 	if err != nil {
-		abort(r)
+		cuts.breakOff(w, r, newCut(0, err))
 		return
 	}
+	fail := func(err error) { cuts.breakOff(w, r, newCut(enc.Rows(), err)) }
 	for more {
 		progress()
 		if err := eachRecord(chunk.b, enc.Write); err != nil {
-			abort(r)
+			fail(err)
 			return
 		}
 		err := stream.Recv(chunk)
@@ -177,26 +193,25 @@ func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req 
 			break
 		}
 		if err != nil {
-			abort(r)
+			fail(err)
 			return
 		}
 	}
 	progress()
 	if err := enc.Close(); err != nil {
-		abort(r)
-	}
-}
-
-// abort ends an answer that cannot be completed by breaking its connection
-// (HTTP/1.1) or resetting its stream (HTTP/2), so the client sees an
-// incomplete answer rather than a short file. A client that left needs
-// nothing more.
-func abort(r *http.Request) {
-	if r.Context().Err() != nil {
+		fail(err)
 		return
 	}
-	panic(http.ErrAbortHandler)
+	// Sent after the last byte, so only a whole file has it.
+	h.Set(RowsTrailer, strconv.FormatInt(enc.Rows(), 10))
 }
+
+// RowsTrailer is the HTTP trailer that ends every whole export file (over
+// chunked HTTP/1.1 and HTTP/2; HTTP/1.0 has no trailers): the number of
+// rows in it (CSV: lines after the header; Parquet: rows; NDJSON: lines).
+// Declared in the Trailer header before the file, sent after its last
+// byte: an answer without it was cut.
+const RowsTrailer = "Mdc-Export-Rows"
 
 // fileName names the file after the kind and days of the export:
 // quotes_2025-01-02_2025-01-31.parquet.

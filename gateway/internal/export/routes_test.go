@@ -48,6 +48,13 @@ func (f *fakeExports) ExportQuotes(req *mdcv1.ExportQuotesRequest, s grpc.Server
 // HTTP server.
 func serve(t *testing.T, fake *fakeExports) *httptest.Server {
 	t.Helper()
+	return serveWith(t, fake, Cuts{}, false, false)
+}
+
+// serveWith is serve with cuts, over HTTPS when https is set, offering
+// HTTP/2 when h2 is.
+func serveWith(t *testing.T, fake *fakeExports, cuts Cuts, h2, https bool) *httptest.Server {
+	t.Helper()
 	fake.cancelled = make(chan struct{})
 	lis := bufconn.Listen(1 << 20)
 	srv := grpc.NewServer()
@@ -61,10 +68,16 @@ func serve(t *testing.T, fake *fakeExports) *httptest.Server {
 	}
 	t.Cleanup(func() { conn.Close() })
 	mux := runtime.NewServeMux()
-	if err := Register(mux, conn, time.Minute); err != nil {
+	if err := Register(mux, conn, time.Minute, cuts); err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(mux)
+	ts := httptest.NewUnstartedServer(mux)
+	if https {
+		ts.EnableHTTP2 = h2
+		ts.StartTLS()
+	} else {
+		ts.Start()
+	}
 	t.Cleanup(ts.Close)
 	return ts
 }

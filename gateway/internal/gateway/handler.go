@@ -54,7 +54,7 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 	if err := mdcv1.RegisterStreamServiceHandlerClient(ctx, mux, mdcv1.NewStreamServiceClient(streams)); err != nil {
 		return nil, fmt.Errorf("register stream service: %w", err)
 	}
-	if err := export.Register(mux, streams, o.ExportWriteTimeout); err != nil {
+	if err := export.Register(mux, streams, o.ExportWriteTimeout, export.Cuts{Logger: o.Logger, Count: o.metrics.ExportCut}); err != nil {
 		return nil, fmt.Errorf("register export routes: %w", err)
 	}
 	table.AnswersFiles(http.MethodGet, export.Paths())

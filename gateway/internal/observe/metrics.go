@@ -37,6 +37,7 @@ type Metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
+	cuts     *prometheus.CounterVec
 }
 
 // NewMetrics registers the series.
@@ -58,12 +59,25 @@ func NewMetrics() *Metrics {
 			Help: "HTTP requests being answered.",
 		}),
 	}
+	m.cuts = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "mdc_gateway_export_cut_total",
+		Help: "Export downloads broken off after their file began (the server failed mid-export), by route template.",
+	}, []string{"route"})
 	m.registry.MustRegister(
-		m.requests, m.duration, m.inFlight,
+		m.requests, m.duration, m.inFlight, m.cuts,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	return m
+}
+
+// ExportCut counts an export download of route broken off after its
+// file began. A nil m counts nothing.
+func (m *Metrics) ExportCut(route string) {
+	if m == nil {
+		return
+	}
+	m.cuts.WithLabelValues(route).Inc()
 }
 
 // Gather is the registry's: every series, for a scrape or a test.

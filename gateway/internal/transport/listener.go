@@ -42,6 +42,10 @@ type jsonErrorConn struct {
 	net.Conn
 }
 
+// NetConn is the connection underneath, as tls.Conn's NetConn: the export
+// routes reset a cut download's TCP connection through it (export/cut.go).
+func (c *jsonErrorConn) NetConn() net.Conn { return c.Conn }
+
 // Two fixed forms net/http writes before a handler runs: an error with a
 // plain-text body and "Connection: close" (server.go, conn.serve), and 417
 // for an Expect header it does not know (no body).

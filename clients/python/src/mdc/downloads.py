@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from mdc.errors import MdcError
+from mdc.errors import MdcError, Unavailable
 
 if TYPE_CHECKING:
     import pandas
@@ -24,10 +24,13 @@ def partial(path: Path) -> Path:
 
 
 def broken(rpc: str, exc: httpx.HTTPError) -> MdcError:
-    """The error of an export whose answer broke off after it began (the
-    gateway resets the connection when the server fails mid-export)."""
-    return MdcError(f"{rpc}: the export broke off before its end ({type(exc).__name__}: {exc}); ask again",
-                    http_status=200, code="UNAVAILABLE")
+    """The error of an export whose download was cut after it began. The
+    gateway breaks such an answer off (a reset connection or HTTP/2 stream,
+    no last chunk: docs/api.md section 11), which httpx raises on; httpx
+    does not expose the ``Mdc-Export-Rows`` trailer, so that framing is
+    the check."""
+    return Unavailable(f"{rpc}: the download was cut before its end ({type(exc).__name__}: {exc}); ask again",
+                       http_status=200, code="UNAVAILABLE")
 
 
 def frame(parquet: bytes) -> pandas.DataFrame:
