@@ -50,11 +50,21 @@ export function checkKeys(value: unknown, schema: string, path: string): void {
 }
 
 /** The known key `key` most probably meant: the same letters in another case or spelling (lastPrice for
- * last_price), else the closest by edit distance, if close enough. */
+ * last_price), an abbreviation (qty for quantity), else the closest by edit distance, if close enough. */
 export function nearest(key: string, known: readonly string[]): string | undefined {
   const fold = (s: string) => s.toLowerCase().replace(/[_-]/g, "");
   const same = known.find((k) => fold(k) === fold(key));
   if (same) return same;
+  // An abbreviation: the key's letters in order, from the first (qty, quantity).
+  const short = fold(key);
+  const abbreviated = known.find((k) => {
+    const long = fold(k);
+    if (short.length < 2 || short[0] !== long[0]) return false;
+    let i = 0;
+    for (const c of long) if (c === short[i]) i++;
+    return i === short.length;
+  });
+  if (abbreviated) return abbreviated;
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(key.length / 3)) + 1;
   for (const k of known) {
