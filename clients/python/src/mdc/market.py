@@ -279,10 +279,9 @@ class CandlesOfSymbols(Record):
     def to_arrow(self) -> pyarrow.Table:
         """A ``pyarrow.Table``: ``symbol``, then the columns of
         :class:`Candle`, one row per candle."""
-        import pyarrow as pa
+        from mdc.frames import _import, to_arrow
 
-        from mdc.frames import to_arrow
-
+        pa = _import("pyarrow", "to_arrow", "pandas")
         candles = [c for s in self.series for c in s.candles]
         symbols = [s.symbol for s in self.series for _ in s.candles]
         return to_arrow(Candle, candles).add_column(0, "symbol", pa.array(symbols, type=pa.string()))
