@@ -268,7 +268,7 @@ var candlesLayout = layout{
 		w.Float(k.GetHigh())
 		w.Float(k.GetLow())
 		w.Float(k.GetClose())
-		if k.Volume != nil { // absent: no quote of the bucket reported a volume
+		if k != nil && k.Volume != nil { // absent: no quote of the bucket reported a volume
 			w.Float(*k.Volume)
 		} else {
 			w.Null()
