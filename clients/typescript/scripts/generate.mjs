@@ -135,9 +135,12 @@ function requestFields() {
   const found = new Map();
   const visit = (name) => {
     if (!name || found.has(name) || !schemas[name]) return;
-    const props = Object.entries(schemas[name].properties ?? {}).map(([key, property]) => [key, refOf(property)]);
+    const props = Object.entries(schemas[name].properties ?? {}).map(([key, property]) => {
+      const ref = refOf(property);
+      return [key, ref && property?.type === "array" ? `${ref}[]` : ref];
+    });
     found.set(name, props);
-    props.forEach(([, ref]) => visit(ref));
+    props.forEach(([, ref]) => visit(ref?.replace(/\[\]$/, "")));
   };
   for (const item of Object.values(doc.paths ?? {})) {
     for (const method of METHODS) {
@@ -148,8 +151,9 @@ function requestFields() {
   const names = [...found.keys()].sort();
   return (
     HEADER +
-    "\n/** The properties of each schema a request body holds: property -> the schema of its object (or of its list's\n" +
-    " * items), null for a scalar. The client refuses a key that is none of them before sending. */\n" +
+    "\n/** The properties of each schema a request body holds: property -> the schema of its object (\"Ohlc\"), or of\n" +
+    " * its list's items (\"DepthLevel[]\"), null for a scalar. The client refuses a key that is none of them before\n" +
+    " * sending. */\n" +
     "export const REQUEST_FIELDS: Readonly<Record<string, Readonly<Record<string, string | null>>>> = {\n" +
     names.map((name) => `  ${JSON.stringify(name)}: {${found.get(name).map(([k, r]) => ` ${JSON.stringify(k)}: ${JSON.stringify(r)}`).join(",")} },\n`).join("") +
     "};\n"

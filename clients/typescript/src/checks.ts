@@ -41,8 +41,10 @@ export function checkKeys(value: unknown, schema: string, path: string): void {
     }
     const inner = fields[key];
     if (!inner || item === null || item === undefined) continue;
-    if (Array.isArray(item)) {
-      item.forEach((element, i) => checkKeys(element, inner, `${where}[${i}]`));
+    if (inner.endsWith("[]")) {
+      const items = inner.slice(0, -2);
+      if (!Array.isArray(item)) throw invalidArgument(where, `expected an array of ${items}, got ${typeof item} ${describe(item)}`);
+      item.forEach((element, i) => checkKeys(element, items, `${where}[${i}]`));
     } else {
       checkKeys(item, inner, where);
     }
