@@ -162,7 +162,10 @@ def _fix_order(body):
 
 
 def _fix_quote_data(quote_data):
-    if not isinstance(quote_data, dict) or quote_data.get("status") != "SUCCESS":
+    if not isinstance(quote_data, dict):
+        return
+    status = quote_data.get("status")  # protobuf JSON takes the enum's number too
+    if status != "SUCCESS" and not (type(status) is int and status == 1):
         return
     payload = quote_data.get("payload")
     if not isinstance(payload, dict):
