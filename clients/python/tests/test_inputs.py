@@ -44,6 +44,9 @@ REFUSED: list[tuple[str, Callable[[mdc.Client], object], str, str]] = [
     ("misspelled payload key, no camelCase", lambda c: c.save_nifty(AT, untyped({"status": "SUCCESS", "payload": {
         "last_price": 1, "volumee": 2}}), 0.1),
      "data.quoteData.payload.volumee", "did you mean 'volume'?"),
+    ("an abbreviated key", lambda c: c.save_nifty(AT, untyped({"status": "SUCCESS", "payload": {
+        "last_price": 1, "depth": {"buy": [{"price": 1, "qty": 2}]}}}), 0.1),
+     "data.quoteData.payload.depth.buy[0].qty", "did you mean 'quantity'?"),
     ("camelCase entry key", lambda c: c.save_shortlist(AT, "TOP_GAINERS", [untyped({"nseSymbol": "TCS", "price": 1})]),
      "data.entries[0].nseSymbol", "did you mean 'nse_symbol'?"),
     ("unknown enum name", lambda c: c.save_shortlist(AT, untyped("TOP_LOSERS"), []),

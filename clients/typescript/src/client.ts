@@ -387,7 +387,7 @@ export class MdcClient {
     query: (cursor: { cursor?: string }) => object,
   ): Promise<EventStream<StreamEvent>> {
     if (opts.idleTimeoutMs !== undefined && !(opts.idleTimeoutMs >= 0)) {
-      throw new RangeError(`idleTimeoutMs must be >= 0 (0: no idle timeout), not ${opts.idleTimeoutMs}`);
+      throw invalidArgument("idleTimeoutMs", `must be >= 0 (0: no idle timeout), not ${opts.idleTimeoutMs}`);
     }
     const headers = this.#headers;
     return EventStream.open(

@@ -95,6 +95,14 @@ describe("research shapes and refusals against a real mdc stack", { skip: missin
       assert.deepEqual(Object.keys(error.fields), [field]);
       assert.match(error.fields[field]!, /expected a valid Date, got/);
     }
+    let idle: unknown;
+    try {
+      await client.watchNifty({ idleTimeoutMs: -1 });
+    } catch (e) {
+      idle = e;
+    }
+    assert.ok(idle instanceof MdcError && idle.code === "INVALID_ARGUMENT", String(idle));
+    assert.deepEqual(Object.keys(idle.fields), ["idleTimeoutMs"]);
     const text = await refusal(client.quote("TCS", { asOf: untyped("2025-01-02T10:00:00") }));
     assert.ok(text.message.includes('pass new Date("2025-01-02T10:00:00")'), text.message);
     assert.equal(sent, before, "nothing was sent");

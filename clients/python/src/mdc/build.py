@@ -163,6 +163,17 @@ def _scalar(field: descriptor.FieldDescriptor, value: object, path: str) -> obje
     raise invalid_argument(path, f"fields of type {kind} are not supported")
 
 
+def _abbreviated(key: str, known: list[str]) -> str | None:
+    """The known key ``key`` abbreviates: its letters in order, from the
+    first (``qty`` for ``quantity``), as the other clients guess."""
+    short = key.lower().replace("_", "")
+    for name in known:
+        letters = iter(name.replace("_", ""))
+        if len(short) > 1 and short[0] == name[0] and all(c in letters for c in short):
+            return name
+    return None
+
+
 def _unknown_key(desc: descriptor.Descriptor, key: object) -> str:
     """Says that ``key`` is no field of ``desc``, and which one it may mean:
     the field whose JSON or camelCase name it is (``nseSymbol``), or the
@@ -171,6 +182,7 @@ def _unknown_key(desc: descriptor.Descriptor, key: object) -> str:
     guess = None
     if isinstance(key, str):
         by_other_name = {f.json_name: f.name for f in desc.fields} | {f.camelcase_name: f.name for f in desc.fields}
-        guess = by_other_name.get(key) or next(iter(difflib.get_close_matches(key, known, n=1)), None)
+        guess = (by_other_name.get(key) or _abbreviated(key, known)
+                 or next(iter(difflib.get_close_matches(key, known, n=1)), None))
     hint = f"; did you mean {guess!r}?" if guess else f"; the keys are {', '.join(known)}"
     return f"unknown key {key!r} of {desc.name}{hint}"

@@ -1122,7 +1122,6 @@ export interface components {
         /** @description Which minutes of a trading day hold data, and who wrote when. */
         Coverage: {
             /**
-             * Format: date
              * @description Trading date YYYY-MM-DD (Asia/Kolkata) described; empty when nothing is
              *     stored and no date was asked for.
              */
