@@ -22,8 +22,8 @@ std::vector<std::string> ParseSymbolList(
   // than one over the limit.
   size_t count = 0;
   for (const std::string& value : values) {
-    count += 1 + static_cast<size_t>(
-                     std::count(value.begin(), value.end(), ','));
+    count +=
+        1 + static_cast<size_t>(std::count(value.begin(), value.end(), ','));
     if (count > static_cast<size_t>(rule.max_symbols)) break;
   }
   if (count > static_cast<size_t>(rule.max_symbols)) {

@@ -287,12 +287,17 @@ TEST(ValidateQuotes, OneToAThousandDistinctSymbols) {
 TEST(ValidateQuotes, SuccessNeedsLastPrice) {
   v1::QuotesData data = GoodQuotes(3);
   data.mutable_quotes(0)->mutable_quote_data()->clear_payload();
-  data.mutable_quotes(1)->mutable_quote_data()->mutable_payload()->clear_last_price();
-  data.mutable_quotes(1)->mutable_quote_data()->mutable_payload()->set_volume(5);
+  data.mutable_quotes(1)
+      ->mutable_quote_data()
+      ->mutable_payload()
+      ->clear_last_price();
+  data.mutable_quotes(1)->mutable_quote_data()->mutable_payload()->set_volume(
+      5);
   const absl::Status status = ValidateQuotes(data).status();
   EXPECT_EQ(ViolatedFields(status),
-            (std::vector<std::string>{"data.quotes[0].quoteData.payload.last_price",
-                                      "data.quotes[1].quoteData.payload.last_price"}));
+            (std::vector<std::string>{
+                "data.quotes[0].quoteData.payload.last_price",
+                "data.quotes[1].quoteData.payload.last_price"}));
   EXPECT_NE(status.message().find("is required when status is SUCCESS"),
             absl::string_view::npos)
       << status;
@@ -311,9 +316,9 @@ TEST(ValidateNifty, SuccessNeedsLastPrice) {
 TEST(ValidateShortlist, AnEntrysSuccessQuoteNeedsLastPrice) {
   v1::ShortlistData data = GoodShortlist();
   data.mutable_entries(1)->mutable_quote_data()->set_status(v1::SUCCESS);
-  EXPECT_EQ(ViolatedFields(ValidateShortlist(data).status()),
-            std::vector<std::string>{
-                "data.entries[1].quoteData.payload.last_price"});
+  EXPECT_EQ(
+      ViolatedFields(ValidateShortlist(data).status()),
+      std::vector<std::string>{"data.entries[1].quoteData.payload.last_price"});
 }
 
 TEST(ValidateQuotes, EachQuoteNeedsQuoteData) {

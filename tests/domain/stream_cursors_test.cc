@@ -141,9 +141,8 @@ TEST(ParseReplayDay, EachItemIsExact) {
     request.add_kinds(kind);
     auto plan = ParseReplayDay(request, BacktestClock());
     ASSERT_FALSE(plan.ok()) << kind;
-    const std::string field = absl::string_view(kind) == "nifty,trades"
-                                  ? "kinds[1]"
-                                  : "kinds[0]";
+    const std::string field =
+        absl::string_view(kind) == "nifty,trades" ? "kinds[1]" : "kinds[0]";
     EXPECT_NE(plan.status().message().find(field), std::string::npos)
         << plan.status();
   }

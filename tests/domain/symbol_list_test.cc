@@ -52,9 +52,9 @@ TEST(SymbolList, CountsBeforeAnyWork) {
 TEST(SymbolList, RepeatedAndCommaSeparatedMix) {
   SymbolListRule rule;
   FieldErrors errors;
-  EXPECT_THAT(ParseSymbolList(Values({"TCS", "INFY,M&M", "TCS,,X"}), rule,
-                              errors),
-              ElementsAre("TCS", "INFY", "M&M", "X"));
+  EXPECT_THAT(
+      ParseSymbolList(Values({"TCS", "INFY,M&M", "TCS,,X"}), rule, errors),
+      ElementsAre("TCS", "INFY", "M&M", "X"));
   EXPECT_THAT(testing::ViolatedFields(errors.ToStatus()),
               ElementsAre("symbols[4]"));
 }
