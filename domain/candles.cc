@@ -93,7 +93,7 @@ void CandleBuilder::Add(const PricePoint& point) {
     grid_ = GridFor(interval_, point.time);
     previous_volume_.reset();
   }
-  double volume = 0;
+  std::optional<double> volume;
   if (point.volume.has_value()) {
     const double cumulative = *point.volume;
     if (!previous_volume_.has_value() || cumulative < *previous_volume_) {
@@ -113,7 +113,7 @@ void CandleBuilder::Add(const PricePoint& point) {
   candle.high = std::max(candle.high, price);
   candle.low = std::min(candle.low, price);
   candle.close = price;
-  candle.volume += volume;
+  if (volume.has_value()) candle.volume = candle.volume.value_or(0) + *volume;
 }
 
 std::vector<Candle> CandleBuilder::TakeFinished() {

@@ -16,7 +16,9 @@
 // contributes its whole cumulative value; a quote whose cumulative value is
 // lower than the previous one (the feed reset its counter) contributes its
 // new cumulative value; a quote without a volume contributes nothing and
-// leaves the previous value as the baseline.
+// leaves the previous value as the baseline. A candle none of whose quotes
+// reported a volume has no volume (nullopt, absent in the API's JSON): "no
+// data" stays apart from "no trades" (0).
 //
 // Pure functions and a single-threaded builder; thread-compatible.
 #ifndef MDC_DOMAIN_CANDLES_H_
@@ -65,7 +67,8 @@ struct Candle {
   double high = 0;
   double low = 0;
   double close = 0;
-  double volume = 0;
+  // nullopt when no quote of the bucket reported a volume.
+  std::optional<double> volume;
 };
 
 // What bucketing needs to know about one trading day. Zone conversions are

@@ -68,8 +68,17 @@ void CheckQuoteData(const v1::QuoteData& quote, const FieldPath& path,
     errors.Add(path.Field("status").str(),
                "is required; use SUCCESS or FAILURE");
   }
-  if (!quote.has_payload()) return;
   const FieldPath payload_path = path.Field("payload");
+  // A SUCCESS quote is a price: candles, outcomes and the clients' flat
+  // `last_price` read it. One without it is a collector bug (a misspelled
+  // key, a parse that lost the field), refused rather than stored empty.
+  if (quote.status() == v1::SUCCESS && !quote.payload().has_last_price()) {
+    errors.Add(payload_path.Field("last_price").str(),
+               "is required when status is SUCCESS (the quote's last traded "
+               "price); send status FAILURE for a quote the broker did not "
+               "give");
+  }
+  if (!quote.has_payload()) return;
   if (quote.payload().has_depth()) {
     // Before any per-level work, so that a request's work is bounded by
     // the caps, not by what it sends.

@@ -1,6 +1,9 @@
 #include "domain/stream_requests.h"
 
+#include <vector>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "domain/day_reads.h"
 #include "domain/field_errors.h"
 #include "domain/market_enums.h"
@@ -53,7 +56,6 @@ absl::StatusOr<WatchSelection> ParseWatchQuotes(
   SymbolListRule rule;
   rule.max_symbols = kMaxStreamSymbols;
   rule.required = true;
-  rule.split_commas = false;
   selection.symbol_list = ParseSymbolList(request.symbols(), rule, errors);
   selection.symbols.insert(selection.symbol_list.begin(),
                            selection.symbol_list.end());
@@ -102,17 +104,21 @@ absl::StatusOr<ReplayPlan> ParseReplayDay(const v1::ReplayDayRequest& request,
   }
   SymbolListRule rule;
   rule.max_symbols = kMaxStreamSymbols;
-  rule.split_commas = false;
   plan.symbols = ParseSymbolList(request.symbols(), rule, errors);
-  const auto& kinds = request.kinds();
-  if (kinds.size() > kMaxReplayKinds) {
-    errors.Add("kinds", absl::StrCat("must hold at most ", kMaxReplayKinds,
-                                     " kinds (quotes, nifty, shortlists); got ",
-                                     kinds.size()));
+  // Counted before splitting too: a request's work is bounded by the cap.
+  const auto kinds = request.kinds().size() > kMaxReplayKinds
+                         ? std::vector<absl::string_view>(kMaxReplayKinds + 1)
+                         : SplitListValues(request.kinds());
+  if (kinds.size() > static_cast<size_t>(kMaxReplayKinds)) {
+    errors.Add("kinds",
+               absl::StrCat("must hold at most ", kMaxReplayKinds,
+                            " kinds (quotes, nifty, shortlists), repeated "
+                            "(kinds=quotes&kinds=nifty) or separated by commas "
+                            "(kinds=quotes,nifty)"));
   } else if (!kinds.empty()) {
     plan.quotes = plan.nifty = plan.shortlists = false;
-    for (int i = 0; i < kinds.size(); ++i) {
-      const std::string& kind = kinds[i];
+    for (size_t i = 0; i < kinds.size(); ++i) {
+      const absl::string_view kind = kinds[i];
       if (kind == "quotes") {
         plan.quotes = true;
       } else if (kind == "nifty") {

@@ -16,15 +16,14 @@ std::vector<std::string> ParseSymbolList(
   const std::string what =
       absl::StrCat("1-", rule.max_symbols, " NSE symbols",
                    rule.allow_nifty ? " (or NIFTY)" : "",
-                   rule.split_commas ? ", repeated or separated by commas"
-                                     : ", one per repeated parameter");
+                   ", repeated (symbols=A&symbols=B) or separated by commas "
+                   "(symbols=A,B)");
   // Counted before any copy: a request of a million symbols costs no more
   // than one over the limit.
   size_t count = 0;
   for (const std::string& value : values) {
-    count += rule.split_commas ? 1 + static_cast<size_t>(std::count(
-                                         value.begin(), value.end(), ','))
-                               : 1;
+    count +=
+        1 + static_cast<size_t>(std::count(value.begin(), value.end(), ','));
     if (count > static_cast<size_t>(rule.max_symbols)) break;
   }
   if (count > static_cast<size_t>(rule.max_symbols)) {
@@ -40,28 +39,31 @@ std::vector<std::string> ParseSymbolList(
   absl::flat_hash_set<std::string> seen;
   std::vector<std::string> unique;
   int index = 0;
-  for (const std::string& value : values) {
-    std::vector<absl::string_view> symbols;
-    if (rule.split_commas) {
-      symbols = absl::StrSplit(value, ',');
+  for (absl::string_view symbol : SplitListValues(values)) {
+    const absl::Status ok =
+        rule.allow_nifty ? CheckSeriesSymbol(symbol) : CheckSymbol(symbol);
+    if (!ok.ok()) {
+      errors.AddStatus(absl::StrCat("symbols[", index, "]"), ok);
     } else {
-      symbols.push_back(value);
+      std::string name = IsNiftySymbol(symbol) && rule.allow_nifty
+                             ? std::string(kNiftySymbol)
+                             : std::string(symbol);
+      if (seen.insert(name).second) unique.push_back(std::move(name));
     }
-    for (absl::string_view symbol : symbols) {
-      const absl::Status ok =
-          rule.allow_nifty ? CheckSeriesSymbol(symbol) : CheckSymbol(symbol);
-      if (!ok.ok()) {
-        errors.AddStatus(absl::StrCat("symbols[", index, "]"), ok);
-      } else {
-        std::string name = IsNiftySymbol(symbol) && rule.allow_nifty
-                               ? std::string(kNiftySymbol)
-                               : std::string(symbol);
-        if (seen.insert(name).second) unique.push_back(std::move(name));
-      }
-      ++index;
-    }
+    ++index;
   }
   return unique;
+}
+
+std::vector<absl::string_view> SplitListValues(
+    const google::protobuf::RepeatedPtrField<std::string>& values) {
+  std::vector<absl::string_view> items;
+  for (const std::string& value : values) {
+    for (absl::string_view item : absl::StrSplit(value, ',')) {
+      items.push_back(item);
+    }
+  }
+  return items;
 }
 
 }  // namespace mdc::domain

@@ -1,8 +1,9 @@
 // The `symbols` parameter of the reads of many symbols (cross-section,
-// candles of several symbols, exports, watches, replay): repeated, and for
-// the reads of data out also several symbols in one value separated by
-// commas (`symbols=INFY,TCS`; a symbol never holds a comma), checked one by
-// one.
+// candles of several symbols, exports, watches, replay), and the one rule of
+// every list parameter of the API (docs/api.md 9.1, "List parameters"): the
+// parameter repeats (`symbols=INFY&symbols=TCS`), a value may hold several
+// items separated by commas (`symbols=INFY,TCS`; a symbol never holds a
+// comma), or both; each item is checked on its own.
 //
 // Pure functions. Thread-safe.
 #ifndef MDC_DOMAIN_SYMBOL_LIST_H_
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "domain/field_errors.h"
 #include "google/protobuf/repeated_ptr_field.h"
 
@@ -23,13 +25,14 @@ struct SymbolListRule {
   // NIFTY (any case) names the NIFTY 50 index (domain/series_symbol.h) and
   // is answered as "NIFTY"; otherwise only stock symbols.
   bool allow_nifty = false;
-  // A value may list several symbols separated by commas. Otherwise each
-  // value is one symbol, exactly as the OpenAPI document's repeated
-  // parameter has it (the streams' rule), and a comma makes it a bad one.
-  bool split_commas = true;
 };
 
-// The symbols of `values`, split at commas when the rule says, each checked
+// The items of a list parameter's values: each value split at commas, in
+// order (`{"A,B", "C"}` → A, B, C). An empty value is one empty item.
+std::vector<absl::string_view> SplitListValues(
+    const google::protobuf::RepeatedPtrField<std::string>& values);
+
+// The symbols of `values`, split at commas (SplitListValues), each checked
 // (CheckSymbol, or CheckSeriesSymbol with allow_nifty), without repeats, in the
 // order given. Each bad one is recorded in `errors` as `symbols[i]` (i counts
 // the split symbols); none when required, or more than max_symbols (counted

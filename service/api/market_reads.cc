@@ -155,7 +155,7 @@ void ToProto(const domain::Candle& candle, v1::Candle* out) {
   out->set_high(candle.high);
   out->set_low(candle.low);
   out->set_close(candle.close);
-  out->set_volume(candle.volume);
+  if (candle.volume.has_value()) out->set_volume(*candle.volume);
 }
 
 }  // namespace mdc

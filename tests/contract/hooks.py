@@ -93,6 +93,8 @@ def _enlarge(node):
 #   (both times or neither);
 # - at most 10 distinct run tags (the list may hold up to 100);
 # - the quotes of one save name each symbol once;
+# - a SUCCESS quote (of a save, NIFTY's, a shortlist entry's) carries
+#   payload.last_price (docs/api.md 9.2): one is added where it lacks;
 # - a run name is at most 200 bytes, a holiday name at most 100 and a
 #   shortlist entry's name at most 256 (the server counts bytes of UTF-8;
 #   maxLength counts characters): cut to fit.
@@ -159,6 +161,19 @@ def _fix_order(body):
         body[k] = v
 
 
+def _fix_quote_data(quote_data):
+    if not isinstance(quote_data, dict):
+        return
+    status = quote_data.get("status")  # protobuf JSON takes the enum's number too
+    if status != "SUCCESS" and not (type(status) is int and status == 1):
+        return
+    payload = quote_data.get("payload")
+    if not isinstance(payload, dict):
+        payload = quote_data["payload"] = {}
+    if payload.get("last_price") is None:
+        payload["last_price"] = 1.0
+
+
 def _fix_quotes(body):
     data = body.get("data") if isinstance(body, dict) else None
     quotes = data.get("quotes") if isinstance(data, dict) else None
@@ -170,7 +185,15 @@ def _fix_quotes(body):
         if symbol not in seen:
             seen.add(symbol)
             kept.append(q)
+        if isinstance(q, dict):
+            _fix_quote_data(q.get("quoteData"))
     data["quotes"] = kept
+
+
+def _fix_nifty(body):
+    data = body.get("data") if isinstance(body, dict) else None
+    if isinstance(data, dict):
+        _fix_quote_data(data.get("quoteData"))
 
 
 def _fix_shortlist(body):
@@ -179,6 +202,8 @@ def _fix_shortlist(body):
     for entry in entries if isinstance(entries, list) else []:
         if isinstance(entry, dict) and "name" in entry:
             entry["name"] = _cut(entry["name"], 256)
+        if isinstance(entry, dict):
+            _fix_quote_data(entry.get("quoteData"))
 
 
 def _fix_db_script(body):
@@ -265,6 +290,8 @@ def map_case(context, case):
         _fix_quotes(case.body)
     elif method == "POST" and path == "/v1/developer/collector/shortlists":
         _fix_shortlist(case.body)
+    elif method == "POST" and path == "/v1/developer/collector/nifty":
+        _fix_nifty(case.body)
     elif method == "POST" and path == "/v1/admin/db-scripts":
         _fix_db_script(case.body)
     elif method == "POST" and path == "/v1/admin/holidays":

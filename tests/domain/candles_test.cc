@@ -28,7 +28,8 @@ CandleInterval Interval(const char* name) { return *ParseInterval(name); }
 
 struct Expected {
   const char* time;  // IST wall clock of the bucket start
-  double open, high, low, close, volume;
+  double open, high, low, close;
+  std::optional<double> volume;
 };
 
 void ExpectCandles(const std::vector<Candle>& actual,
@@ -41,7 +42,7 @@ void ExpectCandles(const std::vector<Candle>& actual,
     EXPECT_DOUBLE_EQ(actual[i].high, expected[i].high);
     EXPECT_DOUBLE_EQ(actual[i].low, expected[i].low);
     EXPECT_DOUBLE_EQ(actual[i].close, expected[i].close);
-    EXPECT_DOUBLE_EQ(actual[i].volume, expected[i].volume);
+    EXPECT_EQ(actual[i].volume, expected[i].volume);
   }
 }
 
@@ -124,8 +125,27 @@ TEST(BuildCandles, QuoteWithoutVolumeKeepsTheBaseline) {
   };
   ExpectCandles(BuildCandles(Interval("1minute"), points),
                 {{"2025-03-03T09:15:00", 10, 10, 10, 10, 100},
-                 {"2025-03-03T09:16:00", 11, 11, 11, 11, 0},
+                 {"2025-03-03T09:16:00", 11, 11, 11, 11, std::nullopt},
                  {"2025-03-03T09:17:00", 12, 12, 12, 12, 60}});
+}
+
+// No volume reported (null) is not zero volume: a bucket has a volume as
+// soon as one of its quotes reported one, even an unchanged cumulative.
+TEST(BuildCandles, VolumeIsNullOnlyWhenNoQuoteReportedOne) {
+  const std::vector<PricePoint> points = {
+      Point("2025-03-03T09:15:00", 10, std::nullopt),
+      Point("2025-03-03T09:15:30", 10, 40),
+      Point("2025-03-03T09:16:00", 11, 40),
+      Point("2025-03-03T09:17:00", 12, std::nullopt),
+  };
+  ExpectCandles(BuildCandles(Interval("1minute"), points),
+                {{"2025-03-03T09:15:00", 10, 10, 10, 10, 40},
+                 {"2025-03-03T09:16:00", 11, 11, 11, 11, 0},
+                 {"2025-03-03T09:17:00", 12, 12, 12, 12, std::nullopt}});
+  ExpectCandles(BuildCandles(Interval("1day"),
+                             {Point("2025-03-03T09:15:00", 10, std::nullopt),
+                              Point("2025-03-03T09:20:00", 9, std::nullopt)}),
+                {{"2025-03-03T00:00:00", 10, 10, 9, 9, std::nullopt}});
 }
 
 TEST(BuildCandles, WeekIsTheIsoWeekOfTheTradingDay) {
@@ -233,7 +253,7 @@ TEST(ReadCandles, AnyPageSizeGivesTheCandlesOfTheWholeSeries) {
         EXPECT_DOUBLE_EQ((*candles)[i].high, whole[i].high);
         EXPECT_DOUBLE_EQ((*candles)[i].low, whole[i].low);
         EXPECT_DOUBLE_EQ((*candles)[i].close, whole[i].close);
-        EXPECT_DOUBLE_EQ((*candles)[i].volume, whole[i].volume);
+        EXPECT_EQ((*candles)[i].volume, whole[i].volume);
       }
       // Full pages, then the short (possibly empty) last one.
       EXPECT_EQ(prices.reads, static_cast<int>(day.size()) / page_size + 1);

@@ -271,6 +271,7 @@ v1::QuotesData GoodQuotes(int n) {
     auto* q = data.add_quotes();
     q->set_nse_symbol("SYM" + std::to_string(i));
     q->mutable_quote_data()->set_status(v1::SUCCESS);
+    q->mutable_quote_data()->mutable_payload()->set_last_price(100 + i);
   }
   return data;
 }
@@ -286,6 +287,44 @@ TEST(ValidateQuotes, OneToAThousandDistinctSymbols) {
   twice.mutable_quotes(2)->set_nse_symbol("SYM0");
   EXPECT_EQ(ViolatedFields(ValidateQuotes(twice).status()),
             std::vector<std::string>{"data.quotes[2].nseSymbol"});
+}
+
+// A SUCCESS quote carries its price; a FAILURE quote needs none.
+TEST(ValidateQuotes, SuccessNeedsLastPrice) {
+  v1::QuotesData data = GoodQuotes(3);
+  data.mutable_quotes(0)->mutable_quote_data()->clear_payload();
+  data.mutable_quotes(1)
+      ->mutable_quote_data()
+      ->mutable_payload()
+      ->clear_last_price();
+  data.mutable_quotes(1)->mutable_quote_data()->mutable_payload()->set_volume(
+      5);
+  const absl::Status status = ValidateQuotes(data).status();
+  EXPECT_EQ(ViolatedFields(status),
+            (std::vector<std::string>{
+                "data.quotes[0].quoteData.payload.last_price",
+                "data.quotes[1].quoteData.payload.last_price"}));
+  EXPECT_NE(status.message().find("is required when status is SUCCESS"),
+            absl::string_view::npos)
+      << status;
+  data.mutable_quotes(0)->mutable_quote_data()->set_status(v1::FAILURE);
+  data.mutable_quotes(1)->mutable_quote_data()->set_status(v1::FAILURE);
+  EXPECT_TRUE(ValidateQuotes(data).ok());
+}
+
+TEST(ValidateNifty, SuccessNeedsLastPrice) {
+  v1::NiftyData data = GoodNifty();
+  data.mutable_quote_data()->mutable_payload()->clear_last_price();
+  EXPECT_EQ(ViolatedFields(ValidateNifty(data).status()),
+            std::vector<std::string>{"data.quoteData.payload.last_price"});
+}
+
+TEST(ValidateShortlist, AnEntrysSuccessQuoteNeedsLastPrice) {
+  v1::ShortlistData data = GoodShortlist();
+  data.mutable_entries(1)->mutable_quote_data()->set_status(v1::SUCCESS);
+  EXPECT_EQ(
+      ViolatedFields(ValidateShortlist(data).status()),
+      std::vector<std::string>{"data.entries[1].quoteData.payload.last_price"});
 }
 
 TEST(ValidateQuotes, EachQuoteNeedsQuoteData) {

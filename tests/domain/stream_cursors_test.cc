@@ -102,11 +102,30 @@ TEST(StreamPosition, OrdersByTxidThenSeq) {
   EXPECT_FALSE((StreamPosition{2, 6}) < (StreamPosition{2, 6}));
 }
 
-// A list parameter repeats (`symbols=A&symbols=B`); each value is one item,
-// exactly as the OpenAPI document describes it: no comma lists, no blanks,
-// no other spelling of a kind.
-TEST(ParseReplayDay, EachValueIsOneExactItem) {
-  for (const char* symbol : {"", "INFY,TCS", " INFY"}) {
+// A list parameter repeats (`symbols=A&symbols=B`) or separates items by
+// commas (`symbols=A,B`), as every list parameter of the API; each item is
+// exact: no blanks, no other spelling of a kind.
+TEST(ParseReplayDay, CommasAndRepeatsBothList) {
+  v1::ReplayDayRequest request;
+  request.set_date("2024-01-02");
+  request.add_symbols("INFY,TCS");
+  request.add_symbols("WIPRO");
+  request.add_kinds("quotes,nifty");
+  auto plan = ParseReplayDay(request, BacktestClock());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->symbols, (std::vector<std::string>{"INFY", "TCS", "WIPRO"}));
+  EXPECT_TRUE(plan->quotes);
+  EXPECT_TRUE(plan->nifty);
+  EXPECT_FALSE(plan->shortlists);
+  v1::WatchQuotesRequest watch;
+  watch.add_symbols("INFY,TCS");
+  auto selection = ParseWatchQuotes(watch, BacktestClock());
+  ASSERT_TRUE(selection.ok()) << selection.status();
+  EXPECT_EQ(selection->symbol_list, (std::vector<std::string>{"INFY", "TCS"}));
+}
+
+TEST(ParseReplayDay, EachItemIsExact) {
+  for (const char* symbol : {"", ",INFY", " INFY"}) {
     v1::ReplayDayRequest request;
     request.set_date("2024-01-02");
     request.add_symbols("INFY");
@@ -116,13 +135,15 @@ TEST(ParseReplayDay, EachValueIsOneExactItem) {
     EXPECT_NE(plan.status().message().find("symbols[1]"), std::string::npos)
         << plan.status();
   }
-  for (const char* kind : {"", "QUOTES", "quotes,nifty"}) {
+  for (const char* kind : {"", "QUOTES", "nifty,trades"}) {
     v1::ReplayDayRequest request;
     request.set_date("2024-01-02");
     request.add_kinds(kind);
     auto plan = ParseReplayDay(request, BacktestClock());
     ASSERT_FALSE(plan.ok()) << kind;
-    EXPECT_NE(plan.status().message().find("kinds[0]"), std::string::npos)
+    const std::string field =
+        absl::string_view(kind) == "nifty,trades" ? "kinds[1]" : "kinds[0]";
+    EXPECT_NE(plan.status().message().find(field), std::string::npos)
         << plan.status();
   }
 }

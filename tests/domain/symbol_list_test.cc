@@ -47,14 +47,21 @@ TEST(SymbolList, CountsBeforeAnyWork) {
   EXPECT_TRUE(fine.empty());
 }
 
-TEST(SymbolList, EachValueIsOneSymbolWhereCommasDoNotSplit) {
+// One rule for every list parameter: repeated values and commas mix, and
+// an empty item is a bad one, named by its index after splitting.
+TEST(SymbolList, RepeatedAndCommaSeparatedMix) {
   SymbolListRule rule;
-  rule.split_commas = false;
   FieldErrors errors;
-  EXPECT_THAT(ParseSymbolList(Values({"TCS", "INFY,M&M"}), rule, errors),
-              ElementsAre("TCS"));
+  EXPECT_THAT(
+      ParseSymbolList(Values({"TCS", "INFY,M&M", "TCS,,X"}), rule, errors),
+      ElementsAre("TCS", "INFY", "M&M", "X"));
   EXPECT_THAT(testing::ViolatedFields(errors.ToStatus()),
-              ElementsAre("symbols[1]"));
+              ElementsAre("symbols[4]"));
+}
+
+TEST(SplitListValues, SplitsEachValueAtCommasInOrder) {
+  EXPECT_THAT(SplitListValues(Values({"a,b", "c", ""})),
+              ElementsAre("a", "b", "c", ""));
 }
 
 TEST(SymbolList, RequiredWhenTheRuleSays) {

@@ -24,6 +24,11 @@ func devPayload(q devQuote) map[string]any {
 	if q.volume != nil {
 		payload["volume"] = q.volume
 	}
+	if q.price == nil {
+		// A SUCCESS quote must carry last_price (docs/api.md 9.2): a quote
+		// without a price is one the broker did not give.
+		return map[string]any{"status": "FAILURE", "payload": payload}
+	}
 	return map[string]any{"status": "SUCCESS", "payload": payload}
 }
 

@@ -209,13 +209,14 @@ func TestExport(t *testing.T) {
 			t.Fatalf("header %v", header)
 		}
 		// By symbol, then time: a has 2 candles on the 6th (its quote of the
-		// 7th has no price), b 1, c 1.
+		// 7th has no price), b 1 (whose quote reported no volume: an empty
+		// cell, not 0), c 1.
 		var got []string
 		for _, row := range rows {
 			got = append(got, row[2]+"@"+row[0]+"="+row[4]+"/"+row[8])
 		}
 		want := []string{d.a + "@2035-03-06T03:45:00Z=100/10", d.a + "@2035-03-06T03:46:00Z=101/15",
-			d.b + "@2035-03-06T03:45:00Z=200.25/0", d.c + "@2035-03-07T04:30:00Z=50.5/7"}
+			d.b + "@2035-03-06T03:45:00Z=200.25/", d.c + "@2035-03-07T04:30:00Z=50.5/7"}
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("candles\n got %v\nwant %v", got, want)
 		}

@@ -211,7 +211,7 @@ func badRequests(t *testing.T, s *Stack, token, day string, collector mdcv1.Coll
 		{"1,000 bad shortlist entries", post("/v1/developer/collector/shortlists",
 			`{"data":{"timestamp":"`+ts+`","shortlistType":"TOP_GAINERS","entries":`+bad(1000, `{"nseSymbol":"bad!","price":-1}`)+`}}`)},
 		{"a NIFTY depth of 200,000 levels", post("/v1/developer/collector/nifty",
-			`{"data":{"timestamp":"`+ts+`","quoteData":{"status":"SUCCESS","payload":{"depth":{"buy":`+levels+`}}},"dayChangePerc":1}}`)},
+			`{"data":{"timestamp":"`+ts+`","quoteData":{"status":"SUCCESS","payload":{"last_price":1,"depth":{"buy":`+levels+`}}},"dayChangePerc":1}}`)},
 		{"a watch of 2,000 bad symbols", func() string {
 			q := strings.TrimSuffix(strings.Repeat("symbols=bad%21&", 2000), "&")
 			r := s.Do(t, "GET", "/v1/developer/watch/quotes?"+q, token, nil)

@@ -153,6 +153,7 @@ TEST_F(RepositoriesTest, WritesWithAnUnknownTokenStoreNothing) {
   domain::NiftyObservation nifty;
   nifty.observed_at = t;
   nifty.quote.set_status(v1::SUCCESS);
+  nifty.quote.mutable_payload()->set_last_price(22000);
   auto nifty_written =
       Write(repos_->nifty, &NiftyRepository::Upsert, nifty, stranger);
   ASSERT_TRUE(nifty_written.ok()) << nifty_written.status();

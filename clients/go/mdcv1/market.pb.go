@@ -373,14 +373,16 @@ func (x *Depth) GetSell() []*DepthLevel {
 	return nil
 }
 
-// One quote as the broker reports it. Every field is optional and nullable:
-// an absent or null field is stored as absent and read back as absent.
+// One quote as the broker reports it. Every field is optional and nullable
+// (but `last_price`, which a SUCCESS quote must carry): an absent or null
+// field is stored as absent and read back as absent.
 // `last_trade_time` is epoch milliseconds; it is a double on the wire so JSON
 // reads it back as the same integer number (int64 would render as a string).
 type QuotePayload struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Last traded price. Candles are built from it; a quote without it is
-	// left out of candles.
+	// Last traded price; required when the quote's status is SUCCESS (400
+	// naming `...payload.last_price` otherwise). Candles are built from it; a
+	// (FAILURE) quote without it is left out of candles.
 	LastPrice *float64 `protobuf:"fixed64,1,opt,name=last_price,proto3,oneof" json:"last_price,omitempty"`
 	// Change of the price over the day, as the broker reports it.
 	DayChange *float64 `protobuf:"fixed64,2,opt,name=day_change,proto3,oneof" json:"day_change,omitempty"`
@@ -1003,8 +1005,9 @@ type Candle struct {
 	Close float64 `protobuf:"fixed64,5,opt,name=close,proto3" json:"close,omitempty"`
 	// Volume traded in the bucket: the sum of each quote's increase of the
 	// day's cumulative `volume` over the previous priced quote of the same
-	// trading day.
-	Volume        float64 `protobuf:"fixed64,6,opt,name=volume,proto3" json:"volume,omitempty"`
+	// trading day. Absent (null) when no quote of the bucket reported a
+	// volume: no data, as opposed to 0, no trades.
+	Volume        *float64 `protobuf:"fixed64,6,opt,name=volume,proto3,oneof" json:"volume,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1075,8 +1078,8 @@ func (x *Candle) GetClose() float64 {
 }
 
 func (x *Candle) GetVolume() float64 {
-	if x != nil {
-		return x.Volume
+	if x != nil && x.Volume != nil {
+		return *x.Volume
 	}
 	return 0
 }
@@ -1616,14 +1619,15 @@ const file_mdc_v1_market_proto_rawDesc = "" +
 	"\n" +
 	"quote_data\x18\x02 \x01(\v2\x11.mdc.v1.QuoteDataR\tquoteData\x12+\n" +
 	"\x0fday_change_perc\x18\x03 \x01(\x01H\x00R\rdayChangePerc\x88\x01\x01B\x12\n" +
-	"\x10_day_change_perc\"\xa0\x01\n" +
+	"\x10_day_change_perc\"\xb0\x01\n" +
 	"\x06Candle\x12.\n" +
 	"\x04time\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x12\n" +
 	"\x04open\x18\x02 \x01(\x01R\x04open\x12\x12\n" +
 	"\x04high\x18\x03 \x01(\x01R\x04high\x12\x10\n" +
 	"\x03low\x18\x04 \x01(\x01R\x03low\x12\x14\n" +
-	"\x05close\x18\x05 \x01(\x01R\x05close\x12\x16\n" +
-	"\x06volume\x18\x06 \x01(\x01R\x06volume\"\x97\x01\n" +
+	"\x05close\x18\x05 \x01(\x01R\x05close\x12\x1b\n" +
+	"\x06volume\x18\x06 \x01(\x01H\x00R\x06volume\x88\x01\x01B\t\n" +
+	"\a_volume\"\x97\x01\n" +
 	"\fCandleSeries\x12\x16\n" +
 	"\x06symbol\x18\x01 \x01(\tR\x06symbol\x12\x1a\n" +
 	"\binterval\x18\x02 \x01(\tR\binterval\x12)\n" +
@@ -1748,6 +1752,7 @@ func file_mdc_v1_market_proto_init() {
 	file_mdc_v1_market_proto_msgTypes[3].OneofWrappers = []any{}
 	file_mdc_v1_market_proto_msgTypes[5].OneofWrappers = []any{}
 	file_mdc_v1_market_proto_msgTypes[8].OneofWrappers = []any{}
+	file_mdc_v1_market_proto_msgTypes[9].OneofWrappers = []any{}
 	file_mdc_v1_market_proto_msgTypes[13].OneofWrappers = []any{}
 	file_mdc_v1_market_proto_msgTypes[14].OneofWrappers = []any{}
 	type x struct{}

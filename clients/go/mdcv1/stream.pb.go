@@ -30,7 +30,8 @@ type WatchQuotesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// NSE trading symbols to watch, 1-1000 of them, each 1-32 characters of
 	// A-Z a-z 0-9 & . _ - (case-sensitive, as stored). Over HTTP repeat the
-	// parameter (`symbols=INFY&symbols=TCS`).
+	// parameter (`symbols=INFY&symbols=TCS`) or separate them by commas
+	// (`symbols=INFY,TCS`).
 	Symbols []string `protobuf:"bytes,1,rep,name=symbols,proto3" json:"symbols,omitempty"`
 	// A `cursor` this watch (or any watch) returned: resume after it. Empty:
 	// only what commits from now on.
@@ -202,11 +203,11 @@ type ReplayDayRequest struct {
 	// The trading day, YYYY-MM-DD (Asia/Kolkata); required.
 	Date string `protobuf:"bytes,1,opt,name=date,proto3" json:"date,omitempty"`
 	// Only the stock quotes of these symbols (up to 1000; repeat the
-	// parameter). Empty: every symbol. NIFTY quotes
+	// parameter or separate them by commas). Empty: every symbol. NIFTY quotes
 	// and shortlists are not filtered by symbol.
 	Symbols []string `protobuf:"bytes,2,rep,name=symbols,proto3" json:"symbols,omitempty"`
 	// Which records: any of `quotes`, `nifty`, `shortlists` (repeat the
-	// parameter). Empty: all three.
+	// parameter or separate them by commas). Empty: all three.
 	Kinds []string `protobuf:"bytes,3,rep,name=kinds,proto3" json:"kinds,omitempty"`
 	// A `cursor` an earlier ReplayDay of the same day returned: resume after
 	// it (with the same symbols and kinds). Empty: from the day's start.

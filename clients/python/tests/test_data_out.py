@@ -39,7 +39,13 @@ def test_quotes_at_one_instant_with_the_missing_named(client: mdc.Client, stored
     assert xs.as_of == at(9, 15) and xs.trading_day == DAY
     assert [q.nse_symbol for q in xs.quotes] == [stored[0]] and xs.missing == (stored[2], "NOPE")
     frame = xs.to_pandas()
-    assert list(frame["nse_symbol"]) == [stored[0]] and list(frame["last_price"]) == [10.0]
+    assert frame.index.name == "symbol" and list(frame.index) == [stored[0]] and list(frame["last_price"]) == [10.0]
+    assert xs[stored[0]].last_price == 10.0
+    # A cross-section's rows share their time: the symbol is the key.
+    three = client.quotes(stored, as_of=at(9, 16)).to_pandas(tz="Asia/Kolkata")
+    assert list(three.index) == stored and three.loc[stored[1], "last_price"] == 11.0
+    assert set(three["timestamp"]) == {at(9, 16)}
+    assert client.quotes(stored, as_of=at(9, 16)).to_polars().columns[0] == "nse_symbol"
     every = client.quotes(None, as_of=at(9, 30))
     assert [q.nse_symbol for q in every.quotes if q.nse_symbol in stored] == stored and every.next_page_token == ""
     with pytest.raises(mdc.InvalidArgument) as refused:

@@ -45,7 +45,7 @@ def test_the_rule_where_verb_and_service_would_say_otherwise() -> None:
 
 
 LOST: list[tuple[str, Callable[[mdc.Client], object], bool]] = [
-    ("SaveQuotes", lambda c: c.save_quotes(AT, {"TCS": {"status": "SUCCESS"}}), True),
+    ("SaveQuotes", lambda c: c.save_quotes(AT, {"TCS": {"status": "SUCCESS", "payload": {"last_price": 1}}}), True),
     ("GetQuote", lambda c: c.quote("TCS"), True),
     ("UpdateRun", lambda c: c.update_run("7", completed=True), True),
     ("CreateRun", lambda c: c.create_run(AT, AT), False),

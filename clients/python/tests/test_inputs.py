@@ -1,6 +1,7 @@
 """What the client refuses before sending, and what it sends (against a
 scripted stub server): every refusal is an mdc.InvalidArgument naming the
-argument, with no request made; records and dicts send the same JSON."""
+field as the server's own 400 would (its wire path), with no request made;
+records and dicts send the same JSON."""
 
 from __future__ import annotations
 
@@ -37,35 +38,47 @@ def untyped(value: object) -> Any:
 # What mypy flags statically (tests/typing/misuse.py), refused at run time too.
 REFUSED: list[tuple[str, Callable[[mdc.Client], object], str, str]] = [
     ("misspelled payload key",
-     lambda c: c.save_quotes(AT, {"TCS": untyped({"status": "SUCCESS", "payload": {"lastPrice": 1}})}),
-     "quotes['TCS'].payload.lastPrice", "did you mean 'last_price'?"),
+     lambda c: c.save_quotes(AT, {"INFY": {"status": "SUCCESS", "payload": {"last_price": 2}},
+                                  "TCS": untyped({"status": "SUCCESS", "payload": {"lastPrice": 1}})}),
+     "data.quotes[1].quoteData.payload.lastPrice", "unknown key 'lastPrice' of QuotePayload; did you mean 'last_price'?"),
+    ("misspelled payload key, no camelCase", lambda c: c.save_nifty(AT, untyped({"status": "SUCCESS", "payload": {
+        "last_price": 1, "volumee": 2}}), 0.1),
+     "data.quoteData.payload.volumee", "did you mean 'volume'?"),
+    ("an abbreviated key", lambda c: c.save_nifty(AT, untyped({"status": "SUCCESS", "payload": {
+        "last_price": 1, "depth": {"buy": [{"price": 1, "qty": 2}]}}}), 0.1),
+     "data.quoteData.payload.depth.buy[0].qty", "did you mean 'quantity'?"),
     ("camelCase entry key", lambda c: c.save_shortlist(AT, "TOP_GAINERS", [untyped({"nseSymbol": "TCS", "price": 1})]),
-     "entries[0].nseSymbol", "did you mean 'nse_symbol'?"),
+     "data.entries[0].nseSymbol", "did you mean 'nse_symbol'?"),
     ("unknown enum name", lambda c: c.save_shortlist(AT, untyped("TOP_LOSERS"), []),
-     "shortlist_type", "expected one of TOP_GAINERS, VOLUME_SHOCKERS, got 'TOP_LOSERS'"),
+     "data.shortlistType", "expected one of TOP_GAINERS, VOLUME_SHOCKERS, got 'TOP_LOSERS'"),
     ("unknown status", lambda c: c.save_nifty(AT, untyped({"status": "OK"}), 0.5),
-     "quote.status", "expected one of SUCCESS, FAILURE"),
+     "data.quoteData.status", "expected one of SUCCESS, FAILURE"),
     ("a number as text",
      lambda c: c.save_quotes(AT, {"TCS": untyped({"status": "SUCCESS", "payload": {"last_price": "12a"}})}),
-     "quotes['TCS'].payload.last_price", "expected a number, got str '12a'"),
-    ("a bool as a number", lambda c: c.save_nifty(AT, {"status": "SUCCESS"}, True),
-     "day_change_perc", "expected a number, got bool"),
+     "data.quotes[0].quoteData.payload.last_price", "expected a number, got str '12a'"),
+    ("a bool as a number", lambda c: c.save_nifty(AT, {"status": "SUCCESS", "payload": {"last_price": 1}}, True),
+     "data.dayChangePerc", "expected a number, got bool"),
+    ("a naive time of a write", lambda c: c.save_quotes(datetime(2025, 1, 2, 10, 0), {}),
+     "data.timestamp", "(argument at) naive datetime"),
     ("naive datetime", lambda c: c.quote("TCS", as_of=datetime(2025, 1, 2, 10, 0)),
-     "as_of", "naive datetime 2025-01-02T10:00:00 refused"),
+     "datetime", "(argument as_of) naive datetime 2025-01-02T10:00:00 refused"),
     ("a datetime for a day", lambda c: c.replay_day(AT),
-     "trading_day", "expected a datetime.date"),
+     "date", "(argument trading_day) expected a datetime.date"),
     ("a string for a list", lambda c: c.watch_quotes("TCS"),
      "symbols", "expected a list of strings"),
     ("a symbol that is no string", lambda c: c.quote(untyped(42)),
      "symbol", "expected a string, got int 42"),
     ("a page size out of range", lambda c: c.runs(page_size=2**40),
-     "page_size", "out of range"),
+     "pageSize", "out of range"),
     ("a non-positive idle timeout", lambda c: c.watch_nifty(idle_timeout=0),
      "idle_timeout", "must be > 0"),
     ("an entry that is neither", lambda c: c.save_shortlist(AT, "TOP_GAINERS", [untyped("TCS")]),
-     "entries[0]", "expected a dict or a record of ShortlistEntry, got str"),
-    ("quotes that are no dict", lambda c: c.save_quotes(AT, untyped([("TCS", {"status": "SUCCESS"})])),
-     "quotes", "expected a dict of symbol to quote"),
+     "data.entries[0]", "expected a dict or a record of ShortlistEntry, got str"),
+    ("quotes that are no dict",
+     lambda c: c.save_quotes(AT, untyped([("TCS", {"status": "SUCCESS", "payload": {"last_price": 1}})])),
+     "data.quotes", "expected a dict of symbol to quote"),
+    ("a bad backtest clock", lambda c: c.backtest_clock(untyped("2025-01-02T10:00:00")).__enter__(),
+     "X-Current-Timestamp", "(argument now) expected a timezone-aware datetime, got str"),
 ]
 
 
@@ -137,8 +150,8 @@ def test_records_and_dicts_send_the_same_json(client: mdc.Client, stub: Stub) ->
 def test_an_empty_shortlist_and_empty_payload_are_sent(client: mdc.Client, stub: Stub) -> None:
     client.save_shortlist(AT, "VOLUME_SHOCKERS", [], scope="FULL")
     assert sent_body(stub)["data"]["entries"] == [] and sent_body(stub)["data"]["scope"] == "FULL"
-    client.save_nifty(AT, {"status": "SUCCESS", "payload": {}}, 0)
-    assert sent_body(stub)["data"]["quoteData"] == {"status": "SUCCESS", "payload": {}}
+    client.save_nifty(AT, {"status": "FAILURE", "payload": {}}, 0)
+    assert sent_body(stub)["data"]["quoteData"] == {"status": "FAILURE", "payload": {}}
     assert sent_body(stub)["data"]["dayChangePerc"] == 0.0
 
 

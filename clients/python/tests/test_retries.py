@@ -61,7 +61,7 @@ def test_a_503_is_retried_until_it_succeeds() -> None:
 def test_past_the_retry_budget_the_last_503_is_raised() -> None:
     with stub_server(UNAVAILABLE) as stub, fast_client(stub.base_url, retries=2) as client:
         with pytest.raises(mdc.Unavailable) as caught:
-            client.save_quotes(datetime(2025, 1, 2, 10, 0, tzinfo=UTC), {"TCS": {"status": "SUCCESS"}})
+            client.save_quotes(datetime(2025, 1, 2, 10, 0, tzinfo=UTC), {"TCS": {"status": "SUCCESS", "payload": {"last_price": 1}}})
     assert len(stub.received) == 3
     assert caught.value.http_status == 503 and caught.value.code == "UNAVAILABLE"
     assert caught.value.attempts == 3

@@ -6,6 +6,9 @@
 //                  gateway's generator reads from its RPC's idempotency_level
 //   instants.ts    the names of the fields of answers that hold an instant
 //                  (format date-time), which the client turns into Date
+//   fields.ts      the properties of each schema a request body holds (and
+//                  the schema of each nested object), with which the client
+//                  refuses an unknown key before sending
 //
 // The files are committed, so that `npm ci && npm run build` works in a clean
 // copy without the gateway's build; `node scripts/generate.mjs --check` (run by
@@ -119,10 +122,49 @@ function instantKeys() {
   );
 }
 
+/** The schema a property refers to (directly, through allOf, or as the items of a list), or null. */
+function refOf(property) {
+  const ref = property?.$ref ?? property?.allOf?.[0]?.$ref ?? property?.items?.$ref ?? property?.items?.allOf?.[0]?.$ref;
+  return typeof ref === "string" && ref.startsWith("#/components/schemas/") ? ref.slice("#/components/schemas/".length) : null;
+}
+
+/** Each schema a request body holds, transitively: its properties, each with the schema of its object or list
+ * items (null for a scalar). */
+function requestFields() {
+  const schemas = doc.components?.schemas ?? {};
+  const found = new Map();
+  const visit = (name) => {
+    if (!name || found.has(name) || !schemas[name]) return;
+    const props = Object.entries(schemas[name].properties ?? {}).map(([key, property]) => {
+      const ref = refOf(property);
+      return [key, ref && property?.type === "array" ? `${ref}[]` : ref];
+    });
+    found.set(name, props);
+    props.forEach(([, ref]) => visit(ref?.replace(/\[\]$/, "")));
+  };
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      visit(refOf(item[method]?.requestBody?.content?.["application/json"]?.schema));
+    }
+  }
+  if (!found.has("QuotePayload")) fail("no request body holds a QuotePayload");
+  const names = [...found.keys()].sort();
+  return (
+    HEADER +
+    "\n/** The properties of each schema a request body holds: property -> the schema of its object (\"Ohlc\"), or of\n" +
+    " * its list's items (\"DepthLevel[]\"), null for a scalar. The client refuses a key that is none of them before\n" +
+    " * sending. */\n" +
+    "export const REQUEST_FIELDS: Readonly<Record<string, Readonly<Record<string, string | null>>>> = {\n" +
+    names.map((name) => `  ${JSON.stringify(name)}: {${found.get(name).map(([k, r]) => ` ${JSON.stringify(k)}: ${JSON.stringify(r)}`).join(",")} },\n`).join("") +
+    "};\n"
+  );
+}
+
 const files = {
   "openapi.ts": HEADER + astToString(await openapiTS(pathToFileURL(source))),
   "idempotent.ts": idempotentTable(),
   "instants.ts": instantKeys(),
+  "fields.ts": requestFields(),
 };
 
 if (check) {

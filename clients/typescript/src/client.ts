@@ -9,11 +9,12 @@
  */
 import type { Client } from "openapi-fetch";
 import type { components, paths } from "./generated/openapi.js";
+import { checkKeys, invalidArgument } from "./checks.js";
 import { EventStream } from "./streams.js";
 import { type Dated, WIRE_TIMEZONE, instantParam, rangeParams, tradingDay, wallClock, withDates } from "./times.js";
 import { type CallData, type CallInit, type InitArg, type RouteOf, Transport, type TransportOptions, type Verb } from "./transport.js";
 import type {
-  CandleInterval, ExportKind, ExportOptions, ListScope, ListType, QuoteData, ReplayKind, Role, Schemas, Scope,
+  CandleInterval, CandleRow, CandlesOfSymbols, ExportKind, ExportOptions, ListScope, ListType, QuoteData, ReplayKind, Role, Schemas, Scope,
   ShortlistEntry, ShortlistType, StreamEvent, StreamOptions, WatchListType, WatchScope,
 } from "./types.js";
 
@@ -99,7 +100,7 @@ export class MdcClient {
   backtestClock(now: Date, opts: { runId?: string } = {}): MdcClient {
     return new MdcClient(this.transport, {
       ...this.#headers,
-      "X-Current-Timestamp": wallClock(now),
+      "X-Current-Timestamp": wallClock(now, "X-Current-Timestamp"),
       "X-Current-Timezone": WIRE_TIMEZONE,
       ...(opts.runId ? { "X-Run-Id": opts.runId } : {}),
     });
@@ -107,28 +108,42 @@ export class MdcClient {
 
   // Collector writes (idempotent: the same key again replaces) ---------------------------
 
+  // Each write checks its input before sending: a key that is no field of the contract (a misspelled
+  // `lastPrice` from JSON a collector parsed) is MdcError INVALID_ARGUMENT naming it by the server's path
+  // (`data.quotes[0].quoteData.payload.lastPrice`) and the key it probably meant, since the server ignores
+  // unknown fields and would store the quote without it.
+
   /** Stores a shortlist snapshot taken at `at`; entries in rank order (an empty list is an observation too).
    * `scope`: TOP_5 (the default) or FULL. */
   async saveShortlist(at: Date, shortlistType: ShortlistType, entries: ShortlistEntry[], opts: { scope?: Scope } = {}): Promise<void> {
-    const data = { timestamp: wallClock(at), timezone: WIRE_TIMEZONE, shortlistType, entries, ...(opts.scope ? { scope: opts.scope } : {}) };
+    const data = { timestamp: wallClock(at, "data.timestamp"), timezone: WIRE_TIMEZONE, shortlistType, entries, ...(opts.scope ? { scope: opts.scope } : {}) };
+    if (!Array.isArray(entries)) throw invalidArgument("data.entries", "expected an array of entries");
+    checkKeys({ data }, "SaveShortlistRequest", "");
     await this.call("POST", "/v1/developer/collector/shortlists", { body: { data } });
   }
 
   /** Stores the NIFTY 50 quote taken at `at`. */
   async saveNifty(at: Date, quote: QuoteData, dayChangePerc: number): Promise<void> {
-    const data = { timestamp: wallClock(at), timezone: WIRE_TIMEZONE, quoteData: quote, dayChangePerc };
+    const data = { timestamp: wallClock(at, "data.timestamp"), timezone: WIRE_TIMEZONE, quoteData: quote, dayChangePerc };
+    checkKeys({ data }, "SaveNiftyRequest", "");
     await this.call("POST", "/v1/developer/collector/nifty", { body: { data } });
   }
 
-  /** Stores the quotes of several stocks taken at `at` (symbol → QuoteData), all or none. */
+  /** Stores the quotes of several stocks taken at `at` (symbol → QuoteData), all or none; `data.quotes[i]` in
+   * errors is the i-th symbol of `quotes` in its order. */
   async saveQuotes(at: Date, quotes: Record<string, QuoteData>): Promise<void> {
+    if (quotes === null || typeof quotes !== "object" || Array.isArray(quotes)) {
+      throw invalidArgument("data.quotes", "expected an object of symbol to quote");
+    }
     const items = Object.entries(quotes).map(([nseSymbol, quoteData]) => ({ nseSymbol, quoteData }));
-    await this.call("POST", "/v1/developer/collector/quotes", { body: { data: { timestamp: wallClock(at), timezone: WIRE_TIMEZONE, quotes: items } } });
+    const data = { timestamp: wallClock(at, "data.timestamp"), timezone: WIRE_TIMEZONE, quotes: items };
+    checkKeys({ data }, "SaveQuotesRequest", "");
+    await this.call("POST", "/v1/developer/collector/quotes", { body: { data } });
   }
 
   /** Whether the trading day `day` names (tradingDay) is a holiday, and whether the exchange trades. */
   async checkHoliday(day: Date): Promise<Schemas["CheckHolidayResponse"]> {
-    return this.call("GET", "/v1/developer/collector/check-holiday", { params: { query: { date: tradingDay(day) } } });
+    return this.call("GET", "/v1/developer/collector/check-holiday", { params: { query: { date: tradingDay(day, "date") } } });
   }
 
   // Developer reads -----------------------------------------------------------------------
@@ -186,6 +201,24 @@ export class MdcClient {
     return withDates(await this.call("GET", "/v1/developer/historical-candles", { params: { query } }));
   }
 
+  /**
+   * OHLCV candles of each of `symbols` (1-100; "NIFTY" is the index) in [start, end) in one call, each series
+   * exactly as `candles` builds it: `series` in the order asked, the symbols without a candle in `missing`, and
+   * `rows`, the long table of all of them (alpaca's multi-symbol bars): one row per candle, keyed by
+   * (symbol, time), in the order asked, `volume` null where no quote of the bucket reported one.
+   */
+  async candlesOfSymbols(symbols: string[], interval: CandleInterval, opts: { start?: Date; end?: Date } = {}): Promise<CandlesOfSymbols> {
+    if (!Array.isArray(symbols) || symbols.length === 0) throw invalidArgument("symbols", "is required: name 1-100 symbols");
+    const query = { symbols, interval, ...rangeParams(opts) };
+    const answer = withDates(await this.call("GET", "/v1/developer/candles", { params: { query } }));
+    const rows: CandleRow[] = (answer.series ?? []).flatMap((s) =>
+      (s.candles ?? []).map((c) => ({
+        symbol: s.symbol ?? "", time: c.time!, open: c.open ?? 0, high: c.high ?? 0, low: c.low ?? 0, close: c.close ?? 0,
+        volume: c.volume ?? null,
+      })));
+    return { ...answer, rows };
+  }
+
   /** The exchange holidays of `year` (this year when absent), ascending. */
   async holidays(opts: { year?: number } = {}): Promise<Schemas["Holiday"][]> {
     const query = opts.year !== undefined ? { year: opts.year } : {};
@@ -224,7 +257,7 @@ export class MdcClient {
    */
   replayDay(day: Date, opts: StreamOptions & { symbols?: string[]; kinds?: ReplayKind[] } = {}): Promise<EventStream<StreamEvent>> {
     const query = {
-      date: tradingDay(day),
+      date: tradingDay(day, "date"),
       ...(opts.symbols?.length ? { symbols: opts.symbols } : {}),
       ...(opts.kinds?.length ? { kinds: opts.kinds } : {}),
     };
@@ -242,8 +275,8 @@ export class MdcClient {
   /** Creates a run (a backtest or a live session) covering [start, end]. */
   async createRun(start: Date, end: Date, opts: { name?: string; tags?: string[] } = {}): Promise<Dated<Schemas["Run"]>> {
     const body = {
-      startDatetime: wallClock(start),
-      endDatetime: wallClock(end),
+      startDatetime: wallClock(start, "start_datetime"),
+      endDatetime: wallClock(end, "end_datetime"),
       timezone: WIRE_TIMEZONE,
       ...(opts.name ? { name: opts.name } : {}),
       ...(opts.tags ? { tags: opts.tags } : {}),
@@ -281,7 +314,7 @@ export class MdcClient {
   ): Promise<Dated<Schemas["Order"]>> {
     const body = {
       nseSymbol: symbol,
-      datetime: wallClock(at),
+      datetime: wallClock(at, "datetime"),
       timezone: WIRE_TIMEZONE,
       entryPrice: prices.entryPrice,
       stopLossPrice: prices.stopLossPrice,
@@ -292,7 +325,7 @@ export class MdcClient {
 
   /** The instants of the shortlist snapshots of the trading day `day` names (tradingDay), ascending. */
   async snapshotTimes(day: Date): Promise<Date[]> {
-    const wanted = tradingDay(day);
+    const wanted = tradingDay(day, "date");
     const answer = withDates(await this.call("GET", "/v1/dashboard/available-datetimes", { params: { query: { date: wanted } } }));
     return (answer.dates ?? []).filter((d) => d.date === wanted).flatMap((d) => d.timestamps ?? []);
   }
@@ -300,7 +333,7 @@ export class MdcClient {
   /** Which session minutes of the trading day `opts.day` names (the latest day with data when absent) hold
    * records, per symbol, for NIFTY and per shortlist, and when each collector last wrote. */
   async coverage(opts: { day?: Date } = {}): Promise<Dated<Schemas["Coverage"]>> {
-    const query = opts.day !== undefined ? { date: tradingDay(opts.day) } : {};
+    const query = opts.day !== undefined ? { date: tradingDay(opts.day, "date") } : {};
     return withDates(await this.call("GET", "/v1/dashboard/coverage", { params: { query } }));
   }
 
@@ -329,8 +362,8 @@ export class MdcClient {
    */
   async export(kind: ExportKind, start: Date, opts: ExportOptions = {}): Promise<ReadableStream<Uint8Array>> {
     const query = {
-      startDate: tradingDay(start),
-      ...(opts.end ? { endDate: tradingDay(opts.end) } : {}),
+      startDate: tradingDay(start, "start_date"),
+      ...(opts.end !== undefined ? { endDate: tradingDay(opts.end, "end_date") } : {}),
       ...(opts.symbols?.length ? { symbols: opts.symbols } : {}),
       ...(opts.interval ? { interval: opts.interval } : {}),
       ...(opts.type ? { type: opts.type } : {}),
@@ -354,7 +387,7 @@ export class MdcClient {
     query: (cursor: { cursor?: string }) => object,
   ): Promise<EventStream<StreamEvent>> {
     if (opts.idleTimeoutMs !== undefined && !(opts.idleTimeoutMs >= 0)) {
-      throw new RangeError(`idleTimeoutMs must be >= 0 (0: no idle timeout), not ${opts.idleTimeoutMs}`);
+      throw invalidArgument("idleTimeoutMs", `must be >= 0 (0: no idle timeout), not ${opts.idleTimeoutMs}`);
     }
     const headers = this.#headers;
     return EventStream.open(
@@ -376,5 +409,5 @@ function pageSize(opts: { pageSize?: number | undefined }): { pageSize?: number 
 }
 
 async function* dated<T>(items: AsyncIterable<T>): AsyncIterableIterator<Dated<T>> {
-  for await (const item of items) yield withDates(item);
+  for await (const item of items) yield withDates(item as T);
 }

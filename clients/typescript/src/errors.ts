@@ -121,15 +121,64 @@ function errorFromStatus(body: unknown, httpStatus: number, fallbackMessage: str
   return new MdcError(message as string, { httpStatus, code, fieldViolations, reason, retryAfter, attempts });
 }
 
-/** A call that got no HTTP answer (connection refused, reset, timeout). */
-export function errorFromNetwork(cause: unknown, timedOut: boolean, attempts = 1): MdcError {
+/**
+ * A call that got no HTTP answer (connection refused, reset, timeout, a browser's CORS refusal), to `url` when
+ * known. The message says what happened and what to check: Node's fetch names the cause (ECONNREFUSED, ...),
+ * which is added; a browser's fetch says only "Failed to fetch", also when its CORS check refused the answer,
+ * so from a page of another origin than the gateway's the message names that origin and MDC_CORS_ORIGINS.
+ */
+export function errorFromNetwork(cause: unknown, timedOut: boolean, attempts = 1, url?: string): MdcError {
   const what = timedOut ? "timed out" : "failed";
-  const detail = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-  return new MdcError(`the request ${what} without an answer: ${detail}`, {
+  const to = url ? ` to ${url}` : "";
+  let message = `the request${to} ${what} without an answer: ${describeCause(cause)}`;
+  if (!timedOut) message += networkHint(url);
+  return new MdcError(message, {
     code: timedOut ? "DEADLINE_EXCEEDED" : "UNAVAILABLE",
     attempts,
     cause,
   });
+}
+
+/** The error and the causes under it (Node: TypeError "fetch failed" caused by ECONNREFUSED ...). */
+function describeCause(cause: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = cause;
+  for (let depth = 0; current !== undefined && current !== null && depth < 4; depth++) {
+    if (current instanceof AggregateError && current.errors.length) {
+      parts.push(current.errors.map((e) => describeOne(e)).join(", "));
+      break;
+    }
+    parts.push(describeOne(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(" <- ");
+}
+
+function describeOne(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return `${error.name}: ${error.message}${typeof code === "string" && !error.message.includes(code) ? ` (${code})` : ""}`;
+  }
+  if (isObject(error) && typeof error["code"] === "string") return String(error["code"]);
+  return String(error);
+}
+
+/** What to check after a failed fetch of `url`. */
+function networkHint(url: string | undefined): string {
+  const page = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+  let target: string | undefined;
+  try {
+    target = url ? new URL(url).origin : undefined;
+  } catch {
+    target = undefined;
+  }
+  if (typeof page === "string" && page !== "null" && target !== undefined && page !== target) {
+    return `. From this page (origin ${page}) a browser fails a call the same way when its CORS check refuses it: ` +
+      `the gateway at ${target} answers pages of only the origins in its MDC_CORS_ORIGINS (comma-separated), so ` +
+      `start mdc-gateway with MDC_CORS_ORIGINS=${page} (the browser's console names the cause); ` +
+      `otherwise the gateway is not running or not reachable from here`;
+  }
+  return target ? `. Is mdc-gateway running and reachable at ${target}?` : "";
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

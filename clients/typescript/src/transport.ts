@@ -152,7 +152,7 @@ export class Transport {
             await sleep(backoff(attempt, this.backoffMs, this.maxBackoffMs));
             continue;
           }
-          throw errorFromNetwork(error, controller.signal.aborted, attempt);
+          throw errorFromNetwork(error, controller.signal.aborted, attempt, input.url);
         } finally {
           clearTimeout(timer);
         }

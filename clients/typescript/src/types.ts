@@ -42,6 +42,22 @@ export interface ExportOptions {
   format?: ExportFormat;
 }
 
+/** One candle of the long table of candlesOfSymbols: keyed by (symbol, time); `volume` null when no quote of
+ * the bucket reported a volume (no data, where 0 is no trades). */
+export interface CandleRow {
+  symbol: string;
+  time: Date;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number | null;
+}
+
+/** The answer of candlesOfSymbols: the API's CandlesOfSymbols (series in the order asked, `missing`) and `rows`,
+ * its long table. */
+export type CandlesOfSymbols = Dated<Schemas["CandlesOfSymbols"]> & { rows: CandleRow[] };
+
 /** A stream's event with its instants as Date. */
 export type StreamEvent = Dated<MarketEvent>;
 

@@ -147,3 +147,51 @@ describe("the main entry in a browser", { skip: missing.length ? "set " + missin
     assert.deepEqual(problems.filter((p) => !/404 \(Not Found\)/.test(p)), []);
   });
 });
+
+describe("a page the gateway's CORS does not allow", { skip: missing.length ? "set " + missing.join(", ") : false }, () => {
+  let server: http.Server;
+  let allowed: string;
+  let refused: string;
+  let stack: Stack;
+  let browser: Browser;
+
+  before(async () => {
+    server = await pageServer();
+    const port = (server.address() as AddressInfo).port;
+    // Two origins of one server: 127.0.0.1 is allowed, localhost is not (another origin to the browser).
+    allowed = `http://127.0.0.1:${port}`;
+    refused = `http://localhost:${port}`;
+    stack = await Stack.start({ gatewayEnv: { MDC_CORS_ORIGINS: allowed } });
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it("fails as UNAVAILABLE saying which origin MDC_CORS_ORIGINS must allow", async () => {
+    const page = await browser.newPage();
+    await page.goto(refused + "/");
+    await page.waitForFunction(() => "mdc" in window, undefined, { timeout: 15_000 });
+    const result = await page.evaluate(async (baseUrl) => {
+      const { MdcClient, MdcError } = (window as unknown as { mdc: typeof import("../src/index.js") }).mdc;
+      const client = new MdcClient({ baseUrl, retries: 0 });
+      const error = await client.health().then(() => undefined, (e: unknown) => e);
+      return error instanceof MdcError ? { code: error.code, httpStatus: error.httpStatus ?? null, message: error.message } : String(error);
+    }, stack.baseUrl);
+    assert.equal(typeof result, "object", String(result));
+    const { code, httpStatus, message } = result as { code: string; httpStatus: number | null; message: string };
+    assert.equal(code, "UNAVAILABLE");
+    assert.equal(httpStatus, null);
+    assert.ok(message.includes(`From this page (origin ${refused})`), message);
+    assert.ok(message.includes(`MDC_CORS_ORIGINS=${refused}`), message);
+    assert.ok(message.includes(new URL(stack.baseUrl).origin), message);
+    await page.close();
+  });
+});

@@ -130,7 +130,10 @@ var sampleRecords = map[string][]*mdcv1.ExportRecord{
 	},
 	"candles": {
 		{TradingDay: "2035-03-06", Record: &mdcv1.ExportRecord_Candle{Candle: &mdcv1.SymbolCandle{Symbol: "A", Interval: "1minute",
-			Candle: &mdcv1.Candle{Time: at, Open: 1, High: 2, Low: 0.5, Close: 1.5, Volume: 10}}}},
+			Candle: &mdcv1.Candle{Time: at, Open: 1, High: 2, Low: 0.5, Close: 1.5, Volume: f64(10)}}}},
+		// No quote of the bucket reported a volume: a null cell, not 0.
+		{TradingDay: "2035-03-06", Record: &mdcv1.ExportRecord_Candle{Candle: &mdcv1.SymbolCandle{Symbol: "NIFTY", Interval: "1minute",
+			Candle: &mdcv1.Candle{Time: at, Open: 1, High: 2, Low: 0.5, Close: 1.5}}}},
 	},
 }
 

@@ -268,7 +268,11 @@ var candlesLayout = layout{
 		w.Float(k.GetHigh())
 		w.Float(k.GetLow())
 		w.Float(k.GetClose())
-		w.Float(k.GetVolume())
+		if k != nil && k.Volume != nil { // absent: no quote of the bucket reported a volume
+			w.Float(*k.Volume)
+		} else {
+			w.Null()
+		}
 		return w.EndRow()
 	}),
 }

@@ -180,7 +180,7 @@ func startGatewayFor(t *testing.T, list string, opts ...grpc.DialOption) string 
 	return ts.URL
 }
 
-const quotesBody = `{"data":{"timestamp":"2025-01-02T10:00:00","timezone":"UTC","quotes":[{"nseSymbol":"A","quoteData":{"status":"SUCCESS","payload":{}}}]}}`
+const quotesBody = `{"data":{"timestamp":"2025-01-02T10:00:00","timezone":"UTC","quotes":[{"nseSymbol":"A","quoteData":{"status":"SUCCESS","payload":{"last_price":1}}}]}}`
 
 func postQuotes(t *testing.T, base string) int {
 	t.Helper()

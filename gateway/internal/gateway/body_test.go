@@ -275,10 +275,10 @@ func TestNumbersMustBeJSONNumbers(t *testing.T) {
 			`{"data":{"timestamp":"2025-01-02T09:15:00","quotes":[{"nseSymbol":"A","quoteData":{"status":"SUCCESS","payload":{"last_price":"12.5"}}}]}}`,
 			"data.quotes[0].quoteData.payload.last_price"},
 		{"/v1/developer/collector/nifty",
-			`{"data":{"timestamp":"2025-01-02T09:15:00","quoteData":{"status":"SUCCESS","payload":{"depth":{"buy":[{"price":1,"quantity":"NaN"}]}}},"dayChangePerc":1}}`,
+			`{"data":{"timestamp":"2025-01-02T09:15:00","quoteData":{"status":"SUCCESS","payload":{"last_price":1,"depth":{"buy":[{"price":1,"quantity":"NaN"}]}}},"dayChangePerc":1}}`,
 			"data.quoteData.payload.depth.buy[0].quantity"},
 		{"/v1/developer/collector/nifty",
-			`{"data":{"timestamp":"2025-01-02T09:15:00","quoteData":{"status":"SUCCESS"},"dayChangePerc":"-0.5"}}`,
+			`{"data":{"timestamp":"2025-01-02T09:15:00","quoteData":{"status":"SUCCESS","payload":{"last_price":1}},"dayChangePerc":"-0.5"}}`,
 			"data.dayChangePerc"},
 	}
 	for _, tt := range tests {

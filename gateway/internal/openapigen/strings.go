@@ -144,6 +144,8 @@ var propertyForms = map[string]map[string]stringForm{
 	"RunDbScriptRequest":     {"script": {enum: dbScripts}},
 	"RunDbScriptResponse":    {"script": {enum: dbScripts}},
 	"CandleSeries":           {"interval": {enum: intervals}},
+	// Empty when no day has data (before the backtest clock): not a "date".
+	"Coverage": {"date": {pattern: optionalDatePattern}},
 }
 
 // applyStringForms sets the formats, patterns and enums above.
@@ -151,6 +153,9 @@ func applyStringForms(doc *openapi3.T, ops []operation, warn func(string)) {
 	for _, name := range sortedKeys(doc.Components.Schemas) {
 		s := doc.Components.Schemas[name].Value
 		for prop, ref := range s.Properties {
+			if _, own := propertyForms[name][prop]; own {
+				continue // the property's own form below
+			}
 			if form, ok := formsByName[prop]; ok {
 				form.apply(ref)
 			}

@@ -59,6 +59,7 @@ from mdc.inputs import (
 from mdc.market import (
     Candle,
     CandleSeries,
+    CandlesOfSymbols,
     Depth,
     DepthLevel,
     Holiday,
@@ -79,7 +80,7 @@ from mdc.streams import EventStream
 from mdc.times import IST, to_datetime
 
 __all__ = [
-    "IST", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "Client", "Coverage",
+    "IST", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "CandlesOfSymbols", "Client", "Coverage",
     "DeadlineExceeded", "Depth", "DepthDict", "DepthLevel", "DepthLevelDict", "Developer", "EventKind",
     "EventStream", "ExportFormat", "ExportKind", "FailedPrecondition", "FieldViolation", "Health", "Holiday", "HolidayCheck", "Interval",
     "InvalidArgument", "MarketEvent", "MdcError", "MinuteRange", "NiftyQuote", "NotFound", "Ohlc", "OhlcDict", "Order",

@@ -26,7 +26,7 @@ from mdc.client_base import ClientBase
 from mdc.coverage import Coverage
 from mdc.enums import ExportFormat, ExportKind, Interval, ReplayKind, Role, Scope, ShortlistType
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
-from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
+from mdc.market import CandleSeries, CandlesOfSymbols, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
 from mdc.methods import find_method
 from mdc.ops import IDLE_TIMEOUT, PAGE_SIZE
 from mdc.record import Records
@@ -109,6 +109,10 @@ class AsyncClient(ClientBase):
     async def candles(self, symbol: str, interval: Interval, *, start: datetime | None = None,
                       end: datetime | None = None) -> CandleSeries:
         return await self._run(ops.candles(symbol, interval, start=start, end=end))
+
+    async def candles_of_symbols(self, symbols: Iterable[str], interval: Interval, *,
+                                 start: datetime | None = None, end: datetime | None = None) -> CandlesOfSymbols:
+        return await self._run(ops.candles_of_symbols(symbols, interval, start=start, end=end))
 
     async def holidays(self, year: int | None = None) -> Records[Holiday]:
         return await self._run(ops.holidays(year))

@@ -7,7 +7,11 @@ value of the field's type (a number for a number, a known name for an
 enum), None leaves a field absent (null). What it refuses is an
 :class:`~mdc.InvalidArgument` naming the argument as the caller wrote it
 (``entries[1].price``, ``quotes['TCS'].payload.lastPrice``), raised before
-anything is sent. Whatever only the server can judge (a symbol's spelling, a
+anything is sent. Fields are named as the server names them in its own 400s
+(``data.entries[1].price``, ``data.quotes[0].quoteData.payload.lastPrice``,
+``datetime``, ``pageSize``), so a refusal reads the same whether the client
+or the server made it; the description says which argument it came from
+where the two differ. Whatever only the server can judge (a symbol's spelling, a
 price's range, a time window) is left to the server's own 400.
 """
 
@@ -40,22 +44,33 @@ def to_message(cls: type[M], value: object, path: str) -> M:
     return msg
 
 
-def request(cls: type[M], names: Mapping[str, str] = {}, /, **fields: object) -> M:
+def request(cls: type[M], prefix: str = "", /, **fields: object) -> M:
     """A request message from keyword arguments named as its fields (None:
-    absent). ``names`` maps a field to the argument the caller knows it by,
-    for errors (``{"type": "shortlist_type"}``)."""
+    absent). Errors name a field as the server does (:func:`wire_name`),
+    after ``prefix`` (``"data."`` for the collector bodies)."""
     msg = cls()
     desc = cast(descriptor.Descriptor, msg.DESCRIPTOR)
     for key, value in fields.items():
         field = desc.fields_by_name[key]
         if value is not None:
-            _set(msg, field, value, names.get(key, key))
+            _set(msg, field, value, prefix + wire_name(field))
     return msg
 
 
-def instant(name: str, moment: datetime | None) -> str | None:
-    """The API's wall clock (UTC) of the argument ``name``, or None."""
-    return None if moment is None else wall_clock(moment, name)
+def wire_name(field: descriptor.FieldDescriptor) -> str:
+    """The name the server gives ``field`` in its errors: the query
+    parameters of time and date keep their snake_case (``start_datetime``,
+    ``end_date``), everything else is the JSON name (``pageSize``,
+    ``dayChangePerc``, a payload's ``last_price``)."""
+    if field.name.endswith(("datetime", "_date")) or field.name == "date":
+        return field.name
+    return field.json_name
+
+
+def instant(field: str, moment: datetime | None, argument: str | None = None) -> str | None:
+    """The API's wall clock (UTC) of the request field ``field`` (given as
+    the argument ``argument``), or None."""
+    return None if moment is None else wall_clock(moment, field, argument)
 
 
 def timezone_of(*moments: datetime | None) -> str | None:
@@ -63,9 +78,10 @@ def timezone_of(*moments: datetime | None) -> str | None:
     return WIRE_TIMEZONE if any(m is not None for m in moments) else None
 
 
-def trading_day(name: str, value: date) -> str:
-    """The API's ``YYYY-MM-DD`` of the argument ``name``."""
-    return day(value, name)
+def trading_day(field: str, value: date, argument: str | None = None) -> str:
+    """The API's ``YYYY-MM-DD`` of the request field ``field`` (given as the
+    argument ``argument``)."""
+    return day(value, field, argument)
 
 
 def strings(name: str, values: Iterable[str]) -> list[str]:
@@ -86,8 +102,9 @@ def _fill(msg: message.Message, value: object, path: str) -> None:
         raise invalid_argument(path, f"expected a dict or a record of {msg.DESCRIPTOR.name}, got {type(value).__name__}")
     desc = cast(descriptor.Descriptor, msg.DESCRIPTOR)
     for key, item in items.items():
-        where = f"{path}.{key}" if path else str(key)
         field = desc.fields_by_name.get(key) if isinstance(key, str) else None
+        name = str(key) if field is None else field.json_name
+        where = f"{path}.{name}" if path else name
         if field is None:
             raise invalid_argument(where, _unknown_key(desc, key))
         if item is not None:
@@ -146,6 +163,17 @@ def _scalar(field: descriptor.FieldDescriptor, value: object, path: str) -> obje
     raise invalid_argument(path, f"fields of type {kind} are not supported")
 
 
+def _abbreviated(key: str, known: list[str]) -> str | None:
+    """The known key ``key`` abbreviates: its letters in order, from the
+    first (``qty`` for ``quantity``), as the other clients guess."""
+    short = key.lower().replace("_", "")
+    for name in known:
+        letters = iter(name.replace("_", ""))
+        if len(short) > 1 and short[0] == name[0] and all(c in letters for c in short):
+            return name
+    return None
+
+
 def _unknown_key(desc: descriptor.Descriptor, key: object) -> str:
     """Says that ``key`` is no field of ``desc``, and which one it may mean:
     the field whose JSON or camelCase name it is (``nseSymbol``), or the
@@ -154,6 +182,7 @@ def _unknown_key(desc: descriptor.Descriptor, key: object) -> str:
     guess = None
     if isinstance(key, str):
         by_other_name = {f.json_name: f.name for f in desc.fields} | {f.camelcase_name: f.name for f in desc.fields}
-        guess = by_other_name.get(key) or next(iter(difflib.get_close_matches(key, known, n=1)), None)
+        guess = (by_other_name.get(key) or _abbreviated(key, known)
+                 or next(iter(difflib.get_close_matches(key, known, n=1)), None))
     hint = f"; did you mean {guess!r}?" if guess else f"; the keys are {', '.join(known)}"
     return f"unknown key {key!r} of {desc.name}{hint}"

@@ -26,7 +26,7 @@ from mdc.client_base import ClientBase
 from mdc.coverage import Coverage
 from mdc.enums import ExportFormat, ExportKind, Interval, ReplayKind, Role, Scope, ShortlistType
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
-from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
+from mdc.market import CandleSeries, CandlesOfSymbols, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
 from mdc.methods import find_method
 from mdc.ops import IDLE_TIMEOUT, PAGE_SIZE
 from mdc.record import Records
@@ -160,6 +160,15 @@ class Client(ClientBase):
         """OHLCV candles of ``symbol`` (``"NIFTY"`` for the index) built from
         the quotes stamped in [start, end) (docs/api.md section 6)."""
         return self._run(ops.candles(symbol, interval, start=start, end=end))
+
+    def candles_of_symbols(self, symbols: Iterable[str], interval: Interval, *, start: datetime | None = None,
+                           end: datetime | None = None) -> CandlesOfSymbols:
+        """OHLCV candles of each of ``symbols`` (1-100; ``"NIFTY"`` is the
+        index) in [start, end) in one call, each series as :meth:`candles`
+        builds it: ``.to_pandas()`` is one long DataFrame indexed by
+        ``(symbol, time)``, ``answer["TCS"]`` one series, ``.missing`` the
+        symbols without a candle."""
+        return self._run(ops.candles_of_symbols(symbols, interval, start=start, end=end))
 
     def holidays(self, year: int | None = None) -> Records[Holiday]:
         """The exchange holidays of ``year`` (this year when absent), ascending."""

@@ -58,7 +58,8 @@ class ClientBase:
         Raises:
             InvalidArgument: ``now`` is naive.
         """
-        headers = {"X-Current-Timestamp": wall_clock(now, "now"), "X-Current-Timezone": WIRE_TIMEZONE}
+        headers = {"X-Current-Timestamp": wall_clock(now, "X-Current-Timestamp", "now"),
+                   "X-Current-Timezone": WIRE_TIMEZONE}
         if run_id:
             headers["X-Run-Id"] = run_id
         token = self._clock.set(headers)

@@ -183,8 +183,9 @@ def error_class(code: str) -> type[MdcError]:
 
 
 def invalid_argument(field: str, description: str) -> InvalidArgument:
-    """An argument the client refuses before sending anything, naming it as
-    the caller wrote it (``as_of``, ``entries[1].price``)."""
+    """An argument the client refuses before sending anything, naming the
+    field as the server would (``datetime``, ``data.entries[1].price``;
+    arguments with no field of the request by their own name)."""
     return InvalidArgument(
         f"{field}: {description}",
         http_status=None,

@@ -9,10 +9,16 @@ saved, as may the dicts of :mod:`mdc.inputs`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, time
+from datetime import date, datetime, time, tzinfo
+from typing import TYPE_CHECKING
 
 from mdc.enums import EventKind, Interval, QuoteStatus, Scope, ShortlistType
 from mdc.record import ListAnswer, Record, Records
+
+if TYPE_CHECKING:
+    import pandas
+    import polars
+    import pyarrow
 
 # Nested records whose columns a DataFrame shows without a prefix
 # (``last_price``, not ``quote_data_payload_last_price``); see mdc.frames.
@@ -119,6 +125,28 @@ class StockQuote(Record):
         """The quote's payload; every field None when it has none."""
         return self.quote_data.payload or _NO_PAYLOAD
 
+    @property
+    def symbol(self) -> str:
+        """The NSE symbol (``nse_symbol``), named as candles name it."""
+        return self.nse_symbol
+
+    @property
+    def last_price(self) -> float | None:
+        """``quote_data.payload.last_price``: the last traded price (always
+        set on a SUCCESS quote; None on a FAILURE without one)."""
+        return self.payload.last_price
+
+    @property
+    def volume(self) -> float | None:
+        """``quote_data.payload.volume``: the day's cumulative traded volume,
+        None when the quote did not report one."""
+        return self.payload.volume
+
+    @property
+    def status(self) -> QuoteStatus:
+        """``quote_data.status``: SUCCESS or FAILURE."""
+        return self.quote_data.status
+
 
 @dataclass(frozen=True, slots=True, kw_only=True, repr=False)
 class NiftyQuote(Record):
@@ -137,6 +165,27 @@ class NiftyQuote(Record):
         """The quote's payload; every field None when it has none."""
         return self.quote_data.payload or _NO_PAYLOAD
 
+    @property
+    def symbol(self) -> str:
+        """``"NIFTY"``, the symbol candles and cross-sections give the index."""
+        return "NIFTY"
+
+    @property
+    def last_price(self) -> float | None:
+        """``quote_data.payload.last_price``: the index's level."""
+        return self.payload.last_price
+
+    @property
+    def volume(self) -> float | None:
+        """``quote_data.payload.volume``; None when not reported (an index
+        usually reports none)."""
+        return self.payload.volume
+
+    @property
+    def status(self) -> QuoteStatus:
+        """``quote_data.status``: SUCCESS or FAILURE."""
+        return self.quote_data.status
+
 
 @dataclass(frozen=True, slots=True, kw_only=True, repr=False)
 class ShortlistEntry(Record):
@@ -150,6 +199,11 @@ class ShortlistEntry(Record):
     #: Price when observed (always present in a stored snapshot).
     price: float | None = None
     quote_data: QuoteData | None = field(default=None, metadata=INLINE)
+
+    @property
+    def symbol(self) -> str:
+        """The NSE symbol (``nse_symbol``), named as candles name it."""
+        return self.nse_symbol
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, repr=False)
@@ -178,8 +232,10 @@ class Candle(Record):
     high: float
     low: float
     close: float
-    #: Volume traded in the bucket (increases of the day's cumulative volume).
-    volume: float
+    #: Volume traded in the bucket (increases of the day's cumulative
+    #: volume); None when no quote of the bucket reported a volume (no data,
+    #: as opposed to 0.0, no trades). NaN in a DataFrame.
+    volume: float | None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, repr=False)
@@ -198,9 +254,64 @@ class CandleSeries(Record, ListAnswer[Candle]):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, repr=False)
+class CandlesOfSymbols(Record):
+    """Candles of several symbols at one interval (alpaca-py's multi-symbol
+    bars): ``series`` in the order asked, the symbols without a candle in
+    ``missing``. Its table is long: one row per candle, keyed by
+    ``(symbol, time)`` (pandas: that MultiIndex; polars and Arrow: those two
+    columns first); ``answer["TCS"]`` is one symbol's series."""
+
+    MESSAGE = "mdc.v1.CandlesOfSymbols"
+
+    interval: Interval
+    #: The bucket length (nominal for 1day, 1week, 1month).
+    interval_minutes: int
+    series: Records[CandleSeries]
+    #: The symbols asked for without a candle in the range, in the order asked.
+    missing: tuple[str, ...]
+
+    def __getitem__(self, symbol: str) -> CandleSeries:
+        for series in self.series:
+            if series.symbol == symbol:
+                return series
+        raise KeyError(symbol)
+
+    def to_arrow(self) -> pyarrow.Table:
+        """A ``pyarrow.Table``: ``symbol``, then the columns of
+        :class:`Candle`, one row per candle."""
+        from mdc.frames import _import, to_arrow
+
+        pa = _import("pyarrow", "to_arrow", "pandas")
+        candles = [c for s in self.series for c in s.candles]
+        symbols = [s.symbol for s in self.series for _ in s.candles]
+        return to_arrow(Candle, candles).add_column(0, "symbol", pa.array(symbols, type=pa.string()))
+
+    def to_pandas(self, *, tz: str | tzinfo | None = None) -> pandas.DataFrame:
+        """A long ``pandas.DataFrame`` indexed by ``(symbol, time)`` (time
+        tz-aware, UTC or ``tz``): ``frame.loc["TCS"]`` is one symbol's
+        candles, ``frame["close"].unstack("symbol")`` a wide table."""
+        from mdc.frames import to_pandas
+
+        frame = to_pandas(Candle, self.to_arrow(), None).reset_index()
+        if tz is not None:
+            frame["time"] = frame["time"].dt.tz_convert(tz)
+        return frame.set_index(["symbol", "time"])
+
+    def to_polars(self, *, tz: str | None = None) -> polars.DataFrame:
+        """A long ``polars.DataFrame``: ``symbol`` and ``time`` (UTC or
+        ``tz``) first."""
+        from mdc.frames import to_polars
+
+        return to_polars(Candle, self.to_arrow(), tz).select(["symbol", "time", "open", "high", "low", "close",
+                                                               "volume"])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, repr=False)
 class QuoteCrossSection(Record, ListAnswer[StockQuote]):
     """The latest quote of each of many symbols at or before one instant,
-    within its trading day; its tables are those of its quotes."""
+    within its trading day; its tables are those of its quotes, indexed by
+    symbol (pandas: the index ``symbol``; polars and Arrow: the column
+    ``nse_symbol`` first), since each symbol has one row."""
 
     MESSAGE = "mdc.v1.QuoteCrossSection"
     ITEMS = "quotes"
@@ -215,6 +326,23 @@ class QuoteCrossSection(Record, ListAnswer[StockQuote]):
     missing: tuple[str, ...]
     #: "" once :meth:`mdc.Client.quotes` has read every page.
     next_page_token: str
+
+    def __getitem__(self, symbol: str) -> StockQuote:
+        for quote in self.quotes:
+            if quote.nse_symbol == symbol:
+                return quote
+        raise KeyError(symbol)
+
+    def to_pandas(self, *, tz: str | tzinfo | None = None) -> pandas.DataFrame:
+        """A ``pandas.DataFrame`` of the quotes indexed by ``symbol`` (one row
+        each), ``timestamp`` a column (UTC or ``tz``)."""
+        frame = self.quotes.to_pandas(tz=tz).reset_index()
+        return frame.set_index(frame.pop("nse_symbol").rename("symbol"))
+
+    def to_polars(self, *, tz: str | None = None) -> polars.DataFrame:
+        """A ``polars.DataFrame`` of the quotes, ``nse_symbol`` first."""
+        frame = self.quotes.to_polars(tz=tz)
+        return frame.select(["nse_symbol", *[c for c in frame.columns if c != "nse_symbol"]])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, repr=False)

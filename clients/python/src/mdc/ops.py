@@ -37,7 +37,7 @@ from mdc.enums import ExportFormat, ExportKind, Interval, ReplayKind, Role, Scop
 from mdc.errors import MdcError, invalid_argument
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
 from mdc.methods import Method, find_method
-from mdc.market import CandleSeries, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
+from mdc.market import CandleSeries, CandlesOfSymbols, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
 from mdc.record import Record, Records
 from mdc.runs import Order, Run
 from mdc.v1 import (
@@ -166,34 +166,35 @@ def _stream(rpc: str, req: message.Message, cursor: str | None, resume: bool,
 
 def save_shortlist(at: datetime, shortlist_type: ShortlistType, entries: Iterable[ShortlistEntryInput], *,
                    scope: Scope | None = None) -> Op[None]:
-    data = request(collector_pb2.ShortlistData, timestamp=instant("at", at), timezone=timezone_of(at),
-                   shortlist_type=shortlist_type, scope=scope)
-    for i, entry in enumerate(_listed("entries", entries)):
-        data.entries.append(to_message(market_pb2.ShortlistEntry, entry, f"entries[{i}]"))
+    data = request(collector_pb2.ShortlistData, "data.", timestamp=instant("data.timestamp", at, "at"),
+                   timezone=timezone_of(at), shortlist_type=shortlist_type, scope=scope)
+    for i, entry in enumerate(_listed("data.entries", entries)):
+        data.entries.append(to_message(market_pb2.ShortlistEntry, entry, f"data.entries[{i}]"))
     yield from _unary("CollectorService.SaveShortlist", collector_pb2.SaveShortlistRequest(data=data))
 
 
 def save_nifty(at: datetime, quote: QuoteDataInput, day_change_perc: float) -> Op[None]:
-    data = request(collector_pb2.NiftyData, timestamp=instant("at", at), timezone=timezone_of(at),
-                   day_change_perc=day_change_perc)
-    data.quote_data.CopyFrom(to_message(market_pb2.QuoteData, quote, "quote"))
+    data = request(collector_pb2.NiftyData, "data.", timestamp=instant("data.timestamp", at, "at"),
+                   timezone=timezone_of(at), day_change_perc=day_change_perc)
+    data.quote_data.CopyFrom(to_message(market_pb2.QuoteData, quote, "data.quoteData"))
     yield from _unary("CollectorService.SaveNifty", collector_pb2.SaveNiftyRequest(data=data))
 
 
 def save_quotes(at: datetime, quotes: Mapping[str, QuoteDataInput]) -> Op[None]:
     if not isinstance(quotes, Mapping):
-        raise invalid_argument("quotes", f"expected a dict of symbol to quote, got {type(quotes).__name__}")
-    data = request(collector_pb2.QuotesData, timestamp=instant("at", at), timezone=timezone_of(at))
-    for symbol, quote in quotes.items():
-        where = f"quotes[{symbol!r}]"
-        item = request(collector_pb2.QuoteItem, {"nse_symbol": where}, nse_symbol=symbol)
-        item.quote_data.CopyFrom(to_message(market_pb2.QuoteData, quote, where))
+        raise invalid_argument("data.quotes", f"expected a dict of symbol to quote, got {type(quotes).__name__}")
+    data = request(collector_pb2.QuotesData, "data.", timestamp=instant("data.timestamp", at, "at"),
+                   timezone=timezone_of(at))
+    for i, (symbol, quote) in enumerate(quotes.items()):
+        where = f"data.quotes[{i}]"
+        item = request(collector_pb2.QuoteItem, where + ".", nse_symbol=symbol)
+        item.quote_data.CopyFrom(to_message(market_pb2.QuoteData, quote, where + ".quoteData"))
         data.quotes.append(item)
     yield from _unary("CollectorService.SaveQuotes", collector_pb2.SaveQuotesRequest(data=data))
 
 
 def check_holiday(trading_day: date) -> Op[HolidayCheck]:
-    req = collector_pb2.CheckHolidayRequest(date=build.trading_day("trading_day", trading_day))
+    req = collector_pb2.CheckHolidayRequest(date=build.trading_day("date", trading_day, "trading_day"))
     return (yield from _answer("CollectorService.CheckHoliday", req, HolidayCheck))
 
 
@@ -202,31 +203,31 @@ def check_holiday(trading_day: date) -> Op[HolidayCheck]:
 
 def shortlist(shortlist_type: ShortlistType, *, as_of: datetime | None = None,
               scope: Scope | None = None) -> Op[Shortlist]:
-    req = request(developer_pb2.GetListRequest, {"type": "shortlist_type", "datetime": "as_of"},
-                  type=shortlist_type, datetime=instant("as_of", as_of), timezone=timezone_of(as_of), scope=scope)
+    req = request(developer_pb2.GetListRequest,
+                  type=shortlist_type, datetime=instant("datetime", as_of, "as_of"), timezone=timezone_of(as_of), scope=scope)
     return (yield from _answer("DeveloperService.GetList", req, Shortlist))
 
 
 def quote(symbol: str, *, as_of: datetime | None = None) -> Op[StockQuote]:
-    req = request(developer_pb2.GetQuoteRequest, symbol=symbol, datetime=instant("as_of", as_of),
+    req = request(developer_pb2.GetQuoteRequest, symbol=symbol, datetime=instant("datetime", as_of, "as_of"),
                   timezone=timezone_of(as_of))
     return (yield from _answer("DeveloperService.GetQuote", req, StockQuote))
 
 
 def nifty(*, as_of: datetime | None = None) -> Op[NiftyQuote]:
-    req = request(developer_pb2.GetNiftyRequest, datetime=instant("as_of", as_of), timezone=timezone_of(as_of))
+    req = request(developer_pb2.GetNiftyRequest, datetime=instant("datetime", as_of, "as_of"), timezone=timezone_of(as_of))
     return (yield from _answer("DeveloperService.GetNifty", req, NiftyQuote))
 
 
 def quotes(symbols: Iterable[str] | None = None, *, as_of: datetime | None = None) -> Op[QuoteCrossSection]:
     if symbols is None:
-        req = request(developer_pb2.GetQuotesRequest, datetime=instant("as_of", as_of), timezone=timezone_of(as_of),
+        req = request(developer_pb2.GetQuotesRequest, datetime=instant("datetime", as_of, "as_of"), timezone=timezone_of(as_of),
                       page_size=PAGE_SIZE)
     else:
         listed = strings("symbols", symbols)
         if not listed:
             raise invalid_argument("symbols", "name at least one symbol, or None for every symbol of the day")
-        req = request(developer_pb2.GetQuotesRequest, symbols=listed, datetime=instant("as_of", as_of),
+        req = request(developer_pb2.GetQuotesRequest, symbols=listed, datetime=instant("datetime", as_of, "as_of"),
                       timezone=timezone_of(as_of))
     rpc = "DeveloperService.GetQuotes"
     answer = yield rpc, req
@@ -244,24 +245,35 @@ def quotes(symbols: Iterable[str] | None = None, *, as_of: datetime | None = Non
 
 def quote_timeline(symbol: str, *, start: datetime | None = None, end: datetime | None = None,
                    page_size: int = PAGE_SIZE) -> Op[Records[StockQuote]]:
-    req = request(developer_pb2.GetQuoteTimelineRequest, symbol=symbol, start_datetime=instant("start", start),
-                  end_datetime=instant("end", end), timezone=timezone_of(start, end), page_size=page_size)
+    req = request(developer_pb2.GetQuoteTimelineRequest, symbol=symbol, start_datetime=instant("start_datetime", start, "start"),
+                  end_datetime=instant("end_datetime", end, "end"), timezone=timezone_of(start, end), page_size=page_size)
     return (yield from _all_pages("DeveloperService.GetQuoteTimeline", req, "quotes", StockQuote))
 
 
 def nifty_timeline(*, start: datetime | None = None, end: datetime | None = None,
                    page_size: int = PAGE_SIZE) -> Op[Records[NiftyQuote]]:
-    req = request(developer_pb2.GetNiftyTimelineRequest, start_datetime=instant("start", start),
-                  end_datetime=instant("end", end), timezone=timezone_of(start, end), page_size=page_size)
+    req = request(developer_pb2.GetNiftyTimelineRequest, start_datetime=instant("start_datetime", start, "start"),
+                  end_datetime=instant("end_datetime", end, "end"), timezone=timezone_of(start, end), page_size=page_size)
     return (yield from _all_pages("DeveloperService.GetNiftyTimeline", req, "quotes", NiftyQuote))
 
 
 def candles(symbol: str, interval: Interval, *, start: datetime | None = None,
             end: datetime | None = None) -> Op[CandleSeries]:
     req = request(developer_pb2.GetHistoricalCandlesRequest, symbol=symbol, interval=interval,
-                  start_datetime=instant("start", start), end_datetime=instant("end", end),
+                  start_datetime=instant("start_datetime", start, "start"), end_datetime=instant("end_datetime", end, "end"),
                   timezone=timezone_of(start, end))
     return (yield from _answer("DeveloperService.GetHistoricalCandles", req, CandleSeries))
+
+
+def candles_of_symbols(symbols: Iterable[str], interval: Interval, *, start: datetime | None = None,
+                       end: datetime | None = None) -> Op[CandlesOfSymbols]:
+    listed = strings("symbols", symbols)
+    if not listed:
+        raise invalid_argument("symbols", "is required: name 1-100 symbols")
+    req = request(developer_pb2.GetCandlesOfSymbolsRequest, symbols=listed, interval=interval,
+                  start_datetime=instant("start_datetime", start, "start"),
+                  end_datetime=instant("end_datetime", end, "end"), timezone=timezone_of(start, end))
+    return (yield from _answer("DeveloperService.GetCandlesOfSymbols", req, CandlesOfSymbols))
 
 
 #: Each kind of export: its RPC, request message, and the arguments it
@@ -288,15 +300,15 @@ def export(kind: ExportKind, start: date, end: date | None = None, *, symbols: I
     names = {"type": "shortlist_type"}
     for key, value in given.items():
         if value is not None and key not in takes:
-            raise invalid_argument(names.get(key, key), f"an export of {kind} takes no {names.get(key, key)}")
+            raise invalid_argument(key, f"an export of {kind} takes no {names.get(key, key)}")
     if format is not None and format not in _EXPORT_FORMATS:
         raise invalid_argument("format", f"must be one of {', '.join(_EXPORT_FORMATS)}, got {format!r}")
     if path is None and format not in (None, "parquet"):
         raise invalid_argument("format", "a DataFrame is read from Parquet: give a path to keep a CSV or NDJSON file")
     if path is not None and not isinstance(path, (str, os.PathLike)):
         raise invalid_argument("path", f"expected a file path, got {type(path).__name__}")
-    req = request(request_class, names, start_date=build.trading_day("start", start),
-                  end_date=None if end is None else build.trading_day("end", end),
+    req = request(request_class, start_date=build.trading_day("start_date", start, "start"),
+                  end_date=None if end is None else build.trading_day("end_date", end, "end"),
                   **{key: value for key, value in given.items() if key in takes})
     return ExportCall(rpc, req, format or "parquet", None if path is None else Path(path))
 
@@ -316,8 +328,8 @@ def runs(*, tag: str | None = None, page_size: int = PAGE_SIZE) -> Op[Records[Ru
 
 
 def create_run(start: datetime, end: datetime, *, name: str | None = None, tags: Iterable[str] = ()) -> Op[Run]:
-    req = request(dashboard_pb2.CreateRunRequest, {"start_datetime": "start", "end_datetime": "end"},
-                  start_datetime=instant("start", start), end_datetime=instant("end", end),
+    req = request(dashboard_pb2.CreateRunRequest,
+                  start_datetime=instant("start_datetime", start, "start"), end_datetime=instant("end_datetime", end, "end"),
                   timezone=timezone_of(start), name=name, tags=strings("tags", tags))
     return (yield from _answer("DashboardService.CreateRun", req, Run))
 
@@ -345,14 +357,14 @@ def orders(run_id: str, *, target_gain_percentage: float | None = None, page_siz
 
 def create_order(run_id: str, symbol: str, at: datetime, *, entry_price: float, stop_loss_price: float,
                  take_profit_price: float) -> Op[Order]:
-    req = request(dashboard_pb2.CreateOrderRequest, {"nse_symbol": "symbol", "datetime": "at"},
-                  run_id=run_id, nse_symbol=symbol, datetime=instant("at", at), timezone=timezone_of(at),
+    req = request(dashboard_pb2.CreateOrderRequest,
+                  run_id=run_id, nse_symbol=symbol, datetime=instant("datetime", at, "at"), timezone=timezone_of(at),
                   entry_price=entry_price, stop_loss_price=stop_loss_price, take_profit_price=take_profit_price)
     return (yield from _answer("DashboardService.CreateOrder", req, Order))
 
 
 def snapshot_times(trading_day: date) -> Op[list[datetime]]:
-    wanted = build.trading_day("trading_day", trading_day)
+    wanted = build.trading_day("date", trading_day, "trading_day")
     req = dashboard_pb2.ListAvailableDatetimesRequest(date=wanted)
     answer = yield from _unary("DashboardService.ListAvailableDatetimes", req)
     days = getattr(answer, "dates")
@@ -361,7 +373,7 @@ def snapshot_times(trading_day: date) -> Op[list[datetime]]:
 
 def coverage(trading_day: date | None = None) -> Op[Coverage]:
     req = request(dashboard_pb2.GetCoverageRequest,
-                  date=None if trading_day is None else build.trading_day("trading_day", trading_day))
+                  date=None if trading_day is None else build.trading_day("date", trading_day, "trading_day"))
     return (yield from _answer("DashboardService.GetCoverage", req, Coverage))
 
 
@@ -394,14 +406,14 @@ def watch_nifty(*, cursor: str | None = None, resume: bool = True,
 
 def watch_shortlists(shortlist_type: ShortlistType, *, scope: Scope | None = None, cursor: str | None = None,
                      resume: bool = True, idle_timeout: float | None = IDLE_TIMEOUT) -> StreamCall:
-    req = request(stream_pb2.WatchShortlistsRequest, {"type": "shortlist_type"}, type=shortlist_type, scope=scope)
+    req = request(stream_pb2.WatchShortlistsRequest, type=shortlist_type, scope=scope)
     return _stream("StreamService.WatchShortlists", req, cursor, resume, idle_timeout, ends=False)
 
 
 def replay_day(trading_day: date, *, symbols: Iterable[str] = (), kinds: Iterable[ReplayKind] = (),
                cursor: str | None = None, resume: bool = True,
                idle_timeout: float | None = IDLE_TIMEOUT) -> StreamCall:
-    req = request(stream_pb2.ReplayDayRequest, date=build.trading_day("trading_day", trading_day),
+    req = request(stream_pb2.ReplayDayRequest, date=build.trading_day("date", trading_day, "trading_day"),
                   symbols=strings("symbols", symbols), kinds=strings("kinds", kinds))
     return _stream("StreamService.ReplayDay", req, cursor, resume, idle_timeout, ends=True)
 

@@ -28,7 +28,7 @@ WIRE_TIMEZONE = "UTC"
 _WALL_CLOCK = "%Y-%m-%dT%H:%M:%S"
 
 
-def wall_clock(moment: datetime, name: str = "datetime") -> str:
+def wall_clock(moment: datetime, name: str = "datetime", argument: str | None = None) -> str:
     """The API's wall-clock string of an aware datetime, in UTC.
 
     The API has no fractions of a second: they are cut off (floored), which
@@ -39,17 +39,22 @@ def wall_clock(moment: datetime, name: str = "datetime") -> str:
             datetime.
     """
     if not isinstance(moment, datetime):
-        raise invalid_argument(name, f"expected a timezone-aware datetime, got {type(moment).__name__}")
+        raise invalid_argument(name, f"{_of(argument)}expected a timezone-aware datetime, got {type(moment).__name__}")
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise invalid_argument(
             name,
-            f"naive datetime {moment.isoformat()} refused: it names no instant. Attach a zone, "
+            f"{_of(argument)}naive datetime {moment.isoformat()} refused: it names no instant. Attach a zone, "
             "e.g. datetime(2025, 1, 2, 9, 15, tzinfo=mdc.IST) or tzinfo=UTC",
         )
     return moment.astimezone(UTC).strftime(_WALL_CLOCK)
 
 
-def day(value: date, name: str = "date") -> str:
+def _of(argument: str | None) -> str:
+    """Names the argument a field came from, where the two differ."""
+    return f"(argument {argument}) " if argument else ""
+
+
+def day(value: date, name: str = "date", argument: str | None = None) -> str:
     """The API's ``YYYY-MM-DD`` of a date (a trading day in Asia/Kolkata).
 
     Raises:
@@ -59,7 +64,7 @@ def day(value: date, name: str = "date") -> str:
     if isinstance(value, datetime) or not isinstance(value, date):
         raise invalid_argument(
             name,
-            f"expected a datetime.date (a trading day), got {type(value).__name__}; "
+            f"{_of(argument)}expected a datetime.date (a trading day), got {type(value).__name__}; "
             "for an instant use .astimezone(mdc.IST).date()",
         )
     return value.isoformat()

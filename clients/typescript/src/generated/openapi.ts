@@ -1048,9 +1048,10 @@ export interface components {
              * Format: double
              * @description Volume traded in the bucket: the sum of each quote's increase of the
              *     day's cumulative `volume` over the previous priced quote of the same
-             *     trading day.
+             *     trading day. Absent (null) when no quote of the bucket reported a
+             *     volume: no data, as opposed to 0, no trades.
              */
-            volume: number;
+            volume?: number | null;
         };
         /**
          * @description Candles of one symbol at one interval, ascending by time; buckets without
@@ -1121,7 +1122,6 @@ export interface components {
         /** @description Which minutes of a trading day hold data, and who wrote when. */
         Coverage: {
             /**
-             * Format: date
              * @description Trading date YYYY-MM-DD (Asia/Kolkata) described; empty when nothing is
              *     stored and no date was asked for.
              */
@@ -1732,8 +1732,9 @@ export interface components {
         /** @description A quote together with the status of the upstream call that produced it. */
         QuoteData: {
             /**
-             * @description One quote as the broker reports it. Every field is optional and nullable:
-             *     an absent or null field is stored as absent and read back as absent.
+             * @description One quote as the broker reports it. Every field is optional and nullable
+             *     (but `last_price`, which a SUCCESS quote must carry): an absent or null
+             *     field is stored as absent and read back as absent.
              *     `last_trade_time` is epoch milliseconds; it is a double on the wire so JSON
              *     reads it back as the same integer number (int64 would render as a string).
              */
@@ -1757,8 +1758,9 @@ export interface components {
             quoteData: components["schemas"]["QuoteData"];
         };
         /**
-         * @description One quote as the broker reports it. Every field is optional and nullable:
-         *     an absent or null field is stored as absent and read back as absent.
+         * @description One quote as the broker reports it. Every field is optional and nullable
+         *     (but `last_price`, which a SUCCESS quote must carry): an absent or null
+         *     field is stored as absent and read back as absent.
          *     `last_trade_time` is epoch milliseconds; it is a double on the wire so JSON
          *     reads it back as the same integer number (int64 would render as a string).
          */
@@ -1802,8 +1804,9 @@ export interface components {
             implied_volatility?: number | null;
             /**
              * Format: double
-             * @description Last traded price. Candles are built from it; a quote without it is
-             *     left out of candles.
+             * @description Last traded price; required when the quote's status is SUCCESS (400
+             *     naming `...payload.last_price` otherwise). Candles are built from it; a
+             *     (FAILURE) quote without it is left out of candles.
              */
             last_price?: number | null;
             /**
@@ -6899,13 +6902,13 @@ export interface operations {
                 date: string;
                 /**
                  * @description Only the stock quotes of these symbols (up to 1000; repeat the
-                 *     parameter). Empty: every symbol. NIFTY quotes
+                 *     parameter or separate them by commas). Empty: every symbol. NIFTY quotes
                  *     and shortlists are not filtered by symbol.
                  */
                 symbols?: string[];
                 /**
                  * @description Which records: any of `quotes`, `nifty`, `shortlists` (repeat the
-                 *     parameter). Empty: all three.
+                 *     parameter or separate them by commas). Empty: all three.
                  */
                 kinds?: ("quotes" | "nifty" | "shortlists")[];
                 /**
@@ -7288,7 +7291,8 @@ export interface operations {
                 /**
                  * @description NSE trading symbols to watch, 1-1000 of them, each 1-32 characters of
                  *     A-Z a-z 0-9 & . _ - (case-sensitive, as stored). Over HTTP repeat the
-                 *     parameter (`symbols=INFY&symbols=TCS`).
+                 *     parameter (`symbols=INFY&symbols=TCS`) or separate them by commas
+                 *     (`symbols=INFY,TCS`).
                  */
                 symbols: string[];
                 /**
