@@ -31,7 +31,9 @@
 # MDC_ISO_READERS (32), MDC_ISO_WRITERS (8), MDC_ISO_RATE (20, writes a
 # second per writer), MDC_ISO_QUOTES (10 a write), MDC_ISO_RESULTS,
 # MDC_ISO_SERVER_ENV (extra environment of mdc-server, e.g.
-# "MDC_HEAVY_READS=4"), MDC_ISO_KEEP_DB (1: keep the database).
+# "MDC_HEAVY_READS=4"), MDC_ISO_GATEWAY_ENV (the same for mdc-gateway),
+# MDC_ISO_LOGS (a folder the server's and gateway's logs are copied to),
+# MDC_ISO_KEEP_DB (1: keep the database).
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
@@ -48,6 +50,7 @@ writers=${MDC_ISO_WRITERS:-8}
 rate=${MDC_ISO_RATE:-20}
 quotes=${MDC_ISO_QUOTES:-10}
 server_env=${MDC_ISO_SERVER_ENV:-}
+gateway_env=${MDC_ISO_GATEWAY_ENV:-}
 symbols=1000
 day=2035-09-04
 db=mdc_bench_isolation_$$
@@ -74,6 +77,7 @@ cleanup() {
   if [ "${MDC_ISO_KEEP_DB:-0}" != 1 ]; then
     psql -X -q "$admin_url" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 && log "dropped database $db"
   fi
+  if [ -n "${MDC_ISO_LOGS:-}" ]; then mkdir -p "$MDC_ISO_LOGS" && cp "$work"/*.log "$MDC_ISO_LOGS"/; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -89,7 +93,8 @@ env DATABASE_URL="$url" MDC_GRPC_ADDR="127.0.0.1:$grpc_port" MDC_ADMIN_TOKEN="$t
   "$build_dir/mdc-server" >"$work/server.log" 2>&1 &
 server_pid=$!
 pids+=("$server_pid")
-MDC_HTTP_ADDR=127.0.0.1:$http_port MDC_GRPC_ADDR=127.0.0.1:$grpc_port MDC_ACCESS_LOG=off \
+# shellcheck disable=SC2086 # MDC_ISO_GATEWAY_ENV is a list of NAME=value words
+env MDC_HTTP_ADDR="127.0.0.1:$http_port" MDC_GRPC_ADDR="127.0.0.1:$grpc_port" MDC_ACCESS_LOG=off $gateway_env \
   "$build_dir/mdc-gateway" >"$work/gateway.log" 2>&1 &
 gateway_pid=$!
 pids+=("$gateway_pid")
