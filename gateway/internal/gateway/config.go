@@ -73,11 +73,6 @@ type Options struct {
 	// for at most CallTimeout (MDC_GATEWAY_HEAVY_READS;
 	// transport/heavyreads.go). Zero: DefaultHeavyReads; negative: no limit.
 	HeavyReads int
-	// HeavyReadsPerToken is how many heavy reads one bearer token may have
-	// running or waiting in the gateway; more get 429
-	// (MDC_GATEWAY_HEAVY_READS_PER_TOKEN). Zero: DefaultHeavyReadsPerToken;
-	// negative: no limit.
-	HeavyReadsPerToken int
 
 	// metrics records the requests when set (by Run, for MetricsAddr).
 	metrics *observe.Metrics
@@ -97,9 +92,8 @@ const (
 	// DefaultHeavyReads: one 1,000-quote answer decoded and written as JSON
 	// at a time keeps one of two cores for everything else
 	// (docs/performance.md, "Read/write isolation").
-	DefaultHeavyReads         = 1
-	DefaultHeavyReadsPerToken = 2
-	DefaultShutdownTimeout    = 10 * time.Second
+	DefaultHeavyReads      = 1
+	DefaultShutdownTimeout = 10 * time.Second
 )
 
 // withDefaults fills the unset fields of o.
@@ -122,9 +116,7 @@ func (o Options) withDefaults() Options {
 	if o.HeavyReads == 0 {
 		o.HeavyReads = DefaultHeavyReads
 	}
-	if o.HeavyReadsPerToken == 0 {
-		o.HeavyReadsPerToken = DefaultHeavyReadsPerToken
-	}
+
 	if o.ShutdownTimeout <= 0 {
 		o.ShutdownTimeout = DefaultShutdownTimeout
 	}
@@ -174,7 +166,6 @@ var ErrVersion = errors.New("version requested")
 //	--streams-per-connection  MDC_GATEWAY_STREAMS_PER_CONNECTION  default 32 (1-511)
 //	--trusted-proxies MDC_GATEWAY_TRUSTED_PROXIES  default empty (no proxy in front)
 //	--heavy-reads     MDC_GATEWAY_HEAVY_READS  default 1 (0: no limit; 0-1024)
-//	--heavy-reads-per-token  MDC_GATEWAY_HEAVY_READS_PER_TOKEN  default 2 (0: no limit; 0-1024)
 func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (Options, error) {
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
@@ -203,10 +194,6 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	if err != nil {
 		return Options{}, fmt.Errorf("MDC_GATEWAY_HEAVY_READS: want a whole number from 0 to 1024: %w", err)
 	}
-	heavyPerToken, err := strconv.Atoi(env("MDC_GATEWAY_HEAVY_READS_PER_TOKEN", strconv.Itoa(DefaultHeavyReadsPerToken)))
-	if err != nil {
-		return Options{}, fmt.Errorf("MDC_GATEWAY_HEAVY_READS_PER_TOKEN: want a whole number from 0 to 1024: %w", err)
-	}
 
 	var o Options
 	var corsOrigins, logLevel, accessLog, trustedProxies string
@@ -228,8 +215,7 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.StringVar(&o.MetricsAddr, "metrics-addr", env("MDC_GATEWAY_METRICS_ADDR", ""), "host:port of a listener of its own for Prometheus /metrics, e.g. 127.0.0.1:9465; empty: no metrics (env MDC_GATEWAY_METRICS_ADDR)")
 	fs.IntVar(&o.StreamsPerConnection, "streams-per-connection", streamsPerConn, fmt.Sprintf("most streaming calls (watches, replays) one gRPC connection of the gateway carries; more open further connections; keep it below the servers' MDC_MAX_THREADS/2 (1-%d; env MDC_GATEWAY_STREAMS_PER_CONNECTION)", upstream.MaxStreamsPerConnection))
 	fs.StringVar(&trustedProxies, "trusted-proxies", env("MDC_GATEWAY_TRUSTED_PROXIES", ""), "comma-separated IP addresses or CIDR prefixes of the proxies in front of the gateway (a load balancer) whose X-Forwarded-For names the client; empty: none (env MDC_GATEWAY_TRUSTED_PROXIES)")
-	fs.IntVar(&o.HeavyReads, "heavy-reads", heavyReads, "heavy reads (cross-sections, candles of many symbols, coverage) forwarded at once; more wait their turn for at most --call-timeout, then get 429 (0: no limit; 0-1024; env MDC_GATEWAY_HEAVY_READS)")
-	fs.IntVar(&o.HeavyReadsPerToken, "heavy-reads-per-token", heavyPerToken, "heavy reads one bearer token may have running or waiting in the gateway; more get 429 (0: no limit; 0-1024; env MDC_GATEWAY_HEAVY_READS_PER_TOKEN)")
+	fs.IntVar(&o.HeavyReads, "heavy-reads", heavyReads, "heavy reads (cross-sections, candles of many symbols, coverage) forwarded at once; more wait their turn, the tokens served in turn, for at most --call-timeout, then get 429 (0: no limit; 0-1024; env MDC_GATEWAY_HEAVY_READS)")
 	if err := fs.Parse(args); err != nil {
 		return Options{}, err
 	}
@@ -251,16 +237,11 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	if o.StreamsPerConnection < 1 || o.StreamsPerConnection > upstream.MaxStreamsPerConnection {
 		return Options{}, fmt.Errorf("--streams-per-connection (MDC_GATEWAY_STREAMS_PER_CONNECTION) must be from 1 to %d, got %d", upstream.MaxStreamsPerConnection, o.StreamsPerConnection)
 	}
-	for _, limit := range []struct {
-		name  string
-		value *int
-	}{{"--heavy-reads (MDC_GATEWAY_HEAVY_READS)", &o.HeavyReads}, {"--heavy-reads-per-token (MDC_GATEWAY_HEAVY_READS_PER_TOKEN)", &o.HeavyReadsPerToken}} {
-		if *limit.value < 0 || *limit.value > 1024 {
-			return Options{}, fmt.Errorf("%s must be from 0 to 1024, got %d", limit.name, *limit.value)
-		}
-		if *limit.value == 0 {
-			*limit.value = -1 // no limit (zero in Options means the default)
-		}
+	if o.HeavyReads < 0 || o.HeavyReads > 1024 {
+		return Options{}, fmt.Errorf("--heavy-reads (MDC_GATEWAY_HEAVY_READS) must be from 0 to 1024, got %d", o.HeavyReads)
+	}
+	if o.HeavyReads == 0 {
+		o.HeavyReads = -1 // no limit (zero in Options means the default)
 	}
 	if o.TrustedProxies, err = transport.ParseTrustedProxies(trustedProxies); err != nil {
 		return Options{}, fmt.Errorf("--trusted-proxies (MDC_GATEWAY_TRUSTED_PROXIES): %w", err)

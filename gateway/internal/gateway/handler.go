@@ -95,7 +95,7 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 
 // heavyReads is the heavy-read limits of o (withDefaults applied).
 func (o Options) heavyReads() *transport.HeavyReads {
-	return transport.NewHeavyReads(max(o.HeavyReads, 0), max(o.HeavyReadsPerToken, 0), o.CallTimeout)
+	return transport.NewHeavyReads(max(o.HeavyReads, 0), o.CallTimeout)
 }
 
 // recordRoute is a mux middleware: it notes the template of the route that

@@ -34,55 +34,48 @@ const HeavyReadRetryDelay = time.Second
 // see this: it lets a read go once its answer is made, before the gateway
 // has turned it into JSON.
 //
-// Two limits, like the server's: `slots` heavy reads forwarded at once (a
-// further one waits, first come first served, for at most `wait`), and
-// `perToken` heavy reads of one bearer token running or waiting (a further
-// one is refused at once, so one client's burst cannot fill the queue).
-// A refusal is 429 with reason HEAVY_READS_LIMITED (metadata `limit`:
-// "gateway" or "developer") and Retry-After: 1.
+// `slots` heavy reads are forwarded at once. A further one waits for at
+// most `wait`, then is refused (429, reason HEAVY_READS_LIMITED, metadata
+// `limit` "gateway", Retry-After: 1). The waiters queue per bearer token,
+// and a turn given back goes to the tokens in turn (round robin), each
+// token's own in the order they came: a client that sends many at once
+// delays its own, not the others'. Nothing is refused for its token alone,
+// so a burst of one client's calls is answered (bad ones 400) rather than
+// refused; the server's per-developer limit applies to what is forwarded.
 //
 // Safe for concurrent use.
 type HeavyReads struct {
-	slots    int // 0: no limit
-	perToken int // 0: no limit
-	wait     time.Duration
-	mu       sync.Mutex
-	running  int
-	// queue holds the waiters, first come first: a turn given back goes to
-	// the first.
-	queue  []chan struct{}
-	tokens map[[32]byte]int
+	slots   int // 0: no limit
+	wait    time.Duration
+	mu      sync.Mutex
+	running int
+	// queues holds each token's waiters, first come first; order the tokens
+	// with waiters, the next to be served first.
+	queues map[[32]byte][]chan struct{}
+	order  [][32]byte
 }
 
-// NewHeavyReads returns the limits; slots or perToken 0: that limit is off.
-func NewHeavyReads(slots, perToken int, wait time.Duration) *HeavyReads {
-	return &HeavyReads{slots: slots, perToken: perToken, wait: wait, tokens: map[[32]byte]int{}}
+// NewHeavyReads returns the limit; slots 0: no limit.
+func NewHeavyReads(slots int, wait time.Duration) *HeavyReads {
+	return &HeavyReads{slots: slots, wait: wait, queues: map[[32]byte][]chan struct{}{}}
 }
 
 // enter waits for a heavy read's turn. It returns the function that gives
 // the turn back, or the refusal to answer with (nil, nil: the client left
 // while waiting).
 func (h *HeavyReads) enter(ctx context.Context, authorization string) (func(), *status.Status) {
-	key, keyed := tokenKey(authorization)
-	keyed = keyed && h.perToken > 0
+	key, _ := tokenKey(authorization) // a malformed header never gets here (RequireBearer)
 	h.mu.Lock()
-	if keyed && h.tokens[key] >= h.perToken {
-		h.mu.Unlock()
-		return nil, heavyRefusal("developer", fmt.Sprintf("too many heavy reads at once: a client may have %d "+
-			"cross-sections, candles of many symbols or coverage reads running or waiting in a gateway "+
-			"(MDC_GATEWAY_HEAVY_READS_PER_TOKEN); retry once one of them is answered", h.perToken))
-	}
-	if keyed {
-		h.tokens[key]++
-	}
-	release := func() { h.leave(key, keyed) }
-	if h.slots <= 0 || (h.running < h.slots && len(h.queue) == 0) {
+	if h.slots <= 0 || (h.running < h.slots && len(h.order) == 0) {
 		h.running++
 		h.mu.Unlock()
-		return release, nil
+		return h.leave, nil
 	}
 	turn := make(chan struct{})
-	h.queue = append(h.queue, turn)
+	if len(h.queues[key]) == 0 {
+		h.order = append(h.order, key)
+	}
+	h.queues[key] = append(h.queues[key], turn)
 	h.mu.Unlock()
 
 	timer := time.NewTimer(h.wait)
@@ -90,47 +83,69 @@ func (h *HeavyReads) enter(ctx context.Context, authorization string) (func(), *
 	var refusal *status.Status
 	select {
 	case <-turn:
-		return release, nil
+		return h.leave, nil
 	case <-timer.C:
 		refusal = heavyRefusal("gateway", fmt.Sprintf("the gateway is busy with heavy reads: %d are forwarded at once "+
 			"(MDC_GATEWAY_HEAVY_READS) and this one waited %s for its turn; nothing was read, retry", h.slots, h.wait))
 	case <-ctx.Done():
 	}
-	h.mu.Lock()
-	if i := slices.Index(h.queue, turn); i >= 0 {
-		h.queue = slices.Delete(h.queue, i, i+1)
-		if keyed {
-			h.forget(key)
-		}
-		h.mu.Unlock()
+	if h.dequeue(key, turn) {
 		return nil, refusal
 	}
-	h.mu.Unlock()
-	// The turn came as the wait ended: given back to the next.
-	release()
+	// The turn came as the wait ended: give it to the next.
+	h.leave()
 	return nil, refusal
 }
 
-// leave gives a turn back: to the first waiter, else to the pool.
-func (h *HeavyReads) leave(key [32]byte, keyed bool) {
+// dequeue takes turn out of key's queue; false when it is not there (it
+// was given the turn).
+func (h *HeavyReads) dequeue(key [32]byte, turn chan struct{}) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if keyed {
-		h.forget(key)
+	q := h.queues[key]
+	i := slices.Index(q, turn)
+	if i < 0 {
+		return false
 	}
-	if len(h.queue) > 0 {
-		close(h.queue[0]) // the turn passes on; running stays
-		h.queue = h.queue[1:]
-		return
+	if q = slices.Delete(q, i, i+1); len(q) > 0 {
+		h.queues[key] = q
+		return true
 	}
-	h.running--
+	delete(h.queues, key)
+	h.order = slices.DeleteFunc(h.order, func(k [32]byte) bool { return k == key })
+	return true
 }
 
-// forget counts one heavy read of key fewer. h.mu is held.
-func (h *HeavyReads) forget(key [32]byte) {
-	if h.tokens[key]--; h.tokens[key] <= 0 {
-		delete(h.tokens, key)
+// leave gives a turn back: to the first waiter of the next token in turn,
+// which then goes to the back of the order; with no waiter, to the pool.
+func (h *HeavyReads) leave() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.order) == 0 {
+		h.running--
+		return
 	}
+	key := h.order[0]
+	h.order = h.order[1:]
+	q := h.queues[key]
+	close(q[0]) // the turn passes on; running stays
+	if q = q[1:]; len(q) > 0 {
+		h.queues[key] = q
+		h.order = append(h.order, key)
+	} else {
+		delete(h.queues, key)
+	}
+}
+
+// waiting is how many wait for a turn (tests).
+func (h *HeavyReads) waiting() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, q := range h.queues {
+		n += len(q)
+	}
+	return n
 }
 
 // heavyRefusal is the 429 of a refused heavy read, in the shape of the

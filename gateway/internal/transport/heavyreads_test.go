@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -34,87 +35,112 @@ func limitOf(t *testing.T, details []any) (string, time.Duration) {
 	return limit, delay
 }
 
-func TestHeavyReadsPerTokenRefusesAtOnce(t *testing.T) {
-	h := NewHeavyReads(0, 2, time.Hour)
-	ctx := context.Background()
-	a, st := h.enter(ctx, "Bearer alice")
-	b, st2 := h.enter(ctx, "Bearer alice")
-	if st != nil || st2 != nil || a == nil || b == nil {
-		t.Fatalf("the first two of a token must enter: %v %v", st, st2)
-	}
-	release, st := h.enter(ctx, "Bearer alice")
-	if release != nil || st == nil || st.Code() != codes.ResourceExhausted {
-		t.Fatalf("the third of a token: %v, want RESOURCE_EXHAUSTED", st)
-	}
-	if limit, delay := limitOf(t, st.Details()); limit != "developer" || delay != HeavyReadRetryDelay {
-		t.Errorf("limit %q, delay %s; want developer, %s", limit, delay, HeavyReadRetryDelay)
-	}
-	if other, st := h.enter(ctx, "Bearer bob"); st != nil || other == nil {
-		t.Errorf("another token must enter: %v", st)
-	}
-	a()
-	if again, st := h.enter(ctx, "Bearer alice"); st != nil || again == nil {
-		t.Errorf("after one of hers is answered, alice must enter: %v", st)
+// awaitWaiting returns once n heavy reads wait in h's queues: ordered by
+// what h holds, never by sleeping.
+func awaitWaiting(h *HeavyReads, n int) {
+	for h.waiting() < n {
+		runtime.Gosched()
 	}
 }
 
-func TestHeavyReadsWaitForATurnFirstComeFirstServed(t *testing.T) {
-	h := NewHeavyReads(1, 0, time.Hour)
+// A turn given back goes to the tokens in turn: bob's one read is served
+// before alice's second, though she asked first.
+func TestHeavyReadsServeTheTokensInTurn(t *testing.T) {
+	h := NewHeavyReads(1, time.Hour)
 	ctx := context.Background()
-	held, _ := h.enter(ctx, "Bearer a")
-	order := make(chan string, 2)
-	waiting := func(n int) { // until n have taken their place in the queue
-		for waiters(h) < n {
-			runtime.Gosched()
+	held, _ := h.enter(ctx, "Bearer carol")
+	order := make(chan string, 3)
+	read := func(token, name string) {
+		release, st := h.enter(ctx, "Bearer "+token)
+		if st != nil || release == nil {
+			order <- "refused " + name
+			return
 		}
+		order <- name // noted while holding the turn: the next waits for it
+		release()
 	}
-	go func() {
-		release, _ := h.enter(ctx, "Bearer b")
-		order <- "b"
-		release()
-	}()
-	waiting(1)
-	go func() {
-		release, _ := h.enter(ctx, "Bearer c")
-		order <- "c"
-		release()
-	}()
-	waiting(2)
+	go read("alice", "alice 1")
+	awaitWaiting(h, 1)
+	go read("alice", "alice 2")
+	awaitWaiting(h, 2)
+	go read("bob", "bob")
+	awaitWaiting(h, 3)
 	held()
-	if first, second := <-order, <-order; first != "b" || second != "c" {
-		t.Errorf("order %s, %s; want b, c", first, second)
+	got := []string{<-order, <-order, <-order}
+	want := []string{"alice 1", "bob", "alice 2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+}
+
+// Many reads of one token all pass in time: a burst is never refused for
+// its token alone.
+func TestHeavyReadsQueueABurstOfOneToken(t *testing.T) {
+	h := NewHeavyReads(1, time.Hour)
+	ctx := context.Background()
+	held, _ := h.enter(ctx, "Bearer alice")
+	done := make(chan bool, 10)
+	for range 10 {
+		go func() {
+			release, st := h.enter(ctx, "Bearer alice")
+			if release != nil {
+				release()
+			}
+			done <- st == nil && release != nil
+		}()
+	}
+	awaitWaiting(h, 10)
+	held()
+	for range 10 {
+		if !<-done {
+			t.Fatal("a read of the burst was refused")
+		}
 	}
 }
 
 func TestHeavyReadsRefuseAfterTheWait(t *testing.T) {
-	h := NewHeavyReads(1, 1, time.Millisecond)
+	h := NewHeavyReads(1, time.Millisecond)
 	ctx := context.Background()
 	held, _ := h.enter(ctx, "Bearer a")
 	release, st := h.enter(ctx, "Bearer b")
-	if release != nil || st == nil {
-		t.Fatal("a heavy read finding no turn within its wait must be refused")
+	if release != nil || st == nil || st.Code() != codes.ResourceExhausted {
+		t.Fatalf("a heavy read finding no turn within its wait: %v, want RESOURCE_EXHAUSTED", st)
 	}
-	if limit, _ := limitOf(t, st.Details()); limit != "gateway" {
-		t.Errorf("limit %q, want gateway", limit)
+	if limit, delay := limitOf(t, st.Details()); limit != "gateway" || delay != HeavyReadRetryDelay {
+		t.Errorf("limit %q, delay %s; want gateway, %s", limit, delay, HeavyReadRetryDelay)
+	}
+	if h.waiting() != 0 {
+		t.Errorf("%d still waiting, want 0", h.waiting())
 	}
 	held()
-	// The refused one no longer counts against its token's limit of one.
 	if again, st := h.enter(ctx, "Bearer b"); st != nil || again == nil {
-		t.Errorf("b must enter once a turn is free: %v", st)
+		t.Errorf("b must enter once the turn is free: %v", st)
 	}
 }
 
 func TestHeavyReadsAClientThatLeavesGivesItsPlaceBack(t *testing.T) {
-	h := NewHeavyReads(1, 1, time.Hour)
+	h := NewHeavyReads(1, time.Hour)
 	held, _ := h.enter(context.Background(), "Bearer a")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if release, st := h.enter(ctx, "Bearer b"); release != nil || st != nil {
 		t.Fatalf("a client that left: release %v, status %v; want neither", release != nil, st)
 	}
+	if h.waiting() != 0 {
+		t.Errorf("%d still waiting, want 0", h.waiting())
+	}
 	held()
 	if again, st := h.enter(context.Background(), "Bearer b"); st != nil || again == nil {
 		t.Errorf("b must enter: %v", st)
+	}
+}
+
+func TestHeavyReadsWithoutALimitLetAllThrough(t *testing.T) {
+	h := NewHeavyReads(0, 0)
+	for i := range 100 {
+		if release, st := h.enter(context.Background(), "Bearer a"); st != nil || release == nil {
+			t.Fatalf("read %d: %v", i, st)
+		}
 	}
 }
 
@@ -129,7 +155,7 @@ func TestLimitHeavyReadsAnswers429OnHeavyRoutesOnly(t *testing.T) {
 	if table.Heavy(http.MethodGet, "/v1/developer/quote") || table.Heavy(http.MethodPost, "/v1/developer/collector/quotes") {
 		t.Fatal("a single quote and a write are not heavy reads")
 	}
-	h := NewHeavyReads(1, 1, time.Hour)
+	h := NewHeavyReads(1, time.Millisecond)
 	held, _ := h.enter(context.Background(), "Bearer alice")
 	defer held()
 	ok := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
@@ -150,11 +176,4 @@ func TestLimitHeavyReadsAnswers429OnHeavyRoutesOnly(t *testing.T) {
 			t.Errorf("%s: Retry-After %q, want 1", c.path, w.Header().Get("Retry-After"))
 		}
 	}
-}
-
-// waiters is how many wait in h's queue.
-func waiters(h *HeavyReads) int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.queue)
 }
