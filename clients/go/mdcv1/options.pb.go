@@ -348,10 +348,11 @@ type RpcPolicy struct {
 	// idempotency_level): the "why" of the retry table in the docs.
 	Retry string `protobuf:"bytes,7,opt,name=retry,proto3" json:"retry,omitempty"`
 	// A read of many symbols or much data (a 1,000-symbol cross-section,
-	// candles of up to 100 symbols, the dashboard's coverage): the server
-	// admits a few at once (MDC_HEAVY_READS, MDC_HEAVY_READS_PER_DEVELOPER)
-	// so that they never starve the collectors' writes; over the limits, 429
-	// with reason HEAVY_READS_LIMITED. Only on RATE_LIMIT_READS RPCs.
+	// candles of up to 100 symbols, the dashboard's coverage): the gateway
+	// forwards and the server runs a few at once (MDC_GATEWAY_HEAVY_READS,
+	// MDC_HEAVY_READS, MDC_HEAVY_READS_PER_DEVELOPER) so that they never
+	// starve the collectors' writes; over the limits, 429 with reason
+	// HEAVY_READS_LIMITED. Only on RATE_LIMIT_READS RPCs.
 	HeavyRead     bool `protobuf:"varint,8,opt,name=heavy_read,json=heavyRead,proto3" json:"heavy_read,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
