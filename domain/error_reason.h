@@ -73,6 +73,12 @@ inline constexpr absl::string_view kBrokerUnavailable = "BROKER_UNAVAILABLE";
 // (MDC_RATE_LIMIT_*) allows; nothing was done. Carries a RetryInfo.
 // Metadata: `limit` ("reads" or "writes").
 inline constexpr absl::string_view kRateLimited = "RATE_LIMITED";
+// RESOURCE_EXHAUSTED: a heavy read (a cross-section, candles of many
+// symbols, coverage) over MDC_HEAVY_READS_PER_DEVELOPER, or one that waited
+// MDC_HEAVY_READ_WAIT for one of the server's MDC_HEAVY_READS turns; nothing
+// was read. Carries a RetryInfo. Metadata: `limit` ("developer" or
+// "server").
+inline constexpr absl::string_view kHeavyReadsLimited = "HEAVY_READS_LIMITED";
 // UNAVAILABLE: a database statement ran past MDC_STATEMENT_TIMEOUT (or was
 // cancelled) and was rolled back: nothing of it was written.
 inline constexpr absl::string_view kDatabaseTimeout = "DATABASE_TIMEOUT";

@@ -38,7 +38,11 @@ const absl::Status* FirstTimeout(
 BatchResults RunBatch(ConnectionPool& pool, BatchMode mode,
                       const std::vector<Connection::Query>& queries) {
   BatchResults out;
-  auto conn = pool.Acquire();
+  // A write batch may take the connections kept for writes: reads never
+  // make it wait.
+  auto conn = pool.Acquire(absl::Seconds(10), mode == BatchMode::kWrite
+                                                  ? PoolUse::kWrites
+                                                  : PoolUse::kOther);
   if (!conn.ok()) {
     out.results = AllFail(queries.size(), conn.status());
     return out;

@@ -13,7 +13,7 @@
 namespace mdc::storage {
 
 PooledConnection::~PooledConnection() {
-  if (conn_ != nullptr) pool_->Release(std::move(conn_));
+  if (conn_ != nullptr) pool_->Release(std::move(conn_), use_);
 }
 
 namespace {
@@ -30,6 +30,11 @@ constexpr int kWriteBatchesInFlight = 1;
 constexpr int kBulkWriteBatchesInFlight = 2;
 constexpr int kReadBatchesInFlight = 1;
 
+// See ConnectionPool::reserved_for_writes.
+int ReservedForWrites(int size) {
+  return std::min(kWriteBatchesInFlight + kBulkWriteBatchesInFlight, size / 2);
+}
+
 }  // namespace
 
 ConnectionPool::ConnectionPool(std::string url, int size,
@@ -37,6 +42,7 @@ ConnectionPool::ConnectionPool(std::string url, int size,
                                StorageObserver* observer)
     : url_(std::move(url)),
       size_(size < 1 ? 1 : size),
+      reserved_for_writes_(ReservedForWrites(size_)),
       statement_timeout_(statement_timeout),
       observer_(observer != nullptr ? *observer : NoStorageObserver()),
       reads_(std::make_unique<Batcher>(*this, BatchMode::kRead, kMaxBatch,
@@ -74,12 +80,16 @@ void ConnectionPool::SubmitRead(const Statement& statement, Params params,
   async_reads_->Submit(statement, std::move(params), std::move(done));
 }
 
-absl::StatusOr<PooledConnection> ConnectionPool::Acquire(absl::Duration wait) {
+absl::StatusOr<PooledConnection> ConnectionPool::Acquire(absl::Duration wait,
+                                                         PoolUse use) {
   std::unique_ptr<Connection> conn;
   bool replaces_broken = false;
   {
     absl::MutexLock lock(&mu_);
-    auto available = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    auto available = [this, use]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      if (use == PoolUse::kOther && others_ >= size_ - reserved_for_writes_) {
+        return false;  // the rest is kept for the writes
+      }
       return !idle_.empty() || open_ < size_;
     };
     if (!available()) {
@@ -93,6 +103,7 @@ absl::StatusOr<PooledConnection> ConnectionPool::Acquire(absl::Duration wait) {
             "server busy: no database connection free; retry");
       }
     }
+    if (use == PoolUse::kOther) ++others_;
     if (!idle_.empty()) {
       conn = std::move(idle_.back());
       idle_.pop_back();
@@ -106,7 +117,7 @@ absl::StatusOr<PooledConnection> ConnectionPool::Acquire(absl::Duration wait) {
     ReportConnections();
   }
   if (conn != nullptr && conn->healthy()) {
-    return PooledConnection(this, std::move(conn));
+    return PooledConnection(this, std::move(conn), use);
   }
   if (conn != nullptr) replaces_broken = true;
   conn.reset();  // broken: replace it
@@ -115,12 +126,13 @@ absl::StatusOr<PooledConnection> ConnectionPool::Acquire(absl::Duration wait) {
     observer_.PoolConnectFailed();
     absl::MutexLock lock(&mu_);
     --open_;
+    if (use == PoolUse::kOther) --others_;
     if (replaces_broken) ++broken_;  // still to be replaced
     ReportConnections();
     return opened.status();
   }
   if (replaces_broken) observer_.PoolReconnected();
-  return PooledConnection(this, std::move(*opened));
+  return PooledConnection(this, std::move(*opened), use);
 }
 
 absl::StatusOr<std::unique_ptr<Connection>> ConnectionPool::Open() {
@@ -138,8 +150,9 @@ absl::StatusOr<std::unique_ptr<Connection>> ConnectionPool::Open() {
   return opened;
 }
 
-void ConnectionPool::Release(std::unique_ptr<Connection> conn) {
+void ConnectionPool::Release(std::unique_ptr<Connection> conn, PoolUse use) {
   absl::MutexLock lock(&mu_);
+  if (use == PoolUse::kOther) --others_;
   if (conn->healthy()) {
     idle_.push_back(std::move(conn));
   } else {

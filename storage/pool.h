@@ -26,11 +26,21 @@ class AsyncBatcher;
 class Batcher;
 class ConnectionPool;
 
+// Who checks a connection out (ConnectionPool::Acquire).
+enum class PoolUse {
+  // Everything but the write batchers: reads, transactions, maintenance.
+  kOther,
+  // The batches of the write batchers (SubmitWrite, SubmitBulkWrite): the
+  // collectors' writes, which may also take the connections kept for them.
+  kWrites,
+};
+
 // A connection checked out of the pool; returns it on destruction.
 class PooledConnection {
  public:
-  PooledConnection(ConnectionPool* pool, std::unique_ptr<Connection> conn)
-      : pool_(pool), conn_(std::move(conn)) {}
+  PooledConnection(ConnectionPool* pool, std::unique_ptr<Connection> conn,
+                   PoolUse use = PoolUse::kOther)
+      : pool_(pool), conn_(std::move(conn)), use_(use) {}
   PooledConnection(PooledConnection&&) = default;
   PooledConnection& operator=(PooledConnection&&) = default;
   ~PooledConnection();
@@ -41,6 +51,7 @@ class PooledConnection {
  private:
   ConnectionPool* pool_;
   std::unique_ptr<Connection> conn_;
+  PoolUse use_;
 };
 
 class ConnectionPool {
@@ -65,8 +76,11 @@ class ConnectionPool {
   // Waits up to `wait` for a free connection, opening one if the pool is not
   // full. Returns UNAVAILABLE when the database cannot be reached and
   // RESOURCE_EXHAUSTED when every connection stayed busy for `wait`.
+  // reserved_for_writes() connections are kept for PoolUse::kWrites: other
+  // users together hold at most size() - reserved_for_writes(), so a flood
+  // of reads never makes a collector's write batch wait for a connection.
   absl::StatusOr<PooledConnection> Acquire(
-      absl::Duration wait = absl::Seconds(10));
+      absl::Duration wait = absl::Seconds(10), PoolUse use = PoolUse::kOther);
 
   // Runs `body` between BEGIN and COMMIT on one connection; rolls back when
   // `body` or the commit fails. The first error is returned.
@@ -100,12 +114,15 @@ class ConnectionPool {
   absl::Status Ping();
 
   int size() const { return size_; }
+  // The connections only the write batchers may take: as many as their
+  // batches in flight (3), at most half the pool (none in a pool of one).
+  int reserved_for_writes() const { return reserved_for_writes_; }
 
   StorageObserver& observer() const { return observer_; }
 
  private:
   friend class PooledConnection;
-  void Release(std::unique_ptr<Connection> conn);
+  void Release(std::unique_ptr<Connection> conn, PoolUse use);
   // Connection::Open with the pool's session settings applied.
   absl::StatusOr<std::unique_ptr<Connection>> Open();
   // Tells the observer how many connections are in use and open.
@@ -113,11 +130,14 @@ class ConnectionPool {
 
   const std::string url_;
   const int size_;
+  const int reserved_for_writes_;
   const absl::Duration statement_timeout_;
   StorageObserver& observer_;
   absl::Mutex mu_;
   std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
   int open_ ABSL_GUARDED_BY(mu_) = 0;  // idle + checked out
+  // Checked out for PoolUse::kOther.
+  int others_ ABSL_GUARDED_BY(mu_) = 0;
   // Broken connections dropped and not replaced yet: the next connections
   // opened are reconnects.
   int broken_ ABSL_GUARDED_BY(mu_) = 0;

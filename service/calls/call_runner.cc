@@ -83,7 +83,8 @@ CallRunner::CallRunner(Authenticator& auth, Metrics& metrics,
       trusted_proxies_(Networks(trusted_proxies)),
       id_(NextRunnerId()),
       reads_("reads", limits.reads),
-      writes_("writes", limits.writes) {}
+      writes_("writes", limits.writes),
+      heavy_reads_(limits.heavy_reads) {}
 
 RateLimiter* CallRunner::LimiterOf(RateClass rate) {
   switch (rate) {
@@ -174,7 +175,16 @@ grpc::Status CallRunner::Run(
   CallContext call = Describe(*context);
   absl::Status status = Limit(*context, rpc);
   if (status.ok()) status = Prepare(*context, auth_, rpc.access, call);
-  if (status.ok()) status = body(call);
+  if (status.ok() && rpc.heavy_read) {
+    // After authentication: the turn is counted against the developer, and
+    // a call refused here has read nothing. The pass is held until the
+    // body has answered.
+    auto pass = heavy_reads_.Enter(absl::StrCat(call.caller.developer_id),
+                                   absl::FromChrono(context->deadline()));
+    status = pass.ok() ? body(call) : pass.status();
+  } else if (status.ok()) {
+    status = body(call);
+  }
   return Finish(rpc, start, call, status);
 }
 

@@ -27,6 +27,7 @@
 #include "domain/ip_network.h"
 #include "domain/token_bucket.h"
 #include "service/auth/auth.h"
+#include "service/calls/heavy_read_gate.h"
 #include "service/calls/rate_limiter.h"
 #include "service/calls/rpc_facts.h"
 #include "service/metrics/metrics.h"
@@ -55,6 +56,9 @@ struct CallContext {
 struct CallLimits {
   domain::RateLimit reads;
   domain::RateLimit writes;
+  // The admission gate of the RPCs whose option says heavy_read
+  // (MDC_HEAVY_READS*, service/calls/heavy_read_gate.h).
+  HeavyReadLimits heavy_reads;
 };
 
 // The request id a call logs: `sent` (x-request-id) when it is 1-128
@@ -75,7 +79,9 @@ class CallRunner {
   // malformed authorization header is 401; a caller over its rate limit is
   // 429 (RATE_LIMITED, with a retry delay) before the token is looked up,
   // so a refused call costs the database nothing; an unknown token is 401,
-  // then the role, headers and `body`. The stream RPCs (callback API) call
+  // then the role and headers; a heavy read then takes its turn at the
+  // heavy-read gate (waiting for one, or 429 HEAVY_READS_LIMITED), and
+  // holds it while `body` runs. The stream RPCs (callback API) call
   // it from a worker thread to open a stream.
   grpc::Status Run(grpc::ServerContextBase* context, const RpcFacts& rpc,
                    absl::FunctionRef<absl::Status(const CallContext&)> body);
@@ -134,6 +140,7 @@ class CallRunner {
   const uint64_t id_;
   RateLimiter reads_;
   RateLimiter writes_;
+  HeavyReadGate heavy_reads_;
 };
 
 }  // namespace mdc

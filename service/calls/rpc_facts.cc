@@ -60,6 +60,15 @@ absl::StatusOr<RpcFacts> FactsOfMethod(const MethodDescriptor& method) {
       return absl::InvalidArgumentError(
           absl::StrCat(name, ": (mdc.v1.rpc).read_from is not set"));
   }
+  facts.heavy_read = policy.heavy_read();
+  if (facts.heavy_read && facts.rate != RateClass::kReads) {
+    // The gate counts turns per developer: only a developer's reads
+    // qualify, never a write or an admin or public route.
+    return absl::InvalidArgumentError(
+        absl::StrCat(name,
+                     ": (mdc.v1.rpc).heavy_read is for reads (rate_limit: "
+                     "RATE_LIMIT_READS)"));
+  }
   if (policy.backtest_clock() == v1::BACKTEST_CLOCK_UNSPECIFIED) {
     return absl::InvalidArgumentError(
         absl::StrCat(name, ": (mdc.v1.rpc).backtest_clock is not set"));

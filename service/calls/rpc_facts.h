@@ -41,6 +41,8 @@ struct RpcFacts {
   Access access = Access::kDeveloper;
   RateClass rate = RateClass::kReads;
   ReadsFrom reads_from = ReadsFrom::kPrimary;
+  // Passes the heavy-read gate (service/calls/heavy_read_gate.h).
+  bool heavy_read = false;
 };
 
 // The RPCs of one service, by request type.

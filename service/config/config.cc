@@ -281,6 +281,26 @@ const std::vector<Option> &Options() {
        [](Config &c, const std::string &v) {
          return SetInt(&c.rate_limit_writes_burst, v, 0, 1000000);
        }},
+      {"heavy-reads", "MDC_HEAVY_READS",
+       "heavy reads (cross-sections, candles of many symbols, coverage) "
+       "the server runs at once; more wait their turn (0-1024); 0: no "
+       "limit; default 2",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.heavy_reads, v, 0, 1024);
+       }},
+      {"heavy-reads-per-developer", "MDC_HEAVY_READS_PER_DEVELOPER",
+       "heavy reads one developer may have running or waiting in the "
+       "server; more are refused with 429 (0-1024); 0: no limit; default 2",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.heavy_reads_per_developer, v, 0, 1024);
+       }},
+      {"heavy-read-wait", "MDC_HEAVY_READ_WAIT",
+       "longest a heavy read waits for its turn before it is refused with "
+       "429, e.g. 10s (default); 0 (refuse at once) or 1ms-60s",
+       [](Config &c, const std::string &v) {
+         return SetOptionalDuration(&c.heavy_read_wait, v,
+                                    absl::Milliseconds(1), absl::Seconds(60));
+       }},
       {"statement-timeout", "MDC_STATEMENT_TIMEOUT",
        "longest a database statement may run, e.g. 25s (default) or 500ms; "
        "0 or 100ms-24h; keep it below the gateway's MDC_CALL_TIMEOUT",

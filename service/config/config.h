@@ -82,6 +82,15 @@ struct Config {
   int rate_limit_reads_burst = 0;
   double rate_limit_writes = 0;
   int rate_limit_writes_burst = 0;
+  // The heavy-read gate (service/calls/heavy_read_gate.h): heavy reads
+  // running at once in the server (--heavy-reads, MDC_HEAVY_READS; 0 = no
+  // limit), of one developer running or waiting
+  // (--heavy-reads-per-developer, MDC_HEAVY_READS_PER_DEVELOPER; 0 = no
+  // limit), and the longest one waits for its turn (--heavy-read-wait,
+  // MDC_HEAVY_READ_WAIT; 0 = refuse at once).
+  int heavy_reads = 2;
+  int heavy_reads_per_developer = 2;
+  absl::Duration heavy_read_wait = absl::Seconds(10);
   // --statement-timeout, MDC_STATEMENT_TIMEOUT: PostgreSQL statement_timeout
   // of every pooled connection, so a stuck statement cannot hold a
   // connection for ever; below the gateway's MDC_CALL_TIMEOUT (30s). Zero:

@@ -119,7 +119,10 @@ void Server::BuildCallPipeline() {
       CallLimits{domain::MakeRateLimit(config_.rate_limit_reads,
                                        config_.rate_limit_reads_burst),
                  domain::MakeRateLimit(config_.rate_limit_writes,
-                                       config_.rate_limit_writes_burst)});
+                                       config_.rate_limit_writes_burst),
+                 HeavyReadLimits{config_.heavy_reads,
+                                 config_.heavy_reads_per_developer,
+                                 config_.heavy_read_wait}});
 }
 
 absl::StatusOr<std::optional<domain::SecretBox>> Server::SecretBoxOf(

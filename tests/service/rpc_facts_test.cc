@@ -78,6 +78,18 @@ TEST(RpcFacts, ReadTheOptionsOfTheProtos) {
   const RpcFacts& sign_in =
       Facts("mdc.v1.DashboardService", v1::SignInRequest::descriptor());
   EXPECT_EQ(sign_in.access, Access::kPublic);
+  // The heavy reads pass the heavy-read gate; an ordinary read does not.
+  EXPECT_FALSE(quote.heavy_read);
+  EXPECT_FALSE(save.heavy_read);
+  EXPECT_TRUE(
+      Facts("mdc.v1.DeveloperService", v1::GetQuotesRequest::descriptor())
+          .heavy_read);
+  EXPECT_TRUE(Facts("mdc.v1.DeveloperService",
+                    v1::GetCandlesOfSymbolsRequest::descriptor())
+                  .heavy_read);
+  EXPECT_TRUE(
+      Facts("mdc.v1.DashboardService", v1::GetCoverageRequest::descriptor())
+          .heavy_read);
   EXPECT_EQ(sign_in.rate, RateClass::kNone);
   const RpcFacts& developers =
       Facts("mdc.v1.AdminService", v1::ListDevelopersRequest::descriptor());
@@ -166,6 +178,29 @@ TEST(RpcFacts, EveryFieldOfTheOptionIsNeeded) {
     EXPECT_NE(read.status().message().find(what), std::string::npos)
         << read.status();
   }
+}
+
+TEST(RpcFacts, OnlyAReadMayBeAHeavyRead) {
+  FakeProtos protos;
+  v1::RpcPolicy write = Complete();
+  write.set_rate_limit(v1::RATE_LIMIT_WRITES);
+  write.set_heavy_read(true);
+  protos.AddRpc("HeavyWrite", "A", &write);
+  auto read = protos.Read();
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.status().message().find("test.Fake.HeavyWrite"),
+            std::string::npos)
+      << read.status();
+  EXPECT_NE(read.status().message().find("heavy_read"), std::string::npos)
+      << read.status();
+
+  FakeProtos fine;
+  v1::RpcPolicy heavy = Complete();
+  heavy.set_heavy_read(true);
+  fine.AddRpc("HeavyRead", "A", &heavy);
+  auto facts = fine.Read();
+  ASSERT_TRUE(facts.ok()) << facts.status();
+  EXPECT_TRUE(facts->all()[0].heavy_read);
 }
 
 TEST(RpcFacts, TwoRpcsOfAServiceMayNotShareARequestType) {

@@ -2615,7 +2615,7 @@ const file_mdc_v1_dashboard_proto_rawDesc = "" +
 	"\btimezone\x18\a \x01(\tR\btimezoneB\x0e\n" +
 	"\f_entry_priceB\x12\n" +
 	"\x10_stop_loss_priceB\x14\n" +
-	"\x12_take_profit_price2\xc5\x16\n" +
+	"\x12_take_profit_price2\xc7\x16\n" +
 	"\x10DashboardService\x12\xf9\x02\n" +
 	"\x06SignIn\x12\x15.mdc.v1.SignInRequest\x1a\x11.mdc.v1.Developer\"\xc4\x02\xa2\x9f\x19\x97\x02\b\x01\x10\x01\x18\x01 \x01*B\b\x10\x12>The token is unknown or revoked (counted as a failed sign-in).*}\b\b\x12yMore than 10 failed sign-ins from this client address in the current minute, or no free database connection; retry later.:Ja read; at worst a wrong token counts one more failure toward the throttle\x82\xd3\xe4\x93\x02\x1f:\x01*\"\x1a/v1/dashboard/auth/sign-in\x90\x02\x02\x12\xa7\x01\n" +
 	"\x16ListAvailableDatetimes\x12%.mdc.v1.ListAvailableDatetimesRequest\x1a&.mdc.v1.ListAvailableDatetimesResponse\">\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x02:\x04read\x82\xd3\xe4\x93\x02#\x12!/v1/dashboard/available-datetimes\x90\x02\x01\x12q\n" +
@@ -2624,8 +2624,8 @@ const file_mdc_v1_dashboard_proto_rawDesc = "" +
 	"\x1bGetDailyPersistentCompanies\x12*.mdc.v1.GetDailyPersistentCompaniesRequest\x1a .mdc.v1.DailyPersistentCompanies\"E\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02*\x12(/v1/dashboard/daily-persistent-companies\x90\x02\x01\x12\xa2\x01\n" +
 	"\x17GetDailyUniqueCompanies\x12&.mdc.v1.GetDailyUniqueCompaniesRequest\x1a\x1c.mdc.v1.DailyUniqueCompanies\"A\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02&\x12$/v1/dashboard/daily-unique-companies\x90\x02\x01\x12\xe8\x01\n" +
 	"\fGetShortlist\x12\x1b.mdc.v1.GetShortlistRequest\x1a\x1a.mdc.v1.DashboardShortlist\"\x9e\x01\xa2\x9f\x19w\b\x02\x10\x02\x18\x02 \x03*g\b\x05\x12cNo snapshot of that type and scope on the trading day of `datetime` (default: now) at or before it.:\x04read\x82\xd3\xe4\x93\x02\x1a\x12\x18/v1/dashboard/shortlists\x90\x02\x01\x12\x89\x01\n" +
-	"\x10GetQuoteTimeline\x12\".mdc.v1.GetDayQuoteTimelineRequest\x1a\x15.mdc.v1.QuoteTimeline\":\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\x1f\x12\x1d/v1/dashboard/quote-timelines\x90\x02\x01\x12p\n" +
-	"\vGetCoverage\x12\x1a.mdc.v1.GetCoverageRequest\x1a\x10.mdc.v1.Coverage\"3\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/dashboard/coverage\x90\x02\x01\x12n\n" +
+	"\x10GetQuoteTimeline\x12\".mdc.v1.GetDayQuoteTimelineRequest\x1a\x15.mdc.v1.QuoteTimeline\":\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02\x1f\x12\x1d/v1/dashboard/quote-timelines\x90\x02\x01\x12r\n" +
+	"\vGetCoverage\x12\x1a.mdc.v1.GetCoverageRequest\x1a\x10.mdc.v1.Coverage\"5\xa2\x9f\x19\x10\b\x02\x10\x02\x18\x02 \x03:\x04read@\x01\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/dashboard/coverage\x90\x02\x01\x12n\n" +
 	"\bListRuns\x12\x17.mdc.v1.ListRunsRequest\x1a\x18.mdc.v1.ListRunsResponse\"/\xa2\x9f\x19\x0e\b\x02\x10\x01\x18\x02 \x01:\x04read\x82\xd3\xe4\x93\x02\x14\x12\x12/v1/dashboard/runs\x90\x02\x01\x12|\n" +
 	"\vListRunTags\x12\x1a.mdc.v1.ListRunTagsRequest\x1a\x1b.mdc.v1.ListRunTagsResponse\"4\xa2\x9f\x19\x0e\b\x02\x10\x01\x18\x02 \x01:\x04read\x82\xd3\xe4\x93\x02\x19\x12\x17/v1/dashboard/runs/tags\x90\x02\x01\x12\x7f\n" +
 	"\tCreateRun\x12\x18.mdc.v1.CreateRunRequest\x1a\v.mdc.v1.Run\"K\xa2\x9f\x19'\b\x02\x10\x01\x18\x03 \x01:\x1da second run would be created\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/v1/dashboard/runs\x90\x02\x00\x12\xff\x01\n" +

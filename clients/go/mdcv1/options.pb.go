@@ -346,7 +346,14 @@ type RpcPolicy struct {
 	BodyOptional bool `protobuf:"varint,6,opt,name=body_optional,json=bodyOptional,proto3" json:"body_optional,omitempty"`
 	// Why the RPC is, or is not, sent again after its server failed (its
 	// idempotency_level): the "why" of the retry table in the docs.
-	Retry         string `protobuf:"bytes,7,opt,name=retry,proto3" json:"retry,omitempty"`
+	Retry string `protobuf:"bytes,7,opt,name=retry,proto3" json:"retry,omitempty"`
+	// A read of many symbols or much data (a 1,000-symbol cross-section,
+	// candles of up to 100 symbols, the dashboard's coverage): the gateway
+	// forwards and the server runs a few at once (MDC_GATEWAY_HEAVY_READS,
+	// MDC_HEAVY_READS, MDC_HEAVY_READS_PER_DEVELOPER) so that they never
+	// starve the collectors' writes; over the limits, 429 with reason
+	// HEAVY_READS_LIMITED. Only on RATE_LIMIT_READS RPCs.
+	HeavyRead     bool `protobuf:"varint,8,opt,name=heavy_read,json=heavyRead,proto3" json:"heavy_read,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -430,6 +437,13 @@ func (x *RpcPolicy) GetRetry() string {
 	return ""
 }
 
+func (x *RpcPolicy) GetHeavyRead() bool {
+	if x != nil {
+		return x.HeavyRead
+	}
+	return false
+}
+
 var file_mdc_v1_options_proto_extTypes = []protoimpl.ExtensionInfo{
 	{
 		ExtendedType:  (*descriptorpb.MethodOptions)(nil),
@@ -457,7 +471,7 @@ const file_mdc_v1_options_proto_rawDesc = "" +
 	"\x14mdc/v1/options.proto\x12\x06mdc.v1\x1a google/protobuf/descriptor.proto\x1a\x15google/rpc/code.proto\"E\n" +
 	"\tErrorCase\x12$\n" +
 	"\x04code\x18\x01 \x01(\x0e2\x10.google.rpc.CodeR\x04code\x12\x12\n" +
-	"\x04when\x18\x02 \x01(\tR\x04when\"\xb8\x02\n" +
+	"\x04when\x18\x02 \x01(\tR\x04when\"\xd7\x02\n" +
 	"\tRpcPolicy\x12&\n" +
 	"\x06access\x18\x01 \x01(\x0e2\x0e.mdc.v1.AccessR\x06access\x12-\n" +
 	"\tread_from\x18\x02 \x01(\x0e2\x10.mdc.v1.ReadFromR\breadFrom\x120\n" +
@@ -466,7 +480,9 @@ const file_mdc_v1_options_proto_rawDesc = "" +
 	"\x0ebacktest_clock\x18\x04 \x01(\x0e2\x15.mdc.v1.BacktestClockR\rbacktestClock\x12)\n" +
 	"\x06errors\x18\x05 \x03(\v2\x11.mdc.v1.ErrorCaseR\x06errors\x12#\n" +
 	"\rbody_optional\x18\x06 \x01(\bR\fbodyOptional\x12\x14\n" +
-	"\x05retry\x18\a \x01(\tR\x05retry*[\n" +
+	"\x05retry\x18\a \x01(\tR\x05retry\x12\x1d\n" +
+	"\n" +
+	"heavy_read\x18\b \x01(\bR\theavyRead*[\n" +
 	"\x06Access\x12\x16\n" +
 	"\x12ACCESS_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rACCESS_PUBLIC\x10\x01\x12\x14\n" +

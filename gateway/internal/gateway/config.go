@@ -72,6 +72,11 @@ type Options struct {
 	// balancer) whose X-Forwarded-For names the client
 	// (MDC_GATEWAY_TRUSTED_PROXIES; transport/clientaddr.go). Empty: none.
 	TrustedProxies []netip.Prefix
+	// HeavyReads is how many heavy reads (cross-sections, candles of many
+	// symbols, coverage) the gateway forwards at once; more wait their turn
+	// for at most CallTimeout (MDC_GATEWAY_HEAVY_READS;
+	// transport/heavyreads.go). Zero: DefaultHeavyReads; negative: no limit.
+	HeavyReads int
 
 	// metrics records the requests when set (by Run, for MetricsAddr).
 	metrics *observe.Metrics
@@ -89,7 +94,11 @@ const (
 	DefaultMaxBodyBytesInFlight = 64 << 20
 	DefaultCallTimeout          = 30 * time.Second
 	DefaultExportWriteTimeout   = 60 * time.Second
-	DefaultShutdownTimeout      = 10 * time.Second
+	// DefaultHeavyReads: one 1,000-quote answer decoded and written as JSON
+	// at a time keeps one of two cores for everything else
+	// (docs/performance.md, "Read/write isolation").
+	DefaultHeavyReads      = 1
+	DefaultShutdownTimeout = 10 * time.Second
 )
 
 // withDefaults fills the unset fields of o.
@@ -112,6 +121,10 @@ func (o Options) withDefaults() Options {
 	if o.ExportWriteTimeout <= 0 {
 		o.ExportWriteTimeout = DefaultExportWriteTimeout
 	}
+	if o.HeavyReads == 0 {
+		o.HeavyReads = DefaultHeavyReads
+	}
+
 	if o.ShutdownTimeout <= 0 {
 		o.ShutdownTimeout = DefaultShutdownTimeout
 	}
@@ -161,6 +174,7 @@ var ErrVersion = errors.New("version requested")
 //	--metrics-addr    MDC_GATEWAY_METRICS_ADDR  default empty (no metrics)
 //	--streams-per-connection  MDC_GATEWAY_STREAMS_PER_CONNECTION  default 32 (1-511)
 //	--trusted-proxies MDC_GATEWAY_TRUSTED_PROXIES  default empty (no proxy in front)
+//	--heavy-reads     MDC_GATEWAY_HEAVY_READS  default 1 (0: no limit; 0-1024)
 func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (Options, error) {
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
@@ -189,6 +203,11 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return Options{}, fmt.Errorf("MDC_GATEWAY_STREAMS_PER_CONNECTION: want a whole number from 1 to %d: %w", upstream.MaxStreamsPerConnection, err)
 	}
 
+	heavyReads, err := strconv.Atoi(env("MDC_GATEWAY_HEAVY_READS", strconv.Itoa(DefaultHeavyReads)))
+	if err != nil {
+		return Options{}, fmt.Errorf("MDC_GATEWAY_HEAVY_READS: want a whole number from 0 to 1024: %w", err)
+	}
+
 	var o Options
 	var corsOrigins, logLevel, accessLog, trustedProxies string
 	fs := flag.NewFlagSet("mdc-gateway", flag.ContinueOnError)
@@ -210,6 +229,7 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.StringVar(&o.MetricsAddr, "metrics-addr", env("MDC_GATEWAY_METRICS_ADDR", ""), "host:port of a listener of its own for Prometheus /metrics, e.g. 127.0.0.1:9465; empty: no metrics (env MDC_GATEWAY_METRICS_ADDR)")
 	fs.IntVar(&o.StreamsPerConnection, "streams-per-connection", streamsPerConn, fmt.Sprintf("most streaming calls (watches, replays) one gRPC connection of the gateway carries; more open further connections; keep it below the servers' MDC_MAX_THREADS/2 (1-%d; env MDC_GATEWAY_STREAMS_PER_CONNECTION)", upstream.MaxStreamsPerConnection))
 	fs.StringVar(&trustedProxies, "trusted-proxies", env("MDC_GATEWAY_TRUSTED_PROXIES", ""), "comma-separated IP addresses or CIDR prefixes of the proxies in front of the gateway (a load balancer) whose X-Forwarded-For names the client; empty: none (env MDC_GATEWAY_TRUSTED_PROXIES)")
+	fs.IntVar(&o.HeavyReads, "heavy-reads", heavyReads, "heavy reads (cross-sections, candles of many symbols, coverage) forwarded at once; more wait their turn, the tokens served in turn, for at most --call-timeout, then get 429 (0: no limit; 0-1024; env MDC_GATEWAY_HEAVY_READS)")
 	if err := fs.Parse(args); err != nil {
 		return Options{}, err
 	}
@@ -233,6 +253,12 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 	if o.StreamsPerConnection < 1 || o.StreamsPerConnection > upstream.MaxStreamsPerConnection {
 		return Options{}, fmt.Errorf("--streams-per-connection (MDC_GATEWAY_STREAMS_PER_CONNECTION) must be from 1 to %d, got %d", upstream.MaxStreamsPerConnection, o.StreamsPerConnection)
+	}
+	if o.HeavyReads < 0 || o.HeavyReads > 1024 {
+		return Options{}, fmt.Errorf("--heavy-reads (MDC_GATEWAY_HEAVY_READS) must be from 0 to 1024, got %d", o.HeavyReads)
+	}
+	if o.HeavyReads == 0 {
+		o.HeavyReads = -1 // no limit (zero in Options means the default)
 	}
 	if o.TrustedProxies, err = transport.ParseTrustedProxies(trustedProxies); err != nil {
 		return Options{}, fmt.Errorf("--trusted-proxies (MDC_GATEWAY_TRUSTED_PROXIES): %w", err)

@@ -66,6 +66,13 @@ func TestParseOptions(t *testing.T) {
 		{"no streams per connection", []string{"--streams-per-connection=0"}, nil, Options{}, true},
 		{"too many streams per connection", nil, map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "512"}, Options{}, true},
 		{"streams per connection not a number", nil, map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "many"}, Options{}, true},
+		{"heavy reads from the environment", nil, map[string]string{"MDC_GATEWAY_HEAVY_READS": "4"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, HeavyReads: 4}, false},
+		{"heavy reads flag wins, 0 is no limit", []string{"--heavy-reads=0"}, map[string]string{"MDC_GATEWAY_HEAVY_READS": "4"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, HeavyReads: -1}, false},
+		{"too many heavy reads", []string{"--heavy-reads=1025"}, nil, Options{}, true},
+		{"negative heavy reads", nil, map[string]string{"MDC_GATEWAY_HEAVY_READS": "-1"}, Options{}, true},
+		{"heavy reads not a number", nil, map[string]string{"MDC_GATEWAY_HEAVY_READS": "few"}, Options{}, true},
 	}
 	for _, tt := range tests {
 		if tt.want.ExportWriteTimeout == 0 && !tt.wantErr {
@@ -76,6 +83,9 @@ func TestParseOptions(t *testing.T) {
 		}
 		if tt.want.StreamsPerConnection == 0 {
 			tt.want.StreamsPerConnection = upstream.DefaultStreamsPerConnection
+		}
+		if tt.want.HeavyReads == 0 {
+			tt.want.HeavyReads = DefaultHeavyReads
 		}
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ParseOptions(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
@@ -103,6 +113,10 @@ func TestParseOptionsErrors(t *testing.T) {
 			map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "1000"}, "MDC_GATEWAY_STREAMS_PER_CONNECTION) must be from 1 to 511"},
 		{"streams per connection not a number names the setting", nil,
 			map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "x"}, "MDC_GATEWAY_STREAMS_PER_CONNECTION: want a whole number"},
+		{"heavy reads out of range names the setting and the range", nil,
+			map[string]string{"MDC_GATEWAY_HEAVY_READS": "2000"}, "MDC_GATEWAY_HEAVY_READS) must be from 0 to 1024"},
+		{"heavy reads not a number names the setting", nil,
+			map[string]string{"MDC_GATEWAY_HEAVY_READS": "x"}, "MDC_GATEWAY_HEAVY_READS: want a whole number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

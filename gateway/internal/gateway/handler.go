@@ -27,7 +27,7 @@ import (
 // asks probe when no server is healthy, nil: none), GET /openapi.json,
 // Swagger UI at /docs, and the middleware that applies to all of them
 // (request id and log line, metrics, security headers, CORS, header limits,
-// the bearer header of protected routes, Content-Type, body limits and the
+// the bearer header of protected routes, the heavy-read limits, Content-Type, body limits and the
 // budget of bodies in flight, UTF-8 of path and query), and the dashboard
 // (web/) at / and every other path outside the API.
 func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.ClientConnInterface, o Options) (http.Handler, error) {
@@ -85,11 +85,17 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 					transport.WithCORS(o.CORSOrigins, m,
 						transport.LimitHeaders(m,
 							transport.RequireBearer(table, known, transport.SignInTokenCheck(conn, observe.RequestIDHeader), m,
-								transport.RequireJSON(table, m,
-									transport.LimitBody(o.MaxBodyBytes, o.uploadRate, transport.NewBodyBudget(o.MaxBodyBytesInFlight), known, m,
-										transport.RejectInvalidUTF8(m, table,
-											static.WithDashboard(dashboard, m,
-												stream.Handler(mux, table, m, mux)))))))))))), nil
+								transport.LimitHeavyReads(table, o.heavyReads(), m,
+									transport.RequireJSON(table, m,
+										transport.LimitBody(o.MaxBodyBytes, o.uploadRate, transport.NewBodyBudget(o.MaxBodyBytesInFlight), known, m,
+											transport.RejectInvalidUTF8(m, table,
+												static.WithDashboard(dashboard, m,
+													stream.Handler(mux, table, m, mux))))))))))))), nil
+}
+
+// heavyReads is the heavy-read limits of o (withDefaults applied).
+func (o Options) heavyReads() *transport.HeavyReads {
+	return transport.NewHeavyReads(max(o.HeavyReads, 0), o.CallTimeout)
 }
 
 // recordRoute is a mux middleware: it notes the template of the route that

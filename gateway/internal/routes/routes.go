@@ -35,6 +35,8 @@ type Route struct {
 	public bool
 	// stream: the route's RPC streams its answer (server streaming).
 	stream bool
+	// heavy: the route's RPC is a heavy read (option heavy_read).
+	heavy bool
 }
 
 // Table is every route of the gateway: the google.api.http bindings of the
@@ -47,12 +49,14 @@ type Table struct {
 	byPattern map[string]string
 	// streaming are the routes whose RPC streams its answer.
 	streaming []Route
+	// heavy are the routes whose RPC is a heavy read.
+	heavy []Route
 }
 
 // Descriptors reads the routes of every service in the mdc.v1 package
 // from the generated descriptors, with what the options of each route's
 // RPC say about it (rpcpolicy): whether it needs a token, whether it
-// streams.
+// streams, whether it is a heavy read.
 func Descriptors() []Route {
 	var routes []Route
 	rpcpolicy.Methods(func(md protoreflect.MethodDescriptor) {
@@ -63,7 +67,7 @@ func Descriptors() []Route {
 		for _, r := range append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...) {
 			if method, tmpl := HTTPRule(r); method != "" {
 				routes = append(routes, Route{Method: method, Template: tmpl, Display: jsonTemplate(tmpl, md.Input()),
-					public: rpcpolicy.Public(md), stream: md.IsStreamingServer()})
+					public: rpcpolicy.Public(md), stream: md.IsStreamingServer(), heavy: rpcpolicy.HeavyRead(md)})
 			}
 		}
 	})
@@ -99,6 +103,9 @@ func NewTable(routes []Route) *Table {
 		t.byPattern[patternString(r.Template)] = r.Display
 		if r.stream {
 			t.streaming = append(t.streaming, *r)
+		}
+		if r.heavy {
+			t.heavy = append(t.heavy, *r)
 		}
 	}
 	return t
@@ -185,6 +192,11 @@ func (t *Table) AnswersFiles(method string, templates []string) {
 	t.streaming = slices.DeleteFunc(t.streaming, func(r Route) bool {
 		return r.Method == method && slices.Contains(templates, r.Template)
 	})
+}
+
+// Heavy reports whether method and path are a route of a heavy read.
+func (t *Table) Heavy(method, path string) bool {
+	return firstMatch(t.heavy, method, pathSegments(path)) != nil
 }
 
 // Streams reports whether the route of method and path streams its answer.

@@ -85,6 +85,13 @@ func Public(md protoreflect.MethodDescriptor) bool {
 	return Of(md).GetAccess() == mdcv1.Access_ACCESS_PUBLIC
 }
 
+// HeavyRead reports whether md is a heavy read (its option's heavy_read: a
+// cross-section, candles of many symbols, coverage), which the gateway
+// forwards a few at a time (transport.LimitHeavyReads).
+func HeavyRead(md protoreflect.MethodDescriptor) bool {
+	return Of(md).GetHeavyRead()
+}
+
 // GRPCMethod is the gRPC method name of md, /mdc.v1.Service/Method.
 func GRPCMethod(md protoreflect.MethodDescriptor) string {
 	return "/" + string(md.Parent().FullName()) + "/" + string(md.Name())

@@ -1,0 +1,3 @@
+module mdc/bench/isolation
+
+go 1.26.0
