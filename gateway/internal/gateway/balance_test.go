@@ -397,6 +397,9 @@ func TestHealthAnswersForAnyHealthyServer(t *testing.T) {
 	}
 
 	b.setServing(false)
+	// Until the balancer itself has taken b out: before that, a 503 can come
+	// from b's own Check, and the Check-only SERVING below would reach b.
+	untilNoCallsTo(t, base, b)
 	waitUntil(t, "health follows both servers", func() bool {
 		r := do(t, "GET", base+"/health", "", nil)
 		return r.status == http.StatusServiceUnavailable
