@@ -97,7 +97,11 @@ def _enlarge(node):
 #   payload.last_price (docs/api.md 9.2): one is added where it lacks;
 # - a run name is at most 200 bytes, a holiday name at most 100 and a
 #   shortlist entry's name at most 256 (the server counts bytes of UTF-8;
-#   maxLength counts characters): cut to fit.
+#   maxLength counts characters): cut to fit;
+# - names hold no control or format character (Unicode Cc, Cf): the
+#   schema's pattern lists those of the Basic Multilingual Plane, the 13
+#   beyond it (U+110BD, U+E0001, the tags U+E0020-E007F, ...) are dropped
+#   here (gateway/internal/openapigen/controlchars.go says why).
 #
 RANGE_PATHS = {
     "/v1/developer/historical-candles",
@@ -245,7 +249,16 @@ def _fix_holidays(body):
         body["dates"] = dates or ["2001-01-01"]
 
 
+# The Cf characters beyond the Basic Multilingual Plane (Unicode 15).
+ASTRAL_FORMAT = {0x110BD, 0x110CD, 0xE0001, *range(0x13430, 0x13440), *range(0x1BCA0, 0x1BCA4),
+                 *range(0x1D173, 0x1D17B), *range(0xE0020, 0xE0080)}
+
+
 def _cut(text, limit):
+    """A name as the server takes it: without astral format characters, at
+    most `limit` bytes of UTF-8."""
+    if isinstance(text, str):
+        text = "".join(c for c in text if ord(c) not in ASTRAL_FORMAT)
     if isinstance(text, str) and len(text.encode()) > limit:
         return text.encode()[:limit].decode(errors="ignore")
     return text
