@@ -52,6 +52,8 @@ func TestCheckShape(t *testing.T) {
 	for _, tt := range []struct{ name, body string }{
 		{"200 levels", niftyWithBuy(list(200, level))},
 		{"levels of one number", niftyWithBuy(list(200, `{"price":1}`))},
+		// Found by the contract test: valid, if useless, and small.
+		{"a full depth of empty levels", niftyWithBuy(list(200, `{}`) + `,"sell":` + list(200, `{}`))},
 		{"1000 shortlist entries", `{"data":{"timestamp":"2025-03-10T10:00:00","shortlistType":"TOP_GAINERS","entries":` +
 			list(1000, `{"nseSymbol":"A","name":"","price":0}`) + `}}`},
 		{"every literal", `{"a":[true,false,null,-1.5e+10,"x\"y\\\/"],"b":{},"c":[]}`},
