@@ -177,3 +177,46 @@ func TestLimitHeavyReadsAnswers429OnHeavyRoutesOnly(t *testing.T) {
 		}
 	}
 }
+
+// A heavy read's turn rests as long as the read took before it passes on
+// (half of the slot's time for heavy reads), and the answer is not held
+// meanwhile: the rest is a timer's (replaced here by a gate, and the
+// clock by one the read moves on).
+func TestHeavyReadTurnRestsAsLongAsTheReadTook(t *testing.T) {
+	table := routes.NewTable(routes.Descriptors())
+	h := NewHeavyReads(1, time.Minute)
+	clock := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	h.now = func() time.Time { return clock }
+	var rest time.Duration
+	var pass func()
+	h.after = func(d time.Duration, f func()) { rest, pass = d, f }
+	const took = 20 * time.Millisecond
+	read := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		clock = clock.Add(took) // the read's own work
+		w.WriteHeader(http.StatusOK)
+	})
+	handler := LimitHeavyReads(table, h, codec.NewMarshaler(), read)
+	r := httptest.NewRequest(http.MethodGet, "/v1/developer/quotes?symbols=A", nil)
+	r.Header.Set("Authorization", "Bearer alice")
+	w := httptest.NewRecorder()
+	handler.ServeHTTP(w, r) // returns with the answer written
+	if w.Code != http.StatusOK || pass == nil {
+		t.Fatalf("answer %d, rest scheduled %v", w.Code, pass != nil)
+	}
+	if rest != took {
+		t.Errorf("the turn rests %v after a read of %v", rest, took)
+	}
+	h.mu.Lock()
+	running := h.running
+	h.mu.Unlock()
+	if running != 1 {
+		t.Fatalf("the turn was given back before its rest: %d running", running)
+	}
+	pass()
+	h.mu.Lock()
+	running = h.running
+	h.mu.Unlock()
+	if running != 0 {
+		t.Errorf("%d running after the rest", running)
+	}
+}
