@@ -200,8 +200,8 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// A client that hangs up mid-download is no cut of ours: nothing logged,
-// nothing counted.
+// A client that hangs up mid-download cancels the server's stream, and is
+// no cut of ours: nothing logged, nothing counted.
 func TestAClientThatLeavesIsNoCut(t *testing.T) {
 	var (
 		mu     sync.Mutex

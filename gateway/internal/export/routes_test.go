@@ -137,23 +137,3 @@ func TestAFailureAfterTheStartBreaksTheAnswer(t *testing.T) {
 		t.Error("the cut answer read as a whole one")
 	}
 }
-
-// A client that hangs up cancels the server's stream.
-func TestAClientThatLeavesCancelsTheStream(t *testing.T) {
-	big := &mdcv1.ExportChunk{}
-	for range 500 {
-		big.Records = append(big.Records, sampleRecords["quotes"]...)
-	}
-	fake := &fakeExports{chunks: []*mdcv1.ExportChunk{big}, forever: true}
-	ts := serve(t, fake)
-	resp := get(t, ts.URL+"/v1/developer/export/quotes?start_date=2035-03-06")
-	if _, err := io.CopyN(io.Discard, resp.Body, 1<<16); err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	select {
-	case <-fake.cancelled:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the stream went on after the client left")
-	}
-}
