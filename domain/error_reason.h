@@ -82,6 +82,12 @@ inline constexpr absl::string_view kHeavyReadsLimited = "HEAVY_READS_LIMITED";
 // UNAVAILABLE: a database statement ran past MDC_STATEMENT_TIMEOUT (or was
 // cancelled) and was rolled back: nothing of it was written.
 inline constexpr absl::string_view kDatabaseTimeout = "DATABASE_TIMEOUT";
+// UNAVAILABLE: PostgreSQL committed the write on the primary but stopped
+// waiting for the synchronous standby to confirm its copy (the wait was
+// cancelled, e.g. by pg_cancel_backend): whether the write survives a
+// failover is unknown, so it is not acknowledged. Sending it again is safe
+// (the writes are idempotent upserts).
+inline constexpr absl::string_view kCommitUnconfirmed = "COMMIT_UNCONFIRMED";
 // RESOURCE_EXHAUSTED: a watch stream (StreamService) was ended because its
 // caller read more slowly than records arrived. Metadata: `cursor` (the last
 // cursor sent; resume from the last one received).

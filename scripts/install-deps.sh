@@ -30,10 +30,13 @@ packages=(
 # contract test's virtual environments, the formatting check, load tools (and
 # jq and time, which bench/run.sh's short mode in ctest needs), and
 # the dashboard's browser tests (web/: Debian's chromium, driven headless by
-# Playwright, which downloads no browser of its own, and a font to draw text).
+# Playwright, which downloads no browser of its own, and a font to draw text),
+# and the failover test's highly available PostgreSQL (tests/e2e/failover_*:
+# Patroni and etcd as local processes; installing them starts no service, and
+# `make run` stays one local cluster).
 test_packages=(
   googletest libgtest-dev libgmock-dev python3-venv clang-format wrk jq time
-  chromium fonts-dejavu-core
+  chromium fonts-dejavu-core patroni etcd-server etcd-client
 )
 [ "$purpose" = run ] || packages+=("${test_packages[@]}")
 # Debian's nodejs lacks npm; NodeSource's nodejs bundles it (and conflicts with the npm package).

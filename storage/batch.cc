@@ -86,6 +86,15 @@ BatchResults RunBatch(ConnectionPool& pool, BatchMode mode,
         AllFail(queries.size(), absl::UnavailableError("database unavailable"));
     return out;
   }
+  for (const auto& result : results) {
+    if (IsCommitUnconfirmed(result.status())) {
+      // The batch committed on the primary, its standby copy unconfirmed
+      // (pg.h): run again one by one, each statement would wait for the
+      // same standby. Every submitter sends again instead.
+      out.results = AllFail(queries.size(), result.status());
+      return out;
+    }
+  }
   if (const absl::Status* timeout = FirstTimeout(results); timeout != nullptr) {
     // A statement ran past statement_timeout. Running the others again one
     // by one could take as long for each (they may wait on the same lock),

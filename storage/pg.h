@@ -170,10 +170,23 @@ class Connection {
  private:
   explicit Connection(PGconn* conn) : conn_(conn) {}
   absl::StatusOr<Result> Check(PGresult* result, const char* what);
+  // Exec and ExecPipeline without the check of FailIfCommitUnconfirmed.
+  absl::StatusOr<Result> ExecOnce(const Statement& statement,
+                                  const Params& params);
+  std::vector<absl::StatusOr<Result>> ExecPipelineOnce(
+      const std::vector<Query>& queries);
   absl::Status Prepare(const Statement& statement, const Params& params);
+
+  // Answers `results` unchanged unless the notice receiver saw the
+  // synchronous-standby wait of a commit cancelled while they ran: then
+  // every successful one becomes UNAVAILABLE, reason COMMIT_UNCONFIRMED.
+  void FailIfCommitUnconfirmed(std::vector<absl::StatusOr<Result>>& results);
 
   PGconn* conn_;
   bool broken_ = false;  // left mid-protocol by a failed pipeline
+  // Set by the notice receiver (pg_notices.h) while a call runs; cleared
+  // when the next one starts.
+  bool sync_wait_cancelled_ = false;
   absl::flat_hash_set<const char*> prepared_;
 };
 
@@ -194,6 +207,14 @@ inline constexpr absl::string_view kQueryCanceled = "57014";
 inline bool IsStatementTimeout(const absl::Status& status) {
   return SqlState(status) == kQueryCanceled;
 }
+// read_only_sql_transaction: the connection reached a standby (a name that
+// moved, a primary demoted by a failover). Answered UNAVAILABLE, and the
+// connection is dropped so the next one finds the primary.
+inline constexpr absl::string_view kReadOnlyTransaction = "25006";
+// True for the status of a call whose commit PostgreSQL made on the primary
+// without the synchronous standby's confirmation (reason
+// COMMIT_UNCONFIRMED): its outcome after a failover is unknown.
+bool IsCommitUnconfirmed(const absl::Status& status);
 
 }  // namespace mdc::storage
 

@@ -13,8 +13,10 @@ import (
 type process struct {
 	name    string
 	bin     string
+	args    []string // command-line arguments
 	env     []string // added to the test binary's environment
 	logPath string
+	runAs   *syscall.Credential // the user it runs as; nil: the test's
 
 	cmd  *exec.Cmd
 	done chan struct{} // closed when the process has exited
@@ -31,12 +33,18 @@ func (p *process) start() error {
 		return err
 	}
 	fmt.Fprintf(logFile, "==== %s e2e: starting %s\n", time.Now().UTC().Format(time.RFC3339), p.bin)
-	cmd := exec.Command(p.bin)
+	cmd := exec.Command(p.bin, p.args...)
 	// Later entries win, so these override the inherited environment.
 	cmd.Env = append(os.Environ(), p.env...)
 	cmd.Stdout = logFile
 	cmd.Stderr = logFile
 	cmd.SysProcAttr = childProcAttr()
+	if p.runAs != nil {
+		if cmd.SysProcAttr == nil {
+			cmd.SysProcAttr = &syscall.SysProcAttr{}
+		}
+		cmd.SysProcAttr.Credential = p.runAs
+	}
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
 		return fmt.Errorf("starting %s: %w", p.name, err)

@@ -76,6 +76,7 @@ from mdc.market import (
 )
 from mdc.record import Record, Records
 from mdc.runs import Order, Run, TradeOutcome
+from mdc.spool import Spool, SpoolState
 from mdc.streams import EventStream
 from mdc.times import IST, to_datetime
 
@@ -87,7 +88,7 @@ __all__ = [
     "PermissionDenied", "QuoteCrossSection", "QuoteData", "QuoteDataDict", "QuoteDataInput", "QuotePayload", "QuotePayloadDict",
     "QuoteStatus", "Record", "Records", "ReplayKind", "ResourceExhausted", "Role", "Run", "Scope",
     "ServingStatus", "Shortlist", "ShortlistCoverage", "ShortlistEntry", "ShortlistEntryDict", "ShortlistEntryInput",
-    "ShortlistType", "StockQuote", "SymbolCoverage", "TradeOutcome", "Unauthenticated", "Unavailable",
+    "ShortlistType", "Spool", "SpoolState", "StockQuote", "SymbolCoverage", "TradeOutcome", "Unauthenticated", "Unavailable",
     "WriterActivity", "to_datetime",
 ]
 __version__ = "0.2.0"
