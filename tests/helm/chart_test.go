@@ -123,6 +123,30 @@ func TestScaleValues(t *testing.T) {
 	}
 }
 
+// values-ha.yaml: three instances, every commit confirmed by one standby,
+// writes stopped rather than kept on one copy (docs/deployment.md, "High
+// availability"); the default chart stays asynchronous.
+func TestHAValues(t *testing.T) {
+	r := mustRender(t, valuesFile(t, "values-ha.yaml"))
+	checkAll(t, r)
+	cluster := r.get("postgresql.cnpg.io/v1/Cluster", "prod-mdc-db")
+	if cluster == nil {
+		t.Fatal("no Cluster")
+	}
+	spec := cluster.value.(*cnpgCluster).Spec
+	if spec.Instances != 3 {
+		t.Errorf("instances %d, want 3", spec.Instances)
+	}
+	want := cnpgSynchronousConfig{Method: "any", Number: 1, DataDurability: "required"}
+	if got := spec.PostgreSQL.Synchronous; got == nil || *got != want {
+		t.Errorf("synchronous %+v, want %+v", got, want)
+	}
+	def := mustRender(t, nil).get("postgresql.cnpg.io/v1/Cluster", "prod-mdc-db")
+	if def == nil || def.value.(*cnpgCluster).Spec.PostgreSQL.Synchronous != nil {
+		t.Errorf("the default values render synchronous replication: %+v", def)
+	}
+}
+
 func TestBackupThroughTheOperator(t *testing.T) {
 	scale := valuesFile(t, "values-scale.yaml")
 	for name, overlay := range map[string]string{

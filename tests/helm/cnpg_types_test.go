@@ -57,7 +57,15 @@ type cnpgAffinity struct {
 }
 
 type cnpgPostgresConfiguration struct {
-	Parameters map[string]string `json:"parameters,omitempty"`
+	Parameters  map[string]string      `json:"parameters,omitempty"`
+	Synchronous *cnpgSynchronousConfig `json:"synchronous,omitempty"`
+}
+
+// SynchronousReplicaConfiguration of api/v1 (cluster_types.go).
+type cnpgSynchronousConfig struct {
+	Method         string `json:"method"`
+	Number         int    `json:"number"`
+	DataDurability string `json:"dataDurability,omitempty"`
 }
 
 type cnpgMonitoring struct {
