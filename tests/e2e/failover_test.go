@@ -10,7 +10,9 @@ package e2e
 // the primary back. Checked: every acknowledged write is on the primary in
 // the end; every answer is 200 or 503; writes resume by themselves after
 // each switch; the watch, opened before the loss and never reopened, sees
-// every acknowledged write exactly once.
+// every acknowledged write exactly once; a collector writing through the Go
+// client's spool (failover_spool_test.go) ends with every observation
+// stored.
 
 import (
 	"bufio"
@@ -39,6 +41,7 @@ func TestFailover(t *testing.T) {
 	watch := openFailoverWatch(t, s, token, w.symbols)
 	w.start()
 	defer w.stop()
+	spooling := startSpoolingCollector(t, s, token, w.day, "FOSP"+w.symbols[0][3:])
 
 	w.waitAcked(t, "before the loss", 40, 60*time.Second)
 	lost := leaderOf(mustStates(t, cluster))
@@ -74,6 +77,7 @@ func TestFailover(t *testing.T) {
 	})
 	w.waitAckedAfter(t, "after the switchover", switchedAt, 40, 90*time.Second)
 	w.stop()
+	spooling.finish(t, s)
 
 	answers := w.answerCounts()
 	t.Logf("answers %v; %d writes acknowledged", answers, len(w.ackedKeys()))

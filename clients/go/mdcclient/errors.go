@@ -54,6 +54,10 @@ const (
 	// Unavailable: a database statement ran past the statement timeout and
 	// was rolled back; sending the call again later is safe.
 	ReasonDatabaseTimeout = "DATABASE_TIMEOUT"
+	// Unavailable: the write was committed on the primary database but its
+	// synchronous standby never confirmed its copy, so it might not survive
+	// a failover; send it again (collector writes are idempotent).
+	ReasonCommitUnconfirmed = "COMMIT_UNCONFIRMED"
 	// FailedPrecondition: no broker is configured; retrying does not help
 	// until an admin configures one.
 	ReasonBrokerNotConfigured = "BROKER_NOT_CONFIGURED"
