@@ -24,7 +24,14 @@ for bin in mdc-server mdc-gateway; do
   [ -x "$build/$bin" ] || die "no $build/$bin: build first (scripts/build.sh)"
 done
 go=$(command -v go || echo /usr/local/go/bin/go)
+log_file=$(mktemp "${TMPDIR:-/tmp}/mdc-bench-failover.XXXXXX")
 cd "$MDC_ROOT/tests/e2e"
+status=0
 MDC_FAILOVER_MEASURE=1 MDC_SERVER_BIN=$build/mdc-server MDC_GATEWAY_BIN=$build/mdc-gateway \
-  "$go" test -count=1 -tags failover -run '^TestMeasureFailover$' -timeout 20m -v ./... |
-  grep -E '^(ingest|kill|failover|--- |ok|FAIL)'
+  "$go" test -count=1 -tags failover -run '^TestMeasureFailover$' -timeout 20m -v ./... >"$log_file" 2>&1 || status=$?
+grep -E '^(ingest|kill|failover)' "$log_file" || true
+if [ "$status" -ne 0 ]; then
+  log "the benchmark failed; its whole output: $log_file"
+  exit "$status"
+fi
+rm -f "$log_file"
