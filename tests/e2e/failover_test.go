@@ -16,7 +16,6 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -187,7 +186,7 @@ func (w *failoverWriters) start() {
 					w.mu.Lock()
 					w.sent[key] = true
 					w.mu.Unlock()
-					answer := w.post(body)
+					answer := postQuotesOnce(w.client, w.s, w.token, body)
 					w.mu.Lock()
 					w.answers[answer]++
 					if answer == "200" {
@@ -203,21 +202,6 @@ func (w *failoverWriters) start() {
 			}
 		}(sym)
 	}
-}
-
-func (w *failoverWriters) post(body []byte) string {
-	req, err := http.NewRequest("POST", w.s.BaseURL()+"/v1/developer/collector/quotes", bytes.NewReader(body))
-	if err != nil {
-		return connErrAnswer
-	}
-	req.Header.Set("Authorization", "Bearer "+w.token)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := w.client.Do(req)
-	if err != nil {
-		return connErrAnswer
-	}
-	resp.Body.Close()
-	return strconv.Itoa(resp.StatusCode)
 }
 
 func (w *failoverWriters) stop() {

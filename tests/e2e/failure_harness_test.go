@@ -133,13 +133,19 @@ func (l *batchLoad) body(n int) []byte {
 // post sends batch n once and returns the answer: the status, or
 // connErrAnswer when no HTTP answer came.
 func (l *batchLoad) post(n int) string {
-	req, err := http.NewRequest("POST", l.s.BaseURL()+"/v1/developer/collector/quotes", bytes.NewReader(l.body(n)))
+	return postQuotesOnce(l.client, l.s, l.token, l.body(n))
+}
+
+// postQuotesOnce sends one Save Quote body through the gateway and returns
+// the answer: the status, or connErrAnswer when no HTTP answer came.
+func postQuotesOnce(client *http.Client, s *Stack, token string, body []byte) string {
+	req, err := http.NewRequest("POST", s.BaseURL()+"/v1/developer/collector/quotes", bytes.NewReader(body))
 	if err != nil {
 		return connErrAnswer
 	}
-	req.Header.Set("Authorization", "Bearer "+l.token)
+	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := l.client.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return connErrAnswer
 	}
