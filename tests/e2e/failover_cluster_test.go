@@ -306,10 +306,14 @@ func (c *haCluster) member(name string) *haMember {
 }
 
 // loseDatabaseMachine is the loss of a member's database machine as far
-// as PostgreSQL goes: its postmaster is killed (SIGKILL, no shutdown) and
-// its data directory deleted. Its Patroni keeps running, as the agent of a
-// replaced machine would: it rebuilds the member as a standby of the new
-// leader.
+// as PostgreSQL goes: its data directory is deleted and its postmaster
+// killed (SIGKILL, no shutdown). Its Patroni keeps running, as the agent of
+// a replaced machine would: it finds the data directory empty, gives up the
+// leader key, and rebuilds the member as a standby of the new leader.
+//
+// The directory goes first: a Patroni that found the postmaster dead while
+// its directory still held files would restart PostgreSQL there (crash
+// recovery) and keep the leader key while that fails.
 func (c *haCluster) loseDatabaseMachine(name string) {
 	c.t.Helper()
 	m := c.member(name)
@@ -321,11 +325,13 @@ func (c *haCluster) loseDatabaseMachine(name string) {
 	if err != nil {
 		c.t.Fatalf("postmaster.pid of %s: %v", name, err)
 	}
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		c.t.Fatalf("killing the postmaster of %s: %v", name, err)
-	}
 	if err := os.RemoveAll(m.dataDir()); err != nil {
 		c.t.Fatalf("deleting the data directory of %s: %v", name, err)
+	}
+	// ESRCH: it already ended (its Patroni stopped it on finding the
+	// directory gone).
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && err != syscall.ESRCH {
+		c.t.Fatalf("killing the postmaster of %s: %v", name, err)
 	}
 }
 
