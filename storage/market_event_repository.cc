@@ -1,9 +1,12 @@
 #include "storage/market_event_repository.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "domain/market_enums.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
@@ -52,6 +55,28 @@ constexpr Statement kListCommitted{
     "WHERE EXISTS (SELECT 1 FROM stock_quotes WHERE txid >= h.x) "
     "OR EXISTS (SELECT 1 FROM nifty_quotes WHERE txid >= h.x) "
     "OR EXISTS (SELECT 1 FROM shortlist_snapshots WHERE txid >= h.x)"};
+
+// The durability of what a read saw (docs/deployment.md, "High
+// availability"). A primary whose postmaster died can make a commit
+// visible that its synchronous standby never received (the backend stops
+// waiting for the standby when the postmaster dies, then ends its
+// transaction): read in that moment, such a record would reach watchers
+// and then vanish with the failover, and the collector's retry would send
+// it a second time. So the hub delivers what a page read only once the
+// synchronous standby has flushed the primary's WAL up to where it stood
+// after the read, asked on the same connection: every commit visible to
+// the read was flushed by then. Without synchronous_standby_names there is
+// nothing to wait for.
+constexpr Statement kFlushedLsn{"market_events_flushed_lsn",
+                                "SELECT pg_current_wal_flush_lsn()::text"};
+constexpr Statement kOnSynchronousStandby{
+    "market_events_on_synchronous_standby",
+    "SELECT current_setting('synchronous_standby_names') = '' OR EXISTS "
+    "(SELECT 1 FROM pg_stat_replication WHERE sync_state IN ('sync', "
+    "'quorum') AND flush_lsn >= $1::text::pg_lsn)"};
+// How long the hub waits for the standby before giving the page up (it
+// reads it again later, from the same position).
+constexpr absl::Duration kDurableWait = absl::Seconds(2);
 
 #define MDC_BETWEEN MDC_AFTER "AND (txid, seq) <= ($3::text::xid8, $4) "
 
@@ -241,13 +266,32 @@ absl::StatusOr<CommittedPage> MarketEventRepository::ListCommitted(
     domain::StreamPosition after, int limit) {
   Params params;
   Position(params, after).Int32(limit);
-  auto result = Exec(pool_, kListCommitted, params);
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  auto result = (*conn)->Exec(kListCommitted, params);
   if (!result.ok()) return result.status();
   CommittedPage page;
   auto events = ReadStreamEvents(*result, &page.held_back);
   if (!events.ok()) return events.status();
   page.events = *std::move(events);
-  return page;
+  if (page.events.empty()) return page;
+  auto flushed = (*conn)->Exec(kFlushedLsn);
+  if (!flushed.ok()) return flushed.status();
+  Params lsn;
+  lsn.Text(flushed->String(0, 0));
+  const absl::Time deadline = absl::Now() + kDurableWait;
+  absl::Duration pause = absl::Milliseconds(1);
+  while (true) {
+    auto durable = (*conn)->Exec(kOnSynchronousStandby, lsn);
+    if (!durable.ok()) return durable.status();
+    if (durable->Bool(0, 0)) return page;
+    if (absl::Now() >= deadline) {
+      return absl::UnavailableError(
+          "records read are not on the synchronous standby yet");
+    }
+    absl::SleepFor(pause);
+    pause = std::min(pause * 2, absl::Milliseconds(50));
+  }
 }
 
 absl::StatusOr<std::vector<StreamEvent>> MarketEventRepository::ListQuotesSince(

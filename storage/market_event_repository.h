@@ -90,7 +90,10 @@ class MarketEventRepository {
 
   // Up to `limit` final records of every kind after `after`, ascending.
   // "Final": its transaction is below the snapshot's horizon (migration
-  // 0009), so nothing can ever commit before it.
+  // 0009), so nothing can ever commit before it; and, with synchronous
+  // replication, flushed by the synchronous standby (returned only once it
+  // is, waiting up to 2 s; UNAVAILABLE after that), so no record a failover
+  // loses is ever sent to watchers.
   absl::StatusOr<CommittedPage> ListCommitted(domain::StreamPosition after,
                                               int limit);
 

@@ -314,7 +314,9 @@ func (c *haCluster) member(name string) *haMember {
 // The directory goes first: a Patroni that found the postmaster dead while
 // its directory still held files would restart PostgreSQL there (crash
 // recovery) and keep the leader key while that fails.
-func (c *haCluster) loseDatabaseMachine(name string) {
+//
+// It returns when the postmaster was killed.
+func (c *haCluster) loseDatabaseMachine(name string) time.Time {
 	c.t.Helper()
 	m := c.member(name)
 	pidFile, err := os.ReadFile(filepath.Join(m.dataDir(), "postmaster.pid"))
@@ -330,9 +332,11 @@ func (c *haCluster) loseDatabaseMachine(name string) {
 	}
 	// ESRCH: it already ended (its Patroni stopped it on finding the
 	// directory gone).
+	killedAt := time.Now()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && err != syscall.ESRCH {
 		c.t.Fatalf("killing the postmaster of %s: %v", name, err)
 	}
+	return killedAt
 }
 
 // patronictl runs patronictl with the first member's configuration.
