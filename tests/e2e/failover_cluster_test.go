@@ -306,16 +306,18 @@ func (c *haCluster) member(name string) *haMember {
 }
 
 // loseDatabaseMachine is the loss of a member's database machine as far
-// as PostgreSQL goes: its data directory is deleted and its postmaster
+// as PostgreSQL goes: its data directory disappears and its postmaster is
 // killed (SIGKILL, no shutdown). Its Patroni keeps running, as the agent of
 // a replaced machine would: it finds the data directory empty, gives up the
 // leader key, and rebuilds the member as a standby of the new leader.
 //
-// The directory goes first: a Patroni that found the postmaster dead while
-// its directory still held files would restart PostgreSQL there (crash
-// recovery) and keep the leader key while that fails.
-//
-// It returns when the postmaster was killed.
+// The directory is first renamed away (at once, as a lost disk; the
+// processes still running keep writing into it by their working
+// directory), then the postmaster is killed, then the renamed directory is
+// deleted. A Patroni that found the postmaster dead while its directory
+// still held files would restart PostgreSQL there (crash recovery) and keep
+// the leader key while that fails. It returns when the postmaster was
+// killed.
 func (c *haCluster) loseDatabaseMachine(name string) time.Time {
 	c.t.Helper()
 	m := c.member(name)
@@ -327,16 +329,29 @@ func (c *haCluster) loseDatabaseMachine(name string) time.Time {
 	if err != nil {
 		c.t.Fatalf("postmaster.pid of %s: %v", name, err)
 	}
-	if err := os.RemoveAll(m.dataDir()); err != nil {
-		c.t.Fatalf("deleting the data directory of %s: %v", name, err)
+	lost := m.dataDir() + ".lost"
+	if err := os.Rename(m.dataDir(), lost); err != nil {
+		c.t.Fatalf("taking the data directory of %s away: %v", name, err)
 	}
+	killedAt := time.Now()
 	// ESRCH: it already ended (its Patroni stopped it on finding the
 	// directory gone).
-	killedAt := time.Now()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && err != syscall.ESRCH {
 		c.t.Fatalf("killing the postmaster of %s: %v", name, err)
 	}
-	return killedAt
+	// Its other processes notice the postmaster's death and end; until
+	// they have, one may still create a file there.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := os.RemoveAll(lost)
+		if err == nil {
+			return killedAt
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("deleting the data directory of %s: %v", name, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // patronictl runs patronictl with the first member's configuration.
