@@ -1,0 +1,106 @@
+#include "service/api/import_service.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/log.h"
+#include "domain/import_records.h"
+#include "storage/import_repository.h"
+
+namespace mdc {
+namespace {
+
+using storage::ImportSession;
+
+// What an import ends with when its stream did not end normally.
+constexpr char kCancelled[] =
+    "the import stream was cancelled before its end; nothing was stored";
+
+// Reads every message of `reader`, validates each record with `validate`
+// (records numbered across the whole stream), stages them a message at a
+// time, then merges them all. Nothing is stored unless every record is
+// valid and the stream ended normally (the caller half-closed it).
+template <typename Request, typename Imported, typename Validate>
+absl::Status Import(grpc::ServerContext* context,
+                    grpc::ServerReader<Request>* reader,
+                    storage::ConnectionPool& pool, ImportSession::Kind kind,
+                    Validate validate, const CallContext& call,
+                    v1::ImportResponse* response) {
+  auto session = ImportSession::Open(pool, kind);
+  if (!session.ok()) return session.status();
+  Request message;
+  std::vector<Imported> batch;
+  int64_t index = 0;
+  while (reader->Read(&message)) {
+    if (auto size = domain::CheckImportMessageSize(message.records_size());
+        !size.ok()) {
+      return size;
+    }
+    batch.clear();
+    batch.reserve(message.records_size());
+    for (auto& record : *message.mutable_records()) {
+      auto valid = validate(std::move(record), index++);
+      if (!valid.ok()) return valid.status();
+      batch.push_back(std::move(*valid));
+    }
+    if (batch.empty()) continue;
+    if (auto staged = (*session)->Stage(batch); !staged.ok()) return staged;
+  }
+  // Read answers false at the stream's end and when it broke off: only
+  // a stream the caller ended is merged.
+  if (context->IsCancelled()) return absl::CancelledError(kCancelled);
+  auto counts = (*session)->Merge(call.caller.developer_id);
+  if (!counts.ok()) return counts.status();
+  response->set_records(index);
+  response->set_written(counts->written);
+  response->set_unchanged(counts->keys - counts->written);
+  log::Info("import merged", {{"request_id", call.request_id},
+                              {"records", absl::StrCat(index)},
+                              {"written", absl::StrCat(counts->written)}});
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+grpc::Status ImportService::ImportQuotes(
+    grpc::ServerContext* context,
+    grpc::ServerReader<v1::ImportQuotesRequest>* reader,
+    v1::ImportResponse* response) {
+  return calls_.Run(
+      context, v1::ImportQuotesRequest::default_instance(),
+      [&](const CallContext& call) {
+        return Import<v1::ImportQuotesRequest, domain::ImportedQuote>(
+            context, reader, pool_, ImportSession::Kind::kQuotes,
+            domain::ValidateImportedQuote, call, response);
+      });
+}
+
+grpc::Status ImportService::ImportNifty(
+    grpc::ServerContext* context,
+    grpc::ServerReader<v1::ImportNiftyRequest>* reader,
+    v1::ImportResponse* response) {
+  return calls_.Run(
+      context, v1::ImportNiftyRequest::default_instance(),
+      [&](const CallContext& call) {
+        return Import<v1::ImportNiftyRequest, domain::ImportedNifty>(
+            context, reader, pool_, ImportSession::Kind::kNifty,
+            domain::ValidateImportedNifty, call, response);
+      });
+}
+
+grpc::Status ImportService::ImportShortlists(
+    grpc::ServerContext* context,
+    grpc::ServerReader<v1::ImportShortlistsRequest>* reader,
+    v1::ImportResponse* response) {
+  return calls_.Run(
+      context, v1::ImportShortlistsRequest::default_instance(),
+      [&](const CallContext& call) {
+        return Import<v1::ImportShortlistsRequest, domain::ImportedShortlist>(
+            context, reader, pool_, ImportSession::Kind::kShortlists,
+            domain::ValidateImportedShortlist, call, response);
+      });
+}
+
+}  // namespace mdc
