@@ -22,7 +22,7 @@ func TestImportRoundTrip(t *testing.T) {
 	s := StartStack(t)
 	_, token := s.NewDeveloper(t, "developer")
 	admin := s.AdminToken()
-	storeExportData(t, s, token)
+	d := storeExportData(t, s, token)
 	const days = "start_date=2035-03-06&end_date=2035-03-07"
 	// records of each kind: 5 quotes, 2 NIFTY quotes, 2 snapshots.
 	records := map[string]int{"quotes": 5, "nifty": 2, "shortlists": 2}
@@ -33,10 +33,21 @@ func TestImportRoundTrip(t *testing.T) {
 			before[kind+"."+format] = exportFile(t, s, kind, format, days, token)
 		}
 	}
+	// The reads by symbol and time, besides the exports.
+	const span = "start_datetime=2035-03-06T09:00:00&end_datetime=2035-03-07T23:00:00&timezone=Asia/Kolkata"
 	timeline := func() string {
-		r := s.Do(t, "GET", "/v1/developer/nifty/timeline?date=2035-03-06", token, nil)
-		expectStatus(t, r, 200)
-		return r.Text()
+		out := ""
+		for _, path := range []string{
+			"/v1/developer/nifty-timeline?" + span,
+			"/v1/developer/quote-timeline?symbol=" + d.a + "&" + span,
+			"/v1/developer/historical-candles?symbol=" + d.a + "&interval=1minute&" + span,
+			"/v1/developer/quote?symbol=" + d.c + "&datetime=2035-03-07T12:00:00&timezone=Asia/Kolkata",
+		} {
+			r := s.Do(t, "GET", path, token, nil)
+			expectStatus(t, r, 200)
+			out += r.Text() + "\n"
+		}
+		return out
 	}
 	timelineBefore := timeline()
 
@@ -57,8 +68,8 @@ func TestImportRoundTrip(t *testing.T) {
 					}
 				}
 			}
-			if got := timelineBefore; timeline() != got {
-				t.Errorf("NIFTY timeline after the import: %s\nwant %s", timeline(), got)
+			if got := timeline(); got != timelineBefore {
+				t.Errorf("reads after the import:\n%s\nwant\n%s", got, timelineBefore)
 			}
 			// Again: the same records change nothing.
 			for _, kind := range importKinds {
@@ -167,41 +178,83 @@ func TestImportBadFiles(t *testing.T) {
 		nothingStored(t)
 	})
 	t.Run("the client leaves half way", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		pr, pw := io.Pipe()
-		req, err := http.NewRequestWithContext(ctx, "POST", s.BaseURL()+"/v1/admin/import/quotes?format=csv", pr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Authorization", "Bearer "+admin)
-		done := make(chan error, 1)
-		go func() {
-			resp, err := http.DefaultClient.Do(req)
-			if err == nil {
-				resp.Body.Close()
-				err = fmt.Errorf("answered %d", resp.StatusCode)
-			}
-			done <- err
-		}()
-		// Two messages' worth of rows: the pipe returns once the gateway
-		// has taken them, so the server has been sent records when the
-		// client leaves.
-		half := big[:3<<20]
-		half = half[:bytes.LastIndex(half, []byte("\r\n"))+2]
-		if _, err := pw.Write(half); err != nil {
-			t.Fatal(err)
-		}
-		cancel()
-		pw.CloseWithError(context.Canceled)
-		<-done
+		upload := startUpload(t, s, admin, big[:3<<20])
+		upload.cancel()
+		<-upload.done
 		nothingStored(t)
 		// The stack still imports.
 		importCounts(t, postImport(t, s, "quotes", "csv", admin, quotesCSV), 5, 5)
-		if r := s.Do(t, "DELETE", "/v1/admin/data/dates", admin, map[string]any{"dates": []string{"2035-03-06", "2035-03-07"}}); r.Status != 200 {
-			t.Fatalf("delete: %s", r)
-		}
 	})
 }
+
+// TestImportServerKilledHalfWay kills the server while a file streams in:
+// the import answers 503 and stores nothing, and the file imports whole
+// once the server is back.
+func TestImportServerKilledHalfWay(t *testing.T) {
+	s := StartStack(t)
+	_, token := s.NewDeveloper(t, "developer")
+	admin := s.AdminToken()
+	header := csvTable(t, exportFile(t, s, "quotes", "csv", "start_date=2035-03-06", token))[0]
+	file := bigQuotesFile(header, 6<<20)
+	upload := startUpload(t, s, admin, file[:3<<20])
+	s.KillServer(t)
+	upload.finish()
+	if r := <-upload.done; r.err != nil || r.status != 503 {
+		t.Fatalf("the import answered %d (%v), want 503", r.status, r.err)
+	}
+	s.StartServer(t)
+	if got := exportFile(t, s, "quotes", "ndjson", "start_date=2035-03-06", token); len(got) != 0 {
+		t.Fatalf("an import cut by the server's death stored records: %.200s", got)
+	}
+	rows := bytes.Count(file, []byte("\r\n")) - 1
+	importCounts(t, postImport(t, s, "quotes", "csv", admin, file), rows, rows)
+}
+
+// upload is an import whose body is written as the test goes.
+type upload struct {
+	body   *io.PipeWriter
+	cancel context.CancelFunc
+	done   chan uploadResult
+}
+
+type uploadResult struct {
+	status int
+	err    error
+}
+
+// startUpload posts a quotes CSV import whose body begins with first and
+// returns once the gateway has taken first (a pipe gives no byte before
+// it is read): past the gateway's first messages to the server.
+func startUpload(t *testing.T, s *Stack, token string, first []byte) *upload {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	pr, pw := io.Pipe()
+	req, err := http.NewRequestWithContext(ctx, "POST", s.BaseURL()+"/v1/admin/import/quotes?format=csv", pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	u := &upload{body: pw, cancel: func() { cancel(); pw.CloseWithError(context.Canceled) }, done: make(chan uploadResult, 1)}
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			u.done <- uploadResult{err: err}
+			return
+		}
+		resp.Body.Close()
+		u.done <- uploadResult{status: resp.StatusCode}
+	}()
+	// Whole rows only.
+	first = first[:bytes.LastIndex(first, []byte("\r\n"))+2]
+	if _, err := pw.Write(first); err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// finish ends the body where it is.
+func (u *upload) finish() { _ = u.body.Close() }
 
 // bigQuotesFile is a quotes CSV of about size bytes: header, then rows of
 // one symbol 100 ms apart from 2035-03-06 09:15 IST (2035-03-06T03:45Z).

@@ -59,6 +59,7 @@ func Build(swagger []byte, warn func(string)) (*openapi3.T, error) {
 	applyResponseRequired(doc, ops)
 	applyStreams(ops)
 	applyExports(ops)
+	applyImports(ops)
 	applyIdempotency(ops, warn)
 	applyRequestNullable(doc, ops)
 	if err := applyExamples(ops, warn); err != nil {
