@@ -174,9 +174,9 @@ func (r *rowReader) quoteData(first int) *mdcv1.QuoteData {
 	}
 	if !r.c.null(col) {
 		text, err := r.c.text(col)
-		depth := &mdcv1.Depth{}
+		var depth *mdcv1.Depth
 		if err == nil {
-			err = protoJSONIn.Unmarshal([]byte(text), depth)
+			depth, err = parseDepth(text)
 		}
 		if err != nil {
 			r.fail(col, fmt.Errorf("is not a depth as JSON: %v", err))

@@ -126,3 +126,32 @@ func TestImportNamesTheBadLineOrRow(t *testing.T) {
 		})
 	}
 }
+
+// The fast reader of a depth cell answers as protojson does, for the
+// compact form the export writes and for every other form (which it
+// leaves to protojson).
+func TestParseDepthAnswersAsProtojson(t *testing.T) {
+	for _, text := range []string{
+		`{}`,
+		`{"buy":[{"price":99.5,"quantity":10},{"price":99.4}]}`,
+		`{"sell":[{"quantity":1e3},{}]}`,
+		`{"buy":[{"price":-0.5,"quantity":0}],"sell":[{"price":100.5,"quantity":10}]}`,
+		`{ "buy": [ {"quantity": 1, "price": 2} ] }`,
+		`{"buy":[{"price":"NaN"}]}`,
+		`{"buy":[{"price":0x10}]}`,
+		`{"buy":[],"sell":[]}`,
+		`{"bid":[]}`,
+		`{"buy":[{"price":1}]} `,
+	} {
+		want := &mdcv1.Depth{}
+		wantErr := protoJSONIn.Unmarshal([]byte(text), want)
+		got, err := parseDepth(text)
+		if (err != nil) != (wantErr != nil) {
+			t.Errorf("%s: error %v, protojson's %v", text, err, wantErr)
+			continue
+		}
+		if err == nil && !proto.Equal(got, want) {
+			t.Errorf("%s: %v, protojson reads %v", text, got, want)
+		}
+	}
+}
