@@ -30,6 +30,10 @@ absl::Status Import(grpc::ServerContext* context,
                     v1::ImportResponse* response) {
   auto session = ImportSession::Open(pool, kind);
   if (!session.ok()) return session.status();
+  // Tells the caller the import was accepted (token, role, a connection)
+  // before it sends the file: the gateway waits for it, so a refused
+  // caller learns nothing of what it would have sent.
+  reader->SendInitialMetadata();
   Request message;
   std::vector<Imported> batch;
   int64_t index = 0;

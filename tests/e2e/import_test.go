@@ -151,6 +151,9 @@ func TestImportBadFiles(t *testing.T) {
 
 	t.Run("a developer token", func(t *testing.T) {
 		expectStatus(t, postImport(t, s, "quotes", "csv", token, quotesCSV), 403)
+		// Refused before the file is read: a bad file is 403 too.
+		expectStatus(t, postImport(t, s, "quotes", "csv", token, []byte("not,the,header\r\n")), 403)
+		expectStatus(t, postImport(t, s, "quotes", "csv", "", quotesCSV), 401)
 		nothingStored(t)
 	})
 

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
@@ -32,6 +33,9 @@ type importRoute struct {
 
 // importStream is the client stream of one import RPC.
 type importStream interface {
+	// accepted waits for the server's headers, which it sends once the
+	// caller may import, and is its refusal otherwise.
+	accepted() error
 	send(records []*mdcv1.ExportRecord) error
 	closeAndRecv() (*mdcv1.ImportResponse, error)
 }
@@ -44,6 +48,7 @@ func (s quotesImport) send(r []*mdcv1.ExportRecord) error {
 	return s.Send(&mdcv1.ImportQuotesRequest{Records: r})
 }
 func (s quotesImport) closeAndRecv() (*mdcv1.ImportResponse, error) { return s.CloseAndRecv() }
+func (s quotesImport) accepted() error                              { return accepted(s) }
 
 type niftyImport struct {
 	grpc.ClientStreamingClient[mdcv1.ImportNiftyRequest, mdcv1.ImportResponse]
@@ -53,6 +58,7 @@ func (s niftyImport) send(r []*mdcv1.ExportRecord) error {
 	return s.Send(&mdcv1.ImportNiftyRequest{Records: r})
 }
 func (s niftyImport) closeAndRecv() (*mdcv1.ImportResponse, error) { return s.CloseAndRecv() }
+func (s niftyImport) accepted() error                              { return accepted(s) }
 
 type shortlistsImport struct {
 	grpc.ClientStreamingClient[mdcv1.ImportShortlistsRequest, mdcv1.ImportResponse]
@@ -62,6 +68,24 @@ func (s shortlistsImport) send(r []*mdcv1.ExportRecord) error {
 	return s.Send(&mdcv1.ImportShortlistsRequest{Records: r})
 }
 func (s shortlistsImport) closeAndRecv() (*mdcv1.ImportResponse, error) { return s.CloseAndRecv() }
+func (s shortlistsImport) accepted() error                              { return accepted(s) }
+
+// accepted waits for the headers of s: the server sends them once it has
+// accepted the call; a call refused first (the token, the role) ends
+// without them, and its status is the answer.
+func accepted(s interface {
+	Header() (metadata.MD, error)
+	CloseAndRecv() (*mdcv1.ImportResponse, error)
+}) error {
+	if md, err := s.Header(); err == nil && md != nil {
+		return nil
+	}
+	_, err := s.CloseAndRecv()
+	if err == nil {
+		err = status.Error(codes.Internal, "the import ended before it began")
+	}
+	return err
+}
 
 var importRoutes = []importRoute{
 	{"/v1/admin/import/quotes", mdcv1.ImportService_ImportQuotes_FullMethodName, quotesLayout,
@@ -178,6 +202,11 @@ func (rt importRoute) serve(mux *runtime.ServeMux, client mdcv1.ImportServiceCli
 		body := &importBody{r: r.Body, limit: limits.MaxBytes, rc: http.NewResponseController(w), idle: limits.Idle}
 		body.progress()
 		stream, err := rt.open(ctx, client)
+		if err == nil {
+			// Nothing of the file is read before the caller is known to
+			// be allowed: a developer learns nothing from a bad file.
+			err = stream.accepted()
+		}
 		if err != nil {
 			fail(ctx, err)
 			return

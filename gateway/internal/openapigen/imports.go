@@ -20,11 +20,22 @@ const importTooLarge = "The file is larger than the gateway's MDC_IMPORT_MAX_BYT
 	"of the other routes does not apply). Nothing was stored."
 
 // applyImports documents the file an import route takes and its `format`
-// parameter; it runs after applyErrors.
-func applyImports(ops []operation) {
+// parameter, in place of the JSON stream of request messages generated for
+// it (whose schema goes: no route takes it). It runs after applyErrors and
+// before every pass that reads request bodies.
+func applyImports(doc *openapi3.T, ops []operation) {
 	for _, o := range ops {
 		if !isImportRPC(o.rpc) {
 			continue
+		}
+		if rb := o.op.RequestBody; rb != nil && rb.Value != nil {
+			for _, media := range rb.Value.Content {
+				if media.Schema != nil {
+					if name, ok := strings.CutPrefix(media.Schema.Ref, "#/components/schemas/"); ok {
+						delete(doc.Components.Schemas, name)
+					}
+				}
+			}
 		}
 		o.op.Parameters = append(o.op.Parameters, &openapi3.ParameterRef{Value: &openapi3.Parameter{
 			Name: "format",
@@ -51,7 +62,13 @@ func applyImports(ops []operation) {
 					Format:      "binary",
 					Description: "A Parquet file with the export's columns and types.",
 				})},
-				"application/x-ndjson": &openapi3.MediaType{Schema: openapi3.NewSchemaRef("#/components/schemas/ExportRecord", nil)},
+				// Text, not a $ref to ExportRecord: a schema a request reaches
+				// gets nullable fields (applyRequestNullable), which would change
+				// the exports' answers too.
+				"application/x-ndjson": &openapi3.MediaType{Schema: openapi3.NewSchemaRef("", &openapi3.Schema{
+					Type:        &openapi3.Types{openapi3.TypeString},
+					Description: "One ExportRecord (see the schema of that name) as JSON a line, as an export writes it.",
+				})},
 			},
 		}}
 		if r := o.op.Responses.Value("413"); r != nil && r.Value != nil {
