@@ -326,6 +326,12 @@ func (b *importBody) Read(p []byte) (int, error) {
 		b.err = status.Errorf(codes.Canceled, "the upload broke off after %d bytes: %v", b.n, err)
 		return n, b.err
 	}
+	if errors.Is(err, io.EOF) {
+		// The whole file is in; the merge may take minutes. net/http reads
+		// on to notice a client that leaves, and a deadline there would
+		// end the connection (and cancel the import) while it waits.
+		_ = b.rc.SetReadDeadline(time.Time{})
+	}
 	return n, err
 }
 
