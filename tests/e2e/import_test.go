@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mdc-project/mdc/clients/go/mdcv1"
 )
 
 // TestImportRoundTrip exports two days in every format, deletes them,
@@ -51,6 +53,16 @@ func TestImportRoundTrip(t *testing.T) {
 	}
 	timelineBefore := timeline()
 
+	// A watcher of one symbol sees the imported records once, at the
+	// import's commit, and nothing again for the import of the same file.
+	watch, err := mdcv1.NewStreamServiceClient(dialGRPC(t, s)).WatchQuotes(withToken(streamContext(t), token),
+		&mdcv1.WatchQuotesRequest{Symbols: []string{d.a}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectHello(t, watch)
+	watched := false
+
 	for _, format := range importFormats {
 		t.Run(format, func(t *testing.T) {
 			r := s.Do(t, "DELETE", "/v1/admin/data/dates", admin, map[string]any{"dates": []string{"2035-03-06", "2035-03-07"}})
@@ -74,6 +86,21 @@ func TestImportRoundTrip(t *testing.T) {
 			// Again: the same records change nothing.
 			for _, kind := range importKinds {
 				importCounts(t, postImport(t, s, kind, format, admin, before[kind+"."+format]), records[kind], 0)
+			}
+			if !watched {
+				watched = true
+				want := []string{"Q " + d.a + " 2035-03-06T03:45:00Z", "Q " + d.a + " 2035-03-06T03:46:30Z", "Q " + d.a + " 2035-03-07T04:30:00Z"}
+				if got := keysOf(recvEvents(t, watch, 3)); strings.Join(got, "|") != strings.Join(want, "|") {
+					t.Errorf("the watcher saw %v, want %v", got, want)
+				}
+				// The next event is a live quote written after the second
+				// import: that import sent nothing.
+				live := map[string]any{"data": map[string]any{"timestamp": "2035-03-08T09:15:00", "timezone": "Asia/Kolkata",
+					"quotes": []any{map[string]any{"nseSymbol": d.a, "quoteData": map[string]any{"status": "FAILURE"}}}}}
+				expectStatus(t, s.Do(t, "POST", "/v1/developer/collector/quotes", token, live), 200)
+				if got := keysOf(recvEvents(t, watch, 1)); got[0] != "Q "+d.a+" 2035-03-08T03:45:00Z" {
+					t.Errorf("after the import of the same file, the watcher saw %v", got)
+				}
 			}
 		})
 	}
