@@ -14,6 +14,9 @@ namespace {
 
 using storage::ImportSession;
 
+// Records between two progress lines of an import in the log.
+constexpr int64_t kProgressRecords = 1000000;
+
 // What an import ends with when its stream did not end normally.
 constexpr char kCancelled[] =
     "the import stream was cancelled before its end; nothing was stored";
@@ -51,6 +54,12 @@ absl::Status Import(grpc::ServerContext* context,
     }
     if (batch.empty()) continue;
     if (auto staged = (*session)->Stage(batch); !staged.ok()) return staged;
+    // Progress of a long import, in the log: a line a million records.
+    if (index / kProgressRecords >
+        (index - static_cast<int64_t>(batch.size())) / kProgressRecords) {
+      log::Info("import staging", {{"request_id", call.request_id},
+                                   {"records", absl::StrCat(index)}});
+    }
   }
   // Read answers false at the stream's end and when it broke off: only
   // a stream the caller ended is merged.

@@ -23,14 +23,14 @@ def at(hh: int, mm: int) -> datetime:
 
 @pytest.mark.parametrize("format", ["parquet", "csv", "ndjson"])
 def test_a_day_exported_deleted_and_imported_reads_as_before(
-        client: mdc.Client, admin: mdc.Client, format: str, tmp_path: Path) -> None:
+        client: mdc.Client, admin: mdc.Client, format: mdc.ExportFormat, tmp_path: Path) -> None:
     client.save_quotes(at(9, 15), {"PYIMA": {"status": "SUCCESS", "payload": {"last_price": 10.5, "volume": 3}},
                                    "PYIMB": {"status": "FAILURE"}})
     client.save_quotes(at(9, 16), {"PYIMA": {"status": "SUCCESS", "payload": {"last_price": 11.0}}})
     before = client.export("quotes", DAY, symbols=["PYIMA", "PYIMB"], format=format,
                            path=tmp_path / f"quotes_{DAY}_{DAY}.{format}")
     admin.call("AdminService.DeleteDataDates", admin_pb2.DeleteDataDatesRequest(dates=[DAY.isoformat()]))
-    assert len(client.quote_timeline("PYIMA", at(9, 0), at(10, 0))) == 0
+    assert len(client.quote_timeline("PYIMA", start=at(9, 0), end=at(10, 0))) == 0
 
     assert admin.import_(before) == mdc.ImportResult(records=3, written=3, unchanged=0)
     after = client.export("quotes", DAY, symbols=["PYIMA", "PYIMB"], format=format, path=tmp_path / f"again.{format}")
