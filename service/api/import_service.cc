@@ -1,5 +1,6 @@
 #include "service/api/import_service.h"
 
+#include <future>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,14 +39,22 @@ absl::Status Import(grpc::ServerContext* context,
   // caller learns nothing of what it would have sent.
   reader->SendInitialMetadata();
   Request message;
-  std::vector<Imported> batch;
   int64_t index = 0;
+  // The COPY of one message runs on a thread of its own while the next
+  // message is read and checked: the database works while this thread
+  // does (docs/performance.md, "Import"). One COPY at a time: the
+  // session is used by one thread at a time. Declared after the session,
+  // so destroyed (waited for) first.
+  std::future<absl::Status> staging;
+  auto staged = [&staging]() {
+    return staging.valid() ? staging.get() : absl::OkStatus();
+  };
   while (reader->Read(&message)) {
     if (auto size = domain::CheckImportMessageSize(message.records_size());
         !size.ok()) {
       return size;
     }
-    batch.clear();
+    std::vector<Imported> batch;
     batch.reserve(message.records_size());
     for (auto& record : *message.mutable_records()) {
       auto valid = validate(std::move(record), index++);
@@ -53,14 +62,19 @@ absl::Status Import(grpc::ServerContext* context,
       batch.push_back(std::move(*valid));
     }
     if (batch.empty()) continue;
-    if (auto staged = (*session)->Stage(batch); !staged.ok()) return staged;
+    if (auto previous = staged(); !previous.ok()) return previous;
     // Progress of a long import, in the log: a line a million records.
     if (index / kProgressRecords >
         (index - static_cast<int64_t>(batch.size())) / kProgressRecords) {
       log::Info("import staging", {{"request_id", call.request_id},
                                    {"records", absl::StrCat(index)}});
     }
+    staging = std::async(std::launch::async,
+                         [&stage = **session, rows = std::move(batch)] {
+                           return stage.Stage(rows);
+                         });
   }
+  if (auto last = staged(); !last.ok()) return last;
   // Read answers false at the stream's end and when it broke off: only
   // a stream the caller ended is merged.
   if (context->IsCancelled()) return absl::CancelledError(kCancelled);
