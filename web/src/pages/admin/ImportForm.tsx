@@ -1,8 +1,8 @@
-import type { ImportKind, ImportResult } from "@mdc/client";
+import { type ImportKind, type ImportResult, MdcError } from "@mdc/client";
 import type { VNode } from "preact";
 import { useState } from "preact/hooks";
 import { api } from "../../api";
-import { ErrorNote } from "../../components/Status";
+import { errorText } from "../../formerrors";
 import { plural } from "../../words";
 
 type Format = "parquet" | "csv" | "ndjson";
@@ -73,7 +73,13 @@ export function ImportForm({ onImported }: { onImported: () => void }): VNode {
           Imported {plural(result.records, "record")}: {result.written} written, {result.unchanged} unchanged.
         </p>
       )}
-      {error !== undefined && <ErrorNote error={error} />}
+      {error !== undefined && (
+        // The server's words as they are: they name the file's line or row and its columns, which the
+        // dashboard's humanized field names would rename.
+        <div class="status error" role="alert">
+          <p>{error instanceof MdcError && error.code === "INVALID_ARGUMENT" ? error.message : errorText(error)}</p>
+        </div>
+      )}
     </form>
   );
 }
