@@ -137,12 +137,13 @@ for r in $(seq "$rounds"); do
   timed csv import_ csv
   timed parquet import_ parquet
 done
-median() { sort -g "$work/$1.secs" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# The middle value; of an even count, the mean of the two middle ones.
+median() { sort -g "$work/$1.secs" | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 psql_s=$(median psql)
 csv_s=$(median csv)
 parquet_s=$(median parquet)
 # cpu_col name column: the median of a column of $work/name.cpu.
-cpu_col() { awk -v c="$2" '{print $c}' "$work/$1.cpu" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+cpu_col() { awk -v c="$2" '{print $c}' "$work/$1.cpu" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 rate() { echo "$rows / $1" | bc; }
 ratio() { echo "scale=2; $2 / $1" | bc; }
 rss() { awk '/VmHWM/ {printf "%d", $2/1024}' "/proc/$1/status"; }
