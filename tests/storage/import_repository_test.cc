@@ -129,31 +129,36 @@ TEST_F(ImportRepositoryTest, ASessionEndedBeforeItsMergeLeavesNothing) {
 }
 
 TEST_F(ImportRepositoryTest, NiftyAndShortlistsMergeByTheirKeys) {
-  domain::ImportedNifty nifty;
-  nifty.observed_at = At(0);
-  nifty.trading_day = absl::CivilDay(2035, 3, 6);
-  nifty.quote.set_status(v1::FAILURE);
-  nifty.day_change_perc = -0.25;
-  auto n = ImportSession::Open(db_.pool(), ImportSession::Kind::kNifty);
-  ASSERT_TRUE(n.ok());
-  ASSERT_TRUE((*n)->Stage({nifty, nifty}).ok());
-  auto nifty_counts = (*n)->Merge(writer_);
-  ASSERT_TRUE(nifty_counts.ok()) << nifty_counts.status();
-  EXPECT_EQ(nifty_counts->keys, 1);
+  // Each session in a scope of its own: a session holds a connection of
+  // the test's small pool until it ends.
+  {
+    domain::ImportedNifty nifty;
+    nifty.observed_at = At(0);
+    nifty.trading_day = absl::CivilDay(2035, 3, 6);
+    nifty.quote.set_status(v1::FAILURE);
+    nifty.day_change_perc = -0.25;
+    auto n = ImportSession::Open(db_.pool(), ImportSession::Kind::kNifty);
+    ASSERT_TRUE(n.ok());
+    ASSERT_TRUE((*n)->Stage({nifty, nifty}).ok());
+    auto counts = (*n)->Merge(writer_);
+    ASSERT_TRUE(counts.ok()) << counts.status();
+    EXPECT_EQ(counts->keys, 1);
+  }
   EXPECT_EQ(db_.Query("SELECT day_change_perc FROM nifty_quotes"), "-0.25");
-
-  domain::ImportedShortlist shortlist;
-  shortlist.type = v1::TOP_GAINERS;
-  shortlist.scope = v1::FULL;
-  shortlist.observed_at = At(0);
-  shortlist.trading_day = absl::CivilDay(2035, 3, 6);
-  shortlist.entries.add_entries()->set_nse_symbol("AAA");
-  auto s = ImportSession::Open(db_.pool(), ImportSession::Kind::kShortlists);
-  ASSERT_TRUE(s.ok());
-  ASSERT_TRUE((*s)->Stage({shortlist}).ok());
-  auto shortlist_counts = (*s)->Merge(writer_);
-  ASSERT_TRUE(shortlist_counts.ok()) << shortlist_counts.status();
-  EXPECT_EQ(shortlist_counts->written, 1);
+  {
+    domain::ImportedShortlist shortlist;
+    shortlist.type = v1::TOP_GAINERS;
+    shortlist.scope = v1::FULL;
+    shortlist.observed_at = At(0);
+    shortlist.trading_day = absl::CivilDay(2035, 3, 6);
+    shortlist.entries.add_entries()->set_nse_symbol("AAA");
+    auto s = ImportSession::Open(db_.pool(), ImportSession::Kind::kShortlists);
+    ASSERT_TRUE(s.ok());
+    ASSERT_TRUE((*s)->Stage({shortlist}).ok());
+    auto counts = (*s)->Merge(writer_);
+    ASSERT_TRUE(counts.ok()) << counts.status();
+    EXPECT_EQ(counts->written, 1);
+  }
   EXPECT_EQ(db_.Query("SELECT shortlist_type || ' ' || scope || ' ' || "
                       "entry_count FROM shortlist_snapshots"),
             "TOP_GAINERS FULL 1");
