@@ -62,6 +62,34 @@ void CheckPayloadNumbers(const Message& message, const FieldPath& path,
   }
 }
 
+// Records `status` under the path of `field` when it is an error.
+void AddIfError(const FieldPath& field, const absl::Status& status,
+                FieldErrors& errors) {
+  if (!status.ok()) errors.AddStatus(field.str(), status);
+}
+
+// Resolves data.timestamp in data.timezone, recording errors under both.
+absl::Time ResolveObservedAt(absl::string_view timestamp,
+                             absl::string_view timezone, FieldErrors& errors) {
+  if (timestamp.empty()) {
+    errors.Add("data.timestamp",
+               "is required: a wall-clock time YYYY-MM-DDTHH:MM:SS");
+  }
+  const auto zone = ResolveTimeZone(timezone);
+  errors.AddStatus("data.timezone", zone.status());
+  if (timestamp.empty()) return absl::InfinitePast();
+  const auto wall_clock = ParseWallClock(timestamp);
+  errors.AddStatus("data.timestamp", wall_clock.status());
+  if (!wall_clock.ok() || !zone.ok()) return absl::InfinitePast();
+  // An instant outside the supported years would be stored where no read
+  // can answer it (docs/api.md section 9.2).
+  auto observed_at = SupportedInstantAt(*wall_clock, *zone);
+  errors.AddStatus("data.timestamp", observed_at.status());
+  return observed_at.value_or(absl::InfinitePast());
+}
+
+}  // namespace
+
 void CheckQuoteData(const v1::QuoteData& quote, const FieldPath& path,
                     FieldErrors& errors) {
   if (quote.status() != v1::SUCCESS && quote.status() != v1::FAILURE) {
@@ -106,34 +134,6 @@ void CheckQuoteData(const v1::QuoteData& quote, const FieldPath& path,
   }
 }
 
-// Records `status` under the path of `field` when it is an error.
-void AddIfError(const FieldPath& field, const absl::Status& status,
-                FieldErrors& errors) {
-  if (!status.ok()) errors.AddStatus(field.str(), status);
-}
-
-// Resolves data.timestamp in data.timezone, recording errors under both.
-absl::Time ResolveObservedAt(absl::string_view timestamp,
-                             absl::string_view timezone, FieldErrors& errors) {
-  if (timestamp.empty()) {
-    errors.Add("data.timestamp",
-               "is required: a wall-clock time YYYY-MM-DDTHH:MM:SS");
-  }
-  const auto zone = ResolveTimeZone(timezone);
-  errors.AddStatus("data.timezone", zone.status());
-  if (timestamp.empty()) return absl::InfinitePast();
-  const auto wall_clock = ParseWallClock(timestamp);
-  errors.AddStatus("data.timestamp", wall_clock.status());
-  if (!wall_clock.ok() || !zone.ok()) return absl::InfinitePast();
-  // An instant outside the supported years would be stored where no read
-  // can answer it (docs/api.md section 9.2).
-  auto observed_at = SupportedInstantAt(*wall_clock, *zone);
-  errors.AddStatus("data.timestamp", observed_at.status());
-  return observed_at.value_or(absl::InfinitePast());
-}
-
-}  // namespace
-
 absl::Status CheckSymbol(absl::string_view symbol) {
   bool ok = !symbol.empty() && symbol.size() <= kMaxSymbolLength;
   for (char c : symbol) {
@@ -161,15 +161,24 @@ absl::StatusOr<ShortlistSnapshot> ValidateShortlist(v1::ShortlistData&& data) {
     errors.Add("data.scope", "must be TOP_5 or FULL");
   }
   snapshot.scope = EffectiveScope(data.scope());
-  if (data.entries_size() > kMaxShortlistEntries) {
-    errors.Add("data.entries",
-               absl::StrCat("has ", data.entries_size(), " entries; at most ",
+  const FieldPath root("data");
+  CheckShortlistEntries(data.entries(), root.Field("entries"), errors);
+  if (!errors.empty()) return errors.ToStatus();
+  // Same arena (none): a swap of pointers, not a copy of every entry.
+  snapshot.entries.mutable_entries()->Swap(data.mutable_entries());
+  return snapshot;
+}
+
+void CheckShortlistEntries(
+    const google::protobuf::RepeatedPtrField<v1::ShortlistEntry>& list,
+    const FieldPath& entries, FieldErrors& errors) {
+  if (list.size() > kMaxShortlistEntries) {
+    errors.Add(entries.str(),
+               absl::StrCat("has ", list.size(), " entries; at most ",
                             kMaxShortlistEntries));
   }
-  const FieldPath root("data");
-  const FieldPath entries = root.Field("entries");
-  for (int i = 0; i < data.entries_size() && i < kMaxShortlistEntries; ++i) {
-    const v1::ShortlistEntry& entry = data.entries(i);
+  for (int i = 0; i < list.size() && i < kMaxShortlistEntries; ++i) {
+    const v1::ShortlistEntry& entry = list[i];
     const FieldPath path = entries.Item(i);
     AddIfError(path.Field("nseSymbol"), CheckSymbol(entry.nse_symbol()),
                errors);
@@ -189,10 +198,6 @@ absl::StatusOr<ShortlistSnapshot> ValidateShortlist(v1::ShortlistData&& data) {
       CheckQuoteData(entry.quote_data(), path.Field("quoteData"), errors);
     }
   }
-  if (!errors.empty()) return errors.ToStatus();
-  // Same arena (none): a swap of pointers, not a copy of every entry.
-  snapshot.entries.mutable_entries()->Swap(data.mutable_entries());
-  return snapshot;
 }
 
 absl::StatusOr<NiftyObservation> ValidateNifty(v1::NiftyData&& data) {

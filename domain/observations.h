@@ -11,6 +11,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "domain/field_errors.h"
+#include "domain/field_path.h"
 #include "mdc/v1/collector.pb.h"
 #include "mdc/v1/market.pb.h"
 
@@ -68,6 +70,19 @@ inline absl::StatusOr<NiftyObservation> ValidateNifty(
 inline absl::StatusOr<QuoteBatch> ValidateQuotes(const v1::QuotesData& data) {
   return ValidateQuotes(v1::QuotesData(data));
 }
+
+// Records under `path` (a quoteData's JSON path) every rule `quote` breaks:
+// the status, last_price of a SUCCESS quote, the depth's length, every
+// number's magnitude, last_trade_time. The checks of SaveQuotes and
+// SaveNifty, shared with the import.
+void CheckQuoteData(const v1::QuoteData& quote, const FieldPath& path,
+                    FieldErrors& errors);
+
+// Records under `entries` (their JSON path) every rule the entries of a
+// shortlist break: their count, each symbol, name, price and quoteData.
+void CheckShortlistEntries(
+    const google::protobuf::RepeatedPtrField<v1::ShortlistEntry>& list,
+    const FieldPath& entries, FieldErrors& errors);
 
 // Whether `symbol` is a plausible NSE symbol: 1-32 characters of
 // A-Z a-z 0-9 & . _ -. Returns the rule as an error message otherwise.

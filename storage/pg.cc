@@ -1,5 +1,6 @@
 #include "storage/pg.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <utility>
@@ -390,6 +391,29 @@ absl::StatusOr<Result> Connection::ExecScript(const std::string& sql) {
 
 bool IsCommitUnconfirmed(const absl::Status& status) {
   return !status.ok() && SqlState(status) == kPlainWarningSqlState;
+}
+
+absl::StatusOr<Result> Connection::CopyIn(const std::string& copy,
+                                          absl::string_view data) {
+  PGresult* started = PQexec(conn_, copy.c_str());
+  if (PQresultStatus(started) != PGRES_COPY_IN) {
+    return Check(started, "copy");
+  }
+  PQclear(started);
+  // libpq takes at most INT_MAX bytes a call; send in pieces well below.
+  constexpr size_t kPiece = 1 << 20;
+  bool sent = true;
+  for (size_t at = 0; at < data.size() && sent; at += kPiece) {
+    const size_t n = std::min(kPiece, data.size() - at);
+    sent = PQputCopyData(conn_, data.data() + at, static_cast<int>(n)) == 1;
+  }
+  // A failed send still ends the COPY, so the connection is left usable
+  // (or found broken by Check below).
+  PQputCopyEnd(conn_, sent ? nullptr : "mdc: sending the rows failed");
+  absl::StatusOr<Result> result = Check(PQgetResult(conn_), "copy");
+  // Drain to the end of the command (PQgetResult answers null there).
+  while (PGresult* more = PQgetResult(conn_)) PQclear(more);
+  return result;
 }
 
 bool IsSkippedInPipeline(const absl::Status& status) {

@@ -150,6 +150,12 @@ class Connection {
   // several statements (migrations, BEGIN/COMMIT, maintenance commands).
   absl::StatusOr<Result> ExecScript(const std::string& sql);
 
+  // Runs `copy`, a COPY ... FROM STDIN statement, sending `data` as its
+  // input (in the format the statement names) in one go. Returns the
+  // statement's result (rows copied in Result::affected_rows()).
+  absl::StatusOr<Result> CopyIn(const std::string& copy,
+                                absl::string_view data);
+
   // One statement of a pipeline.
   struct Query {
     const Statement* statement;

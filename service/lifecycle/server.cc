@@ -30,7 +30,8 @@ std::vector<std::string> HealthCheckedServices() {
           v1::AdminService::service_full_name(),
           v1::HealthService::service_full_name(),
           v1::StreamService::service_full_name(),
-          v1::ExportService::service_full_name()};
+          v1::ExportService::service_full_name(),
+          v1::ImportService::service_full_name()};
 }
 
 Server::Server(const Config &config) : config_(config) {}
@@ -203,6 +204,7 @@ void Server::BuildServices(std::optional<domain::SecretBox> secret_box) {
   export_ = std::make_unique<ExportService>(
       *calls_, ExportStoresOf(repos), *stream_slots_,
       ReplicaOf(replica_repos_.get(), replica_monitor_.get(), &ExportStoresOf));
+  import_ = std::make_unique<ImportService>(*calls_, *pool_);
   stream_ = std::make_unique<StreamService>(
       *calls_, *pool_, config_.database_url, *market_commits_,
       absl::Seconds(config_.watch_heartbeat_seconds), *stream_slots_);
@@ -222,7 +224,7 @@ absl::Status Server::Listen(
   builder.AddListeningPort(config_.grpc_addr, credentials, &port_);
   for (grpc::Service *service : std::initializer_list<grpc::Service *>{
            collector_.get(), developer_.get(), dashboard_.get(), admin_.get(),
-           health_.get(), stream_.get(), export_.get()}) {
+           health_.get(), stream_.get(), export_.get(), import_.get()}) {
     builder.RegisterService(service);
   }
   ApplyGrpcLimits(config_, builder);

@@ -21,6 +21,7 @@
 #include "service/api/developer_service.h"
 #include "service/api/export_service.h"
 #include "service/api/health_service.h"
+#include "service/api/import_service.h"
 #include "service/api/stream_service.h"
 #include "service/auth/auth.h"
 #include "service/broker/broker_credentials.h"
@@ -112,6 +113,7 @@ class Server {
   std::unique_ptr<StreamSlots> stream_slots_;
   std::unique_ptr<StreamService> stream_;
   std::unique_ptr<ExportService> export_;
+  std::unique_ptr<ImportService> import_;
   std::unique_ptr<grpc::Server> grpc_server_;
   std::unique_ptr<HealthMonitor> monitor_;
   // Partitions ahead and the retention (MDC_RETENTION_MONTHS).

@@ -126,7 +126,7 @@ TEST_F(WholeServerTest, HealthAnswersForTheServerAndEveryMdcService) {
   auto health = grpc::health::v1::Health::NewStub(channel_);
   std::vector<std::string> names = {""};
   for (const std::string& name : HealthCheckedServices()) names.push_back(name);
-  EXPECT_EQ(names.size(), 8u);
+  EXPECT_EQ(names.size(), 9u);
   for (const std::string& name : names) {
     // The monitor publishes right after start; poll briefly for it.
     HealthCheckResponse response;

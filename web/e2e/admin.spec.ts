@@ -130,6 +130,33 @@ test("deletes the data of a date after the date is typed", async ({ page, world 
   await expect(table.locator("tbody tr", { hasText: "2025-01-02" })).toHaveCount(1);
 });
 
+test("imports a file an export wrote, and names a bad file's line", async ({ page, world, consoleErrors }) => {
+  // A day of its own: exported, deleted, then imported back through the page.
+  const day = "2024-12-27";
+  await seedQuotes(world.dev, day, 5);
+  const exported = await world.dev.export("quotes", new Date(`${day}T03:45:00Z`), { format: "csv" });
+  const file = Buffer.from(await new Response(exported).arrayBuffer());
+  await world.admin.call("DELETE", "/v1/admin/data/dates", { body: { dates: [day] } });
+  await signIn(page, world.stack.adminToken, "/admin/data");
+  const table = page.getByTestId("data-table");
+  await expect(table.locator("tbody tr").first()).toBeVisible();
+  await expect(table.locator("tbody tr", { hasText: day })).toHaveCount(0);
+
+  const form = page.getByRole("form", { name: "Import a file" });
+  await form.getByLabel(/^File/).setInputFiles({ name: `quotes_${day}_${day}.csv`, mimeType: "text/csv", buffer: file });
+  await expect(form.getByLabel("Format")).toHaveValue("csv");
+  await expect(form.getByLabel("Kind")).toHaveValue("quotes");
+  await form.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByTestId("import-result")).toHaveText("Imported 40 records: 40 written, 0 unchanged.");
+  await expect(table.locator("tbody tr", { hasText: day })).toContainText("40");
+  await screenshots(page, "data-import");
+
+  consoleErrors.allow(/status of 400/);
+  await form.getByLabel(/^File/).setInputFiles({ name: "notes.csv", mimeType: "text/csv", buffer: Buffer.from("timestamp\r\n") });
+  await form.getByRole("button", { name: "Import" }).click();
+  await expect(form.getByRole("alert")).toContainText("line 1: missing column");
+});
+
 test("runs a maintenance script, as a dry run first", async ({ page, world, consoleErrors }) => {
   await signIn(page, world.stack.adminToken, "/admin/scripts");
   await expect(page.getByLabel("Dry run (only report what would happen)")).toBeChecked();

@@ -54,6 +54,9 @@ var helperOf = map[string]string{
 	mdcv1.ExportService_ExportNifty_FullMethodName:         "ExportNifty",
 	mdcv1.ExportService_ExportShortlists_FullMethodName:    "ExportShortlists",
 	mdcv1.ExportService_ExportCandles_FullMethodName:       "ExportCandles",
+	mdcv1.ImportService_ImportQuotes_FullMethodName:        "ImportFile",
+	mdcv1.ImportService_ImportNifty_FullMethodName:         "ImportFile",
+	mdcv1.ImportService_ImportShortlists_FullMethodName:    "ImportFile",
 }
 
 // goType is how Go code names the generated type of message d.

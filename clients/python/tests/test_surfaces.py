@@ -19,12 +19,12 @@ from mdc import ops
 
 
 def describes_a_method(function: object) -> bool:
-    """A public function of mdc.ops answering an Op, a StreamCall or an
-    ExportCall."""
+    """A public function of mdc.ops answering an Op, a StreamCall, an
+    ExportCall or an ImportCall."""
     if not inspect.isfunction(function) or function.__module__ != ops.__name__ or function.__name__[0] == "_":
         return False
     answer = typing.get_type_hints(function)["return"]
-    return answer in (ops.StreamCall, ops.ExportCall) or typing.get_origin(answer) is Generator
+    return answer in (ops.StreamCall, ops.ExportCall, ops.ImportCall) or typing.get_origin(answer) is Generator
 
 
 OPS = sorted(name for name, f in vars(ops).items() if describes_a_method(f))
@@ -50,7 +50,7 @@ def parameters(function: typing.Any) -> list[tuple[str, object, object, object]]
 
 def test_there_are_the_methods_of_the_issue() -> None:
     assert {"quote", "quote_timeline", "candles", "replay_day", "save_quotes", "create_run", "quotes",
-            "export"} <= set(OPS)
+            "export", "import_"} <= set(OPS)
 
 
 @pytest.mark.parametrize("cls", [mdc.Client, mdc.AsyncClient], ids=lambda c: c.__name__)
@@ -71,6 +71,8 @@ def test_both_clients_take_and_answer_what_the_op_describes(name: str) -> None:
             assert answer is STREAMS[cls], f"{cls.__name__}.{name}"
         elif described is ops.ExportCall:  # a file, or its DataFrame without a path
             assert answer == Path | pandas.DataFrame, f"{cls.__name__}.{name}"
+        elif described is ops.ImportCall:  # what the import stored
+            assert answer is mdc.ImportResult, f"{cls.__name__}.{name}"
         else:
             assert typing.get_origin(described) is Generator
             assert answer == typing.get_args(described)[2], f"{cls.__name__}.{name} answers {answer}, not {described}"

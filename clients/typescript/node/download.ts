@@ -3,15 +3,17 @@
  * Node-only helpers, a subpath of their own (`@mdc/client/node`) outside src/, so that the main entry and
  * everything under src/ stay loadable in a browser (test/browser.test.ts) and no bundle reaches for node:fs.
  */
-import { createWriteStream } from "node:fs";
+import { createWriteStream, openAsBlob } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
+import { basename, extname } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 
 import type { MdcClient } from "../src/client.js";
+import { invalidArgument } from "../src/checks.js";
 import { MdcError } from "../src/errors.js";
-import type { ExportKind, ExportOptions } from "../src/types.js";
+import type { ExportFormat, ExportKind, ExportOptions, ImportKind, ImportResult } from "../src/types.js";
 
 /**
  * Downloads an export (docs/api.md section 11, `client.export`'s arguments) into the file `path` and
@@ -45,3 +47,29 @@ export async function downloadExport(
   await rename(part, path);
   return path;
 }
+
+/**
+ * Imports the file at `path`, a file an export wrote (docs/api.md section 12; an admin's client), streamed
+ * from disk: `client.import` with the file. `opts.kind` and `opts.format` default to what the export's file
+ * name says (`quotes_2035-03-06_2035-03-07.parquet`). Resolves once the file is committed, whole; a bad file
+ * rejects with MdcError (INVALID_ARGUMENT) naming its line or row, and nothing was stored.
+ */
+export async function importFile(
+  client: MdcClient,
+  path: string,
+  opts: { kind?: ImportKind; format?: ExportFormat } = {},
+): Promise<ImportResult> {
+  const name = basename(path);
+  const kind = opts.kind ?? (name.split("_", 1)[0] as ImportKind);
+  if (!IMPORT_KINDS.includes(kind)) {
+    throw invalidArgument("kind", `is not in the file's name ${JSON.stringify(name)}: give kind (${IMPORT_KINDS.join(", ")})`);
+  }
+  const format = opts.format ?? (extname(name).slice(1).toLowerCase() as ExportFormat);
+  if (!IMPORT_FORMATS.includes(format)) {
+    throw invalidArgument("format", `is not the file's extension ${JSON.stringify(extname(name))}: give format (${IMPORT_FORMATS.join(", ")})`);
+  }
+  return client.import(kind, await openAsBlob(path), { format });
+}
+
+const IMPORT_KINDS: ImportKind[] = ["quotes", "nifty", "shortlists"];
+const IMPORT_FORMATS: ExportFormat[] = ["parquet", "csv", "ndjson"];

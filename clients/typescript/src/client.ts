@@ -14,7 +14,7 @@ import { EventStream } from "./streams.js";
 import { type Dated, WIRE_TIMEZONE, instantParam, rangeParams, tradingDay, wallClock, withDates } from "./times.js";
 import { type CallData, type CallInit, type InitArg, type RouteOf, Transport, type TransportOptions, type Verb } from "./transport.js";
 import type {
-  CandleInterval, CandleRow, CandlesOfSymbols, ExportKind, ExportOptions, ListScope, ListType, QuoteData, ReplayKind, Role, Schemas, Scope,
+  CandleInterval, CandleRow, CandlesOfSymbols, ExportKind, ExportOptions, ImportKind, ImportOptions, ImportResult, ListScope, ListType, QuoteData, ReplayKind, Role, Schemas, Scope,
   ShortlistEntry, ShortlistType, StreamEvent, StreamOptions, WatchListType, WatchScope,
 } from "./types.js";
 
@@ -373,6 +373,22 @@ export class MdcClient {
     const path = `/v1/developer/export/${kind}` as "/v1/developer/export/quotes";
     const body = await this.transport.openStream(path, { headers: this.#headers, params: { query } } as unknown as CallInit<"GET", typeof path>);
     return body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+  }
+
+  /**
+   * Stores the records of `file`, a file an export of `kind` wrote (admin token; docs/api.md section 12),
+   * in `opts.format` ("parquet" by default): the server has the file whole before it stores anything, and
+   * stores it whole or not at all. Resolves once it is committed, to the records read, written and left
+   * unchanged (importing a file again changes nothing). A bad file rejects with MdcError (code
+   * INVALID_ARGUMENT) whose message begins with its line (CSV, NDJSON) or row (Parquet). In a browser,
+   * `file` is the File of an `<input type="file">`; in Node, `importFile` of `@mdc/client/node` reads a path.
+   */
+  async import(kind: ImportKind, file: Blob, opts: ImportOptions = {}): Promise<ImportResult> {
+    const answer = (await this.transport.upload(`/v1/admin/import/${kind}`, { format: opts.format ?? "parquet" }, file, {
+      ...this.#headers,
+    })) as Record<string, unknown>;
+    // int64 counts are JSON strings.
+    return { records: Number(answer["records"] ?? 0), written: Number(answer["written"] ?? 0), unchanged: Number(answer["unchanged"] ?? 0) };
   }
 
   // Plumbing ------------------------------------------------------------------------------------

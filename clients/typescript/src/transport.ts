@@ -62,6 +62,10 @@ export class Transport {
   private readonly onError: ((error: MdcError) => void) | undefined;
   /** How many attempts the answer took (for MdcError.attempts). */
   private readonly attemptsOf = new WeakMap<Response, number>();
+  /** For upload: the fetch, the gateway and the token's header. */
+  private readonly send: typeof fetch;
+  private readonly baseUrl: string;
+  private readonly authorization: Record<string, string>;
 
   constructor(options: TransportOptions) {
     this.retries = options.retries ?? 3;
@@ -72,8 +76,11 @@ export class Transport {
     const timeoutMs = options.timeoutMs ?? 10_000;
     const clientOptions = {
       baseUrl: options.baseUrl.replace(/\/+$/, ""),
-      headers: options.token ? { Authorization: `Bearer ${options.token}` } : {},
+      headers: (options.token ? { Authorization: `Bearer ${options.token}` } : {}) as Record<string, string>,
     };
+    this.send = send;
+    this.baseUrl = clientOptions.baseUrl;
+    this.authorization = clientOptions.headers;
     this.api = createClient<paths>({ ...clientOptions, fetch: this.retrying(send, timeoutMs, false) });
     this.streamApi = createClient<paths>({ ...clientOptions, fetch: this.retrying(send, timeoutMs, true) });
   }
@@ -93,6 +100,33 @@ export class Transport {
     const get = this.streamApi.GET as (path: string, init: unknown) => Promise<Answer<ReadableStream<Uint8Array>>>;
     const data = await this.unwrap(get(path, { ...init, parseAs: "stream" }));
     return data ?? null;
+  }
+
+  /** POSTs `body`, a file (a Blob: fetch streams it, a file-backed one from disk), to `path` with `query`
+   * and returns the answer's JSON. Sent once and without a timeout: an import answers once its file is
+   * committed, which takes as long as the file. Throws MdcError as call does. */
+  async upload(path: string, query: Record<string, string>, body: Blob, headers: Record<string, string> = {}): Promise<unknown> {
+    const url = `${this.baseUrl}${path}?${new URLSearchParams(query)}`;
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.send(url, {
+        method: "POST",
+        headers: { ...this.authorization, ...headers, "Content-Type": "application/octet-stream" },
+        body,
+      });
+      text = await response.text();
+    } catch (error) {
+      throw this.failed(errorFromNetwork(error, false, 1, url));
+    }
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : {};
+    } catch {
+      json = undefined;
+    }
+    if (!response.ok) throw this.failed(errorFromResponse(response, json));
+    return json;
   }
 
   /** Milliseconds to wait before retry n (0-based). */

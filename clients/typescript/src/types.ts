@@ -42,6 +42,23 @@ export interface ExportOptions {
   format?: ExportFormat;
 }
 
+/** What an import stores (docs/api.md section 12): the last segment of its route. */
+export type ImportKind = "quotes" | "nifty" | "shortlists";
+/** The options of an import. */
+export interface ImportOptions {
+  /** The file's format: "parquet" (default), "csv" or "ndjson". */
+  format?: ExportFormat;
+}
+/** What an import stored, once committed. */
+export interface ImportResult {
+  /** Records the file held. */
+  records: number;
+  /** Keys written: new, or stored with another content. */
+  written: number;
+  /** Keys whose stored record was the same, left as they were. */
+  unchanged: number;
+}
+
 /** One candle of the long table of candlesOfSymbols: keyed by (symbol, time); `volume` null when no quote of
  * the bucket reported a volume (no data, where 0 is no trades). */
 export interface CandleRow {

@@ -37,6 +37,11 @@ type Options struct {
 	// progress, its client reading nothing, before the gateway ends it and
 	// frees what it held (MDC_EXPORT_WRITE_TIMEOUT).
 	ExportWriteTimeout time.Duration
+	// ImportMaxBytes is the largest file an import route takes (its body
+	// is streamed, not held: MaxBodyBytes does not apply to it); a Parquet
+	// file is spooled to a temporary file of at most this size
+	// (MDC_IMPORT_MAX_BYTES).
+	ImportMaxBytes int64
 	// CORSOrigins are the origins (scheme://host[:port]) browsers may call
 	// the API from. Empty: no CORS headers at all.
 	CORSOrigins []string
@@ -94,6 +99,9 @@ const (
 	DefaultMaxBodyBytesInFlight = 64 << 20
 	DefaultCallTimeout          = 30 * time.Second
 	DefaultExportWriteTimeout   = 60 * time.Second
+	// DefaultImportMaxBytes is 4 GiB: a month of every NSE symbol's quotes
+	// as CSV is about 3 GiB (docs/operations.md, "Import").
+	DefaultImportMaxBytes = 4 << 30
 	// DefaultHeavyReads: one 1,000-quote answer decoded and written as JSON
 	// at a time keeps one of two cores for everything else
 	// (docs/performance.md, "Read/write isolation").
@@ -120,6 +128,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ExportWriteTimeout <= 0 {
 		o.ExportWriteTimeout = DefaultExportWriteTimeout
+	}
+	if o.ImportMaxBytes <= 0 {
+		o.ImportMaxBytes = DefaultImportMaxBytes
 	}
 	if o.HeavyReads == 0 {
 		o.HeavyReads = DefaultHeavyReads
@@ -165,6 +176,7 @@ var ErrVersion = errors.New("version requested")
 //	--max-body-bytes-in-flight  MDC_MAX_BODY_BYTES_IN_FLIGHT  default 67108864 (64 MiB)
 //	--call-timeout    MDC_CALL_TIMEOUT     default 30s
 //	--export-write-timeout  MDC_EXPORT_WRITE_TIMEOUT  default 1m0s
+//	--import-max-bytes  MDC_IMPORT_MAX_BYTES  default 4294967296 (4 GiB)
 //	--cors-origins    MDC_CORS_ORIGINS     default empty (no CORS)
 //	--log-level       MDC_LOG_LEVEL        default info (debug, info, warn, error)
 //	--access-log      MDC_ACCESS_LOG       default on (on, off)
@@ -198,6 +210,10 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	if err != nil {
 		return Options{}, fmt.Errorf("MDC_EXPORT_WRITE_TIMEOUT: %w", err)
 	}
+	importMaxBytes, err := strconv.ParseInt(env("MDC_IMPORT_MAX_BYTES", strconv.Itoa(DefaultImportMaxBytes)), 10, 64)
+	if err != nil {
+		return Options{}, fmt.Errorf("MDC_IMPORT_MAX_BYTES: %w", err)
+	}
 	streamsPerConn, err := strconv.Atoi(env("MDC_GATEWAY_STREAMS_PER_CONNECTION", strconv.Itoa(upstream.DefaultStreamsPerConnection)))
 	if err != nil {
 		return Options{}, fmt.Errorf("MDC_GATEWAY_STREAMS_PER_CONNECTION: want a whole number from 1 to %d: %w", upstream.MaxStreamsPerConnection, err)
@@ -218,6 +234,7 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.Int64Var(&o.MaxBodyBytesInFlight, "max-body-bytes-in-flight", maxInFlight, "request body bytes held at once by all requests together; a request that cannot get its share within 1s gets 503 (env MDC_MAX_BODY_BYTES_IN_FLIGHT)")
 	fs.DurationVar(&o.CallTimeout, "call-timeout", callTimeout, "deadline of every forwarded gRPC call (env MDC_CALL_TIMEOUT)")
 	fs.DurationVar(&o.ExportWriteTimeout, "export-write-timeout", exportWriteTimeout, "how long an export's download may make no progress (its client reads nothing) before it is ended (env MDC_EXPORT_WRITE_TIMEOUT)")
+	fs.Int64Var(&o.ImportMaxBytes, "import-max-bytes", importMaxBytes, "largest file an import (POST /v1/admin/import/...) takes, in bytes; Parquet files are spooled to a temporary file of at most this size (env MDC_IMPORT_MAX_BYTES)")
 	fs.StringVar(&corsOrigins, "cors-origins", env("MDC_CORS_ORIGINS", ""), "comma-separated origins browsers may call the API from, e.g. https://a.example,http://localhost:5173; empty: no CORS (env MDC_CORS_ORIGINS)")
 	version := fs.Bool("version", false, "print the version and exit")
 	fs.StringVar(&logLevel, "log-level", env("MDC_LOG_LEVEL", "info"), "least severe level logged: debug, info, warn or error (env MDC_LOG_LEVEL)")
@@ -247,6 +264,9 @@ func ParseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	}
 	if o.ExportWriteTimeout <= 0 {
 		return Options{}, fmt.Errorf("--export-write-timeout must be positive, got %s", o.ExportWriteTimeout)
+	}
+	if o.ImportMaxBytes <= 0 {
+		return Options{}, fmt.Errorf("--import-max-bytes must be positive, got %d", o.ImportMaxBytes)
 	}
 	if o.CallTimeout <= 0 {
 		return Options{}, fmt.Errorf("--call-timeout must be positive, got %s", o.CallTimeout)

@@ -63,6 +63,12 @@ func TestParseOptions(t *testing.T) {
 		{"export write timeout from the environment", nil, map[string]string{"MDC_EXPORT_WRITE_TIMEOUT": "5s"},
 			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, ExportWriteTimeout: 5 * time.Second}, false},
 		{"no export write timeout", []string{"--export-write-timeout=0s"}, nil, Options{}, true},
+		{"import limit from the environment", nil, map[string]string{"MDC_IMPORT_MAX_BYTES": "1048576"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, ImportMaxBytes: 1 << 20}, false},
+		{"import limit flag wins", []string{"--import-max-bytes=2048"}, map[string]string{"MDC_IMPORT_MAX_BYTES": "1048576"},
+			Options{HTTPAddr: "127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", MaxBodyBytes: 4 << 20, CallTimeout: 30 * time.Second, ImportMaxBytes: 2048}, false},
+		{"no import limit", []string{"--import-max-bytes=0"}, nil, Options{}, true},
+		{"import limit not a number", nil, map[string]string{"MDC_IMPORT_MAX_BYTES": "big"}, Options{}, true},
 		{"no streams per connection", []string{"--streams-per-connection=0"}, nil, Options{}, true},
 		{"too many streams per connection", nil, map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "512"}, Options{}, true},
 		{"streams per connection not a number", nil, map[string]string{"MDC_GATEWAY_STREAMS_PER_CONNECTION": "many"}, Options{}, true},
@@ -77,6 +83,9 @@ func TestParseOptions(t *testing.T) {
 	for _, tt := range tests {
 		if tt.want.ExportWriteTimeout == 0 && !tt.wantErr {
 			tt.want.ExportWriteTimeout = DefaultExportWriteTimeout
+		}
+		if tt.want.ImportMaxBytes == 0 {
+			tt.want.ImportMaxBytes = DefaultImportMaxBytes
 		}
 		if tt.want.MaxBodyBytesInFlight == 0 {
 			tt.want.MaxBodyBytesInFlight = DefaultMaxBodyBytesInFlight

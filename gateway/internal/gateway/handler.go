@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"google.golang.org/grpc"
@@ -58,6 +59,11 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 		return nil, fmt.Errorf("register export routes: %w", err)
 	}
 	table.AnswersFiles(http.MethodGet, export.Paths())
+	// The imports take files, streamed: not a JSON body (RequireJSON) nor
+	// one under the body limit (LimitBody), which they skip below.
+	if err := export.RegisterImports(mux, conn, export.ImportLimits{MaxBytes: o.ImportMaxBytes, Idle: importIdle}); err != nil {
+		return nil, fmt.Errorf("register import routes: %w", err)
+	}
 	if err := upstream.RegisterHealth(ctx, mux, conn, probe); err != nil {
 		return nil, fmt.Errorf("register health service: %w", err)
 	}
@@ -78,6 +84,13 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 		table.Add(http.MethodGet, path)
 	}
 	known := transport.NewKnownTokens()
+	afterBody := transport.RejectInvalidUTF8(m, table,
+		static.WithDashboard(dashboard, m,
+			stream.Handler(mux, table, m, mux)))
+	bodies := importsApart(
+		transport.RequireJSON(table, m,
+			transport.LimitBody(o.MaxBodyBytes, o.uploadRate, transport.NewBodyBudget(o.MaxBodyBytesInFlight), known, m, afterBody)),
+		afterBody)
 	return transport.WithClientAddress(o.TrustedProxies,
 		observe.Requests(o.Logger, !o.NoAccessLog,
 			transport.WithSecurityHeaders(
@@ -86,11 +99,24 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 						transport.LimitHeaders(m,
 							transport.RequireBearer(table, known, transport.SignInTokenCheck(conn, observe.RequestIDHeader), m,
 								transport.LimitHeavyReads(table, o.heavyReads(), m,
-									transport.RequireJSON(table, m,
-										transport.LimitBody(o.MaxBodyBytes, o.uploadRate, transport.NewBodyBudget(o.MaxBodyBytesInFlight), known, m,
-											transport.RejectInvalidUTF8(m, table,
-												static.WithDashboard(dashboard, m,
-													stream.Handler(mux, table, m, mux))))))))))))), nil
+									bodies)))))))), nil
+}
+
+// importIdle is how long an import's upload may send nothing (or its
+// client read nothing of the answer) before the gateway ends it.
+const importIdle = time.Minute
+
+// importsApart sends the requests of the import routes to afterBody
+// directly and every other request to checked, which checks and limits
+// JSON bodies first.
+func importsApart(checked, afterBody http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if export.IsImport(r) {
+			afterBody.ServeHTTP(w, r)
+			return
+		}
+		checked.ServeHTTP(w, r)
+	})
 }
 
 // heavyReads is the heavy-read limits of o (withDefaults applied).

@@ -91,7 +91,9 @@ func TestOpenAPIOperationsReachTheirRPC(t *testing.T) {
 			// Every path parameter is a date or an id; a date passes for both.
 			url := srv.URL + pathParam.ReplaceAllString(path, "2025-01-02")
 			body := ""
-			if op.RequestBody != nil {
+			// The imports take a file (any content), not JSON: an empty one
+			// is refused after the RPC was called.
+			if op.RequestBody != nil && op.RequestBody.Value.Content.Get("application/json") != nil {
 				b, err := json.Marshal(minimalBody(op.RequestBody.Value.Content.Get("application/json").Schema))
 				if err != nil {
 					t.Fatal(err)

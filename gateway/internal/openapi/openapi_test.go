@@ -108,9 +108,11 @@ func TestSecurityAndErrorResponses(t *testing.T) {
 
 // gatewayParameters are the query parameters the gateway itself reads, by
 // service: no request message holds them. The exports' `format` chooses the
-// file the gateway writes (internal/export).
+// file the gateway writes (internal/export), the imports' the file it
+// reads.
 var gatewayParameters = map[protoreflect.Name]map[string]bool{
 	"ExportService": {"format": true},
+	"ImportService": {"format": true},
 }
 
 // TestParametersFollowTheProto checks every path and query parameter is a

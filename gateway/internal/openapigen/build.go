@@ -51,6 +51,8 @@ func Build(swagger []byte, warn func(string)) (*openapi3.T, error) {
 	applyStatusSchema(doc)
 	applySecurity(doc, ops)
 	applyErrors(doc, ops)
+	// Before the passes that read request bodies: an import's is a file.
+	applyImports(doc, ops)
 	applyHeaders(doc, ops)
 	applyStringForms(doc, ops, warn)
 	applyLimits(doc, warn)

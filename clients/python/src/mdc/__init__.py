@@ -74,6 +74,7 @@ from mdc.market import (
     ShortlistEntry,
     StockQuote,
 )
+from mdc.ops import ImportResult
 from mdc.record import Record, Records
 from mdc.runs import Order, Run, TradeOutcome
 from mdc.spool import Spool, SpoolState
@@ -83,7 +84,7 @@ from mdc.times import IST, to_datetime
 __all__ = [
     "IST", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "CandlesOfSymbols", "Client", "Coverage",
     "DeadlineExceeded", "Depth", "DepthDict", "DepthLevel", "DepthLevelDict", "Developer", "EventKind",
-    "EventStream", "ExportFormat", "ExportKind", "FailedPrecondition", "FieldViolation", "Health", "Holiday", "HolidayCheck", "Interval",
+    "EventStream", "ExportFormat", "ExportKind", "FailedPrecondition", "FieldViolation", "Health", "Holiday", "HolidayCheck", "ImportResult", "Interval",
     "InvalidArgument", "MarketEvent", "MdcError", "MinuteRange", "NiftyQuote", "NotFound", "Ohlc", "OhlcDict", "Order",
     "PermissionDenied", "QuoteCrossSection", "QuoteData", "QuoteDataDict", "QuoteDataInput", "QuotePayload", "QuotePayloadDict",
     "QuoteStatus", "Record", "Records", "ReplayKind", "ResourceExhausted", "Role", "Run", "Scope",

@@ -28,7 +28,7 @@ from mdc.enums import ExportFormat, ExportKind, Interval, ReplayKind, Role, Scop
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
 from mdc.market import CandleSeries, CandlesOfSymbols, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
 from mdc.methods import find_method
-from mdc.ops import IDLE_TIMEOUT, PAGE_SIZE
+from mdc.ops import IDLE_TIMEOUT, PAGE_SIZE, ImportResult
 from mdc.record import Records
 from mdc.runs import Order, Run
 
@@ -226,6 +226,19 @@ class AsyncClient(ClientBase):
             raise downloads.broken(call.rpc, exc) from exc
         finally:
             await response.aclose()
+
+    async def import_(self, path: str | os.PathLike[str], *, kind: ExportKind | None = None,
+                      format: ExportFormat | None = None) -> ImportResult:
+        call = ops.import_(path, kind=kind, format=format)
+
+        async def chunks() -> AsyncIterator[bytes]:
+            with call.path.open("rb") as file:
+                while chunk := file.read(1 << 20):
+                    yield chunk
+
+        answer = await self._transport.upload(find_method(call.rpc), chunks(), call.path.stat().st_size,
+                                              (("format", call.format),), self._call_headers())
+        return ops.import_result(answer)
 
     async def _run(self, op: ops.Op[T]) -> T:
         headers = self._call_headers()

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import ssl
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 
 import httpx
 from google.protobuf import message
 
+from mdc.errors import error_from_response, error_from_transport
 from mdc.methods import Method
 from mdc.retry import RetryPolicy
 from mdc.transport import STREAM_HEADERS, TransportBase, decode
@@ -62,6 +63,22 @@ class AsyncTransport(TransportBase):
         """As :meth:`mdc.transport.Transport.open_stream`."""
         return await self._send(method, request, {**headers, **STREAM_HEADERS}, stream=True,
                                 timeout=self._stream_timeout(read_timeout), query=query)
+
+    async def upload(self, method: Method, content: AsyncIterator[bytes], length: int,
+                     query: Sequence[tuple[str, str]], headers: Mapping[str, str] = {}) -> message.Message:
+        """:meth:`mdc.transport.Transport.upload`, awaited."""
+        all_headers = {**self._headers, **headers, "Content-Type": "application/octet-stream",
+                       "Content-Length": str(length)}
+        url = self._base_url.rstrip("/") + method.route.template
+        try:
+            request = self._http.build_request("POST", url, params=tuple(query), content=content,
+                                               headers=all_headers, timeout=self._stream_timeout(None))
+            response = await self._http.send(request)
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            raise error_from_transport(exc) from exc
+        if not response.is_success:
+            raise error_from_response(response)
+        return decode(method, response)
 
     async def _send(
         self,

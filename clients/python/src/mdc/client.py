@@ -28,7 +28,7 @@ from mdc.enums import ExportFormat, ExportKind, Interval, ReplayKind, Role, Scop
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
 from mdc.market import CandleSeries, CandlesOfSymbols, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
 from mdc.methods import find_method
-from mdc.ops import IDLE_TIMEOUT, PAGE_SIZE
+from mdc.ops import IDLE_TIMEOUT, PAGE_SIZE, ImportResult
 from mdc.record import Records
 from mdc.runs import Order, Run
 from mdc.streams import EventStream
@@ -318,6 +318,25 @@ class Client(ClientBase):
             raise downloads.broken(call.rpc, exc) from exc
         finally:
             response.close()
+
+    # Import (docs/api.md section 12) ----------------------------------------------------
+
+    def import_(self, path: str | os.PathLike[str], *, kind: ExportKind | None = None,
+                format: ExportFormat | None = None) -> ImportResult:
+        """Stores the records of the file at ``path``, a file an export wrote
+        (admin token): streamed from disk, stored whole once the server has
+        it all, or not at all. ``kind`` (``"quotes"``, ``"nifty"``,
+        ``"shortlists"``) and ``format`` (``"parquet"``, ``"csv"``,
+        ``"ndjson"``) default to what the export's file name says
+        (``quotes_2035-03-06_2035-03-07.parquet``). Returns the records read,
+        written and left unchanged; importing a file again changes nothing.
+        A bad file raises :class:`~mdc.InvalidArgument` whose message begins
+        with its line (CSV, NDJSON) or row (Parquet); nothing was stored."""
+        call = ops.import_(path, kind=kind, format=format)
+        with call.path.open("rb") as file:
+            answer = self._transport.upload(find_method(call.rpc), file, call.path.stat().st_size,
+                                            (("format", call.format),), self._call_headers())
+        return ops.import_result(answer)
 
     # Any RPC, in generated messages -----------------------------------------------------
 

@@ -95,6 +95,28 @@ class ExportCall:
     path: Path | None
 
 
+@dataclass(frozen=True)
+class ImportResult:
+    """What an import stored, once committed (docs/api.md section 12)."""
+
+    #: Records the file held.
+    records: int
+    #: Keys written: new, or stored with another content.
+    written: int
+    #: Keys whose stored record was the same, left as they were.
+    unchanged: int
+
+
+@dataclass(frozen=True)
+class ImportCall:
+    """A file to import (docs/api.md section 12): the RPC of its kind, the
+    file and its format."""
+
+    rpc: str
+    path: Path
+    format: ExportFormat
+
+
 def _unary(rpc: str, req: message.Message) -> Op[message.Message]:
     answer = yield rpc, req
     return answer
@@ -311,6 +333,47 @@ def export(kind: ExportKind, start: date, end: date | None = None, *, symbols: I
                   end_date=None if end is None else build.trading_day("end_date", end, "end"),
                   **{key: value for key, value in given.items() if key in takes})
     return ExportCall(rpc, req, format or "parquet", None if path is None else Path(path))
+
+
+#: The RPC of each kind of import.
+_IMPORTS: dict[str, str] = {
+    "quotes": "ImportService.ImportQuotes",
+    "nifty": "ImportService.ImportNifty",
+    "shortlists": "ImportService.ImportShortlists",
+}
+
+
+def import_(path: str | os.PathLike[str], *, kind: ExportKind | None = None,
+                format: ExportFormat | None = None) -> ImportCall:
+    """The import of the file at ``path``. Without ``kind`` and ``format``,
+    both come from the name an export gives its file
+    (``quotes_2035-03-06_2035-03-07.parquet``)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise invalid_argument("path", f"expected a file path, got {type(path).__name__}")
+    file = Path(path)
+    if kind is None:
+        kind = cast(ExportKind, file.name.split("_", 1)[0])
+        if kind not in _IMPORTS:
+            raise invalid_argument("kind", f"is not in the file's name {file.name!r}: give kind= "
+                                           f"({', '.join(_IMPORTS)})")
+    if kind not in _IMPORTS:
+        raise invalid_argument("kind", f"must be one of {', '.join(_IMPORTS)}, got {kind!r}")
+    if format is None:
+        format = cast(ExportFormat, file.suffix.lstrip(".").lower())
+        if format not in _EXPORT_FORMATS:
+            raise invalid_argument("format", f"is not the file's extension {file.suffix!r}: give format= "
+                                             f"({', '.join(_EXPORT_FORMATS)})")
+    if format not in _EXPORT_FORMATS:
+        raise invalid_argument("format", f"must be one of {', '.join(_EXPORT_FORMATS)}, got {format!r}")
+    if not file.is_file():
+        raise invalid_argument("path", f"{file} is not a file")
+    return ImportCall(_IMPORTS[kind], file, format)
+
+
+def import_result(answer: message.Message) -> ImportResult:
+    """The ImportResult of an ImportResponse."""
+    return ImportResult(int(getattr(answer, "records")), int(getattr(answer, "written")),
+                        int(getattr(answer, "unchanged")))
 
 
 def holidays(year: int | None = None) -> Op[Records[Holiday]]:

@@ -13,13 +13,14 @@ import dataclasses
 import random
 import ssl
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import BinaryIO
 
 import httpx
 from google.protobuf import json_format, message
 
-from mdc.errors import MdcError, invalid_argument
+from mdc.errors import MdcError, error_from_response, error_from_transport, invalid_argument
 from mdc.methods import Method
 from mdc.retry import MAX_RETRY_AFTER, Attempts, RetryPolicy, may_retry_answer
 
@@ -190,6 +191,29 @@ class Transport(TransportBase):
         """
         return self._send(method, request, {**headers, **STREAM_HEADERS}, stream=True,
                           timeout=self._stream_timeout(read_timeout), query=query)
+
+    def upload(self, method: Method, content: Iterable[bytes] | BinaryIO, length: int,
+               query: Sequence[tuple[str, str]], headers: Mapping[str, str] = {}) -> message.Message:
+        """POSTs ``content`` (a file, streamed) to ``method``'s route with
+        ``query`` and returns the decoded answer. Sent once: a file is not
+        sent again on its own (an import is safe to repeat, so the caller
+        may).
+
+        Raises:
+            MdcError: the gateway's error answer, or the transport's failure.
+        """
+        all_headers = {**self._headers, **headers, "Content-Type": "application/octet-stream",
+                       "Content-Length": str(length)}
+        url = self._base_url.rstrip("/") + method.route.template
+        try:
+            request = self._http.build_request("POST", url, params=tuple(query), content=content,
+                                               headers=all_headers, timeout=self._stream_timeout(None))
+            response = self._http.send(request)
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            raise error_from_transport(exc) from exc
+        if not response.is_success:
+            raise error_from_response(response)
+        return decode(method, response)
 
     def _send(
         self,

@@ -220,6 +220,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/import/nifty": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * NIFTY 50 quotes (ExportRecord.nifty), keyed by instant.
+         * @description NIFTY 50 quotes (ExportRecord.nifty), keyed by instant. Returns INVALID_ARGUMENT naming `records[i].tradingDay`, `records[i].nifty`, `records[i].nifty.timestamp`, `records[i].nifty.dayChangePerc` (required) or a rule of its quoteData.
+         */
+        post: operations["ImportService_ImportNifty"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/import/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stock quotes (ExportRecord.quote), keyed by symbol and instant.
+         * @description Stock quotes (ExportRecord.quote), keyed by symbol and instant. Returns INVALID_ARGUMENT naming `records[i].tradingDay` (not the record's trading day in Asia/Kolkata), `records[i].quote` (absent or of another kind), `records[i].quote.timestamp` (outside the supported years), `records[i].quote.nseSymbol` or a rule of its quoteData.
+         */
+        post: operations["ImportService_ImportQuotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/import/shortlists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Shortlist snapshots (ExportRecord.shortlist), keyed by type, scope and instant.
+         * @description Shortlist snapshots (ExportRecord.shortlist), keyed by type, scope and instant. Returns INVALID_ARGUMENT naming `records[i].tradingDay`, `records[i].shortlist`, `records[i].shortlist.timestamp`, `records[i].shortlist.shortlistType`, `records[i].shortlist.scope` or a rule of its entries.
+         */
+        post: operations["ImportService_ImportShortlists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/auth/sign-in": {
         parameters: {
             query?: never;
@@ -1470,6 +1530,25 @@ export interface components {
              *     with `sessionClose`, and before it.
              */
             sessionOpen?: string | null;
+        };
+        /** @description Import answer, once the records are committed. */
+        ImportResponse: {
+            /**
+             * Format: int64
+             * @description Records received.
+             */
+            records: string;
+            /**
+             * Format: int64
+             * @description Records equal to the stored record of their key, left as they were
+             *     (a record repeated in the stream counts once, its last copy).
+             */
+            unchanged: string;
+            /**
+             * Format: int64
+             * @description Records stored: new keys, and keys whose stored record differed.
+             */
+            written: string;
         };
         /** @description Trading dates with shortlist snapshots. */
         ListAvailableDatetimesResponse: {
@@ -3720,6 +3799,306 @@ export interface operations {
             };
             /** @description The date is not in the holiday calendar. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    ImportService_ImportNifty: {
+        parameters: {
+            query?: {
+                /** @description The file's format: `csv` (default), `parquet` or `ndjson`, in the layout an export of the same kind writes (docs/api.md, "Export" and "Import"). */
+                format?: "csv" | "parquet" | "ndjson" | "";
+            };
+            header?: {
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file an export wrote, as it is (any Content-Type), streamed: stored whole once it has ended, or not at all. A bad line (CSV, NDJSON) or row (Parquet) is 400 naming it. */
+        requestBody: {
+            content: {
+                "application/vnd.apache.parquet": string;
+                "application/x-ndjson": string;
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResponse"];
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description A developer token on an admin route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The file is larger than the gateway's MDC_IMPORT_MAX_BYTES (4 GiB by default; the 4 MiB body limit of the other routes does not apply). Nothing was stored. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    ImportService_ImportQuotes: {
+        parameters: {
+            query?: {
+                /** @description The file's format: `csv` (default), `parquet` or `ndjson`, in the layout an export of the same kind writes (docs/api.md, "Export" and "Import"). */
+                format?: "csv" | "parquet" | "ndjson" | "";
+            };
+            header?: {
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file an export wrote, as it is (any Content-Type), streamed: stored whole once it has ended, or not at all. A bad line (CSV, NDJSON) or row (Parquet) is 400 naming it. */
+        requestBody: {
+            content: {
+                "application/vnd.apache.parquet": string;
+                "application/x-ndjson": string;
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResponse"];
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description A developer token on an admin route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The file is larger than the gateway's MDC_IMPORT_MAX_BYTES (4 GiB by default; the 4 MiB body limit of the other routes does not apply). Nothing was stored. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    ImportService_ImportShortlists: {
+        parameters: {
+            query?: {
+                /** @description The file's format: `csv` (default), `parquet` or `ndjson`, in the layout an export of the same kind writes (docs/api.md, "Export" and "Import"). */
+                format?: "csv" | "parquet" | "ndjson" | "";
+            };
+            header?: {
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file an export wrote, as it is (any Content-Type), streamed: stored whole once it has ended, or not at all. A bad line (CSV, NDJSON) or row (Parquet) is 400 naming it. */
+        requestBody: {
+            content: {
+                "application/vnd.apache.parquet": string;
+                "application/x-ndjson": string;
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResponse"];
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description A developer token on an admin route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The file is larger than the gateway's MDC_IMPORT_MAX_BYTES (4 GiB by default; the 4 MiB body limit of the other routes does not apply). Nothing was stored. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

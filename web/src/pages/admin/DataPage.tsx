@@ -9,11 +9,13 @@ import { formatCount } from "../../format";
 import { useAsync } from "../../hooks";
 import type { SortSpec } from "../../sort";
 import { confirmPhrase } from "./confirm";
+import { ImportForm } from "./ImportForm";
 import { plural } from "../../words";
 
 type DataDate = Schemas["DataDate"];
 
-/** Trading days holding market data; delete whole days after typing what is deleted. */
+/** Trading days holding market data; delete whole days after typing what is deleted, or import a file an
+ * export wrote. */
 export function DataPage(): VNode {
   const dates = useAsync(async () => (await api().call("GET", "/v1/admin/data/available-dates")).dates ?? [], []);
   const [selected, setSelected] = useState<string[]>([]);
@@ -37,6 +39,7 @@ export function DataPage(): VNode {
   return (
     <section>
       <h1>Data by date</h1>
+      <ImportForm onImported={() => dates.reload()} />
       {result && (
         <p class="note" role="status" data-testid="delete-result">
           Deleted {plural(Number(result.shortlists ?? 0), "shortlist")}, {plural(Number(result.quotes ?? 0), "quote")} and {plural(Number(result.niftyQuotes ?? 0), "NIFTY quote")}.
