@@ -106,8 +106,8 @@ struct Config {
 // value") over the environment that `getenv` gives. Returns
 // INVALID_ARGUMENT naming the flag for unknown flags or bad values.
 absl::StatusOr<Config> LoadConfig(
-    const std::vector<std::string> &args,
-    const std::function<const char *(const char *)> &getenv);
+    const std::vector<std::string>& args,
+    const std::function<const char*(const char*)>& getenv);
 
 // The --help text.
 std::string ConfigUsage();
