@@ -112,7 +112,8 @@ void Server::OpenReplica() {
 }
 
 void Server::BuildCallPipeline() {
-  throttle_ = std::make_unique<TokenThrottle>(repos_->sign_ins);
+  throttle_ =
+      std::make_unique<TokenThrottle>(repos_->sign_ins, config_.throttle_clock);
   auth_ = std::make_unique<Authenticator>(repos_->developers, *throttle_);
   calls_ = std::make_unique<CallRunner>(
       *auth_, *metrics_, config_.trusted_proxies,
