@@ -1,7 +1,9 @@
 # mdc: the everyday commands. The scripts in scripts/ do the work.
 #
 #   make run      build and run PostgreSQL, mdc-server and mdc-gateway
-#   make test     build and run every test (what CI runs)
+#   make test     build and run every test (CI runs it after make lint)
+#   make lint     the static checks, changing nothing (scripts/lint.sh):
+#                 clang-format, gofmt and go vet, ruff and mypy, tsc and eslint
 #   make build    build only (into $(MDC_BUILD_DIR), default build/)
 #   make format   clang-format the C++ code (.clang-format), gofmt the Go code
 #   make test-containers  build the images with podman, run compose.yaml's
@@ -15,13 +17,16 @@ SHELL := /bin/bash
 BUILD_DIR := $(or $(MDC_BUILD_DIR),build)
 export PATH := /usr/local/go/bin:$(PATH)
 
-.PHONY: run test test-containers build bench format pg-stop clean
+.PHONY: run test lint test-containers build bench format pg-stop clean
 
 run:
 	bash scripts/run.sh
 
 test:
 	bash scripts/test.sh
+
+lint:
+	bash scripts/lint.sh
 
 test-containers:
 	bash scripts/test-containers.sh
@@ -35,7 +40,7 @@ bench:
 
 format:
 	git ls-files -z -- '*.cc' '*.h' '*.cpp' '*.hpp' | xargs -0 -r clang-format -i --style=file
-	gofmt -l -w gateway tests/e2e tests/helm
+	git ls-files -z -- '*.go' | xargs -0 -r gofmt -l -w
 
 pg-stop:
 	bash scripts/pg.sh stop

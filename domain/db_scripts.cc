@@ -11,12 +11,12 @@ namespace {
 
 struct ScriptSpec {
   DbScript script;
-  const char *name;
-  std::vector<const char *> args;  // required arguments
+  const char* name;
+  std::vector<const char*> args;  // required arguments
 };
 
-const std::vector<ScriptSpec> &Specs() {
-  static const auto *specs = new std::vector<ScriptSpec>{
+const std::vector<ScriptSpec>& Specs() {
+  static const auto* specs = new std::vector<ScriptSpec>{
       {DbScript::kAnalyze, "analyze", {}},
       {DbScript::kVacuum, "vacuum", {}},
       {DbScript::kPurgeBefore, "purge-before", {"before"}},
@@ -29,7 +29,7 @@ const std::vector<ScriptSpec> &Specs() {
 
 std::string DbScriptNames() {
   std::vector<std::string> names;
-  for (const ScriptSpec &spec : Specs()) names.emplace_back(spec.name);
+  for (const ScriptSpec& spec : Specs()) names.emplace_back(spec.name);
   return absl::StrJoin(names, ", ");
 }
 
@@ -42,10 +42,10 @@ absl::Status CheckDbScriptArgCount(size_t count) {
 
 absl::StatusOr<DbScriptPlan> PlanDbScript(
     absl::string_view script, bool dry_run,
-    const std::map<std::string, std::string> &args) {
+    const std::map<std::string, std::string>& args) {
   FieldErrors errors;
-  const ScriptSpec *spec = nullptr;
-  for (const ScriptSpec &candidate : Specs()) {
+  const ScriptSpec* spec = nullptr;
+  for (const ScriptSpec& candidate : Specs()) {
     if (script == candidate.name) spec = &candidate;
   }
   if (spec == nullptr) {
@@ -63,13 +63,13 @@ absl::StatusOr<DbScriptPlan> PlanDbScript(
           ? absl::StrCat(spec->name, " takes no arguments")
           : absl::StrCat(spec->name,
                          " takes: ", absl::StrJoin(spec->args, ", "));
-  for (const auto &[name, value] : args) {
+  for (const auto& [name, value] : args) {
     bool known = false;
-    for (const char *arg : spec->args) known = known || name == arg;
+    for (const char* arg : spec->args) known = known || name == arg;
     if (!known) {
       // The name is client text: keep it printable and short in the field.
       std::string shown = name.substr(0, 64);
-      for (char &c : shown) {
+      for (char& c : shown) {
         if (!absl::ascii_isprint(static_cast<unsigned char>(c))) c = '?';
       }
       errors.Add(absl::StrCat("args.", shown),

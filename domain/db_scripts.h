@@ -48,7 +48,7 @@ absl::Status CheckDbScriptArgCount(size_t count);
 // with a google.rpc.BadRequest naming each field and what is valid.
 absl::StatusOr<DbScriptPlan> PlanDbScript(
     absl::string_view script, bool dry_run,
-    const std::map<std::string, std::string> &args);
+    const std::map<std::string, std::string>& args);
 
 }  // namespace mdc::domain
 

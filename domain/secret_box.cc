@@ -23,8 +23,8 @@ CipherContext NewContext() {
   return CipherContext(EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free);
 }
 
-const unsigned char *Bytes(absl::string_view s) {
-  return reinterpret_cast<const unsigned char *>(s.data());
+const unsigned char* Bytes(absl::string_view s) {
+  return reinterpret_cast<const unsigned char*>(s.data());
 }
 
 bool IsHex(absl::string_view text) {
@@ -57,9 +57,9 @@ std::string SecretBox::Seal(absl::string_view plaintext,
                             absl::string_view context) const {
   std::string out(1 + kNonceBytes + plaintext.size() + kTagBytes, '\0');
   out[0] = kVersion;
-  auto *nonce = reinterpret_cast<unsigned char *>(&out[1]);
-  auto *cipher = nonce + kNonceBytes;
-  auto *tag = cipher + plaintext.size();
+  auto* nonce = reinterpret_cast<unsigned char*>(&out[1]);
+  auto* cipher = nonce + kNonceBytes;
+  auto* tag = cipher + plaintext.size();
   CipherContext ctx = NewContext();
   int length = 0;
   // Failures here mean OpenSSL itself is broken (no entropy, no memory);
@@ -89,12 +89,12 @@ absl::StatusOr<std::string> SecretBox::Open(absl::string_view sealed,
   if (sealed.size() < 1 + kNonceBytes + kTagBytes || sealed[0] != kVersion) {
     return refused();
   }
-  const auto *nonce = Bytes(sealed.substr(1));
+  const auto* nonce = Bytes(sealed.substr(1));
   const absl::string_view cipher = sealed.substr(
       1 + kNonceBytes, sealed.size() - 1 - kNonceBytes - kTagBytes);
   std::string tag(sealed.substr(sealed.size() - kTagBytes));
   std::string plain(cipher.size(), '\0');
-  auto *out = reinterpret_cast<unsigned char *>(plain.data());
+  auto* out = reinterpret_cast<unsigned char*>(plain.data());
   CipherContext ctx = NewContext();
   int length = 0;
   if (ctx == nullptr ||

@@ -14,7 +14,7 @@
 #include "service/health_probe/health_probe.h"
 #include "service/lifecycle/server.h"
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   // Debian builds abseil without NDEBUG, so every absl::Mutex (gRPC's too)
   // records its lock order in a process-wide graph on each acquisition:
   // about a tenth of the server's instructions per collector write. The
@@ -27,17 +27,17 @@ int main(int argc, char **argv) {
   }
   // MDC_LOG_LEVEL holds before the configuration is read (admin commands,
   // configuration errors); an invalid value is refused by LoadConfig below.
-  if (const char *level = std::getenv("MDC_LOG_LEVEL"); level != nullptr) {
+  if (const char* level = std::getenv("MDC_LOG_LEVEL"); level != nullptr) {
     mdc::log::Level parsed;
     if (mdc::log::ParseLevel(level, &parsed)) mdc::log::SetLevel(parsed);
   }
   if (mdc::IsHealthCommand(args)) {
     return mdc::RunHealthCommand(
-        args, [](const char *name) { return std::getenv(name); }, stderr);
+        args, [](const char* name) { return std::getenv(name); }, stderr);
   }
   if (!args.empty() && mdc::IsAdminCommand(args[0])) {
     return mdc::RunAdminCommand(
-        args, [](const char *name) { return std::getenv(name); }, stdout,
+        args, [](const char* name) { return std::getenv(name); }, stdout,
         stderr);
   }
   // Block SIGTERM/SIGINT before gRPC starts threads, so only sigwait below
@@ -56,7 +56,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   auto config =
-      mdc::LoadConfig(args, [](const char *name) { return std::getenv(name); });
+      mdc::LoadConfig(args, [](const char* name) { return std::getenv(name); });
   if (!config.ok()) {
     mdc::log::Error("bad configuration",
                     {{"error", config.status().message()}});

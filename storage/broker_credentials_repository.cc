@@ -20,7 +20,7 @@ constexpr Statement kGet{"broker_credentials_get",
 }  // namespace
 
 absl::StatusOr<absl::Time> BrokerCredentialsRepository::Put(
-    const std::string &api_key_sealed, const std::string &api_secret_sealed) {
+    const std::string& api_key_sealed, const std::string& api_secret_sealed) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(

@@ -23,17 +23,17 @@ struct SealedBrokerCredentials {
 
 class BrokerCredentialsRepository {
  public:
-  explicit BrokerCredentialsRepository(ConnectionPool &pool) : pool_(pool) {}
+  explicit BrokerCredentialsRepository(ConnectionPool& pool) : pool_(pool) {}
 
   // Stores (or replaces) the credentials; returns the time they were stored.
-  absl::StatusOr<absl::Time> Put(const std::string &api_key_sealed,
-                                 const std::string &api_secret_sealed);
+  absl::StatusOr<absl::Time> Put(const std::string& api_key_sealed,
+                                 const std::string& api_secret_sealed);
 
   // The stored credentials, if any.
   absl::StatusOr<std::optional<SealedBrokerCredentials>> Get();
 
  private:
-  ConnectionPool &pool_;
+  ConnectionPool& pool_;
 };
 
 }  // namespace mdc::storage

@@ -67,7 +67,7 @@ constexpr Statement kTouchLastSeen{
 
 }  // namespace
 
-DeveloperRecord ReadDeveloper(const Result &r, int row) {
+DeveloperRecord ReadDeveloper(const Result& r, int row) {
   DeveloperRecord d;
   d.id = r.Int64(row, 0);
   d.username = r.String(row, 1);
@@ -79,7 +79,7 @@ DeveloperRecord ReadDeveloper(const Result &r, int row) {
 }
 
 absl::StatusOr<std::optional<DeveloperRecord>> FirstDeveloper(
-    const absl::StatusOr<Result> &result) {
+    const absl::StatusOr<Result>& result) {
   if (!result.ok()) return result.status();
   if (result->rows() == 0) return std::optional<DeveloperRecord>();
   return std::optional<DeveloperRecord>(ReadDeveloper(*result, 0));
@@ -92,8 +92,8 @@ ResultCallback ReportDeveloper(DeveloperCallback done) {
 }
 
 absl::StatusOr<DeveloperRecord> DeveloperRepository::Create(
-    const std::string &username, const std::string &role,
-    const std::string &token_hash) {
+    const std::string& username, const std::string& role,
+    const std::string& token_hash) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(
@@ -110,14 +110,14 @@ absl::StatusOr<DeveloperRecord> DeveloperRepository::Create(
 }
 
 absl::StatusOr<std::optional<DeveloperRecord>>
-DeveloperRepository::FindByTokenHash(const std::string &token_hash) {
+DeveloperRepository::FindByTokenHash(const std::string& token_hash) {
   // Every authenticated request looks its token up: concurrent lookups share
   // one round trip.
   return FirstDeveloper(
       pool_.ExecRead(kFindByTokenHash, Params().Bytes(token_hash)));
 }
 
-void DeveloperRepository::FindByTokenHash(const std::string &token_hash,
+void DeveloperRepository::FindByTokenHash(const std::string& token_hash,
                                           DeveloperCallback done) {
   pool_.SubmitRead(kFindByTokenHash, Params().Bytes(token_hash),
                    ReportDeveloper(std::move(done)));
@@ -151,7 +151,7 @@ absl::StatusOr<DeveloperPage> DeveloperRepository::List(int64_t after_id,
 }
 
 absl::StatusOr<DeveloperRecord> DeveloperRepository::ReplaceTokenHash(
-    int64_t id, const std::string &token_hash) {
+    int64_t id, const std::string& token_hash) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
   auto result =
@@ -163,7 +163,7 @@ absl::StatusOr<DeveloperRecord> DeveloperRepository::ReplaceTokenHash(
 }
 
 absl::StatusOr<DeveloperRecord> DeveloperRepository::ReplaceTokenHashByUsername(
-    const std::string &username, const std::string &token_hash) {
+    const std::string& username, const std::string& token_hash) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
   auto result = (*conn)->Exec(kReplaceTokenHashByUsername,
@@ -176,7 +176,7 @@ absl::StatusOr<DeveloperRecord> DeveloperRepository::ReplaceTokenHashByUsername(
 }
 
 absl::Status DeveloperRepository::Delete(int64_t id) {
-  return pool_.InTransaction([&](Connection &conn) -> absl::Status {
+  return pool_.InTransaction([&](Connection& conn) -> absl::Status {
     auto locked = conn.Exec(kLockForDelete, Params().Int64(id));
     if (!locked.ok()) return locked.status();
     bool found = false;
@@ -209,7 +209,7 @@ absl::Status DeveloperRepository::TouchLastSeen(int64_t id) {
 }
 
 absl::StatusOr<DeveloperRecord> DeveloperRepository::UpsertAdmin(
-    const std::string &username, const std::string &token_hash) {
+    const std::string& username, const std::string& token_hash) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
   auto result =

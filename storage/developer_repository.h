@@ -26,7 +26,7 @@ struct DeveloperRecord {
 };
 
 // A developer from a row whose columns are MDC_DEVELOPER_COLUMNS.
-DeveloperRecord ReadDeveloper(const Result &result, int row);
+DeveloperRecord ReadDeveloper(const Result& result, int row);
 
 // The columns ReadDeveloper reads, for statements that return a developer.
 #define MDC_DEVELOPER_COLUMNS \
@@ -39,7 +39,7 @@ using DeveloperCallback =
 // The developer of the result's first row, or none when it has no rows: a
 // lookup's answer, and a collector write's (MDC_WRITER_CTE).
 absl::StatusOr<std::optional<DeveloperRecord>> FirstDeveloper(
-    const absl::StatusOr<Result> &result);
+    const absl::StatusOr<Result>& result);
 
 // `done` adapted to FirstDeveloper, for asynchronous statements.
 ResultCallback ReportDeveloper(DeveloperCallback done);
@@ -79,19 +79,19 @@ struct DeveloperPage {
 
 class DeveloperRepository {
  public:
-  explicit DeveloperRepository(ConnectionPool &pool) : pool_(pool) {}
+  explicit DeveloperRepository(ConnectionPool& pool) : pool_(pool) {}
 
   // Inserts a developer. Returns ALREADY_EXISTS with reason USERNAME_TAKEN
   // when the username is taken.
-  absl::StatusOr<DeveloperRecord> Create(const std::string &username,
-                                         const std::string &role,
-                                         const std::string &token_hash);
+  absl::StatusOr<DeveloperRecord> Create(const std::string& username,
+                                         const std::string& role,
+                                         const std::string& token_hash);
 
   // The developer holding the token whose hash is given, if any.
   absl::StatusOr<std::optional<DeveloperRecord>> FindByTokenHash(
-      const std::string &token_hash);
+      const std::string& token_hash);
   // The same for callers that must not block.
-  void FindByTokenHash(const std::string &token_hash, DeveloperCallback done);
+  void FindByTokenHash(const std::string& token_hash, DeveloperCallback done);
 
   // The developer with this id, if any.
   absl::StatusOr<std::optional<DeveloperRecord>> Find(int64_t id);
@@ -102,11 +102,11 @@ class DeveloperRepository {
   // Replaces the developer's token hash: the old token stops matching at
   // once. Returns NOT_FOUND for an unknown id.
   absl::StatusOr<DeveloperRecord> ReplaceTokenHash(
-      int64_t id, const std::string &token_hash);
+      int64_t id, const std::string& token_hash);
 
   // Same, by username (the admin command line's recovery path).
   absl::StatusOr<DeveloperRecord> ReplaceTokenHashByUsername(
-      const std::string &username, const std::string &token_hash);
+      const std::string& username, const std::string& token_hash);
 
   // Deletes a developer; the database cascades to its runs and orders and
   // clears `written_by` on the market data it wrote. Returns NOT_FOUND for an
@@ -122,11 +122,11 @@ class DeveloperRepository {
 
   // Makes `username` an admin whose token hash is `token_hash`, creating or
   // updating it: the start-up bootstrap from MDC_ADMIN_TOKEN.
-  absl::StatusOr<DeveloperRecord> UpsertAdmin(const std::string &username,
-                                              const std::string &token_hash);
+  absl::StatusOr<DeveloperRecord> UpsertAdmin(const std::string& username,
+                                              const std::string& token_hash);
 
  private:
-  ConnectionPool &pool_;
+  ConnectionPool& pool_;
 };
 
 }  // namespace mdc::storage

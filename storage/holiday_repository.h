@@ -25,8 +25,8 @@ class HolidayRepository {
   absl::StatusOr<std::optional<domain::CalendarEntry>> Find(absl::CivilDay day);
 
   // Inserts every entry or none. Returns ALREADY_EXISTS naming the dates
-  // already in the calendar, with reason HOLIDAY_EXISTS. Entries must have distinct dates
-  // (domain::ValidateCalendarEntries ensures it).
+  // already in the calendar, with reason HOLIDAY_EXISTS. Entries must have
+  // distinct dates (domain::ValidateCalendarEntries ensures it).
   absl::Status CreateAll(const std::vector<domain::CalendarEntry>& entries);
 
   // Deletes the entries of `days`; returns the dates that existed,

@@ -10,9 +10,9 @@ namespace {
 // ANALYZE and VACUUM are utility commands: they cannot be prepared, so they
 // run as fixed text through the simple query protocol, one per call.
 struct Table {
-  const char *name;
-  const char *analyze;
-  const char *vacuum;
+  const char* name;
+  const char* analyze;
+  const char* vacuum;
 };
 
 constexpr Table kTables[] = {
@@ -43,7 +43,7 @@ constexpr Statement kDeadRows{
 // most kShownDuplicates + 1 so the report can say it was cut.
 constexpr int kShownDuplicates = 100;
 struct DedupeCheckSpec {
-  const char *what;
+  const char* what;
   Statement statement;
 };
 constexpr DedupeCheckSpec kDedupeChecks[] = {
@@ -77,7 +77,7 @@ absl::StatusOr<MaintenanceReport> MaintenanceRepository::Analyze(bool dry_run) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
   MaintenanceReport report;
-  for (const Table &table : kTables) {
+  for (const Table& table : kTables) {
     if (!dry_run) {
       if (auto done = (*conn)->ExecScript(table.analyze); !done.ok()) {
         return done.status();
@@ -94,7 +94,7 @@ absl::StatusOr<MaintenanceReport> MaintenanceRepository::Vacuum(bool dry_run) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
   MaintenanceReport report;
-  for (const Table &table : kTables) {
+  for (const Table& table : kTables) {
     auto dead = (*conn)->Exec(kDeadRows, Params().Text(table.name));
     if (!dead.ok()) return dead.status();
     const int64_t dead_rows = dead->Int64(0, 0);
@@ -117,7 +117,7 @@ absl::StatusOr<MaintenanceReport> MaintenanceRepository::DedupeCheck() {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
   MaintenanceReport report;
-  for (const DedupeCheckSpec &check : kDedupeChecks) {
+  for (const DedupeCheckSpec& check : kDedupeChecks) {
     auto found = (*conn)->Exec(check.statement);
     if (!found.ok()) return found.status();
     if (found->rows() == 0) {

@@ -23,7 +23,7 @@ struct MaintenanceReport {
 
 class MaintenanceRepository {
  public:
-  explicit MaintenanceRepository(ConnectionPool &pool) : pool_(pool) {}
+  explicit MaintenanceRepository(ConnectionPool& pool) : pool_(pool) {}
 
   // ANALYZE of each mdc table; `affected` counts tables. A dry run lists
   // the tables only.
@@ -41,7 +41,7 @@ class MaintenanceRepository {
   absl::StatusOr<MaintenanceReport> DedupeCheck();
 
  private:
-  ConnectionPool &pool_;
+  ConnectionPool& pool_;
 };
 
 }  // namespace mdc::storage

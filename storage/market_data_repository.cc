@@ -56,14 +56,14 @@ constexpr Statement kCountBefore{
 // Runs the three per-kind deletes in one transaction, after `first` if
 // given (it returns three counts of rows it removed: shortlists, quotes,
 // NIFTY quotes); each delete returns the rows it removed.
-absl::StatusOr<DataCounts> DeleteEachKind(ConnectionPool &pool,
-                                          const Statement &shortlists,
-                                          const Statement &quotes,
-                                          const Statement &nifty,
-                                          const Params &params,
-                                          const Statement *first = nullptr) {
+absl::StatusOr<DataCounts> DeleteEachKind(ConnectionPool& pool,
+                                          const Statement& shortlists,
+                                          const Statement& quotes,
+                                          const Statement& nifty,
+                                          const Params& params,
+                                          const Statement* first = nullptr) {
   DataCounts counts;
-  absl::Status status = pool.InTransaction([&](Connection &conn) {
+  absl::Status status = pool.InTransaction([&](Connection& conn) {
     if (first != nullptr) {
       auto removed = conn.Exec(*first, params);
       if (!removed.ok()) return removed.status();
@@ -72,10 +72,10 @@ absl::StatusOr<DataCounts> DeleteEachKind(ConnectionPool &pool,
       counts.nifty_quotes = removed->Int64(0, 2);
     }
     struct Step {
-      const Statement &statement;
-      int64_t *count;
+      const Statement& statement;
+      int64_t* count;
     };
-    for (const Step &step :
+    for (const Step& step :
          {Step{shortlists, &counts.shortlists}, Step{quotes, &counts.quotes},
           Step{nifty, &counts.nifty_quotes}}) {
       auto removed = conn.Exec(step.statement, params);
@@ -91,7 +91,7 @@ absl::StatusOr<DataCounts> DeleteEachKind(ConnectionPool &pool,
 }  // namespace
 
 absl::StatusOr<DataCounts> MarketDataRepository::DeleteDays(
-    const std::vector<absl::CivilDay> &days) {
+    const std::vector<absl::CivilDay>& days) {
   return DeleteEachKind(pool_, kDeleteShortlistDays, kDeleteQuoteDays,
                         kDeleteNiftyDays, Params().DateArray(days),
                         &kEmptyWholeMonths);

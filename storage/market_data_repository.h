@@ -29,7 +29,7 @@ struct DataCounts {
 
 class MarketDataRepository {
  public:
-  explicit MarketDataRepository(ConnectionPool &pool) : pool_(pool) {}
+  explicit MarketDataRepository(ConnectionPool& pool) : pool_(pool) {}
 
   // Every trading day holding any market data, ascending, with row counts.
   absl::StatusOr<std::vector<DataDateCounts>> ListDates();
@@ -39,7 +39,7 @@ class MarketDataRepository {
   // orders are not touched. A month given whole has its partitions
   // truncated; other days are deleted within their month's partition.
   absl::StatusOr<DataCounts> DeleteDays(
-      const std::vector<absl::CivilDay> &days);
+      const std::vector<absl::CivilDay>& days);
 
   // Deletes (or, with `dry_run`, only counts) all market data of trading
   // days before `day`, in one transaction: the partitions of months before
@@ -47,7 +47,7 @@ class MarketDataRepository {
   absl::StatusOr<DataCounts> PurgeBefore(absl::CivilDay day, bool dry_run);
 
  private:
-  ConnectionPool &pool_;
+  ConnectionPool& pool_;
 };
 
 }  // namespace mdc::storage

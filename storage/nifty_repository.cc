@@ -11,45 +11,51 @@
 namespace mdc::storage {
 namespace {
 
-// Writes only when a developer holds the token hash $7 (see MDC_WRITER_CTE).
-// The conflict key holds trading_day, which the server computes from
-// observed_at: the same uniqueness as without it (migration 0010).
-// kUpsertNifty for a batch of writes, with its parameters as arrays
-// (Statement::merged): one INSERT of every row whose writer is known; of
-// several writes of one instant, the last (the highest place) is written,
-// as running them in order would leave it.
+// The one upsert of NIFTY quotes, for one write and for a batch of them
+// alike: `input` is a query of the writes, one row each with the columns
+// below, its writer's token hash and its place; `token_hashes` the array of
+// those hashes. Writes only rows whose token hash a developer holds (see
+// MDC_WRITERS_CTE); of several writes of one instant, the last (the highest
+// place) is written, as running them in order would leave it. The conflict
+// key holds trading_day, which the server computes from observed_at: the
+// same uniqueness as without it (migration 0010).
+#define MDC_UPSERT_NIFTIES(input, token_hashes) \
+  "WITH input AS (" input "), " MDC_WRITERS_CTE(token_hashes)                 \
+  ", stored AS (INSERT INTO nifty_quotes (observed_at, trading_day, "         \
+  "last_price, volume, day_change_perc, quote_data, written_by) "             \
+  "SELECT DISTINCT ON (input.observed_at, input.trading_day) "                \
+  "input.observed_at, input.trading_day, input.last_price, input.volume, "    \
+  "input.day_change_perc, input.quote_data, writer.id FROM input "            \
+  "JOIN writer ON writer.token_hash = input.token_hash "                      \
+  "ORDER BY input.observed_at, input.trading_day, input.place DESC "          \
+  "ON CONFLICT (observed_at, trading_day) DO UPDATE SET "                     \
+  "last_price = EXCLUDED.last_price, volume = EXCLUDED.volume, "              \
+  "day_change_perc = EXCLUDED.day_change_perc, "                              \
+  "quote_data = EXCLUDED.quote_data, written_by = EXCLUDED.written_by, "      \
+  "written_at = now()) " MDC_WRITER_ANSWER
+
+// A batch of writes (Statement::merged): the parameters as arrays.
 constexpr Statement kUpsertNifties{
     "nifty_upsert_merged",
-    "WITH input AS (SELECT * FROM unnest($1::timestamptz[], $2::date[], "
-    "$3::float8[], $4::float8[], $5::float8[], $6::bytea[], $7::bytea[]) "
-    "WITH ORDINALITY AS i(observed_at, trading_day, last_price, volume, "
-    "day_change_perc, quote_data, token_hash, place)), " MDC_WRITERS_CTE("$7")
-    ", stored AS (INSERT INTO nifty_quotes (observed_at, trading_day, "
-    "last_price, volume, day_change_perc, quote_data, written_by) "
-    "SELECT DISTINCT ON (input.observed_at, input.trading_day) "
-    "input.observed_at, input.trading_day, input.last_price, input.volume, "
-    "input.day_change_perc, input.quote_data, writer.id FROM input "
-    "JOIN writer ON writer.token_hash = input.token_hash "
-    "ORDER BY input.observed_at, input.trading_day, input.place DESC "
-    "ON CONFLICT (observed_at, trading_day) DO UPDATE SET "
-    "last_price = EXCLUDED.last_price, volume = EXCLUDED.volume, "
-    "day_change_perc = EXCLUDED.day_change_perc, "
-    "quote_data = EXCLUDED.quote_data, written_by = EXCLUDED.written_by, "
-    "written_at = now()) " MDC_WRITER_ANSWER};
+    MDC_UPSERT_NIFTIES(
+        "SELECT * FROM unnest($1::timestamptz[], $2::date[], $3::float8[], "
+        "$4::float8[], $5::float8[], $6::bytea[], $7::bytea[]) "
+        "WITH ORDINALITY AS i(observed_at, trading_day, last_price, volume, "
+        "day_change_perc, quote_data, token_hash, place)",
+        "$7")};
 
+// One write: the same statement over one row.
 constexpr Statement kUpsertNifty{
     "nifty_upsert",
-    MDC_WRITER_CTE("$7")
-    ", stored AS (INSERT INTO nifty_quotes (observed_at, trading_day, "
-    "last_price, volume, day_change_perc, quote_data, written_by) "
-    "SELECT $1, $2, $3, $4, $5, $6, writer.id FROM writer "
-    "ON CONFLICT (observed_at, trading_day) DO UPDATE SET "
-    "last_price = EXCLUDED.last_price, volume = EXCLUDED.volume, "
-    "day_change_perc = EXCLUDED.day_change_perc, "
-    "quote_data = EXCLUDED.quote_data, written_by = EXCLUDED.written_by, "
-    "written_at = now()) "
-    "SELECT " MDC_DEVELOPER_COLUMNS " FROM writer",
+    MDC_UPSERT_NIFTIES(
+        "SELECT $1::timestamptz AS observed_at, $2::date AS trading_day, "
+        "$3::float8 AS last_price, $4::float8 AS volume, "
+        "$5::float8 AS day_change_perc, $6::bytea AS quote_data, "
+        "$7::bytea AS token_hash, 1::bigint AS place",
+        "ARRAY[$7::bytea]"),
     &kUpsertNifties};
+
+#undef MDC_UPSERT_NIFTIES
 
 // Every read by instant also bounds trading_day ($3, $4 here; the last two
 // parameters of the pages), so only the partitions of those days are read

@@ -68,6 +68,10 @@ Params& Params::OptionalDouble(std::optional<double> value) {
   return value.has_value() ? Double(*value) : Null(kFloat8Oid);
 }
 
+Params& Params::OptionalTime(std::optional<absl::Time> value) {
+  return value.has_value() ? Time(*value) : Null(kTimestamptzOid);
+}
+
 Params& Params::Bool(bool value) {
   return Add(kBoolOid, std::string(1, value ? 1 : 0));
 }

@@ -23,7 +23,7 @@ constexpr Statement kAddMonth{
 // Each month is added in a transaction of its own: adding a partition locks
 // the whole table until commit, so one month of one table at a time keeps
 // that short and cannot deadlock with a writer.
-constexpr const char *kPartitionedTables[] = {"stock_quotes", "nifty_quotes",
+constexpr const char* kPartitionedTables[] = {"stock_quotes", "nifty_quotes",
                                               "shortlist_snapshots"};
 
 constexpr Statement kDropBefore{
@@ -35,7 +35,7 @@ constexpr Statement kDropBefore{
 // No statement timeout, and at most `lock_wait` for each lock, for the rest
 // of the transaction. SET takes no parameters; the number is ours, not a
 // caller's text.
-absl::Status SetMaintenanceLimits(Connection &conn, absl::Duration lock_wait) {
+absl::Status SetMaintenanceLimits(Connection& conn, absl::Duration lock_wait) {
   return conn
       .ExecScript(absl::StrCat(
           "SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = ",
@@ -48,7 +48,7 @@ absl::Status SetMaintenanceLimits(Connection &conn, absl::Duration lock_wait) {
 absl::StatusOr<int> PartitionRepository::EnsurePartitions(
     int months_ahead, absl::Duration lock_wait) {
   int created = 0;
-  for (const char *table : kPartitionedTables) {
+  for (const char* table : kPartitionedTables) {
     std::vector<absl::CivilDay> months;
     {
       auto conn = pool_.Acquire();
@@ -60,8 +60,8 @@ absl::StatusOr<int> PartitionRepository::EnsurePartitions(
         months.push_back(result->Date(row, 0));
       }
     }
-    for (const absl::CivilDay &month : months) {
-      absl::Status status = pool_.InTransaction([&](Connection &conn) {
+    for (const absl::CivilDay& month : months) {
+      absl::Status status = pool_.InTransaction([&](Connection& conn) {
         if (auto set = SetMaintenanceLimits(conn, lock_wait); !set.ok()) {
           return set;
         }
@@ -79,7 +79,7 @@ absl::StatusOr<int> PartitionRepository::EnsurePartitions(
 absl::StatusOr<DataCounts> PartitionRepository::DropBefore(
     absl::CivilDay first_kept_day, absl::Duration lock_wait) {
   DataCounts counts;
-  absl::Status status = pool_.InTransaction([&](Connection &conn) {
+  absl::Status status = pool_.InTransaction([&](Connection& conn) {
     if (auto set = SetMaintenanceLimits(conn, lock_wait); !set.ok()) {
       return set;
     }

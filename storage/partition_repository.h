@@ -16,7 +16,7 @@ namespace mdc::storage {
 
 class PartitionRepository {
  public:
-  explicit PartitionRepository(ConnectionPool &pool) : pool_(pool) {}
+  explicit PartitionRepository(ConnectionPool& pool) : pool_(pool) {}
 
   // Creates the partitions of the current month (Asia/Kolkata) and of the
   // `months_ahead` months after it, and of any month whose rows landed in
@@ -40,7 +40,7 @@ class PartitionRepository {
                                         absl::Duration lock_wait);
 
  private:
-  ConnectionPool &pool_;
+  ConnectionPool& pool_;
 };
 
 }  // namespace mdc::storage

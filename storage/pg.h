@@ -59,6 +59,7 @@ class Params {
   Params& OptionalDouble(std::optional<double> value);
   Params& Bool(bool value);
   Params& Time(absl::Time value);
+  Params& OptionalTime(std::optional<absl::Time> value);
   Params& Date(absl::CivilDay value);
   // A time of day (SQL `time`), minute precision.
   Params& TimeOfDay(absl::CivilMinute value);

@@ -13,45 +13,52 @@
 namespace mdc::storage {
 namespace {
 
-// Writes only when a developer holds the token hash $7 (see MDC_WRITER_CTE).
-// The conflict key holds trading_day, which the server computes from
+// The one upsert of shortlist snapshots, for one write and for a batch of
+// them alike: `input` is a query of the writes, one row each with the
+// columns below, its writer's token hash and its place; `token_hashes` the
+// array of those hashes. Writes only rows whose token hash a developer holds
+// (see MDC_WRITERS_CTE); of several writes of one key, the last (the
+// highest place) is written, as running them in order would leave it. The
+// conflict key holds trading_day, which the server computes from
 // observed_at: the same uniqueness as without it (migration 0010).
-// kUpsertShortlist for a batch of writes, with its parameters as arrays
-// (Statement::merged): one INSERT of every row whose writer is known; of
-// several writes of one key, the last (the highest place) is written, as
-// running them in order would leave it.
+#define MDC_UPSERT_SHORTLISTS(input, token_hashes) \
+  "WITH input AS (" input "), " MDC_WRITERS_CTE(token_hashes)                 \
+  ", stored AS (INSERT INTO shortlist_snapshots (shortlist_type, scope, "    \
+  "observed_at, trading_day, entry_count, entries, written_by) "              \
+  "SELECT DISTINCT ON (input.shortlist_type, input.scope, "                   \
+  "input.observed_at, input.trading_day) input.shortlist_type, "              \
+  "input.scope, input.observed_at, input.trading_day, input.entry_count, "    \
+  "input.entries, writer.id FROM input "                                      \
+  "JOIN writer ON writer.token_hash = input.token_hash "                      \
+  "ORDER BY input.shortlist_type, input.scope, input.observed_at, "           \
+  "input.trading_day, input.place DESC "                                      \
+  "ON CONFLICT (shortlist_type, scope, observed_at, trading_day) "            \
+  "DO UPDATE SET "                                                            \
+  "entry_count = EXCLUDED.entry_count, entries = EXCLUDED.entries, "          \
+  "written_by = EXCLUDED.written_by, written_at = now()) " MDC_WRITER_ANSWER
+
+// A batch of writes (Statement::merged): the parameters as arrays.
 constexpr Statement kUpsertShortlists{
     "shortlists_upsert_merged",
-    "WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], "
-    "$3::timestamptz[], $4::date[], $5::int4[], $6::bytea[], $7::bytea[]) "
-    "WITH ORDINALITY AS i(shortlist_type, scope, observed_at, trading_day, "
-    "entry_count, entries, token_hash, place)), " MDC_WRITERS_CTE("$7")
-    ", stored AS (INSERT INTO shortlist_snapshots (shortlist_type, scope, "
-    "observed_at, trading_day, entry_count, entries, written_by) "
-    "SELECT DISTINCT ON (input.shortlist_type, input.scope, "
-    "input.observed_at, input.trading_day) input.shortlist_type, "
-    "input.scope, input.observed_at, input.trading_day, input.entry_count, "
-    "input.entries, writer.id FROM input "
-    "JOIN writer ON writer.token_hash = input.token_hash "
-    "ORDER BY input.shortlist_type, input.scope, input.observed_at, "
-    "input.trading_day, input.place DESC "
-    "ON CONFLICT (shortlist_type, scope, observed_at, trading_day) "
-    "DO UPDATE SET "
-    "entry_count = EXCLUDED.entry_count, entries = EXCLUDED.entries, "
-    "written_by = EXCLUDED.written_by, written_at = now()) " MDC_WRITER_ANSWER};
+    MDC_UPSERT_SHORTLISTS(
+        "SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], "
+        "$4::date[], $5::int4[], $6::bytea[], $7::bytea[]) "
+        "WITH ORDINALITY AS i(shortlist_type, scope, observed_at, "
+        "trading_day, entry_count, entries, token_hash, place)",
+        "$7")};
 
+// One write: the same statement over one row.
 constexpr Statement kUpsertShortlist{
     "shortlists_upsert",
-    MDC_WRITER_CTE("$7")
-    ", stored AS (INSERT INTO shortlist_snapshots (shortlist_type, scope, "
-    "observed_at, trading_day, entry_count, entries, written_by) "
-    "SELECT $1, $2, $3, $4, $5, $6, writer.id FROM writer "
-    "ON CONFLICT (shortlist_type, scope, observed_at, trading_day) "
-    "DO UPDATE SET "
-    "entry_count = EXCLUDED.entry_count, entries = EXCLUDED.entries, "
-    "written_by = EXCLUDED.written_by, written_at = now()) "
-    "SELECT " MDC_DEVELOPER_COLUMNS " FROM writer",
+    MDC_UPSERT_SHORTLISTS(
+        "SELECT $1::text AS shortlist_type, $2::text AS scope, "
+        "$3::timestamptz AS observed_at, $4::date AS trading_day, "
+        "$5::int4 AS entry_count, $6::bytea AS entries, "
+        "$7::bytea AS token_hash, 1::bigint AS place",
+        "ARRAY[$7::bytea]"),
     &kUpsertShortlists};
+
+#undef MDC_UPSERT_SHORTLISTS
 
 constexpr Statement kFindLatestShortlist{
     "shortlists_find_latest",

@@ -14,21 +14,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=$(cd "${1:?usage: run_tests.sh BUILD_DIR}" && pwd)
-venv=$build/python-client/venv
-python=$venv/bin/python
-pip=("$python" -m pip --quiet --disable-pip-version-check)
-
-if [ ! -x "$python" ]; then
-  mkdir -p "$build/python-client"
-  python3 -m venv "$venv" || {
-    echo "run_tests.sh: python3 -m venv failed; on Debian: apt-get install python3-venv" >&2
-    exit 1
-  }
-fi
-# Reinstall the package itself every time (the protos or the code may have
-# changed under the same version); its dependencies only when missing.
-"${pip[@]}" uninstall --yes mdc-client >/dev/null 2>&1 || true
-"${pip[@]}" install "$here[test]"
+# shellcheck source=clients/python/venv.sh
+source "$here/venv.sh"
+python_client_venv "$build" test
 
 cd "$here"
 # tests/test_typing.py runs mypy again over tests/typing: with the same cache.

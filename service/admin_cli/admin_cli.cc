@@ -33,15 +33,15 @@ constexpr int kDefaultDbWaitSeconds = 60;
 
 // The flags of `args` (after the command name), each name in `allowed`.
 absl::StatusOr<std::map<std::string, std::string>> ParseCommandFlags(
-    const std::vector<std::string> &args,
-    const std::vector<std::string> &allowed) {
+    const std::vector<std::string>& args,
+    const std::vector<std::string>& allowed) {
   auto parsed =
       ParseFlags(std::vector<std::string>(args.begin() + 1, args.end()));
   if (!parsed.ok()) return parsed.status();
   std::map<std::string, std::string> flags;
-  for (const Flag &flag : *parsed) {
+  for (const Flag& flag : *parsed) {
     bool known = false;
-    for (const auto &a : allowed) known = known || a == flag.name;
+    for (const auto& a : allowed) known = known || a == flag.name;
     if (!known) {
       return absl::InvalidArgumentError(
           absl::StrCat("unknown flag --", flag.name));
@@ -52,9 +52,8 @@ absl::StatusOr<std::map<std::string, std::string>> ParseCommandFlags(
 }
 
 // --database-url, else DATABASE_URL; empty when neither is set.
-std::string DatabaseUrl(
-    std::map<std::string, std::string> &flags,
-    const std::function<const char *(const char *)> &getenv) {
+std::string DatabaseUrl(std::map<std::string, std::string>& flags,
+                        const std::function<const char*(const char*)>& getenv) {
   std::string url = flags["database-url"];
   if (url.empty() && getenv("DATABASE_URL") != nullptr) {
     url = getenv("DATABASE_URL");
@@ -65,9 +64,9 @@ std::string DatabaseUrl(
 // `mdc-server migrate`: waits for the database, applies the migrations not
 // applied yet (under the same advisory lock as a starting server, so it may
 // run while servers start) and reports what it did.
-int RunMigrate(std::map<std::string, std::string> &flags,
-               const std::function<const char *(const char *)> &getenv,
-               std::FILE *err) {
+int RunMigrate(std::map<std::string, std::string>& flags,
+               const std::function<const char*(const char*)>& getenv,
+               std::FILE* err) {
   const std::string url = DatabaseUrl(flags, getenv);
   if (url.empty()) {
     std::fprintf(err, "no database: set DATABASE_URL or --database-url\n");
@@ -75,7 +74,7 @@ int RunMigrate(std::map<std::string, std::string> &flags,
   }
   int wait_seconds = kDefaultDbWaitSeconds;
   std::string wait_text;
-  const char *wait_source = "--db-wait-seconds";
+  const char* wait_source = "--db-wait-seconds";
   if (flags.count("db-wait-seconds") > 0) {
     wait_text = flags["db-wait-seconds"];
   } else if (getenv("MDC_DB_WAIT_SECONDS") != nullptr) {
@@ -95,7 +94,7 @@ int RunMigrate(std::map<std::string, std::string> &flags,
                  std::string(ready.message()).c_str());
     return 1;
   }
-  const auto &migrations = storage::EmbeddedMigrations();
+  const auto& migrations = storage::EmbeddedMigrations();
   auto applied = storage::ApplyMigrations(pool, migrations);
   if (!applied.ok()) {
     std::fprintf(err, "migrate failed: %s\n",
@@ -115,16 +114,16 @@ int RunMigrate(std::map<std::string, std::string> &flags,
 
 }  // namespace
 
-const char *AdminCommandUsage() { return kUsage; }
+const char* AdminCommandUsage() { return kUsage; }
 
 bool IsAdminCommand(absl::string_view command) {
   return command == "create-developer" || command == "refresh-key" ||
          command == "migrate";
 }
 
-int RunAdminCommand(const std::vector<std::string> &args,
-                    const std::function<const char *(const char *)> &getenv,
-                    std::FILE *out, std::FILE *err) {
+int RunAdminCommand(const std::vector<std::string>& args,
+                    const std::function<const char*(const char*)>& getenv,
+                    std::FILE* out, std::FILE* err) {
   const bool create = args.at(0) == "create-developer";
   const bool migrate = args.at(0) == "migrate";
   std::vector<std::string> allowed = {"database-url"};

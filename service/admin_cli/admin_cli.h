@@ -27,14 +27,14 @@ namespace mdc {
 bool IsAdminCommand(absl::string_view command);
 
 // The admin commands' part of --help.
-const char *AdminCommandUsage();
+const char* AdminCommandUsage();
 
 // Runs the admin command `args[0]` with its flags `args[1..]`. Returns the
 // process exit code: 0 done, 1 failed (e.g. the username is taken, the
 // database unreachable, a migration failed), 2 bad usage.
-int RunAdminCommand(const std::vector<std::string> &args,
-                    const std::function<const char *(const char *)> &getenv,
-                    std::FILE *out, std::FILE *err);
+int RunAdminCommand(const std::vector<std::string>& args,
+                    const std::function<const char*(const char*)>& getenv,
+                    std::FILE* out, std::FILE* err);
 
 }  // namespace mdc
 

@@ -23,73 +23,73 @@ class AdminService final : public v1::AdminService::Service {
  public:
   // The repositories this service reads and writes, and no others.
   struct Stores {
-    storage::DeveloperRepository &developers;
-    storage::HolidayRepository &holidays;
-    storage::MarketDataRepository &market_data;
-    storage::MaintenanceRepository &maintenance;
-    storage::BrokerCredentialsRepository &broker_credentials;
+    storage::DeveloperRepository& developers;
+    storage::HolidayRepository& holidays;
+    storage::MarketDataRepository& market_data;
+    storage::MaintenanceRepository& maintenance;
+    storage::BrokerCredentialsRepository& broker_credentials;
   };
 
   // `secret_box` seals broker credentials; empty when MDC_SECRET_KEY is not
   // set, and then SetBrokerCredentials is FAILED_PRECONDITION with reason
   // SECRET_KEY_NOT_CONFIGURED.
-  AdminService(CallRunner &calls, Stores stores,
+  AdminService(CallRunner& calls, Stores stores,
                std::optional<domain::SecretBox> secret_box)
       : calls_(calls, v1::AdminService::service_full_name()),
         stores_(stores),
         secret_box_(std::move(secret_box)) {}
 
-  grpc::Status ListDevelopers(grpc::ServerContext *context,
-                              const v1::ListDevelopersRequest *request,
-                              v1::ListDevelopersResponse *response) override;
-  grpc::Status GetDeveloper(grpc::ServerContext *context,
-                            const v1::GetDeveloperRequest *request,
-                            v1::Developer *response) override;
-  grpc::Status CreateDeveloper(grpc::ServerContext *context,
-                               const v1::CreateDeveloperRequest *request,
-                               v1::Developer *response) override;
+  grpc::Status ListDevelopers(grpc::ServerContext* context,
+                              const v1::ListDevelopersRequest* request,
+                              v1::ListDevelopersResponse* response) override;
+  grpc::Status GetDeveloper(grpc::ServerContext* context,
+                            const v1::GetDeveloperRequest* request,
+                            v1::Developer* response) override;
+  grpc::Status CreateDeveloper(grpc::ServerContext* context,
+                               const v1::CreateDeveloperRequest* request,
+                               v1::Developer* response) override;
   grpc::Status RefreshDeveloperKey(
-      grpc::ServerContext *context,
-      const v1::RefreshDeveloperKeyRequest *request,
-      v1::Developer *response) override;
-  grpc::Status DeleteDeveloper(grpc::ServerContext *context,
-                               const v1::DeleteDeveloperRequest *request,
-                               google::protobuf::Empty *response) override;
-  grpc::Status ListHolidays(grpc::ServerContext *context,
-                            const v1::ListHolidaysRequest *request,
-                            v1::ListHolidaysResponse *response) override;
-  grpc::Status CreateHolidays(grpc::ServerContext *context,
-                              const v1::CreateHolidaysRequest *request,
-                              v1::ListHolidaysResponse *response) override;
-  grpc::Status DeleteHolidays(grpc::ServerContext *context,
-                              const v1::DeleteHolidaysRequest *request,
-                              v1::DeleteHolidaysResponse *response) override;
-  grpc::Status DeleteHoliday(grpc::ServerContext *context,
-                             const v1::DeleteHolidayRequest *request,
-                             v1::DeleteHolidaysResponse *response) override;
-  grpc::Status ListDataDates(grpc::ServerContext *context,
-                             const v1::ListDataDatesRequest *request,
-                             v1::ListDataDatesResponse *response) override;
-  grpc::Status DeleteDataDates(grpc::ServerContext *context,
-                               const v1::DeleteDataDatesRequest *request,
-                               v1::DeleteDataDatesResponse *response) override;
-  grpc::Status RunDbScript(grpc::ServerContext *context,
-                           const v1::RunDbScriptRequest *request,
-                           v1::RunDbScriptResponse *response) override;
+      grpc::ServerContext* context,
+      const v1::RefreshDeveloperKeyRequest* request,
+      v1::Developer* response) override;
+  grpc::Status DeleteDeveloper(grpc::ServerContext* context,
+                               const v1::DeleteDeveloperRequest* request,
+                               google::protobuf::Empty* response) override;
+  grpc::Status ListHolidays(grpc::ServerContext* context,
+                            const v1::ListHolidaysRequest* request,
+                            v1::ListHolidaysResponse* response) override;
+  grpc::Status CreateHolidays(grpc::ServerContext* context,
+                              const v1::CreateHolidaysRequest* request,
+                              v1::ListHolidaysResponse* response) override;
+  grpc::Status DeleteHolidays(grpc::ServerContext* context,
+                              const v1::DeleteHolidaysRequest* request,
+                              v1::DeleteHolidaysResponse* response) override;
+  grpc::Status DeleteHoliday(grpc::ServerContext* context,
+                             const v1::DeleteHolidayRequest* request,
+                             v1::DeleteHolidaysResponse* response) override;
+  grpc::Status ListDataDates(grpc::ServerContext* context,
+                             const v1::ListDataDatesRequest* request,
+                             v1::ListDataDatesResponse* response) override;
+  grpc::Status DeleteDataDates(grpc::ServerContext* context,
+                               const v1::DeleteDataDatesRequest* request,
+                               v1::DeleteDataDatesResponse* response) override;
+  grpc::Status RunDbScript(grpc::ServerContext* context,
+                           const v1::RunDbScriptRequest* request,
+                           v1::RunDbScriptResponse* response) override;
   grpc::Status SetBrokerCredentials(
-      grpc::ServerContext *context,
-      const v1::SetBrokerCredentialsRequest *request,
-      v1::BrokerCredentialsStatus *response) override;
+      grpc::ServerContext* context,
+      const v1::SetBrokerCredentialsRequest* request,
+      v1::BrokerCredentialsStatus* response) override;
   grpc::Status GetBrokerCredentials(
-      grpc::ServerContext *context,
-      const v1::GetBrokerCredentialsRequest *request,
-      v1::BrokerCredentialsStatus *response) override;
+      grpc::ServerContext* context,
+      const v1::GetBrokerCredentialsRequest* request,
+      v1::BrokerCredentialsStatus* response) override;
 
  private:
   // Deletes the holidays of `days`, answering their dates; NOT_FOUND when
   // none was a holiday.
-  absl::Status DeleteHolidayDays(const std::vector<absl::CivilDay> &days,
-                                 v1::DeleteHolidaysResponse *response);
+  absl::Status DeleteHolidayDays(const std::vector<absl::CivilDay>& days,
+                                 v1::DeleteHolidaysResponse* response);
 
   ServiceCalls calls_;
   Stores stores_;

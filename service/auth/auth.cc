@@ -16,7 +16,7 @@ constexpr absl::string_view kBearer = "bearer ";
 
 }  // namespace
 
-bool ParseRole(absl::string_view text, Role *role) {
+bool ParseRole(absl::string_view text, Role* role) {
   if (text == "developer") {
     *role = Role::kDeveloper;
     return true;
@@ -28,7 +28,7 @@ bool ParseRole(absl::string_view text, Role *role) {
   return false;
 }
 
-const char *RoleName(Role role) {
+const char* RoleName(Role role) {
   return role == Role::kAdmin ? "admin" : "developer";
 }
 
@@ -52,13 +52,13 @@ absl::StatusOr<Caller> Authenticator::Identify(
 }
 
 absl::Status Authenticator::Throttle(absl::string_view client_address,
-                                     const std::string &token_hash) {
+                                     const std::string& token_hash) {
   return throttle_.Check(client_address, token_hash,
                          domain::reason::kAuthThrottled);
 }
 
 absl::StatusOr<Caller> Authenticator::IdentifyHash(
-    const std::string &token_hash, absl::string_view client_address,
+    const std::string& token_hash, absl::string_view client_address,
     absl::string_view throttled_reason) {
   if (auto admitted =
           throttle_.Check(client_address, token_hash, throttled_reason);
@@ -78,8 +78,8 @@ absl::StatusOr<Caller> Authenticator::IdentifyHash(
 }
 
 absl::StatusOr<Caller> Authenticator::Check(
-    const std::optional<storage::DeveloperRecord> &found,
-    const std::string &token_hash) {
+    const std::optional<storage::DeveloperRecord>& found,
+    const std::string& token_hash) {
   // The lookup is by hash (an attacker cannot steer it); the comparison of
   // the stored hash is constant-time all the same.
   if (!found.has_value() ||
@@ -106,8 +106,8 @@ absl::StatusOr<Caller> Authenticator::Check(
 }
 
 absl::StatusOr<Caller> Authenticator::Admit(
-    const std::optional<storage::DeveloperRecord> &found,
-    const std::string &token_hash, absl::string_view client_address) {
+    const std::optional<storage::DeveloperRecord>& found,
+    const std::string& token_hash, absl::string_view client_address) {
   auto caller = Check(found, token_hash);
   if (absl::IsUnauthenticated(caller.status())) {
     throttle_.Failed(client_address);
@@ -115,7 +115,7 @@ absl::StatusOr<Caller> Authenticator::Admit(
   return caller;
 }
 
-void Authenticator::IdentifyAsync(const std::string &token_hash,
+void Authenticator::IdentifyAsync(const std::string& token_hash,
                                   absl::string_view client_address,
                                   CallerCallback done) {
   developers_.FindByTokenHash(

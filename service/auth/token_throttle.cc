@@ -16,7 +16,7 @@ absl::Status TokenThrottle::Check(absl::string_view client_address,
                                   absl::string_view token_hash,
                                   absl::string_view reason) {
   const std::string client = domain::ClientKey(client_address);
-  const absl::Time now = absl::Now();
+  const absl::Time now = Now();
   absl::Time until;
   {
     absl::MutexLock lock(&mu_);
@@ -35,7 +35,7 @@ absl::Status TokenThrottle::Check(absl::string_view client_address,
 }
 
 void TokenThrottle::Succeeded(absl::string_view token_hash) {
-  const absl::Time now = absl::Now();
+  const absl::Time now = Now();
   absl::MutexLock lock(&mu_);
   state_.NoteValid(token_hash, now);
 }
@@ -63,28 +63,30 @@ void TokenThrottle::Count(absl::string_view client_address,
     absl::MutexLock lock(&mu_);
     ++counting_;
   }
-  failures_.RecordFailureAsync(client, [this, client,
-                                        counted = std::move(counted)](
-                                           absl::StatusOr<int> failures) {
-    // Told after the lock below is released, whatever happens.
-    struct Notify {
-      absl::Notification* n;
-      ~Notify() {
-        if (n != nullptr) n->Notify();
-      }
-    } notify{counted.get()};
-    const absl::Time now = absl::Now();
-    absl::MutexLock lock(&mu_);
-    --counting_;
-    if (!failures.ok()) {
-      // Counting is best effort: a database that cannot count cannot
-      // look tokens up either, so nothing is guessed meanwhile.
-      log::Debug("failed token not counted",
-                 {{"client", client}, {"error", failures.status().message()}});
-      return;
-    }
-    state_.NoteFailures(client, *failures, now);
-  });
+  failures_.RecordFailureAsync(
+      client, CountedAt(),
+      [this, client,
+       counted = std::move(counted)](absl::StatusOr<int> failures) {
+        // Told after the lock below is released, whatever happens.
+        struct Notify {
+          absl::Notification* n;
+          ~Notify() {
+            if (n != nullptr) n->Notify();
+          }
+        } notify{counted.get()};
+        const absl::Time now = Now();
+        absl::MutexLock lock(&mu_);
+        --counting_;
+        if (!failures.ok()) {
+          // Counting is best effort: a database that cannot count cannot
+          // look tokens up either, so nothing is guessed meanwhile.
+          log::Debug(
+              "failed token not counted",
+              {{"client", client}, {"error", failures.status().message()}});
+          return;
+        }
+        state_.NoteFailures(client, *failures, now);
+      });
 }
 
 }  // namespace mdc

@@ -4,17 +4,26 @@
 // address's requests before their token is looked up, except tokens this
 // server has seen succeed.
 //
+// Its clock is injectable: by default the server's for the locks and the
+// database's for the shared minutes; given a Clock, that clock's time for
+// both (tests set the minute instead of waiting for the next one).
+//
 // Thread-safe.
 #ifndef MDC_SERVICE_AUTH_TOKEN_THROTTLE_H_
 #define MDC_SERVICE_AUTH_TOKEN_THROTTLE_H_
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "domain/token_throttle.h"
 #include "storage/sign_in_repository.h"
 
@@ -22,8 +31,13 @@ namespace mdc {
 
 class TokenThrottle {
  public:
-  explicit TokenThrottle(storage::SignInRepository& failures)
-      : failures_(failures) {}
+  // What time it is; must be callable from any thread.
+  using Clock = std::function<absl::Time()>;
+
+  // `clock` empty: the server's clock, and the database's for the minutes.
+  explicit TokenThrottle(storage::SignInRepository& failures,
+                         Clock clock = nullptr)
+      : failures_(failures), clock_(std::move(clock)) {}
   // Waits for the failures still being counted, whose callbacks use it.
   ~TokenThrottle();
   TokenThrottle(const TokenThrottle&) = delete;
@@ -54,7 +68,16 @@ class TokenThrottle {
   void Count(absl::string_view client_address,
              std::shared_ptr<absl::Notification> counted);
 
+  absl::Time Now() const { return clock_ ? clock_() : absl::Now(); }
+  // The instant whose minute the database counts in: none (its own clock)
+  // unless a clock was given.
+  std::optional<absl::Time> CountedAt() const {
+    if (!clock_) return std::nullopt;
+    return clock_();
+  }
+
   storage::SignInRepository& failures_;
+  const Clock clock_;
   absl::Mutex mu_;
   domain::TokenThrottleState state_ ABSL_GUARDED_BY(mu_);
   int counting_ ABSL_GUARDED_BY(mu_) = 0;  // Failed calls not answered yet

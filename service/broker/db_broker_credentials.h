@@ -22,9 +22,9 @@ inline constexpr char kBrokerApiSecretContext[] =
 class DbBrokerCredentials final : public BrokerCredentialsSource {
  public:
   // `box` is empty when MDC_SECRET_KEY is not set; `fallback` may be null.
-  DbBrokerCredentials(storage::BrokerCredentialsRepository &repository,
+  DbBrokerCredentials(storage::BrokerCredentialsRepository& repository,
                       std::optional<domain::SecretBox> box,
-                      BrokerCredentialsSource *fallback)
+                      BrokerCredentialsSource* fallback)
       : repository_(repository), box_(std::move(box)), fallback_(fallback) {}
 
   // The stored credentials; without stored ones, the fallback's (or none).
@@ -32,14 +32,14 @@ class DbBrokerCredentials final : public BrokerCredentialsSource {
   // another key than they were sealed with).
   absl::StatusOr<std::optional<BrokerCredentials>> Get() override;
 
-  const domain::SecretBox *secret_box() const override {
+  const domain::SecretBox* secret_box() const override {
     return box_.has_value() ? &*box_ : nullptr;
   }
 
  private:
-  storage::BrokerCredentialsRepository &repository_;
+  storage::BrokerCredentialsRepository& repository_;
   const std::optional<domain::SecretBox> box_;
-  BrokerCredentialsSource *const fallback_;
+  BrokerCredentialsSource* const fallback_;
 };
 
 }  // namespace mdc

@@ -73,6 +73,9 @@ struct Config {
   // reachable from elsewhere must name its gateways.
   std::vector<std::string> trusted_proxies;
   bool trusted_proxies_set = false;
+  // Not a setting: the failed-token throttle's clock for tests that start
+  // the server in-process (TokenThrottle::Clock); empty = the real clocks.
+  std::function<absl::Time()> throttle_clock;
   // Per-developer rate limits on developer routes (service/calls/
   // call_runner.h): calls a second, 0 = no limit (the default), and the
   // burst, 0 = one second's worth. --rate-limit-reads, MDC_RATE_LIMIT_READS;
@@ -106,8 +109,8 @@ struct Config {
 // value") over the environment that `getenv` gives. Returns
 // INVALID_ARGUMENT naming the flag for unknown flags or bad values.
 absl::StatusOr<Config> LoadConfig(
-    const std::vector<std::string> &args,
-    const std::function<const char *(const char *)> &getenv);
+    const std::vector<std::string>& args,
+    const std::function<const char*(const char*)>& getenv);
 
 // The --help text.
 std::string ConfigUsage();

@@ -34,9 +34,9 @@ std::vector<std::string> HealthCheckedServices() {
           v1::ImportService::service_full_name()};
 }
 
-Server::Server(const Config &config) : config_(config) {}
+Server::Server(const Config& config) : config_(config) {}
 
-absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config &config) {
+absl::StatusOr<std::unique_ptr<Server>> Server::Start(const Config& config) {
   std::unique_ptr<Server> s(new Server(config));
   // First: a bad key pair stops start-up at once, not after the database.
   auto credentials =
@@ -113,7 +113,8 @@ void Server::OpenReplica() {
 }
 
 void Server::BuildCallPipeline() {
-  throttle_ = std::make_unique<TokenThrottle>(repos_->sign_ins);
+  throttle_ =
+      std::make_unique<TokenThrottle>(repos_->sign_ins, config_.throttle_clock);
   auth_ = std::make_unique<Authenticator>(repos_->developers, *throttle_);
   calls_ = std::make_unique<CallRunner>(
       *auth_, *metrics_, config_.trusted_proxies,
@@ -127,14 +128,14 @@ void Server::BuildCallPipeline() {
 }
 
 absl::StatusOr<std::optional<domain::SecretBox>> Server::SecretBoxOf(
-    const std::string &secret_key) {
+    const std::string& secret_key) {
   if (secret_key.empty()) return std::nullopt;
   auto box = domain::SecretBox::FromKeyText(secret_key);
   if (!box.ok()) return box.status();
   return *std::move(box);
 }
 
-void Server::BuildBroker(const std::optional<domain::SecretBox> &secret_box) {
+void Server::BuildBroker(const std::optional<domain::SecretBox>& secret_box) {
   http_ = std::make_unique<CurlHttpClient>();
   // Credentials an admin stored (PUT /v1/admin/broker) win over the
   // environment's.
@@ -149,15 +150,15 @@ void Server::BuildBroker(const std::optional<domain::SecretBox> &secret_box) {
 
 namespace {
 
-DeveloperService::Stores DeveloperStores(storage::Repositories &r) {
+DeveloperService::Stores DeveloperStores(storage::Repositories& r) {
   return {r.shortlists, r.nifty, r.quotes, r.holidays, r.quote_batches};
 }
 
-ExportStores ExportStoresOf(storage::Repositories &r) {
+ExportStores ExportStoresOf(storage::Repositories& r) {
   return {r.market_events, r.quotes, r.nifty, r.quote_batches};
 }
 
-DashboardService::Stores DashboardStores(storage::Repositories &r) {
+DashboardService::Stores DashboardStores(storage::Repositories& r) {
   return {r.shortlists, r.quotes,   r.nifty,           r.quote_batches,
           r.runs,       r.coverage, r.developer_writes};
 }
@@ -165,8 +166,8 @@ DashboardService::Stores DashboardStores(storage::Repositories &r) {
 // The replica's repositories for a service, when a replica is configured.
 template <typename Stores>
 std::optional<ReplicaStores<Stores>> ReplicaOf(
-    storage::Repositories *replica, ReplicaMonitor *monitor,
-    Stores (*stores)(storage::Repositories &)) {
+    storage::Repositories* replica, ReplicaMonitor* monitor,
+    Stores (*stores)(storage::Repositories&)) {
   if (replica == nullptr) return std::nullopt;
   return ReplicaStores<Stores>{stores(*replica), *monitor};
 }
@@ -174,7 +175,7 @@ std::optional<ReplicaStores<Stores>> ReplicaOf(
 }  // namespace
 
 void Server::BuildServices(std::optional<domain::SecretBox> secret_box) {
-  storage::Repositories &repos = *repos_;
+  storage::Repositories& repos = *repos_;
   // The collectors' freshness: every committed write is tallied.
   write_activity_ = std::make_unique<WriteActivity>(
       repos.developer_writes, metrics_->freshness(), absl::Seconds(1),
@@ -183,7 +184,7 @@ void Server::BuildServices(std::optional<domain::SecretBox> secret_box) {
       *calls_,
       CollectorService::Stores{repos.shortlists, repos.nifty, repos.quotes,
                                repos.holidays},
-      [activity = write_activity_.get()](const domain::WriteTally &tally) {
+      [activity = write_activity_.get()](const domain::WriteTally& tally) {
         activity->Record(tally);
       });
   developer_ = std::make_unique<DeveloperService>(
@@ -211,7 +212,7 @@ void Server::BuildServices(std::optional<domain::SecretBox> secret_box) {
 }
 
 absl::Status Server::Listen(
-    const std::shared_ptr<grpc::ServerCredentials> &credentials) {
+    const std::shared_ptr<grpc::ServerCredentials>& credentials) {
   // gRPC's built-in grpc.health.v1 service answers Check and Watch but does
   // not register its descriptor; asking for ours here links the generated
   // grpc/health/v1/health.proto in, so that reflection can describe it.
@@ -222,7 +223,7 @@ absl::Status Server::Listen(
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   builder.AddListeningPort(config_.grpc_addr, credentials, &port_);
-  for (grpc::Service *service : std::initializer_list<grpc::Service *>{
+  for (grpc::Service* service : std::initializer_list<grpc::Service*>{
            collector_.get(), developer_.get(), dashboard_.get(), admin_.get(),
            health_.get(), stream_.get(), export_.get(), import_.get()}) {
     builder.RegisterService(service);

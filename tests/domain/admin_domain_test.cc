@@ -17,14 +17,14 @@ namespace mdc::domain {
 namespace {
 
 // The fields a BadRequest payload names, in order.
-std::vector<std::string> BadFields(const absl::Status &status) {
+std::vector<std::string> BadFields(const absl::Status& status) {
   return testing::ViolatedFields(status);
 }
 
 TEST(ParseDeveloperId, AcceptsPositiveDecimalsOnly) {
   EXPECT_EQ(*ParseDeveloperId("1"), 1);
   EXPECT_EQ(*ParseDeveloperId("9007199254740993"), 9007199254740993LL);
-  for (const char *bad : {"", "0", "-1", "+1", "1.0", "abc", " 1", "1e3",
+  for (const char* bad : {"", "0", "-1", "+1", "1.0", "abc", " 1", "1e3",
                           "99999999999999999999"}) {
     EXPECT_EQ(ParseDeveloperId(bad).status().code(),
               absl::StatusCode::kInvalidArgument)
@@ -44,7 +44,7 @@ TEST(DeveloperPageToken, RoundTripsAndRefusesForgeries) {
   EXPECT_EQ(*DecodeDeveloperPageToken(""), 0);
   EXPECT_EQ(*DecodeDeveloperPageToken(EncodeDeveloperPageToken(42)), 42);
   EXPECT_NE(EncodeDeveloperPageToken(42), "42");  // opaque
-  for (const char *bad : {"42", "!!!", "ZGV2ZWxvcGVycy1hZnRlcjp4"}) {
+  for (const char* bad : {"42", "!!!", "ZGV2ZWxvcGVycy1hZnRlcjp4"}) {
     EXPECT_EQ(DecodeDeveloperPageToken(bad).status().code(),
               absl::StatusCode::kInvalidArgument)
         << bad;
@@ -75,7 +75,7 @@ TEST(PlanDbScript, KnownScripts) {
 }
 
 TEST(PlanDbScript, UnknownScriptListsTheValidOnes) {
-  for (const char *name : {"", "drop-everything", "ANALYZE", "analyze; DROP"}) {
+  for (const char* name : {"", "drop-everything", "ANALYZE", "analyze; DROP"}) {
     auto plan = PlanDbScript(name, false, {});
     ASSERT_EQ(plan.status().code(), absl::StatusCode::kInvalidArgument) << name;
     EXPECT_EQ(BadFields(plan.status()), std::vector<std::string>{"script"});
@@ -134,7 +134,7 @@ TEST(SecretBox, KeyFormats) {
   EXPECT_TRUE(
       SecretBox::FromKeyText("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
           .ok());
-  for (const char *bad : {"", "short", "00010203", "not base64 at all !!",
+  for (const char* bad : {"", "short", "00010203", "not base64 at all !!",
                           "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwd"}) {
     auto box = SecretBox::FromKeyText(bad);
     ASSERT_EQ(box.status().code(), absl::StatusCode::kInvalidArgument) << bad;

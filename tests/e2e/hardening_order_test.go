@@ -52,6 +52,7 @@ func TestBusyGatewayLogsWhy(t *testing.T) {
 	s := StartStackWith(t, StackOptions{GatewayEnv: []string{"MDC_MAX_BODY_BYTES_IN_FLIGHT=131072"}})
 	addr := strings.TrimPrefix(s.BaseURL(), "http://")
 	// Two developers send 64 KiB each and stall: the whole budget is held.
+	var holders []net.Conn
 	for range 2 {
 		_, holder := s.NewDeveloper(t, "developer")
 		c, err := net.Dial("tcp", addr)
@@ -59,6 +60,7 @@ func TestBusyGatewayLogsWhy(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Close() })
+		holders = append(holders, c)
 		fmt.Fprintf(c, "POST /v1/developer/collector/quotes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"+
 			"Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n%s", holder, strings.Repeat(" ", 64<<10))
 	}
@@ -80,7 +82,12 @@ func TestBusyGatewayLogsWhy(t *testing.T) {
 	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
 		t.Fatalf("third stranger: %s, Retry-After %q", resp.Status, resp.Header.Get("Retry-After"))
 	}
-	time.Sleep(200 * time.Millisecond) // the log line is written after the answer
+	// The log line is written after the answer: stopped, the gateway has
+	// written it. The stalled holders go first, or the stop waits for them.
+	for _, c := range holders {
+		c.Close()
+	}
+	s.StopBoth(t)
 	found := false
 	for _, line := range logLines(t, s.gateway.logPath) {
 		if fmt.Sprint(line["status"]) == "503" && line["route"] == "/v1/developer/collector/quotes" {

@@ -49,8 +49,9 @@ func TestServerLogsStructuredLines(t *testing.T) {
 	r := s.Do(t, "GET", "/v1/admin/developers?pageSize=2", s.AdminToken(), nil,
 		map[string]string{"X-Request-Id": sent, "X-Run-Id": "e2e-run-7"})
 	checkStatus(t, "list developers", r, 200)
-	// Gone at once through both processes; give the log writes a moment.
-	time.Sleep(200 * time.Millisecond)
+	// The request line is written after the answer: stopped, both
+	// processes have written all their lines.
+	s.StopBoth(t)
 
 	raw, err := os.ReadFile(s.server.logPath)
 	if err != nil {
@@ -103,7 +104,7 @@ func TestGatewayAndServerShareTheRequestId(t *testing.T) {
 	r := s.Do(t, "GET", "/v1/admin/developers?pageSize=1", s.AdminToken(), nil,
 		map[string]string{"X-Run-Id": "e2e-run-share"})
 	checkStatus(t, "list developers", r, 200)
-	time.Sleep(200 * time.Millisecond)
+	s.StopBoth(t) // every line written
 
 	var gatewayID string
 	for _, line := range logLines(t, s.gateway.logPath) {
@@ -130,7 +131,7 @@ func TestServerAccessLogOff(t *testing.T) {
 	s := StartStackWith(t, StackOptions{Env: []string{"MDC_ACCESS_LOG=off"}})
 	r := s.Do(t, "GET", "/v1/admin/developers?pageSize=1", s.AdminToken(), nil)
 	checkStatus(t, "list developers", r, 200)
-	time.Sleep(200 * time.Millisecond)
+	s.StopBoth(t) // every line written: none may be a request line
 	for _, line := range logLines(t, s.server.logPath) {
 		if line["msg"] == "request" {
 			t.Errorf("request line with the access log off: %v", line)

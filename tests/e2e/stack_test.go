@@ -225,6 +225,20 @@ func (s *Stack) StopServer(t *testing.T) {
 	}
 }
 
+// StopBoth stops the gateway, then mdc-server (SIGTERM: each answers what
+// it holds and exits), so that their logs are complete: a test reads a line
+// written after an answer without waiting for it by the clock. Only for
+// private stacks.
+func (s *Stack) StopBoth(t *testing.T) {
+	t.Helper()
+	s.mustBePrivate(t)
+	for _, p := range []*process{s.gateway, s.server} {
+		if err := p.stop(stopGrace); err != nil {
+			t.Errorf("stopping %s: %v", p.name, err)
+		}
+	}
+}
+
 // StartServer starts mdc-server again on the same address and database and
 // waits until GET /health answers 200 through the gateway.
 func (s *Stack) StartServer(t *testing.T) {

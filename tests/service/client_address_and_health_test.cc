@@ -35,15 +35,6 @@ namespace {
 using grpc::health::v1::HealthCheckRequest;
 using grpc::health::v1::HealthCheckResponse;
 
-// The throttle counts per clock minute: a test that must see its 11th
-// attempt in the minute of its 1st starts early enough in a minute.
-void AwayFromMinuteEnd() {
-  const absl::Duration into =
-      absl::Now() -
-      absl::FromUnixSeconds(absl::ToUnixSeconds(absl::Now()) / 60 * 60);
-  if (into > absl::Seconds(45)) absl::SleepFor(absl::Seconds(61) - into);
-}
-
 class WholeServerTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -68,6 +59,14 @@ class WholeServerTest : public ::testing::Test {
     config.max_threads = 8;
     config.drain_seconds = 0;
     config.trusted_proxies = std::move(trusted_proxies);
+    // The throttle counts per clock minute: its clock stands still, in a
+    // minute of each server's own, so a test's attempts all fall in one
+    // minute however long they take (and no lock's probe comes due).
+    throttle_now_ =
+        absl::FromCivil(absl::CivilMinute(2030, 1, 1, 0, 0) + ++starts_,
+                        absl::UTCTimeZone()) +
+        absl::Seconds(30);
+    config.throttle_clock = [now = throttle_now_] { return now; };
     auto started = Server::Start(config);
     ASSERT_TRUE(started.ok()) << started.status();
     server_ = *std::move(started);
@@ -113,6 +112,8 @@ class WholeServerTest : public ::testing::Test {
   static testing::TestDatabase* db_;
   static storage::Repositories* repos_;
   static int accounts_;
+  static int starts_;
+  absl::Time throttle_now_;  // what the throttle's clock says
   std::unique_ptr<Server> server_;
   std::shared_ptr<grpc::Channel> channel_;
 };
@@ -120,6 +121,7 @@ class WholeServerTest : public ::testing::Test {
 testing::TestDatabase* WholeServerTest::db_ = nullptr;
 storage::Repositories* WholeServerTest::repos_ = nullptr;
 int WholeServerTest::accounts_ = 0;
+int WholeServerTest::starts_ = 0;
 
 TEST_F(WholeServerTest, HealthAnswersForTheServerAndEveryMdcService) {
   Start({"127.0.0.1", "::1"});
@@ -177,7 +179,6 @@ int FailUntilLocked(
 
 TEST_F(WholeServerTest, ForwardedForFromAnUntrustedPeerDoesNotDodgeTheLimit) {
   Start({"192.0.2.1"});  // Not 127.0.0.1: the test client is untrusted.
-  AwayFromMinuteEnd();
   int i = 0;
   const int failures = FailUntilLocked([&](const std::string& token) {
     return SignIn(token, absl::StrCat("203.0.113.", ++i % 250 + 1));
@@ -190,7 +191,6 @@ TEST_F(WholeServerTest, ForwardedForFromAnUntrustedPeerDoesNotDodgeTheLimit) {
 
 TEST_F(WholeServerTest, ForwardedForFromATrustedProxyNamesTheClient) {
   Start({"127.0.0.1", "::1"});
-  AwayFromMinuteEnd();
   const int failures = FailUntilLocked(
       [&](const std::string& token) { return SignIn(token, "198.51.100.7"); });
   EXPECT_GE(failures, domain::kMaxFailedTokensPerMinute);
@@ -203,7 +203,6 @@ TEST_F(WholeServerTest, ForwardedForFromATrustedProxyNamesTheClient) {
 TEST_F(WholeServerTest, ForwardedForFromATrustedNetworkNamesTheClient) {
   // As in Kubernetes: the gateway's address changes, its network does not.
   Start({"192.0.2.0/24", "127.0.0.0/8"});
-  AwayFromMinuteEnd();
   const int failures = FailUntilLocked(
       [&](const std::string& token) { return SignIn(token, "198.51.100.9"); });
   EXPECT_GE(failures, domain::kMaxFailedTokensPerMinute);
@@ -217,7 +216,6 @@ TEST_F(WholeServerTest, ForwardedForFromATrustedNetworkNamesTheClient) {
 // requests are refused before their tokens are looked up.
 TEST_F(WholeServerTest, TokensInUseAreNotLockedOutByTheirAddress) {
   Start({"127.0.0.1", "::1"});
-  AwayFromMinuteEnd();
   const std::string address = "198.51.100.20";
   const std::string collector = NewDeveloper();
   const std::string dashboard_user = NewDeveloper();
@@ -231,7 +229,8 @@ TEST_F(WholeServerTest, TokensInUseAreNotLockedOutByTheirAddress) {
   });
   EXPECT_GE(failures, domain::kMaxFailedTokensPerMinute);
   EXPECT_LE(failures, domain::kMaxFailedTokensPerMinute + 1);
-  const int counted = repos_->sign_ins.FailuresThisMinute(address).value_or(-1);
+  const int counted =
+      repos_->sign_ins.FailuresThisMinute(address, throttle_now_).value_or(-1);
 
   const grpc::Status refused = ListHolidays(domain::GenerateToken(), address);
   EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
@@ -242,7 +241,9 @@ TEST_F(WholeServerTest, TokensInUseAreNotLockedOutByTheirAddress) {
               grpc::StatusCode::RESOURCE_EXHAUSTED);
   }
   // Refused attempts never reached the database: nothing more was counted.
-  EXPECT_EQ(repos_->sign_ins.FailuresThisMinute(address).value_or(-1), counted);
+  EXPECT_EQ(
+      repos_->sign_ins.FailuresThisMinute(address, throttle_now_).value_or(-1),
+      counted);
 
   // The tokens in use go on, on every route.
   EXPECT_EQ(ListHolidays(collector, address).error_code(),

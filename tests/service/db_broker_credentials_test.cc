@@ -22,8 +22,8 @@ class DbBrokerCredentialsTest : public ::testing::Test {
     repos_ = std::make_unique<storage::Repositories>(db_->pool());
   }
 
-  std::string Count(const std::string &table,
-                    const std::string &where = "true") {
+  std::string Count(const std::string& table,
+                    const std::string& where = "true") {
     return db_->Query("SELECT count(*) FROM " + table + " WHERE " + where);
   }
 

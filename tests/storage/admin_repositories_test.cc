@@ -23,22 +23,22 @@ class AdminStorageTest : public ::testing::Test {
     repos_ = std::make_unique<Repositories>(db_->pool());
   }
 
-  int64_t NewDeveloper(const std::string &username,
-                       const std::string &role = "developer") {
+  int64_t NewDeveloper(const std::string& username,
+                       const std::string& role = "developer") {
     auto created = repos_->developers.Create(
         username, role, domain::HashToken(domain::GenerateToken()));
     EXPECT_TRUE(created.ok()) << created.status();
     return created.ok() ? created->id : 0;
   }
 
-  std::string Count(const std::string &table,
-                    const std::string &where = "true") {
+  std::string Count(const std::string& table,
+                    const std::string& where = "true") {
     return db_->Query("SELECT count(*) FROM " + table + " WHERE " + where);
   }
 
   // One row of each market data kind on `day` (an IST date), written by
   // `writer`; `n` distinguishes instants.
-  void InsertMarketData(const std::string &day, int64_t writer, int n = 0) {
+  void InsertMarketData(const std::string& day, int64_t writer, int n = 0) {
     const std::string at =
         "'" + day + " 10:0" + std::to_string(n) + ":00+05:30'";
     const std::string w = std::to_string(writer);
@@ -135,7 +135,21 @@ TEST_F(AdminStorageTest, DeleteWaitsForAWriteUnderWayAndClearsIt) {
     status = repos_->developers.Delete(id);
     deleted = true;
   });
-  absl::SleepFor(absl::Milliseconds(300));
+  // Waits until a session of this database waits for a lock: the delete
+  // behind the open write (no other session of it takes locks meanwhile).
+  // On a connection of its own: the writer and the delete hold the pool's.
+  auto watcher = Connection::Open(db_->url());
+  ASSERT_TRUE(watcher.ok()) << watcher.status();
+  auto lock_waiters = [&] {
+    auto waiting = (*watcher)->ExecScript(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+        "current_database() AND wait_event_type = 'Lock'");
+    return waiting.ok() ? waiting->String(0, 0) : waiting.status().ToString();
+  };
+  const absl::Time deadline = absl::Now() + absl::Seconds(60);
+  while (!deleted.load() && lock_waiters() == "0" && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(5));  // polling, not ordering
+  }
   EXPECT_FALSE(deleted.load()) << "the delete did not wait for the write";
   ASSERT_TRUE((*writer)->ExecScript("COMMIT").ok());
   deleter.join();
@@ -196,7 +210,7 @@ TEST_F(AdminStorageTest, ConcurrentDeletesOfTwoAdminsLeaveOne) {
     ta.join();
     tb.join();
     ASSERT_NE(a.ok(), b.ok()) << "round " << round << ": " << a << " / " << b;
-    const absl::Status &refused = a.ok() ? b : a;
+    const absl::Status& refused = a.ok() ? b : a;
     EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition) << refused;
     ASSERT_EQ(Count("developers", "role = 'admin'"), "1");
     survivor = a.ok() ? fresh : survivor;
@@ -247,7 +261,7 @@ TEST_F(AdminStorageTest, DeleteDaysTakesOnlyMarketDataOfThoseDays) {
   EXPECT_EQ(deleted->shortlists, 3);
   EXPECT_EQ(deleted->quotes, 3);
   EXPECT_EQ(deleted->nifty_quotes, 3);
-  for (const char *table :
+  for (const char* table :
        {"shortlist_snapshots", "stock_quotes", "nifty_quotes"}) {
     EXPECT_EQ(Count(table), "1") << table;
     EXPECT_EQ(Count(table, "trading_day = '2025-03-04'"), "1") << table;
@@ -305,7 +319,7 @@ TEST_F(AdminStorageTest, DedupeCheckFindsSymbolsSplitByCase) {
   ASSERT_TRUE(found.ok()) << found.status();
   EXPECT_EQ(found->affected, 1);
   bool reported = false;
-  for (const auto &line : found->log) {
+  for (const auto& line : found->log) {
     reported = reported || (line.find("INFY") != std::string::npos &&
                             line.find("stored 2 times") != std::string::npos);
   }

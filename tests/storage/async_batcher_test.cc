@@ -14,7 +14,8 @@
 
 #include "absl/synchronization/blocking_counter.h"
 #include "absl/synchronization/mutex.h"
-#include "absl/time/clock.h"
+#include "absl/synchronization/notification.h"
+#include "tests/support/batch_gate.h"
 #include "tests/support/test_database.h"
 
 namespace mdc::storage {
@@ -24,9 +25,8 @@ constexpr Statement kInsert{
     "async_batcher_test_insert",
     "INSERT INTO async_batcher_test (k, v) VALUES ($1, $2) "
     "RETURNING txid_current()::text"};
-// Keeps the batcher's thread busy so that what is submitted meanwhile
-// queues and goes in the next batch.
-constexpr Statement kHold{"async_batcher_test_hold", "SELECT pg_sleep(0.3)"};
+// A batch held at a BatchGate keeps the batcher's one thread busy, so what
+// is submitted meanwhile queues and goes in the next batch.
 
 class AsyncBatcherTest : public ::testing::Test {
  protected:
@@ -81,9 +81,10 @@ TEST_F(AsyncBatcherTest, EverySubmissionIsAnsweredOnceAndCommitted) {
 TEST_F(AsyncBatcherTest, WritesQueuedMeanwhileCommitTogether) {
   AsyncBatcher writes(db_->pool(), BatchMode::kWrite, 256, 1);
   absl::BlockingCounter answered(11);
-  writes.Submit(kHold, Params(),
+  testing::BatchGate gate(*db_);
+  writes.Submit(testing::BatchGate::kWait, Params(),
                 [&](absl::StatusOr<Result>) { answered.DecrementCount(); });
-  absl::SleepFor(absl::Milliseconds(100));  // the hold is running
+  gate.AwaitWaiter();  // the gate's batch is running
   absl::Mutex mu;
   std::set<std::string> transactions;
   std::atomic<int> failed{0};
@@ -99,6 +100,7 @@ TEST_F(AsyncBatcherTest, WritesQueuedMeanwhileCommitTogether) {
                     answered.DecrementCount();
                   });
   }
+  gate.Open();
   answered.Wait();
   EXPECT_EQ(failed.load(), 0);
   EXPECT_EQ(transactions.size(), 1u) << "one batch, one transaction";
@@ -111,9 +113,10 @@ TEST_F(AsyncBatcherTest, AFailingWriteFailsAloneAndTheOthersCommit) {
             "30000");
   AsyncBatcher writes(db_->pool(), BatchMode::kWrite, 256, 1);
   absl::BlockingCounter answered(13);
-  writes.Submit(kHold, Params(),
+  testing::BatchGate gate(*db_);
+  writes.Submit(testing::BatchGate::kWait, Params(),
                 [&](absl::StatusOr<Result>) { answered.DecrementCount(); });
-  absl::SleepFor(absl::Milliseconds(100));
+  gate.AwaitWaiter();  // the gate's batch is running
   std::vector<absl::Status> results(12);
   // Submission 5 inserts the key that exists; the others new keys.
   for (int i = 0; i < 12; ++i) {
@@ -124,6 +127,7 @@ TEST_F(AsyncBatcherTest, AFailingWriteFailsAloneAndTheOthersCommit) {
                     answered.DecrementCount();
                   });
   }
+  gate.Open();
   answered.Wait();
   for (int i = 0; i < 12; ++i) {
     if (i == 5) {
@@ -140,16 +144,30 @@ TEST_F(AsyncBatcherTest, AFailingWriteFailsAloneAndTheOthersCommit) {
 
 TEST_F(AsyncBatcherTest, DestructionRunsWhatWasSubmitted) {
   std::atomic<int> ok{0};
-  {
-    AsyncBatcher writes(db_->pool(), BatchMode::kWrite, 256, 2);
-    writes.Submit(kHold, Params(), [](absl::StatusOr<Result>) {});
-    for (int i = 0; i < 20; ++i) {
-      writes.Submit(kInsert, Params().Int32(40000 + i).Text("late"),
-                    [&](absl::StatusOr<Result> result) {
-                      if (result.ok()) ++ok;
-                    });
-    }
-  }  // destroyed at once, with the hold still running
+  testing::BatchGate gate(*db_);
+  auto writes =
+      std::make_unique<AsyncBatcher>(db_->pool(), BatchMode::kWrite, 256, 1);
+  writes->Submit(testing::BatchGate::kWait, Params(),
+                 [](absl::StatusOr<Result>) {});
+  gate.AwaitWaiter();  // the batcher's one thread is held
+  for (int i = 0; i < 20; ++i) {
+    writes->Submit(kInsert, Params().Int32(40000 + i).Text("late"),
+                   [&](absl::StatusOr<Result> result) {
+                     if (result.ok()) ++ok;
+                   });
+  }
+  // The batcher is destroyed with the 20 still queued behind the held
+  // batch. CRAFT: the gate opens once the destroying thread has started;
+  // nothing shows the destructor itself has begun, but the 20 cannot run
+  // before the gate opens and the destructor returns only once they did.
+  absl::Notification destroying;
+  std::thread destroyer([&] {
+    destroying.Notify();
+    writes.reset();
+  });
+  destroying.WaitForNotification();
+  gate.Open();
+  destroyer.join();
   EXPECT_EQ(ok.load(), 20);
   EXPECT_EQ(Count(40000, 40020), "20");
 }

@@ -5,11 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "absl/time/clock.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "storage/observer.h"
+#include "storage/pool.h"
+#include "tests/support/batch_gate.h"
 #include "tests/support/test_database.h"
 
 namespace mdc::storage {
@@ -19,9 +24,34 @@ constexpr Statement kInsert{"batcher_test_insert",
                             "INSERT INTO batcher_test (k, v) VALUES ($1, $2)"};
 constexpr Statement kFind{"batcher_test_find",
                           "SELECT v FROM batcher_test WHERE k = $1"};
-// Holds a batch open so that statements submitted meanwhile queue up and
-// all go in the next batch.
-constexpr Statement kHold{"batcher_test_hold", "SELECT pg_sleep(0.5)"};
+// The name the tests' batchers report under.
+constexpr absl::string_view kName = "batcher_test";
+
+// The queue depth the tests' batchers last reported (StorageObserver), so a
+// test can wait until its submissions all queue.
+class QueueDepth : public StorageObserver {
+ public:
+  void BatchQueueDepth(absl::string_view batcher, int depth) override {
+    if (batcher != kName) return;
+    absl::MutexLock lock(&mu_);
+    depth_ = depth;
+  }
+  // Returns once `depth` statements wait; fails the test after 60 s.
+  void Await(int depth) {
+    absl::MutexLock lock(&mu_);
+    auto reached = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return depth_ == depth;
+    };
+    if (!mu_.AwaitWithTimeout(absl::Condition(&reached), absl::Seconds(60))) {
+      ADD_FAILURE() << depth << " statements never queued (last " << depth_
+                    << ")";
+    }
+  }
+
+ private:
+  absl::Mutex mu_;
+  int depth_ ABSL_GUARDED_BY(mu_) = 0;
+};
 
 class BatcherTest : public ::testing::Test {
  protected:
@@ -34,25 +64,39 @@ class BatcherTest : public ::testing::Test {
     db_ = nullptr;
   }
 
-  // Runs `count` submissions on as many threads while `batcher` is held
-  // busy by one more, so all of them queue and run as one batch.
+  void SetUp() override {
+    pool_ = std::make_unique<ConnectionPool>(db_->url(), 4,
+                                             absl::ZeroDuration(), &depth_);
+  }
+  void TearDown() override { pool_.reset(); }
+
+  // Runs `count` submissions on as many threads while `batcher` is held at
+  // a gate by one more, and opens the gate only once all of them queue: so
+  // they run as one batch, whatever the machine's speed.
   template <typename Submit>
-  static void RunTogether(Batcher& batcher, int count, Submit submit) {
-    std::thread holder([&] { ASSERT_TRUE(batcher.Run(kHold, Params()).ok()); });
-    absl::SleepFor(absl::Milliseconds(100));  // the holder leads its batch
+  void RunTogether(Batcher& batcher, int count, Submit submit) {
+    testing::BatchGate gate(*db_);
+    std::thread holder([&] {
+      EXPECT_TRUE(batcher.Run(testing::BatchGate::kWait, Params()).ok());
+    });
+    gate.AwaitWaiter();  // the holder leads its batch
     std::vector<std::thread> threads;
     for (int i = 0; i < count; ++i) threads.emplace_back(submit, i);
+    depth_.Await(count);
+    gate.Open();
     holder.join();
     for (auto& t : threads) t.join();
   }
 
   static testing::TestDatabase* db_;
+  QueueDepth depth_;
+  std::unique_ptr<ConnectionPool> pool_;
 };
 
 testing::TestDatabase* BatcherTest::db_ = nullptr;
 
 TEST_F(BatcherTest, ConcurrentWritesAllCommit) {
-  Batcher writes(db_->pool(), Batcher::Mode::kWrite, 256, 1);
+  Batcher writes(*pool_, Batcher::Mode::kWrite, 256, 1, kName);
   std::atomic<int> failed{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < 16; ++t) {
@@ -77,7 +121,7 @@ TEST_F(BatcherTest, AFailingWriteFailsAloneAndTheOthersCommit) {
   ASSERT_EQ(db_->Query("INSERT INTO batcher_test VALUES (20000, 'taken') "
                        "RETURNING k"),
             "20000");
-  Batcher writes(db_->pool(), Batcher::Mode::kWrite, 256, 1);
+  Batcher writes(*pool_, Batcher::Mode::kWrite, 256, 1, kName);
   std::vector<absl::Status> results(12);
   // Submission 5 inserts a key that exists; the others new keys.
   RunTogether(writes, 12, [&](int i) {
@@ -107,7 +151,7 @@ TEST_F(BatcherTest, BatchedReadsEachGetTheirOwnRows) {
                    ", 'v" + std::to_string(k) + "') RETURNING k"),
         std::to_string(k));
   }
-  Batcher reads(db_->pool(), Batcher::Mode::kRead, 256, 1);
+  Batcher reads(*pool_, Batcher::Mode::kRead, 256, 1, kName);
   std::vector<std::string> got(20);
   std::vector<int> rows(20, -1);
   RunTogether(reads, 20, [&](int i) {
@@ -126,7 +170,7 @@ TEST_F(BatcherTest, IdenticalReadsInABatchEachGetTheRows) {
   ASSERT_EQ(db_->Query("INSERT INTO batcher_test VALUES (40000, 'shared') "
                        "RETURNING k"),
             "40000");
-  Batcher reads(db_->pool(), Batcher::Mode::kRead, 256, 1);
+  Batcher reads(*pool_, Batcher::Mode::kRead, 256, 1, kName);
   std::vector<std::string> got(16);
   // Half read key 40000, half a key that does not exist.
   RunTogether(reads, 16, [&](int i) {
@@ -141,7 +185,7 @@ TEST_F(BatcherTest, IdenticalReadsInABatchEachGetTheRows) {
 
 TEST_F(BatcherTest, AFailingReadDoesNotSinkTheOthers) {
   constexpr Statement kDivide{"batcher_test_divide", "SELECT (100 / $1)::text"};
-  Batcher reads(db_->pool(), Batcher::Mode::kRead, 256, 1);
+  Batcher reads(*pool_, Batcher::Mode::kRead, 256, 1, kName);
   std::vector<absl::StatusOr<std::string>> got(8, std::string());
   RunTogether(reads, 8, [&](int i) {
     // Submission 3 divides by zero.

@@ -3,6 +3,7 @@
 // failure counter; the day reads of shortlists; the batched quote reads.
 #include <gtest/gtest.h>
 
+#include "absl/time/time.h"
 #include "domain/observations.h"
 #include "domain/time.h"
 #include "domain/tokens.h"
@@ -159,19 +160,31 @@ TEST_F(DashboardRepositoriesTest, TagsSortInByteOrder) {
 }
 
 TEST_F(DashboardRepositoriesTest, SignInFailuresCountPerClient) {
-  auto none = repos_->sign_ins.FailuresThisMinute("198.51.100.1");
+  // Minutes of a named instant: no test straddles a minute's end.
+  const absl::Time at = absl::FromCivil(
+      absl::CivilSecond(2030, 2, 1, 9, 15, 20), absl::UTCTimeZone());
+  auto none = repos_->sign_ins.FailuresThisMinute("198.51.100.1", at);
   ASSERT_TRUE(none.ok()) << none.status();
   EXPECT_EQ(*none, 0);
-  ASSERT_TRUE(repos_->sign_ins.RecordFailure("198.51.100.1").ok());
-  ASSERT_TRUE(repos_->sign_ins.RecordFailure("198.51.100.1").ok());
-  ASSERT_TRUE(repos_->sign_ins.RecordFailure("198.51.100.2").ok());
-  EXPECT_EQ(*repos_->sign_ins.FailuresThisMinute("198.51.100.1"), 2);
-  EXPECT_EQ(*repos_->sign_ins.FailuresThisMinute("198.51.100.2"), 1);
-  // A past minute does not count.
+  ASSERT_TRUE(repos_->sign_ins.RecordFailure("198.51.100.1", at).ok());
+  EXPECT_EQ(
+      *repos_->sign_ins.RecordFailure("198.51.100.1", at + absl::Seconds(39)),
+      2)
+      << "the same minute";
+  ASSERT_TRUE(repos_->sign_ins.RecordFailure("198.51.100.2", at).ok());
+  EXPECT_EQ(*repos_->sign_ins.FailuresThisMinute("198.51.100.1", at), 2);
+  EXPECT_EQ(*repos_->sign_ins.FailuresThisMinute("198.51.100.2", at), 1);
+  // The next minute starts from nothing; a past minute does not count.
+  EXPECT_EQ(*repos_->sign_ins.FailuresThisMinute("198.51.100.1",
+                                                 at + absl::Seconds(40)),
+            0);
   db_->Query(
       "UPDATE sign_in_failures SET minute = minute - interval '1 minute' "
       "WHERE client_address = '198.51.100.1'");
-  EXPECT_EQ(*repos_->sign_ins.FailuresThisMinute("198.51.100.1"), 0);
+  EXPECT_EQ(*repos_->sign_ins.FailuresThisMinute("198.51.100.1", at), 0);
+  // Without an instant, the database clock's minute: a new client's first
+  // failure is its minute's first, whenever it falls.
+  EXPECT_EQ(*repos_->sign_ins.RecordFailure("198.51.100.3"), 1);
 }
 
 TEST_F(DashboardRepositoriesTest, DaySnapshotsAndInstants) {

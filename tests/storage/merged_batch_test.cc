@@ -21,6 +21,7 @@
 #include "storage/async_batcher.h"
 #include "storage/observer.h"
 #include "storage/pool.h"
+#include "tests/support/batch_gate.h"
 #include "tests/support/test_database.h"
 
 namespace mdc::storage {
@@ -61,10 +62,6 @@ constexpr Statement kUpsertTags{"merged_batch_test_upsert_tags",
                                 "ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v "
                                 "RETURNING k, txid_current()::text",
                                 &kUpsertMany};
-// Keeps the batcher's thread busy so that what is submitted meanwhile
-// queues and goes in the next batch.
-constexpr Statement kHold{"merged_batch_test_hold", "SELECT pg_sleep(0.3)"};
-
 // Counts the statements the batches report.
 class StatementCounter : public StorageObserver {
  public:
@@ -101,15 +98,20 @@ class MergedBatchTest : public ::testing::Test {
     std::string transaction;
   };
 
-  // Holds the batcher, then submits `params` of `statement` in order, so
-  // that they all go in one batch; returns their answers.
+  // Holds the batcher at a gate, then submits `params` of `statement` in
+  // order and opens the gate, so that they all go in one batch; returns
+  // their answers.
   std::vector<Answer> SubmitTogether(const Statement& statement,
                                      const std::vector<Params>& params) {
     absl::BlockingCounter answered(static_cast<int>(params.size()) + 1);
     const int sent_before = counter_.sent();
-    writes_->Submit(kHold, Params(),
-                    [&](absl::StatusOr<Result>) { answered.DecrementCount(); });
-    absl::SleepFor(absl::Milliseconds(100));  // the hold is running
+    testing::BatchGate gate(*db_);
+    writes_->Submit(testing::BatchGate::kWait, Params(),
+                    [&](absl::StatusOr<Result> held) {
+                      EXPECT_TRUE(held.ok()) << held.status();
+                      answered.DecrementCount();
+                    });
+    gate.AwaitWaiter();  // the gate's batch is running
     std::vector<Answer> answers(params.size());
     for (size_t i = 0; i < params.size(); ++i) {
       writes_->Submit(statement, params[i],
@@ -126,9 +128,10 @@ class MergedBatchTest : public ::testing::Test {
                         answered.DecrementCount();
                       });
     }
+    gate.Open();
     answered.Wait();
     // Every batch reports its statements before it answers: all counted.
-    sent_ = counter_.sent() - sent_before - 1;  // the hold's own
+    sent_ = counter_.sent() - sent_before - 1;  // the gate's own
     return answers;
   }
 

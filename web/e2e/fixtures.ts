@@ -24,6 +24,7 @@ export const test = base.extend<
   { world: World }
 >({
   world: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
     async ({}, use) => {
       const stack = await Stack.start();
       try {

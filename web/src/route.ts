@@ -134,6 +134,7 @@ function indicators(value: string | null): IndicatorName[] | undefined {
  * "//host") and no control character, and resolves to this origin.
  */
 export function isSamePath(next: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
   if (!next.startsWith("/") || next.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(next)) return false;
   try {
     return new URL(next, "http://dashboard.invalid").origin === "http://dashboard.invalid";

@@ -21,7 +21,7 @@ class GateProxy:
         host, port = upstream.rsplit(":", 1)
         self._upstream = (host, int(port))
         self._listener = socket.create_server(("127.0.0.1", 0))
-        self.addr = "127.0.0.1:%d" % self._listener.getsockname()[1]
+        self.addr = f"127.0.0.1:{self._listener.getsockname()[1]}"
         self.first_bytes = threading.Event()
         self.release = threading.Event()
         self._lock = threading.Lock()

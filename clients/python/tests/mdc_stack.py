@@ -102,10 +102,10 @@ class Process:
         self.popen.send_signal(signal.SIGTERM)
         try:
             self.popen.wait(STOP_GRACE)
-        except subprocess.TimeoutExpired:
+        except subprocess.TimeoutExpired as err:
             self.popen.kill()
             self.popen.wait()
-            raise RuntimeError(f"{self.name} did not exit within {STOP_GRACE}s of SIGTERM")
+            raise RuntimeError(f"{self.name} did not exit within {STOP_GRACE}s of SIGTERM") from err
 
     def kill(self) -> None:
         """SIGKILL: no drain, no clean end of its calls."""

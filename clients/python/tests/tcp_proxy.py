@@ -17,7 +17,7 @@ class BlackHoleProxy:
         host, port = upstream.rsplit(":", 1)
         self._upstream = (host, int(port))
         self._listener = socket.create_server(("127.0.0.1", 0))
-        self.addr = "127.0.0.1:%d" % self._listener.getsockname()[1]
+        self.addr = f"127.0.0.1:{self._listener.getsockname()[1]}"
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = []
         self._holes: list[threading.Event] = []

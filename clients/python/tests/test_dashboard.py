@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import date, datetime
 
 import pytest
+from mdc.v1 import dashboard_pb2
 
 import mdc
-from mdc.v1 import dashboard_pb2
 
 IST = mdc.IST
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 import pytest
+from mdc.v1 import developer_pb2, market_pb2
 
 import mdc
-from mdc.v1 import developer_pb2, market_pb2
 from mdc_stack import Stack
 
 IST = mdc.IST

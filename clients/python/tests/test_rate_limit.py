@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+import answers
 import mdc
 from mdc.transport import MAX_RETRY_AFTER, may_retry_answer
-import answers
 from stub_server import Reply, stub_server
 
 

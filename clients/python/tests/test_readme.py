@@ -60,7 +60,7 @@ def test_the_quick_start_runs(
     assert "entries=[ShortlistEntry(nse_symbol='RELIANCE', name='Reliance', price=1234.5)]" in printed
     assert re.search(r"^2025-01-02 10:30:00\+05:30\s+1234\.5\s+NaN$", printed, re.MULTILINE), printed
     if "client.quotes(" in quick_start(readme, heading):  # the cross-section: one found, one missing
-        line = next((l for l in printed.splitlines() if l.startswith("QuoteCrossSection(")), "")
+        line = next((row for row in printed.splitlines() if row.startswith("QuoteCrossSection(")), "")
         assert "nse_symbol='RELIANCE'" in line and "last_price=1234.5" in line and "missing=('TCS',)" in line, printed
 
 

@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime, time
 
 import pytest
 from google.protobuf import descriptor_pool, json_format
+from mdc.v1 import market_pb2, stream_pb2
 
 import mdc
 import mdc.admin
@@ -21,7 +22,6 @@ from mdc import inputs
 from mdc.convert import from_message, record_hints, unwrap_optional
 from mdc.frames import columns
 from mdc.methods import load_generated_modules
-from mdc.v1 import market_pb2, stream_pb2
 
 RECORDS = [
     value

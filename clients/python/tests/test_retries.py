@@ -14,9 +14,9 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 
+import answers
 import mdc
 from mdc.transport import RetryPolicy
-import answers
 from mdc_stack import Stack, free_addr
 from stub_server import Reply, stub_server
 

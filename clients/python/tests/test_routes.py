@@ -6,10 +6,10 @@ import json
 
 import pytest
 from google.protobuf import field_mask_pb2
+from mdc.v1 import admin_pb2, collector_pb2, dashboard_pb2, developer_pb2, market_pb2
 
 import mdc
 from mdc.methods import all_methods, find_method
-from mdc.v1 import admin_pb2, collector_pb2, dashboard_pb2, developer_pb2, market_pb2
 
 
 def test_every_rpc_of_the_contract_has_a_route() -> None:

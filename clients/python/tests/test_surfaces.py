@@ -88,4 +88,4 @@ def test_the_common_methods_match_too() -> None:
 
 def test_the_async_methods_carry_the_sync_documentation() -> None:
     for name in OPS:
-        assert getattr(mdc.AsyncClient, name).__doc__ == getattr(mdc.Client, name).__doc__ != None, name
+        assert getattr(mdc.AsyncClient, name).__doc__ == getattr(mdc.Client, name).__doc__ is not None, name

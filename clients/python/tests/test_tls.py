@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-import mdc
 import answers
+import mdc
 from stub_server import Reply, stub_server
 
 HEALTHY = Reply(body=answers.HEALTHY)

@@ -23,6 +23,7 @@ async function refusal(promise: Promise<unknown>): Promise<MdcError> {
 }
 
 /** Loosely typed, as JSON a collector parsed is. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- loose on purpose
 const untyped = (value: unknown): any => value;
 
 describe("research shapes and refusals against a real mdc stack", { skip: missing.length ? "no mdc stack: set " + missing.join(", ") : false }, () => {

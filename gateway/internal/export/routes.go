@@ -8,37 +8,69 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"github.com/grpc-ecosystem/grpc-gateway/v2/utilities"
+	"google.golang.org/genproto/googleapis/api/annotations"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"mdc/gateway/gen/mdcv1"
+	mdcroutes "mdc/gateway/internal/routes"
 )
 
 // route is one export route: the RPC it calls and the layout of its rows.
 type route struct {
-	path   string // as the RPC's google.api.http rule has it
+	path   string // the GET path of the RPC's google.api.http rule (httpPath)
 	rpc    string // full method name, /mdc.v1.ExportService/ExportQuotes
 	layout layout
 	// request is a new request message of the RPC, to fill from the query.
 	request func() proto.Message
 }
 
+// newRoute is the route of rpc, its path read from the descriptors.
+func newRoute(rpc string, l layout, request func() proto.Message) route {
+	return route{path: httpPath(rpc), rpc: rpc, layout: l, request: request}
+}
+
 var routes = []route{
-	{"/v1/developer/export/quotes", mdcv1.ExportService_ExportQuotes_FullMethodName, quotesLayout,
-		func() proto.Message { return &mdcv1.ExportQuotesRequest{} }},
-	{"/v1/developer/export/nifty", mdcv1.ExportService_ExportNifty_FullMethodName, niftyLayout,
-		func() proto.Message { return &mdcv1.ExportNiftyRequest{} }},
-	{"/v1/developer/export/shortlists", mdcv1.ExportService_ExportShortlists_FullMethodName, shortlistsLayout,
-		func() proto.Message { return &mdcv1.ExportShortlistsRequest{} }},
-	{"/v1/developer/export/candles", mdcv1.ExportService_ExportCandles_FullMethodName, candlesLayout,
-		func() proto.Message { return &mdcv1.ExportCandlesRequest{} }},
+	newRoute(mdcv1.ExportService_ExportQuotes_FullMethodName, quotesLayout,
+		func() proto.Message { return &mdcv1.ExportQuotesRequest{} }),
+	newRoute(mdcv1.ExportService_ExportNifty_FullMethodName, niftyLayout,
+		func() proto.Message { return &mdcv1.ExportNiftyRequest{} }),
+	newRoute(mdcv1.ExportService_ExportShortlists_FullMethodName, shortlistsLayout,
+		func() proto.Message { return &mdcv1.ExportShortlistsRequest{} }),
+	newRoute(mdcv1.ExportService_ExportCandles_FullMethodName, candlesLayout,
+		func() proto.Message { return &mdcv1.ExportCandlesRequest{} }),
+}
+
+// httpPath is the path of the GET rule (google.api.http) of the RPC named
+// by its full method name: the protos hold the paths, this package restates
+// none. A missing or non-GET rule is a broken build, found when the package
+// loads.
+func httpPath(fullMethod string) string {
+	name := protoreflect.FullName(strings.ReplaceAll(strings.TrimPrefix(fullMethod, "/"), "/", "."))
+	d, err := protoregistry.GlobalFiles.FindDescriptorByName(name)
+	if err != nil {
+		panic(fmt.Sprintf("export: no descriptor of %s: %v", name, err))
+	}
+	md, ok := d.(protoreflect.MethodDescriptor)
+	if !ok {
+		panic(fmt.Sprintf("export: %s is not a method", name))
+	}
+	rule, _ := proto.GetExtension(md.Options(), annotations.E_Http).(*annotations.HttpRule)
+	method, path := mdcroutes.HTTPRule(rule)
+	if method != http.MethodGet {
+		panic(fmt.Sprintf("export: %s has no GET rule (google.api.http)", name))
+	}
+	return path
 }
 
 // streamDesc is the description of the server-streaming RPC method.

@@ -84,22 +84,57 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 		table.Add(http.MethodGet, path)
 	}
 	known := transport.NewKnownTokens()
-	afterBody := transport.RejectInvalidUTF8(m, table,
-		static.WithDashboard(dashboard, m,
-			stream.Handler(mux, table, m, mux)))
-	bodies := importsApart(
-		transport.RequireJSON(table, m,
-			transport.LimitBody(o.MaxBodyBytes, o.uploadRate, transport.NewBodyBudget(o.MaxBodyBytesInFlight), known, m, afterBody)),
-		afterBody)
-	return transport.WithClientAddress(o.TrustedProxies,
-		observe.Requests(o.Logger, !o.NoAccessLog,
-			transport.WithSecurityHeaders(
-				o.metrics.Measure(table,
-					transport.WithCORS(o.CORSOrigins, m,
-						transport.LimitHeaders(m,
-							transport.RequireBearer(table, known, transport.SignInTokenCheck(conn, observe.RequestIDHeader), m,
-								transport.LimitHeavyReads(table, o.heavyReads(), m,
-									bodies)))))))), nil
+	// The middleware, outermost first: a request meets them in this order.
+	// CRAFT: the order matters. The client address and the log line come
+	// before anything that may refuse (so a refusal is logged with its
+	// client); CORS before the header limits and the token check (a
+	// preflight carries no token); the token check before any body is read
+	// (a made-up token is refused without holding body budget, issue 31);
+	// UTF-8 of path and query just before the dashboard and the routes.
+	layers := []layer{
+		{"client address", func(next http.Handler) http.Handler {
+			return transport.WithClientAddress(o.TrustedProxies, next)
+		}},
+		{"request id and log line", func(next http.Handler) http.Handler {
+			return observe.Requests(o.Logger, !o.NoAccessLog, next)
+		}},
+		{"security headers", transport.WithSecurityHeaders},
+		{"metrics", func(next http.Handler) http.Handler { return o.metrics.Measure(table, next) }},
+		{"CORS", func(next http.Handler) http.Handler { return transport.WithCORS(o.CORSOrigins, m, next) }},
+		{"header limits", func(next http.Handler) http.Handler { return transport.LimitHeaders(m, next) }},
+		{"bearer token", func(next http.Handler) http.Handler {
+			return transport.RequireBearer(table, known, transport.SignInTokenCheck(conn, observe.RequestIDHeader), m, next)
+		}},
+		{"heavy reads", func(next http.Handler) http.Handler {
+			return transport.LimitHeavyReads(table, o.heavyReads(), m, next)
+		}},
+		// An import's file is no JSON body: it skips the content type and
+		// the 4 MiB limit and budget (its own limits: MDC_IMPORT_MAX_BYTES).
+		{"JSON bodies: content type, limits and budget (imports apart)", func(next http.Handler) http.Handler {
+			checked := transport.RequireJSON(table, m,
+				transport.LimitBody(o.MaxBodyBytes, o.uploadRate, transport.NewBodyBudget(o.MaxBodyBytesInFlight), known, m, next))
+			return importsApart(checked, next)
+		}},
+		{"UTF-8 path and query", func(next http.Handler) http.Handler { return transport.RejectInvalidUTF8(m, table, next) }},
+		{"dashboard", func(next http.Handler) http.Handler { return static.WithDashboard(dashboard, m, next) }},
+	}
+	return chain(layers, stream.Handler(mux, table, m, mux)), nil
+}
+
+// layer is one middleware of the gateway: a name to read it by, and how it
+// wraps the handler after it.
+type layer struct {
+	name string
+	wrap func(next http.Handler) http.Handler
+}
+
+// chain wraps inner in layers, the first outermost.
+func chain(layers []layer, inner http.Handler) http.Handler {
+	h := inner
+	for i := len(layers) - 1; i >= 0; i-- {
+		h = layers[i].wrap(h)
+	}
+	return h
 }
 
 // importIdle is how long an import's upload may send nothing (or its

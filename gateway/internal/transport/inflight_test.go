@@ -6,6 +6,26 @@ import (
 	"time"
 )
 
+// awaitWaiters returns once known and strangers acquires wait in b's queues,
+// failing the test after 10 s: so a test orders its goroutines by what the
+// budget shows, not by sleeping.
+func awaitWaiters(t *testing.T, b *BodyBudget, known, strangers int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b.mu.Lock()
+		k, o := b.known.Len(), b.others.Len()
+		b.mu.Unlock()
+		if k == known && o == strangers {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiters: %d known, %d strangers; want %d, %d", k, o, known, strangers)
+		}
+		time.Sleep(time.Millisecond) // polling, not ordering
+	}
+}
+
 func TestBodyBudget(t *testing.T) {
 	b := NewBodyBudget(100)
 	ctx := context.Background()
@@ -19,7 +39,7 @@ func TestBodyBudget(t *testing.T) {
 	}
 	got := make(chan bool)
 	go func() { got <- b.acquire(ctx, 50, false) }()
-	time.Sleep(10 * time.Millisecond)
+	awaitWaiters(t, b, 1, 0)
 	b.release(60, false)
 	if !<-got {
 		t.Fatal("waiter not served after release")
@@ -52,17 +72,19 @@ func TestBodyBudgetKeepsHalfForKnownTokens(t *testing.T) {
 	}
 	stranger, known := make(chan bool), make(chan bool)
 	go func() { stranger <- b.acquire(ctx, 10, true) }()
-	time.Sleep(10 * time.Millisecond)
+	awaitWaiters(t, b, 0, 1)
 	go func() { known <- b.acquire(ctx, 10, false) }()
-	time.Sleep(10 * time.Millisecond)
+	awaitWaiters(t, b, 1, 1)
 	b.release(50, false) // room for both, but strangers still hold their half
 	if !<-known {
 		t.Fatal("known waiter not served")
 	}
+	// release grants synchronously: a stranger it served has left the queue.
+	awaitWaiters(t, b, 0, 1)
 	select {
 	case <-stranger:
 		t.Fatal("a stranger was served past the strangers' half")
-	case <-time.After(20 * time.Millisecond):
+	default:
 	}
 	b.release(50, true)
 	if !<-stranger {

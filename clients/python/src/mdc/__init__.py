@@ -20,7 +20,13 @@ from mdc.admin import Developer, Health
 from mdc.async_client import AsyncClient
 from mdc.async_streams import AsyncEventStream
 from mdc.client import Client
-from mdc.coverage import Coverage, MinuteRange, ShortlistCoverage, SymbolCoverage, WriterActivity
+from mdc.coverage import (
+    Coverage,
+    MinuteRange,
+    ShortlistCoverage,
+    SymbolCoverage,
+    WriterActivity,
+)
 from mdc.enums import (
     EventKind,
     ExportFormat,

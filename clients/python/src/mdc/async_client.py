@@ -24,9 +24,26 @@ from mdc.async_streams import AsyncEventStream
 from mdc.async_transport import AsyncTransport
 from mdc.client_base import ClientBase
 from mdc.coverage import Coverage
-from mdc.enums import ExportFormat, ExportKind, Interval, ReplayKind, Role, Scope, ShortlistType
+from mdc.enums import (
+    ExportFormat,
+    ExportKind,
+    Interval,
+    ReplayKind,
+    Role,
+    Scope,
+    ShortlistType,
+)
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
-from mdc.market import CandleSeries, CandlesOfSymbols, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
+from mdc.market import (
+    CandleSeries,
+    CandlesOfSymbols,
+    Holiday,
+    HolidayCheck,
+    NiftyQuote,
+    QuoteCrossSection,
+    Shortlist,
+    StockQuote,
+)
 from mdc.methods import find_method
 from mdc.ops import IDLE_TIMEOUT, PAGE_SIZE, ImportResult
 from mdc.record import Records

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextvars
 import os
 import ssl
+import types
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
@@ -43,7 +44,7 @@ class ClientBase:
         self._headers = {"X-Run-Id": run_id} if run_id else {}
         # The backtest clock of the calls in this context (thread, task).
         self._clock: contextvars.ContextVar[Mapping[str, str]] = contextvars.ContextVar(
-            f"mdc_clock_{id(self)}", default={}
+            f"mdc_clock_{id(self)}", default=types.MappingProxyType({})
         )
 
     @contextmanager

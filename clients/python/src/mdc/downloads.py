@@ -37,7 +37,6 @@ def frame(parquet: bytes) -> pandas.DataFrame:
     """The pandas DataFrame of a Parquet export: its typed columns
     (``timestamp`` a tz-aware UTC datetime64, ``trading_day`` a date, nulls
     as None/NaN). Needs the ``pandas`` extra (pyarrow and pandas)."""
-    import pandas
     import pyarrow.parquet
 
     frame: pandas.DataFrame = pyarrow.parquet.read_table(io.BytesIO(parquet)).to_pandas()

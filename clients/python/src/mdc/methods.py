@@ -14,7 +14,13 @@ import pkgutil
 from dataclasses import dataclass
 from functools import cached_property
 
-from google.protobuf import descriptor, descriptor_pb2, descriptor_pool, message, message_factory
+from google.protobuf import (
+    descriptor,
+    descriptor_pb2,
+    descriptor_pool,
+    message,
+    message_factory,
+)
 
 import mdc.v1
 from mdc.errors import invalid_argument

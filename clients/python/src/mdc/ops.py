@@ -28,16 +28,33 @@ from typing import TypeVar, cast
 
 from google.protobuf import field_mask_pb2, message
 
-from mdc.admin import Developer, Health
 from mdc import build
+from mdc.admin import Developer, Health
 from mdc.build import instant, request, strings, timezone_of, to_message
 from mdc.convert import from_message, records
 from mdc.coverage import Coverage
-from mdc.enums import ExportFormat, ExportKind, Interval, ReplayKind, Role, Scope, ShortlistType
+from mdc.enums import (
+    ExportFormat,
+    ExportKind,
+    Interval,
+    ReplayKind,
+    Role,
+    Scope,
+    ShortlistType,
+)
 from mdc.errors import MdcError, invalid_argument
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
+from mdc.market import (
+    CandleSeries,
+    CandlesOfSymbols,
+    Holiday,
+    HolidayCheck,
+    NiftyQuote,
+    QuoteCrossSection,
+    Shortlist,
+    StockQuote,
+)
 from mdc.methods import Method, find_method
-from mdc.market import CandleSeries, CandlesOfSymbols, Holiday, HolidayCheck, NiftyQuote, QuoteCrossSection, Shortlist, StockQuote
 from mdc.record import Record, Records
 from mdc.runs import Order, Run
 from mdc.v1 import (

@@ -31,7 +31,12 @@ from dataclasses import dataclass
 
 import httpx
 
-from mdc.errors import error_from_response, error_from_transport, invalid_argument, retry_after_of
+from mdc.errors import (
+    error_from_response,
+    error_from_transport,
+    invalid_argument,
+    retry_after_of,
+)
 from mdc.methods import Method
 
 # The longest Retry-After (seconds) the client waits out by itself.

@@ -158,7 +158,7 @@ def _add_required_lists(msg: message.Message, data: dict[str, Any]) -> None:
             if field.json_name not in data and _is_required(field):
                 data[field.json_name] = []
             elif field.message_type is not None and field.json_name in data:
-                for item, item_data in zip(getattr(msg, field.name), data[field.json_name]):
+                for item, item_data in zip(getattr(msg, field.name), data[field.json_name], strict=False):
                     if isinstance(item_data, dict):
                         _add_required_lists(item, item_data)
         elif (

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-
-import httpx
-
 from datetime import tzinfo
 from typing import TYPE_CHECKING
+
+import httpx
 
 from mdc.errors import MdcError, error_from_transport
 from mdc.market import MarketEvent
