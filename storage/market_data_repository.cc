@@ -11,6 +11,10 @@ constexpr Statement kListDates{
     "         0 AS nifty FROM shortlist_snapshots GROUP BY trading_day"
     "  UNION ALL SELECT trading_day, 0, count(*), 0 FROM stock_quotes "
     "         GROUP BY trading_day"
+    // Compacted quotes (migration 0012). A later write that replaced a
+    // compacted quote counts twice until the next compaction folds it in.
+    "  UNION ALL SELECT trading_day, 0, sum(row_count), 0 "
+    "         FROM stock_quote_batches GROUP BY trading_day"
     "  UNION ALL SELECT trading_day, 0, 0, count(*) FROM nifty_quotes "
     "         GROUP BY trading_day"
     ") AS per_kind GROUP BY day ORDER BY day"};
@@ -28,10 +32,16 @@ constexpr Statement kDeleteShortlistDays{
     "market_data_delete_shortlist_days",
     "WITH deleted AS (DELETE FROM shortlist_snapshots "
     "WHERE trading_day = ANY($1) RETURNING 1) SELECT count(*) FROM deleted"};
+// The compacted quotes of the days go too (their batches: the count is of
+// the quotes they held).
 constexpr Statement kDeleteQuoteDays{
     "market_data_delete_quote_days",
     "WITH deleted AS (DELETE FROM stock_quotes "
-    "WHERE trading_day = ANY($1) RETURNING 1) SELECT count(*) FROM deleted"};
+    "WHERE trading_day = ANY($1) RETURNING 1), "
+    "batches AS (DELETE FROM stock_quote_batches "
+    "WHERE trading_day = ANY($1) RETURNING row_count) "
+    "SELECT (SELECT count(*) FROM deleted) + "
+    "(SELECT coalesce(sum(row_count), 0) FROM batches)::int8"};
 constexpr Statement kDeleteNiftyDays{
     "market_data_delete_nifty_days",
     "WITH deleted AS (DELETE FROM nifty_quotes "
@@ -50,7 +60,9 @@ constexpr Statement kPurgeNifty{"market_data_purge_nifty",
 constexpr Statement kCountBefore{
     "market_data_count_before",
     "SELECT (SELECT count(*) FROM shortlist_snapshots WHERE trading_day < $1),"
-    "       (SELECT count(*) FROM stock_quotes WHERE trading_day < $1),"
+    "       (SELECT count(*) FROM stock_quotes WHERE trading_day < $1) + "
+    "       (SELECT coalesce(sum(row_count), 0) FROM stock_quote_batches "
+    "        WHERE trading_day < $1)::int8,"
     "       (SELECT count(*) FROM nifty_quotes WHERE trading_day < $1)"};
 
 // Runs the three per-kind deletes in one transaction, after `first` if
