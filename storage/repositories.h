@@ -5,6 +5,7 @@
 
 #include "storage/broker_credentials_repository.h"
 #include "storage/broker_token_repository.h"
+#include "storage/compaction_repository.h"
 #include "storage/coverage_repository.h"
 #include "storage/developer_repository.h"
 #include "storage/developer_write_repository.h"
@@ -41,7 +42,8 @@ struct Repositories {
         partitions(pool),
         market_events(pool),
         coverage(pool),
-        developer_writes(pool) {}
+        developer_writes(pool),
+        compaction(pool) {}
 
   ConnectionPool& pool;
   DeveloperRepository developers;
@@ -60,6 +62,7 @@ struct Repositories {
   MarketEventRepository market_events;
   CoverageRepository coverage;
   DeveloperWriteRepository developer_writes;
+  CompactionRepository compaction;
 };
 
 }  // namespace mdc::storage

@@ -113,7 +113,7 @@ struct ServiceStack::Services {
         admin(calls,
               AdminService::Stores{repos.developers, repos.holidays,
                                    repos.market_data, repos.maintenance,
-                                   repos.broker_credentials},
+                                   repos.broker_credentials, repos.compaction},
               /*secret_box=*/std::nullopt),
         health(calls, pool),
         stream_slots(domain::StreamLimits{}),
