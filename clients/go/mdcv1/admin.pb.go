@@ -808,6 +808,126 @@ func (x *DeleteDataDatesResponse) GetNiftyQuotes() int32 {
 	return 0
 }
 
+// Compact History request.
+type CompactHistoryRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The last trading day to compact (YYYY-MM-DD, Asia/Kolkata), before
+	// today: every day up to it with quotes in the row store is compacted.
+	Through       string `protobuf:"bytes,1,opt,name=through,proto3" json:"through,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompactHistoryRequest) Reset() {
+	*x = CompactHistoryRequest{}
+	mi := &file_mdc_v1_admin_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompactHistoryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompactHistoryRequest) ProtoMessage() {}
+
+func (x *CompactHistoryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_admin_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompactHistoryRequest.ProtoReflect.Descriptor instead.
+func (*CompactHistoryRequest) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *CompactHistoryRequest) GetThrough() string {
+	if x != nil {
+		return x.Through
+	}
+	return ""
+}
+
+// What a compaction did.
+type CompactHistoryResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Trading days compacted (days that had quotes in the row store).
+	Days int32 `protobuf:"varint,1,opt,name=days,proto3" json:"days,omitempty"`
+	// Stock quotes moved from the row store into batches.
+	Quotes int64 `protobuf:"varint,2,opt,name=quotes,proto3" json:"quotes,omitempty"`
+	// Batches written.
+	Batches int64 `protobuf:"varint,3,opt,name=batches,proto3" json:"batches,omitempty"`
+	// Months skipped because another server was compacting them.
+	BusyMonths    int32 `protobuf:"varint,4,opt,name=busy_months,json=busyMonths,proto3" json:"busy_months,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompactHistoryResponse) Reset() {
+	*x = CompactHistoryResponse{}
+	mi := &file_mdc_v1_admin_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompactHistoryResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompactHistoryResponse) ProtoMessage() {}
+
+func (x *CompactHistoryResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_admin_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompactHistoryResponse.ProtoReflect.Descriptor instead.
+func (*CompactHistoryResponse) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *CompactHistoryResponse) GetDays() int32 {
+	if x != nil {
+		return x.Days
+	}
+	return 0
+}
+
+func (x *CompactHistoryResponse) GetQuotes() int64 {
+	if x != nil {
+		return x.Quotes
+	}
+	return 0
+}
+
+func (x *CompactHistoryResponse) GetBatches() int64 {
+	if x != nil {
+		return x.Batches
+	}
+	return 0
+}
+
+func (x *CompactHistoryResponse) GetBusyMonths() int32 {
+	if x != nil {
+		return x.BusyMonths
+	}
+	return 0
+}
+
 // Run DB Script request.
 type RunDbScriptRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -825,7 +945,7 @@ type RunDbScriptRequest struct {
 
 func (x *RunDbScriptRequest) Reset() {
 	*x = RunDbScriptRequest{}
-	mi := &file_mdc_v1_admin_proto_msgTypes[15]
+	mi := &file_mdc_v1_admin_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -837,7 +957,7 @@ func (x *RunDbScriptRequest) String() string {
 func (*RunDbScriptRequest) ProtoMessage() {}
 
 func (x *RunDbScriptRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_admin_proto_msgTypes[15]
+	mi := &file_mdc_v1_admin_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -850,7 +970,7 @@ func (x *RunDbScriptRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunDbScriptRequest.ProtoReflect.Descriptor instead.
 func (*RunDbScriptRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{15}
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RunDbScriptRequest) GetScript() string {
@@ -892,7 +1012,7 @@ type RunDbScriptResponse struct {
 
 func (x *RunDbScriptResponse) Reset() {
 	*x = RunDbScriptResponse{}
-	mi := &file_mdc_v1_admin_proto_msgTypes[16]
+	mi := &file_mdc_v1_admin_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -904,7 +1024,7 @@ func (x *RunDbScriptResponse) String() string {
 func (*RunDbScriptResponse) ProtoMessage() {}
 
 func (x *RunDbScriptResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_admin_proto_msgTypes[16]
+	mi := &file_mdc_v1_admin_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -917,7 +1037,7 @@ func (x *RunDbScriptResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunDbScriptResponse.ProtoReflect.Descriptor instead.
 func (*RunDbScriptResponse) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{16}
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *RunDbScriptResponse) GetScript() string {
@@ -963,7 +1083,7 @@ type SetBrokerCredentialsRequest struct {
 
 func (x *SetBrokerCredentialsRequest) Reset() {
 	*x = SetBrokerCredentialsRequest{}
-	mi := &file_mdc_v1_admin_proto_msgTypes[17]
+	mi := &file_mdc_v1_admin_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -975,7 +1095,7 @@ func (x *SetBrokerCredentialsRequest) String() string {
 func (*SetBrokerCredentialsRequest) ProtoMessage() {}
 
 func (x *SetBrokerCredentialsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_admin_proto_msgTypes[17]
+	mi := &file_mdc_v1_admin_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -988,7 +1108,7 @@ func (x *SetBrokerCredentialsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetBrokerCredentialsRequest.ProtoReflect.Descriptor instead.
 func (*SetBrokerCredentialsRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{17}
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *SetBrokerCredentialsRequest) GetApiKey() string {
@@ -1014,7 +1134,7 @@ type GetBrokerCredentialsRequest struct {
 
 func (x *GetBrokerCredentialsRequest) Reset() {
 	*x = GetBrokerCredentialsRequest{}
-	mi := &file_mdc_v1_admin_proto_msgTypes[18]
+	mi := &file_mdc_v1_admin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1026,7 +1146,7 @@ func (x *GetBrokerCredentialsRequest) String() string {
 func (*GetBrokerCredentialsRequest) ProtoMessage() {}
 
 func (x *GetBrokerCredentialsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_admin_proto_msgTypes[18]
+	mi := &file_mdc_v1_admin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1039,7 +1159,7 @@ func (x *GetBrokerCredentialsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBrokerCredentialsRequest.ProtoReflect.Descriptor instead.
 func (*GetBrokerCredentialsRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{18}
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{20}
 }
 
 // Whether broker credentials are stored; never their values.
@@ -1056,7 +1176,7 @@ type BrokerCredentialsStatus struct {
 
 func (x *BrokerCredentialsStatus) Reset() {
 	*x = BrokerCredentialsStatus{}
-	mi := &file_mdc_v1_admin_proto_msgTypes[19]
+	mi := &file_mdc_v1_admin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1068,7 +1188,7 @@ func (x *BrokerCredentialsStatus) String() string {
 func (*BrokerCredentialsStatus) ProtoMessage() {}
 
 func (x *BrokerCredentialsStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_admin_proto_msgTypes[19]
+	mi := &file_mdc_v1_admin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1081,7 +1201,7 @@ func (x *BrokerCredentialsStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BrokerCredentialsStatus.ProtoReflect.Descriptor instead.
 func (*BrokerCredentialsStatus) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{19}
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *BrokerCredentialsStatus) GetConfigured() bool {
@@ -1149,7 +1269,15 @@ const file_mdc_v1_admin_proto_rawDesc = "" +
 	"shortlists\x18\x01 \x01(\x05R\n" +
 	"shortlists\x12\x16\n" +
 	"\x06quotes\x18\x02 \x01(\x05R\x06quotes\x12!\n" +
-	"\fnifty_quotes\x18\x03 \x01(\x05R\vniftyQuotes\"\xbe\x01\n" +
+	"\fnifty_quotes\x18\x03 \x01(\x05R\vniftyQuotes\"7\n" +
+	"\x15CompactHistoryRequest\x12\x1e\n" +
+	"\athrough\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\athrough\"\x7f\n" +
+	"\x16CompactHistoryResponse\x12\x12\n" +
+	"\x04days\x18\x01 \x01(\x05R\x04days\x12\x16\n" +
+	"\x06quotes\x18\x02 \x01(\x03R\x06quotes\x12\x18\n" +
+	"\abatches\x18\x03 \x01(\x03R\abatches\x12\x1f\n" +
+	"\vbusy_months\x18\x04 \x01(\x05R\n" +
+	"busyMonths\"\xbe\x01\n" +
 	"\x12RunDbScriptRequest\x12\x1c\n" +
 	"\x06script\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x06script\x12\x17\n" +
 	"\adry_run\x18\x02 \x01(\bR\x06dryRun\x128\n" +
@@ -1171,7 +1299,7 @@ const file_mdc_v1_admin_proto_rawDesc = "" +
 	"\n" +
 	"configured\x18\x01 \x01(\bR\n" +
 	"configured\x12=\n" +
-	"\fupdated_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\vupdatedTime2\x9b\x15\n" +
+	"\fupdated_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\vupdatedTime2\xd2\x16\n" +
 	"\fAdminService\x12\x82\x01\n" +
 	"\x0eListDevelopers\x12\x1d.mdc.v1.ListDevelopersRequest\x1a\x1e.mdc.v1.ListDevelopersResponse\"1\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x16\x12\x14/v1/admin/developers\x90\x02\x01\x12\x95\x01\n" +
 	"\fGetDeveloper\x12\x1b.mdc.v1.GetDeveloperRequest\x1a\x11.mdc.v1.Developer\"U\xa2\x9f\x19-\b\x03\x10\x01\x18\x01 \x01*\x1d\b\x05\x12\x19No developer has this id.:\x04read\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/admin/developers/{id}\x90\x02\x01\x12\xdc\x01\n" +
@@ -1184,7 +1312,8 @@ const file_mdc_v1_admin_proto_rawDesc = "" +
 	"\rDeleteHoliday\x12\x1c.mdc.v1.DeleteHolidayRequest\x1a\x1e.mdc.v1.DeleteHolidaysResponse\"{\xa2\x9f\x19S\b\x03\x10\x01\x18\x01 \x01*,\b\x05\x12(The date is not in the holiday calendar.:\x1ba second delete answers 404\x82\xd3\xe4\x93\x02\x1b*\x19/v1/admin/holidays/{date}\x90\x02\x00\x12\x89\x01\n" +
 	"\rListDataDates\x12\x1c.mdc.v1.ListDataDatesRequest\x1a\x1d.mdc.v1.ListDataDatesResponse\";\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02 \x12\x1e/v1/admin/data/available-dates\x90\x02\x01\x12\xa1\x01\n" +
 	"\x0fDeleteDataDates\x12\x1e.mdc.v1.DeleteDataDatesRequest\x1a\x1f.mdc.v1.DeleteDataDatesResponse\"M\xa2\x9f\x19'\b\x03\x10\x01\x18\x01 \x01:\x1da second delete counts 0 rows\x82\xd3\xe4\x93\x02\x19:\x01**\x14/v1/admin/data/dates\x90\x02\x00\x12\xc4\x01\n" +
-	"\vRunDbScript\x12\x1a.mdc.v1.RunDbScriptRequest\x1a\x1b.mdc.v1.RunDbScriptResponse\"|\xa2\x9f\x19V\b\x03\x10\x01\x18\x01 \x01:La maintenance script runs once per request (purge-before would count 0 rows)\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/admin/db-scripts\x90\x02\x00\x12\x93\x02\n" +
+	"\vRunDbScript\x12\x1a.mdc.v1.RunDbScriptRequest\x1a\x1b.mdc.v1.RunDbScriptResponse\"|\xa2\x9f\x19V\b\x03\x10\x01\x18\x01 \x01:La maintenance script runs once per request (purge-before would count 0 rows)\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/admin/db-scripts\x90\x02\x00\x12\xb4\x01\n" +
+	"\x0eCompactHistory\x12\x1d.mdc.v1.CompactHistoryRequest\x1a\x1e.mdc.v1.CompactHistoryResponse\"c\xa2\x9f\x19;\b\x03\x10\x01\x18\x01 \x01:1a second compaction finds nothing left to compact\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/v1/admin/data/compact\x90\x02\x02\x12\x93\x02\n" +
 	"\x14SetBrokerCredentials\x12#.mdc.v1.SetBrokerCredentialsRequest\x1a\x1f.mdc.v1.BrokerCredentialsStatus\"\xb4\x01\xa2\x9f\x19\x91\x01\b\x03\x10\x01\x18\x01 \x01*S\b\t\x12OThe server has no MDC_SECRET_KEY, so it cannot store the credentials encrypted.:2replaces the stored credentials with the same ones\x82\xd3\xe4\x93\x02\x15:\x01*\x1a\x10/v1/admin/broker\x90\x02\x02\x12\x8b\x01\n" +
 	"\x14GetBrokerCredentials\x12#.mdc.v1.GetBrokerCredentialsRequest\x1a\x1f.mdc.v1.BrokerCredentialsStatus\"-\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/admin/broker\x90\x02\x01B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
 
@@ -1200,7 +1329,7 @@ func file_mdc_v1_admin_proto_rawDescGZIP() []byte {
 	return file_mdc_v1_admin_proto_rawDescData
 }
 
-var file_mdc_v1_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_mdc_v1_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_mdc_v1_admin_proto_goTypes = []any{
 	(*ListDevelopersRequest)(nil),       // 0: mdc.v1.ListDevelopersRequest
 	(*ListDevelopersResponse)(nil),      // 1: mdc.v1.ListDevelopersResponse
@@ -1217,55 +1346,59 @@ var file_mdc_v1_admin_proto_goTypes = []any{
 	(*ListDataDatesResponse)(nil),       // 12: mdc.v1.ListDataDatesResponse
 	(*DeleteDataDatesRequest)(nil),      // 13: mdc.v1.DeleteDataDatesRequest
 	(*DeleteDataDatesResponse)(nil),     // 14: mdc.v1.DeleteDataDatesResponse
-	(*RunDbScriptRequest)(nil),          // 15: mdc.v1.RunDbScriptRequest
-	(*RunDbScriptResponse)(nil),         // 16: mdc.v1.RunDbScriptResponse
-	(*SetBrokerCredentialsRequest)(nil), // 17: mdc.v1.SetBrokerCredentialsRequest
-	(*GetBrokerCredentialsRequest)(nil), // 18: mdc.v1.GetBrokerCredentialsRequest
-	(*BrokerCredentialsStatus)(nil),     // 19: mdc.v1.BrokerCredentialsStatus
-	nil,                                 // 20: mdc.v1.RunDbScriptRequest.ArgsEntry
-	(*Developer)(nil),                   // 21: mdc.v1.Developer
-	(*Holiday)(nil),                     // 22: mdc.v1.Holiday
-	(*timestamppb.Timestamp)(nil),       // 23: google.protobuf.Timestamp
-	(*ListHolidaysRequest)(nil),         // 24: mdc.v1.ListHolidaysRequest
-	(*emptypb.Empty)(nil),               // 25: google.protobuf.Empty
-	(*ListHolidaysResponse)(nil),        // 26: mdc.v1.ListHolidaysResponse
+	(*CompactHistoryRequest)(nil),       // 15: mdc.v1.CompactHistoryRequest
+	(*CompactHistoryResponse)(nil),      // 16: mdc.v1.CompactHistoryResponse
+	(*RunDbScriptRequest)(nil),          // 17: mdc.v1.RunDbScriptRequest
+	(*RunDbScriptResponse)(nil),         // 18: mdc.v1.RunDbScriptResponse
+	(*SetBrokerCredentialsRequest)(nil), // 19: mdc.v1.SetBrokerCredentialsRequest
+	(*GetBrokerCredentialsRequest)(nil), // 20: mdc.v1.GetBrokerCredentialsRequest
+	(*BrokerCredentialsStatus)(nil),     // 21: mdc.v1.BrokerCredentialsStatus
+	nil,                                 // 22: mdc.v1.RunDbScriptRequest.ArgsEntry
+	(*Developer)(nil),                   // 23: mdc.v1.Developer
+	(*Holiday)(nil),                     // 24: mdc.v1.Holiday
+	(*timestamppb.Timestamp)(nil),       // 25: google.protobuf.Timestamp
+	(*ListHolidaysRequest)(nil),         // 26: mdc.v1.ListHolidaysRequest
+	(*emptypb.Empty)(nil),               // 27: google.protobuf.Empty
+	(*ListHolidaysResponse)(nil),        // 28: mdc.v1.ListHolidaysResponse
 }
 var file_mdc_v1_admin_proto_depIdxs = []int32{
-	21, // 0: mdc.v1.ListDevelopersResponse.developers:type_name -> mdc.v1.Developer
-	22, // 1: mdc.v1.CreateHolidaysRequest.holidays:type_name -> mdc.v1.Holiday
+	23, // 0: mdc.v1.ListDevelopersResponse.developers:type_name -> mdc.v1.Developer
+	24, // 1: mdc.v1.CreateHolidaysRequest.holidays:type_name -> mdc.v1.Holiday
 	11, // 2: mdc.v1.ListDataDatesResponse.dates:type_name -> mdc.v1.DataDate
-	20, // 3: mdc.v1.RunDbScriptRequest.args:type_name -> mdc.v1.RunDbScriptRequest.ArgsEntry
-	23, // 4: mdc.v1.BrokerCredentialsStatus.updated_time:type_name -> google.protobuf.Timestamp
+	22, // 3: mdc.v1.RunDbScriptRequest.args:type_name -> mdc.v1.RunDbScriptRequest.ArgsEntry
+	25, // 4: mdc.v1.BrokerCredentialsStatus.updated_time:type_name -> google.protobuf.Timestamp
 	0,  // 5: mdc.v1.AdminService.ListDevelopers:input_type -> mdc.v1.ListDevelopersRequest
 	2,  // 6: mdc.v1.AdminService.GetDeveloper:input_type -> mdc.v1.GetDeveloperRequest
 	3,  // 7: mdc.v1.AdminService.CreateDeveloper:input_type -> mdc.v1.CreateDeveloperRequest
 	4,  // 8: mdc.v1.AdminService.RefreshDeveloperKey:input_type -> mdc.v1.RefreshDeveloperKeyRequest
 	5,  // 9: mdc.v1.AdminService.DeleteDeveloper:input_type -> mdc.v1.DeleteDeveloperRequest
-	24, // 10: mdc.v1.AdminService.ListHolidays:input_type -> mdc.v1.ListHolidaysRequest
+	26, // 10: mdc.v1.AdminService.ListHolidays:input_type -> mdc.v1.ListHolidaysRequest
 	6,  // 11: mdc.v1.AdminService.CreateHolidays:input_type -> mdc.v1.CreateHolidaysRequest
 	7,  // 12: mdc.v1.AdminService.DeleteHolidays:input_type -> mdc.v1.DeleteHolidaysRequest
 	8,  // 13: mdc.v1.AdminService.DeleteHoliday:input_type -> mdc.v1.DeleteHolidayRequest
 	10, // 14: mdc.v1.AdminService.ListDataDates:input_type -> mdc.v1.ListDataDatesRequest
 	13, // 15: mdc.v1.AdminService.DeleteDataDates:input_type -> mdc.v1.DeleteDataDatesRequest
-	15, // 16: mdc.v1.AdminService.RunDbScript:input_type -> mdc.v1.RunDbScriptRequest
-	17, // 17: mdc.v1.AdminService.SetBrokerCredentials:input_type -> mdc.v1.SetBrokerCredentialsRequest
-	18, // 18: mdc.v1.AdminService.GetBrokerCredentials:input_type -> mdc.v1.GetBrokerCredentialsRequest
-	1,  // 19: mdc.v1.AdminService.ListDevelopers:output_type -> mdc.v1.ListDevelopersResponse
-	21, // 20: mdc.v1.AdminService.GetDeveloper:output_type -> mdc.v1.Developer
-	21, // 21: mdc.v1.AdminService.CreateDeveloper:output_type -> mdc.v1.Developer
-	21, // 22: mdc.v1.AdminService.RefreshDeveloperKey:output_type -> mdc.v1.Developer
-	25, // 23: mdc.v1.AdminService.DeleteDeveloper:output_type -> google.protobuf.Empty
-	26, // 24: mdc.v1.AdminService.ListHolidays:output_type -> mdc.v1.ListHolidaysResponse
-	26, // 25: mdc.v1.AdminService.CreateHolidays:output_type -> mdc.v1.ListHolidaysResponse
-	9,  // 26: mdc.v1.AdminService.DeleteHolidays:output_type -> mdc.v1.DeleteHolidaysResponse
-	9,  // 27: mdc.v1.AdminService.DeleteHoliday:output_type -> mdc.v1.DeleteHolidaysResponse
-	12, // 28: mdc.v1.AdminService.ListDataDates:output_type -> mdc.v1.ListDataDatesResponse
-	14, // 29: mdc.v1.AdminService.DeleteDataDates:output_type -> mdc.v1.DeleteDataDatesResponse
-	16, // 30: mdc.v1.AdminService.RunDbScript:output_type -> mdc.v1.RunDbScriptResponse
-	19, // 31: mdc.v1.AdminService.SetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
-	19, // 32: mdc.v1.AdminService.GetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
-	19, // [19:33] is the sub-list for method output_type
-	5,  // [5:19] is the sub-list for method input_type
+	17, // 16: mdc.v1.AdminService.RunDbScript:input_type -> mdc.v1.RunDbScriptRequest
+	15, // 17: mdc.v1.AdminService.CompactHistory:input_type -> mdc.v1.CompactHistoryRequest
+	19, // 18: mdc.v1.AdminService.SetBrokerCredentials:input_type -> mdc.v1.SetBrokerCredentialsRequest
+	20, // 19: mdc.v1.AdminService.GetBrokerCredentials:input_type -> mdc.v1.GetBrokerCredentialsRequest
+	1,  // 20: mdc.v1.AdminService.ListDevelopers:output_type -> mdc.v1.ListDevelopersResponse
+	23, // 21: mdc.v1.AdminService.GetDeveloper:output_type -> mdc.v1.Developer
+	23, // 22: mdc.v1.AdminService.CreateDeveloper:output_type -> mdc.v1.Developer
+	23, // 23: mdc.v1.AdminService.RefreshDeveloperKey:output_type -> mdc.v1.Developer
+	27, // 24: mdc.v1.AdminService.DeleteDeveloper:output_type -> google.protobuf.Empty
+	28, // 25: mdc.v1.AdminService.ListHolidays:output_type -> mdc.v1.ListHolidaysResponse
+	28, // 26: mdc.v1.AdminService.CreateHolidays:output_type -> mdc.v1.ListHolidaysResponse
+	9,  // 27: mdc.v1.AdminService.DeleteHolidays:output_type -> mdc.v1.DeleteHolidaysResponse
+	9,  // 28: mdc.v1.AdminService.DeleteHoliday:output_type -> mdc.v1.DeleteHolidaysResponse
+	12, // 29: mdc.v1.AdminService.ListDataDates:output_type -> mdc.v1.ListDataDatesResponse
+	14, // 30: mdc.v1.AdminService.DeleteDataDates:output_type -> mdc.v1.DeleteDataDatesResponse
+	18, // 31: mdc.v1.AdminService.RunDbScript:output_type -> mdc.v1.RunDbScriptResponse
+	16, // 32: mdc.v1.AdminService.CompactHistory:output_type -> mdc.v1.CompactHistoryResponse
+	21, // 33: mdc.v1.AdminService.SetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
+	21, // 34: mdc.v1.AdminService.GetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
+	20, // [20:35] is the sub-list for method output_type
+	5,  // [5:20] is the sub-list for method input_type
 	5,  // [5:5] is the sub-list for extension type_name
 	5,  // [5:5] is the sub-list for extension extendee
 	0,  // [0:5] is the sub-list for field type_name
@@ -1285,7 +1418,7 @@ func file_mdc_v1_admin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mdc_v1_admin_proto_rawDesc), len(file_mdc_v1_admin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   21,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
