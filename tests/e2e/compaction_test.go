@@ -70,6 +70,18 @@ func writeCompactionDay(t *testing.T, s *Stack, token string, a, b, c string) {
 		expectStatus(t, s.Do(t, "POST", "/v1/developer/collector/quotes", token, body), 200)
 	}
 	postQuotes(t, s, token, a, devQuote{compactNext + "T09:15:00", 1600, 10}, devQuote{compactNext + "T10:00:00", 1601, 20})
+	waitForWriteTallies(t, s, compactDay, 1260)
+}
+
+// waitForWriteTallies waits until the servers' tallies of the writes of day
+// (developer_writes, merged about once a second; coverage reads them) count
+// n quotes, so that reads taken after it stay the same.
+func waitForWriteTallies(t *testing.T, s *Stack, day string, n int) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("%d quote writes tallied on %s", n, day), func() bool {
+		return s.SQL(t, "SELECT coalesce(sum(records), 0) FROM developer_writes "+
+			"WHERE kind = 'quotes' AND trading_day = '"+day+"'") == fmt.Sprint(n)
+	})
 }
 
 // compactionReads are the reads compared before and after: as-of,
@@ -141,8 +153,14 @@ func readAll(t *testing.T, s *Stack, token string, paths []string) map[string]st
 func sameReads(t *testing.T, what string, want, got map[string]string) {
 	t.Helper()
 	for path, w := range want {
-		if got[path] != w {
-			t.Errorf("%s: %s answers differently:\n got %.600s\nwant %.600s", what, path, got[path], w)
+		if g := got[path]; g != w {
+			at := 0
+			for at < len(g) && at < len(w) && g[at] == w[at] {
+				at++
+			}
+			from := max(0, at-200)
+			t.Errorf("%s: %s answers differently from byte %d:\n got ...%.400s\nwant ...%.400s",
+				what, path, at, g[from:], w[from:])
 		}
 	}
 }
@@ -203,6 +221,7 @@ func TestCompactionKeepsEveryReadTheSame(t *testing.T) {
 	// newer write winning; the next compaction folds them in and every
 	// read stays the same.
 	postQuotes(t, s, token, a, devQuote{compactDay + "T12:00:05", 1999, 5}, devQuote{compactDay + "T12:00:00", 1777, 7})
+	waitForWriteTallies(t, s, compactDay, 1262)
 	late := readAll(t, s, token, reads)
 	if q := s.Do(t, "GET", reads[0], token, nil); !strings.Contains(q.Text(), "1777") {
 		t.Errorf("as-of after the late write reads the compacted quote: %s", q.Text())
