@@ -69,6 +69,16 @@ constexpr Statement kInsertBatches{
     "$3::timestamptz[], $4::timestamptz[], $5::int8[], $6::int8[], "
     "$7::int8[], $8::bytea[])"};
 
+// A month written before it had a partition (a backfill) is in the
+// DEFAULT partition: its partition is made first, as the hourly maintenance
+// would (taking turns with it on advisory lock 4242004, migration 0010), so
+// that the swap can give the space back. Only years 1900-2199 get one.
+constexpr Statement kAddMonthPartition{
+    "compaction_add_month_partition",
+    "SELECT mdc_create_month_partition('stock_quotes', $1) "
+    "FROM (SELECT pg_advisory_xact_lock(4242004)) AS turn "
+    "WHERE $1 >= '1900-01-01' AND $1 < '2200-01-01'"};
+
 // Rows of a month in the DEFAULT partition (years outside 1900-2199) have
 // no partition to swap: they are deleted instead.
 constexpr Statement kDeleteDays{
@@ -215,6 +225,12 @@ absl::Status CompactMonth(Connection& conn,
   }
   auto partition = conn.Exec(kMonthPartition, Params().Date(days.front()));
   if (!partition.ok()) return partition.status();
+  if (partition->rows() == 0) {
+    auto added = conn.Exec(kAddMonthPartition, Params().Date(days.front()));
+    if (!added.ok()) return added.status();
+    partition = conn.Exec(kMonthPartition, Params().Date(days.front()));
+    if (!partition.ok()) return partition.status();
+  }
   std::optional<std::string> part;
   if (partition->rows() > 0) part = partition->String(0, 0);
   // No write to the month may land between reading its rows and the swap:

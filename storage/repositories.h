@@ -21,6 +21,7 @@
 #include "storage/run_repository.h"
 #include "storage/shortlist_repository.h"
 #include "storage/sign_in_repository.h"
+#include "storage/storage_report_repository.h"
 
 namespace mdc::storage {
 
@@ -43,7 +44,8 @@ struct Repositories {
         market_events(pool),
         coverage(pool),
         developer_writes(pool),
-        compaction(pool) {}
+        compaction(pool),
+        storage_report(pool) {}
 
   ConnectionPool& pool;
   DeveloperRepository developers;
@@ -63,6 +65,7 @@ struct Repositories {
   CoverageRepository coverage;
   DeveloperWriteRepository developer_writes;
   CompactionRepository compaction;
+  StorageReportRepository storage_report;
 };
 
 }  // namespace mdc::storage

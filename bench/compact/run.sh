@@ -10,7 +10,8 @@
 #      symbols, a quote a second each for SECONDS seconds, prices as random
 #      walks, volumes rising, depth around the price; a month per shape so
 #      each has its own partition), then VACUUM (ANALYZE) and CHECKPOINT;
-#   2. records the size of the month's partition (heap, indexes and TOAST:
+#   2. moves the rows into the month's partition (as the hourly maintenance
+#      does for a backfilled month) and records the size of that partition (heap, indexes and TOAST:
 #      pg_total_relation_size) per quote;
 #   3. reads the day row-wise ROUNDS times: the CSV export of the day, the
 #      1-minute candles of every symbol (one call of 1,000 symbols at most),
@@ -117,6 +118,9 @@ for shape in full short; do
   log "$shape: writing $quotes quotes on $day"
   "$work/compact" write -url "$base" -token "$token" -day "$day" -symbols "$symbols" \
     -seconds "$seconds" -shape "$shape" -prefix "$prefix"
+  # The month's partition, as the hourly maintenance makes it for a
+  # backfilled month (the rows move out of the DEFAULT partition).
+  psql_ -c "SELECT mdc_ensure_partitions(0, 'stock_quotes')" >/dev/null
   psql_ -c "VACUUM (ANALYZE) stock_quotes" -c "CHECKPOINT"
   stored=$(psql_ -c "SELECT count(*) FROM stock_quotes WHERE trading_day = '$day'")
   [ "$stored" = "$quotes" ] || die "stored $stored quotes, want $quotes"

@@ -275,6 +275,28 @@ grpc::Status AdminService::CompactHistory(
       });
 }
 
+grpc::Status AdminService::GetStorageReport(
+    grpc::ServerContext *context, const v1::GetStorageReportRequest *request,
+    v1::StorageReport *response) {
+  return calls_.Run(
+      context, *request, [&](const CallContext &) -> absl::Status {
+        auto report = stores_.storage_report.Report();
+        if (!report.ok()) return report.status();
+        for (const storage::StorageUsage &usage : *report) {
+          v1::StorageUsage *out = response->add_usage();
+          out->set_kind(usage.kind);
+          out->set_month(usage.month);
+          out->set_form(usage.form);
+          out->set_rows(usage.rows);
+          out->set_bytes(usage.bytes);
+          out->set_bytes_per_row(
+              usage.rows > 0 ? static_cast<double>(usage.bytes) / usage.rows
+                             : 0);
+        }
+        return absl::OkStatus();
+      });
+}
+
 grpc::Status AdminService::RunDbScript(grpc::ServerContext *context,
                                        const v1::RunDbScriptRequest *request,
                                        v1::RunDbScriptResponse *response) {

@@ -17,6 +17,7 @@
 #include "storage/holiday_repository.h"
 #include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
+#include "storage/storage_report_repository.h"
 
 namespace mdc {
 
@@ -30,6 +31,7 @@ class AdminService final : public v1::AdminService::Service {
     storage::MaintenanceRepository &maintenance;
     storage::BrokerCredentialsRepository &broker_credentials;
     storage::CompactionRepository &compaction;
+    storage::StorageReportRepository &storage_report;
   };
 
   // `secret_box` seals broker credentials; empty when MDC_SECRET_KEY is not
@@ -81,6 +83,9 @@ class AdminService final : public v1::AdminService::Service {
   grpc::Status CompactHistory(grpc::ServerContext *context,
                               const v1::CompactHistoryRequest *request,
                               v1::CompactHistoryResponse *response) override;
+  grpc::Status GetStorageReport(grpc::ServerContext *context,
+                                const v1::GetStorageReportRequest *request,
+                                v1::StorageReport *response) override;
   grpc::Status SetBrokerCredentials(
       grpc::ServerContext *context,
       const v1::SetBrokerCredentialsRequest *request,

@@ -198,7 +198,7 @@ void Server::BuildServices(std::optional<domain::SecretBox> secret_box) {
       *calls_,
       AdminService::Stores{repos.developers, repos.holidays, repos.market_data,
                            repos.maintenance, repos.broker_credentials,
-                           repos.compaction},
+                           repos.compaction, repos.storage_report},
       std::move(secret_box));
   health_ = std::make_unique<HealthService>(*calls_, *pool_);
   stream_slots_ = std::make_unique<StreamSlots>(config_.stream_limits);

@@ -111,3 +111,54 @@ BEGIN
                  fresh || '_range');
   RETURN kept;
 END $$;
+
+-- The storage report (GetStorageReport; docs/operations.md, "Compacted
+-- history"): per kind and month, the records and the bytes on disk of each
+-- form. Row-wise: each month partition (and a DEFAULT partition holding
+-- rows) with its indexes and TOAST, its rows counted. Compacted: the stock
+-- quote batches of the month, sharing the bytes of stock_quote_batches
+-- (heap, index, TOAST) by the size of their encoded columns.
+CREATE FUNCTION mdc_storage_report()
+RETURNS TABLE (kind text, month text, form text, rows bigint, bytes bigint)
+LANGUAGE plpgsql STABLE SET datestyle = 'ISO, YMD' AS $$
+DECLARE
+  t record;
+  p record;
+  n bigint;
+BEGIN
+  FOR t IN SELECT * FROM (VALUES ('stock_quotes', 'quotes'),
+                                 ('nifty_quotes', 'nifty'),
+                                 ('shortlist_snapshots', 'shortlists'))
+                         AS v(tbl, k) LOOP
+    FOR p IN SELECT m.partition, m.lower
+               FROM mdc_month_partitions(t.tbl::regclass) m LOOP
+      EXECUTE format('SELECT count(*) FROM %s', p.partition) INTO n;
+      kind := t.k;
+      month := to_char(p.lower, 'YYYY-MM');
+      form := 'rows';
+      rows := n;
+      bytes := pg_total_relation_size(p.partition);
+      RETURN NEXT;
+    END LOOP;
+    EXECUTE format('SELECT count(*) FROM %I', t.tbl || '_default') INTO n;
+    IF n > 0 THEN
+      kind := t.k;
+      month := 'default';
+      form := 'rows';
+      rows := n;
+      bytes := pg_total_relation_size((t.tbl || '_default')::regclass);
+      RETURN NEXT;
+    END IF;
+  END LOOP;
+  RETURN QUERY
+    WITH per_month AS (
+      SELECT to_char(b.trading_day, 'YYYY-MM') AS m,
+             sum(b.row_count)::int8 AS r,
+             sum(pg_column_size(b.columns))::numeric AS s
+        FROM stock_quote_batches b GROUP BY 1),
+    total AS (SELECT sum(s) AS s FROM per_month)
+    SELECT 'quotes'::text, per_month.m, 'compacted'::text, per_month.r,
+           round(pg_total_relation_size('stock_quote_batches') * per_month.s
+                 / total.s)::int8
+      FROM per_month, total;
+END $$;
