@@ -12,6 +12,7 @@ export const IDEMPOTENT_OPERATIONS: Readonly<Record<string, boolean>> = {
   "GET /health": true,
   "GET /v1/admin/broker": true,
   "GET /v1/admin/data/available-dates": true,
+  "GET /v1/admin/data/storage": true,
   "GET /v1/admin/developers": true,
   "GET /v1/admin/developers/{id}": true,
   "GET /v1/admin/holidays": true,
