@@ -14,7 +14,7 @@
 #      does for a backfilled month) and records the size of that partition (heap, indexes and TOAST:
 #      pg_total_relation_size) per quote;
 #   3. reads the day row-wise ROUNDS times: the CSV export of the day, the
-#      1-minute candles of every symbol (one call of 1,000 symbols at most),
+#      1-minute candles of every symbol (the candle export of the day),
 #      an as-of and a cross-section of every symbol;
 #   4. compacts it with `mdc-server compact --through DAY` under
 #      /usr/bin/time (wall seconds, peak RSS), records the growth of
@@ -26,8 +26,9 @@
 #   MDC_BENCH_DATABASE_URL=postgres://mdc:PW@127.0.0.1:54329/mdc \
 #     bench/compact/run.sh BUILD_DIR
 #
-# Environment (optional): MDC_COMPACT_SYMBOLS (200), MDC_COMPACT_SECONDS
-# (100), MDC_COMPACT_ROUNDS (3), MDC_COMPACT_KEEP_DB=1 keeps the database.
+# Environment (optional): MDC_COMPACT_SYMBOLS (20), MDC_COMPACT_SECONDS
+# (1000: a batch is 1,000 quotes of a symbol, so a day of the market fills
+# them), MDC_COMPACT_ROUNDS (3), MDC_COMPACT_KEEP_DB=1 keeps the database.
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
@@ -37,8 +38,8 @@ fi
 build_dir=$(cd "$1" && pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 admin_url=${MDC_BENCH_DATABASE_URL:?set MDC_BENCH_DATABASE_URL to a superuser URL}
-symbols=${MDC_COMPACT_SYMBOLS:-200}
-seconds=${MDC_COMPACT_SECONDS:-100}
+symbols=${MDC_COMPACT_SYMBOLS:-20}
+seconds=${MDC_COMPACT_SECONDS:-1000}
 rounds=${MDC_COMPACT_ROUNDS:-3}
 quotes=$((symbols * seconds))
 db=mdc_bench_compact_$$
@@ -87,7 +88,7 @@ done
 curl -fsS "$base/health" >/dev/null || die "the stack did not start (logs: $work)"
 
 now() { date +%s.%N; }
-get() { curl -fsS "$base$1" -H "Authorization: Bearer $token"; }
+get() { curl -sS --fail-with-body "$base$1" -H "Authorization: Bearer $token" || { log "GET $1 failed"; return 1; }; }
 # timed NAME PATH: fetches PATH into $work/NAME.out, appends the seconds.
 timed() {
   local start end
@@ -105,7 +106,7 @@ reads() {
   list=$(symbol_list "$prefix")
   for _ in $(seq "$rounds"); do
     timed "$stage.export" "/v1/developer/export/quotes?start_date=$day&end_date=$day&format=csv"
-    timed "$stage.candles" "/v1/developer/candles?symbols=$list&interval=1minute&start_datetime=${day}T09:15:00&end_datetime=${day}T15:30:00"
+    timed "$stage.candles" "/v1/developer/export/candles?start_date=$day&end_date=$day&interval=1minute"
     timed "$stage.asof" "/v1/developer/quote?symbol=${prefix}0007&datetime=${day}T09:16:00"
     timed "$stage.xsection" "/v1/developer/quotes?symbols=$list&datetime=${day}T09:16:00"
   done
