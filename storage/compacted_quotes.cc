@@ -1,5 +1,6 @@
 #include "storage/compacted_quotes.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <utility>
@@ -83,14 +84,33 @@ absl::StatusOr<std::vector<CompactedQuote>> LoadCompactedQuotes(
   }
   auto batches = conn.Exec(kLoadBatches, params);
   if (!batches.ok()) return batches.status();
+  const int64_t first_us =
+      filter.not_before ? absl::ToUnixMicros(*filter.not_before) : INT64_MIN;
+  const int64_t last_us =
+      filter.not_after ? absl::ToUnixMicros(*filter.not_after) : INT64_MAX;
   std::vector<CompactedQuote> quotes;
+  // With latest_only: the place in `quotes` of each symbol's latest.
+  std::map<std::string, size_t> latest;
   for (int row = 0; row < batches->rows(); ++row) {
     auto decoded = domain::DecodeQuoteBatch(batches->Bytes(row, 2));
     if (!decoded.ok()) return decoded.status();
     const std::string symbol = batches->String(row, 0);
     const absl::CivilDay day = batches->Date(row, 1);
     for (domain::StoredQuote& quote : *decoded) {
-      quotes.push_back({symbol, day, std::move(quote)});
+      if (quote.observed_at_us < first_us || quote.observed_at_us > last_us) {
+        continue;
+      }
+      if (!filter.latest_only) {
+        quotes.push_back({symbol, day, std::move(quote)});
+        continue;
+      }
+      auto [place, added] = latest.try_emplace(symbol, quotes.size());
+      if (added) {
+        quotes.push_back({symbol, day, std::move(quote)});
+      } else if (quote.observed_at_us >
+                 quotes[place->second].quote.observed_at_us) {
+        quotes[place->second] = {symbol, day, std::move(quote)};
+      }
     }
   }
   return quotes;

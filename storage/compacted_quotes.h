@@ -34,15 +34,21 @@ struct CompactedQuote {
   domain::StoredQuote quote;
 };
 
-// Which batches a read needs: trading days [from, to], the symbols (all
-// when none are given), instants [not_before, not_after] (a batch is loaded
-// when its range meets this one; the statement filters its quotes).
+// Which compacted quotes a read needs: trading days [from, to], the
+// symbols (all when none are given), instants [not_before, not_after]. The
+// bounds may be wider than the statement's own (which filters again), never
+// narrower: a batch is loaded when its range meets them, and only its
+// quotes within them are passed on.
 struct CompactedFilter {
   absl::CivilDay from;
   absl::CivilDay to;
   std::optional<std::vector<std::string>> symbols;
   std::optional<absl::Time> not_before;
   std::optional<absl::Time> not_after;
+  // For a statement that reads only the latest quote of each symbol within
+  // the bounds (as-of, cross-section): only that one is passed on. A row in
+  // the row store at the same instant still replaces it.
+  bool latest_only = false;
 };
 
 // The decoded quotes of the batches `filter` selects. DataLoss when a batch

@@ -102,8 +102,9 @@ QuoteBatchRepository::FindLatestOfSymbols(
   if (symbols.empty()) return found;
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  CompactedFilter compacted{TradingDayFrom(not_before), TradingDayTo(at),
-                            symbols, not_before, at};
+  CompactedFilter compacted{
+      TradingDayFrom(not_before), TradingDayTo(at), symbols, not_before, at,
+      /*latest_only=*/true};
   auto result = ExecSeeingCompactedQuotes(**conn, kFindLatestOfSymbols,
                                           Params()
                                               .TextArray(symbols)
@@ -183,8 +184,12 @@ QuoteBatchRepository::FindLatestOfEvery(const std::string& after,
   if (!conn.ok()) return conn.status();
   // Only symbols with a quote in [not_before, at] make a row (the LATERAL
   // join drops the others), so only those batches matter.
-  CompactedFilter compacted{TradingDayFrom(not_before), TradingDayTo(at),
-                            std::nullopt, not_before, at};
+  CompactedFilter compacted{TradingDayFrom(not_before),
+                            TradingDayTo(at),
+                            std::nullopt,
+                            not_before,
+                            at,
+                            /*latest_only=*/true};
   auto result = ExecSeeingCompactedQuotes(
       **conn, kFindLatestOfEvery,
       Params()

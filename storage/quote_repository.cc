@@ -135,8 +135,12 @@ absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
     const std::string& symbol, absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  CompactedFilter compacted{TradingDayFrom(not_before), TradingDayTo(at),
-                            std::vector<std::string>{symbol}, not_before, at};
+  CompactedFilter compacted{TradingDayFrom(not_before),
+                            TradingDayTo(at),
+                            std::vector<std::string>{symbol},
+                            not_before,
+                            at,
+                            /*latest_only=*/true};
   auto result = ExecSeeingCompactedQuotes(**conn, kFindLatestQuote,
                                           Params()
                                               .Text(symbol)

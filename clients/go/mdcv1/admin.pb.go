@@ -1062,8 +1062,9 @@ func (x *StorageUsage) GetBytesPerRow() float64 {
 // The storage report: every kind and month that has a partition or
 // compacted quotes, by kind, month and form.
 type StorageReport struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Usage         []*StorageUsage        `protobuf:"bytes,1,rep,name=usage,proto3" json:"usage,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One entry per kind, month and form, ordered by them.
+	Usage         []*StorageUsage `protobuf:"bytes,1,rep,name=usage,proto3" json:"usage,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }

@@ -2311,6 +2311,7 @@ export interface components {
          *     compacted quotes, by kind, month and form.
          */
         StorageReport: {
+            /** @description One entry per kind, month and form, ordered by them. */
             usage: components["schemas"]["StorageUsage"][];
         };
         /** @description One kind of market data of one month in one form. */
