@@ -67,6 +67,18 @@ std::string DatabaseUrl(
   return url;
 }
 
+// Brings the schema up to date before a command uses the database; false
+// (reported on `err`) when it cannot.
+bool PrepareDatabase(storage::ConnectionPool &pool, std::FILE *err) {
+  auto migrated = storage::ApplyMigrations(pool, storage::EmbeddedMigrations());
+  if (!migrated.ok()) {
+    std::fprintf(err, "cannot prepare the database: %s\n",
+                 std::string(migrated.status().message()).c_str());
+    return false;
+  }
+  return true;
+}
+
 // `mdc-server migrate`: waits for the database, applies the migrations not
 // applied yet (under the same advisory lock as a starting server, so it may
 // run while servers start) and reports what it did.
@@ -141,12 +153,7 @@ int RunCompact(std::map<std::string, std::string> &flags,
     return 2;
   }
   storage::ConnectionPool pool(url, 1);
-  auto migrated = storage::ApplyMigrations(pool, storage::EmbeddedMigrations());
-  if (!migrated.ok()) {
-    std::fprintf(err, "cannot prepare the database: %s\n",
-                 std::string(migrated.status().message()).c_str());
-    return 1;
-  }
+  if (!PrepareDatabase(pool, err)) return 1;
   storage::CompactionRepository compaction(pool);
   auto counts = compaction.CompactThrough(*through, kCompactLockWait);
   if (!counts.ok()) {
@@ -215,12 +222,7 @@ int RunAdminCommand(const std::vector<std::string> &args,
   }
 
   storage::ConnectionPool pool(url, 1);
-  auto migrated = storage::ApplyMigrations(pool, storage::EmbeddedMigrations());
-  if (!migrated.ok()) {
-    std::fprintf(err, "cannot prepare the database: %s\n",
-                 std::string(migrated.status().message()).c_str());
-    return 1;
-  }
+  if (!PrepareDatabase(pool, err)) return 1;
   storage::DeveloperRepository developers(pool);
   const std::string token = domain::GenerateToken();
   auto done = create ? developers.Create(username, RoleName(role),

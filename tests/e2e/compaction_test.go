@@ -8,7 +8,9 @@ package e2e
 // readable exactly once; deleting the day removes the compacted quotes.
 
 import (
+	"errors"
 	"fmt"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -299,10 +301,28 @@ func TestCompactionKilledHalfWayLeavesEveryQuoteOnce(t *testing.T) {
 	}
 	sameReads(t, "after a killed compaction", before, readAll(t, s, token, reads))
 
-	// The next run does it all.
-	r := compact(t, s, compactDay)
-	if r.Status != 200 || fmt.Sprint(r.JSON["days"]) != "1" {
-		t.Fatalf("compaction after the kill: %v", r)
+	// The next run does it all: here the operator's command line, which
+	// refuses an open day with exit status 2 first.
+	if _, stderr, err := s.RunServerCommand(t, "compact", "--through", "2999-01-01"); exitCode(err) != 2 ||
+		!strings.Contains(stderr, "--through: must be a closed trading day") {
+		t.Errorf("compact --through an open day: %v, stderr %q", err, stderr)
+	}
+	out, stderr, err := s.RunServerCommand(t, "compact", "--through", compactDay)
+	if err != nil || out != "days 1 quotes 1260 batches 4 busy_months 0" {
+		t.Fatalf("mdc-server compact after the kill: %v, stdout %q, stderr %q", err, out, stderr)
 	}
 	sameReads(t, "after the compaction resumed", before, readAll(t, s, token, reads))
+}
+
+// exitCode is a command's exit status (0 when it ran to success, -1 when it
+// did not run).
+func exitCode(err error) int {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
 }
