@@ -16,7 +16,7 @@ RUN apt-get update \
       build-essential cmake ninja-build pkg-config ccache python3 python3-pip nodejs npm \
       ca-certificates protobuf-compiler protobuf-compiler-grpc libprotobuf-dev \
       libgrpc++-dev libabsl-dev libpq-dev libssl-dev libcurl4-openssl-dev \
-      prometheus-cpp-dev tzdata libtcmalloc-minimal4 \
+      prometheus-cpp-dev libzstd-dev tzdata libtcmalloc-minimal4 \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The whole source tree (less what .dockerignore leaves out): CMakeLists.txt
@@ -37,7 +37,7 @@ FROM ${RUNTIME_IMAGE}
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       libgrpc++1.51 libprotobuf32 libabsl20220623 libpq5 libssl3 libcurl4 \
-      libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libtcmalloc-minimal4 \
+      libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 libtcmalloc-minimal4 libzstd1 \
       tzdata ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin mdc

@@ -23,7 +23,7 @@ esac
 packages=(
   build-essential cmake ninja-build pkg-config ccache git python3 python3-pip nodejs
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
-  libabsl-dev libpq-dev libssl-dev libcurl4-openssl-dev prometheus-cpp-dev
+  libabsl-dev libpq-dev libssl-dev libcurl4-openssl-dev prometheus-cpp-dev libzstd-dev
   postgresql postgresql-contrib tzdata curl ca-certificates openssl libtcmalloc-minimal4
 )
 # Only the tests: the C++ suites (GoogleTest), the Python client's and the

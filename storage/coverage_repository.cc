@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "storage/compacted_quotes.h"
+
 namespace mdc::storage {
 namespace {
 
@@ -51,6 +53,9 @@ constexpr Statement kLatestDay{
     "SELECT max(d) FROM ("
     "SELECT max(trading_day) AS d FROM stock_quotes "
     "WHERE trading_day <= $1 AND observed_at < $2 UNION ALL "
+    // A compacted day has a quote before $2 when its first batch does.
+    "SELECT max(trading_day) FROM stock_quote_batches "
+    "WHERE trading_day <= $1 AND first_observed_at < $2 UNION ALL "
     "SELECT max(trading_day) FROM nifty_quotes "
     "WHERE trading_day <= $1 AND observed_at < $2 UNION ALL "
     "SELECT max(trading_day) FROM shortlist_snapshots "
@@ -61,11 +66,15 @@ absl::StatusOr<std::vector<SeriesMinutes>> ReadMinutes(
     const SessionMinutesSpec& session, absl::Time before) {
   auto conn = pool.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(statement, Params()
-                                             .Date(day)
-                                             .Time(session.open)
-                                             .Int32(session.minutes)
-                                             .Time(before));
+  Params params;
+  params.Date(day).Time(session.open).Int32(session.minutes).Time(before);
+  // Only the stock quotes have a compacted form.
+  auto result =
+      &statement == &kQuoteMinutes
+          ? ExecSeeingCompactedQuotes(
+                **conn, statement, std::move(params),
+                CompactedFilter{day, day, std::nullopt, std::nullopt, before})
+          : (*conn)->Exec(statement, params);
   if (!result.ok()) return result.status();
   std::vector<SeriesMinutes> series;
   series.reserve(result->rows());

@@ -1,5 +1,10 @@
 #include "storage/market_data_repository.h"
 
+#include <string>
+#include <vector>
+
+#include "storage/compacted_quotes.h"
+
 namespace mdc::storage {
 namespace {
 
@@ -11,6 +16,10 @@ constexpr Statement kListDates{
     "         0 AS nifty FROM shortlist_snapshots GROUP BY trading_day"
     "  UNION ALL SELECT trading_day, 0, count(*), 0 FROM stock_quotes "
     "         GROUP BY trading_day"
+    // Compacted quotes (migration 0013); days in both stores are counted
+    // again below (QuotesInBothStores).
+    "  UNION ALL SELECT trading_day, 0, sum(row_count), 0 "
+    "         FROM stock_quote_batches GROUP BY trading_day"
     "  UNION ALL SELECT trading_day, 0, 0, count(*) FROM nifty_quotes "
     "         GROUP BY trading_day"
     ") AS per_kind GROUP BY day ORDER BY day"};
@@ -28,10 +37,16 @@ constexpr Statement kDeleteShortlistDays{
     "market_data_delete_shortlist_days",
     "WITH deleted AS (DELETE FROM shortlist_snapshots "
     "WHERE trading_day = ANY($1) RETURNING 1) SELECT count(*) FROM deleted"};
+// The compacted quotes of the days go too (their batches: the count is of
+// the quotes they held).
 constexpr Statement kDeleteQuoteDays{
     "market_data_delete_quote_days",
     "WITH deleted AS (DELETE FROM stock_quotes "
-    "WHERE trading_day = ANY($1) RETURNING 1) SELECT count(*) FROM deleted"};
+    "WHERE trading_day = ANY($1) RETURNING 1), "
+    "batches AS (DELETE FROM stock_quote_batches "
+    "WHERE trading_day = ANY($1) RETURNING row_count) "
+    "SELECT (SELECT count(*) FROM deleted) + "
+    "(SELECT coalesce(sum(row_count), 0) FROM batches)::int8"};
 constexpr Statement kDeleteNiftyDays{
     "market_data_delete_nifty_days",
     "WITH deleted AS (DELETE FROM nifty_quotes "
@@ -50,8 +65,50 @@ constexpr Statement kPurgeNifty{"market_data_purge_nifty",
 constexpr Statement kCountBefore{
     "market_data_count_before",
     "SELECT (SELECT count(*) FROM shortlist_snapshots WHERE trading_day < $1),"
-    "       (SELECT count(*) FROM stock_quotes WHERE trading_day < $1),"
+    "       (SELECT count(*) FROM stock_quotes WHERE trading_day < $1) + "
+    "       (SELECT coalesce(sum(row_count), 0) FROM stock_quote_batches "
+    "        WHERE trading_day < $1)::int8,"
     "       (SELECT count(*) FROM nifty_quotes WHERE trading_day < $1)"};
+
+// The days with quotes in both stores: compacted, then written again.
+constexpr Statement kDaysInBothStores{
+    "market_data_days_in_both_stores",
+    "SELECT DISTINCT q.trading_day FROM stock_quotes q "
+    "WHERE q.trading_day IN (SELECT trading_day FROM stock_quote_batches) "
+    "ORDER BY 1"};
+constexpr Statement kRowStoreSymbolsOfDay{
+    "market_data_row_store_symbols",
+    "SELECT DISTINCT nse_symbol FROM stock_quotes WHERE trading_day = $1"};
+// Read with the compacted quotes of the day's row-store symbols (the only
+// batches a later write can have replaced a quote of).
+constexpr Statement kCountQuotesOfSymbols{
+    "market_data_count_quotes_of_symbols",
+    "SELECT count(*) FROM stock_quotes WHERE trading_day = $1 "
+    "AND nse_symbol = ANY($2)"};
+constexpr Statement kCompactedQuotesOfOtherSymbols{
+    "market_data_compacted_other_symbols",
+    "SELECT coalesce(sum(row_count), 0)::int8 FROM stock_quote_batches "
+    "WHERE trading_day = $1 AND NOT nse_symbol = ANY($2)"};
+
+// The quotes of `day`, a day with quotes in both stores, each counted once
+// (a later write that replaced a compacted quote is one quote).
+absl::StatusOr<int64_t> QuotesInBothStores(Connection &conn,
+                                           absl::CivilDay day) {
+  auto symbols_result = conn.Exec(kRowStoreSymbolsOfDay, Params().Date(day));
+  if (!symbols_result.ok()) return symbols_result.status();
+  std::vector<std::string> symbols;
+  for (int row = 0; row < symbols_result->rows(); ++row) {
+    symbols.push_back(symbols_result->String(row, 0));
+  }
+  auto merged = ExecSeeingCompactedQuotes(
+      conn, kCountQuotesOfSymbols, Params().Date(day).TextArray(symbols),
+      CompactedFilter{day, day, symbols, std::nullopt, std::nullopt});
+  if (!merged.ok()) return merged.status();
+  auto others = conn.Exec(kCompactedQuotesOfOtherSymbols,
+                          Params().Date(day).TextArray(symbols));
+  if (!others.ok()) return others.status();
+  return merged->Int64(0, 0) + others->Int64(0, 0);
+}
 
 // Runs the three per-kind deletes in one transaction, after `first` if
 // given (it returns three counts of rows it removed: shortlists, quotes,
@@ -124,6 +181,16 @@ absl::StatusOr<std::vector<DataDateCounts>> MarketDataRepository::ListDates() {
   for (int row = 0; row < result->rows(); ++row) {
     dates.push_back({result->Date(row, 0), result->Int64(row, 1),
                      result->Int64(row, 2), result->Int64(row, 3)});
+  }
+  auto both = (*conn)->Exec(kDaysInBothStores);
+  if (!both.ok()) return both.status();
+  for (int row = 0; row < both->rows(); ++row) {
+    const absl::CivilDay day = both->Date(row, 0);
+    auto quotes = QuotesInBothStores(**conn, day);
+    if (!quotes.ok()) return quotes.status();
+    for (DataDateCounts &date : dates) {
+      if (date.day == day) date.quotes = *quotes;
+    }
   }
   return dates;
 }

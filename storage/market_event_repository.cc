@@ -8,6 +8,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "domain/market_enums.h"
+#include "storage/compacted_quotes.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
 
@@ -335,7 +336,13 @@ absl::StatusOr<Result> MarketEventRepository::QuotesPage(
   Params params;
   params.Date(day).Time(bound.at).Text(bound.key1).Time(end).Int32(limit);
   if (!symbols.empty()) params.TextArray(symbols);
-  return Exec(pool_, symbols.empty() ? kReplayQuotes : kReplayQuotesOf, params);
+  CompactedFilter compacted{day, day, std::nullopt, bound.at, end};
+  if (!symbols.empty()) compacted.symbols = symbols;
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  return ExecSeeingCompactedQuotes(
+      **conn, symbols.empty() ? kReplayQuotes : kReplayQuotesOf,
+      std::move(params), compacted);
 }
 
 absl::StatusOr<Result> MarketEventRepository::NiftyPage(

@@ -151,6 +151,22 @@ Params& Params::Int64Array(const std::vector<int64_t>& values) {
   return Add(kInt8ArrayOid, EncodeArray(kInt8Oid, elements));
 }
 
+Params& Params::OptionalInt64Array(
+    const std::vector<std::optional<int64_t>>& values) {
+  std::vector<std::optional<std::string>> elements;
+  elements.reserve(values.size());
+  for (const auto& value : values) {
+    if (!value.has_value()) {
+      elements.emplace_back(std::nullopt);
+      continue;
+    }
+    std::string encoded;
+    AppendBigEndian(encoded, static_cast<uint64_t>(*value), 8);
+    elements.emplace_back(std::move(encoded));
+  }
+  return Add(kInt8ArrayOid, EncodeArray(kInt8Oid, elements));
+}
+
 Params& Params::TimeArray(const std::vector<absl::Time>& values) {
   std::vector<std::optional<std::string>> elements;
   elements.reserve(values.size());

@@ -69,6 +69,7 @@ class Params {
   Params& BytesArray(const std::vector<std::string>& values);
   Params& DateArray(const std::vector<absl::CivilDay>& values);
   Params& Int64Array(const std::vector<int64_t>& values);
+  Params& OptionalInt64Array(const std::vector<std::optional<int64_t>>& values);
   Params& TimeArray(const std::vector<absl::Time>& values);
   // A NULL of the type named by `oid`.
   Params& Null(Oid oid);

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "domain/proto_time.h"
+#include "storage/compacted_quotes.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
 #include "storage/trading_day_bounds.h"
@@ -48,10 +49,14 @@ constexpr Statement kFindLatestOfEvery{
     MDC_LATEST_OF_SYMBOL "WHERE s.symbol IS NOT NULL LIMIT $8",
     /*merged=*/nullptr, /*plan_each_time=*/true};
 
+// With the symbols of the compacted days of those months (their batches'
+// keys: no batch needs decoding to list its symbol).
 constexpr Statement kListSymbols{
     "quote_batches_list_symbols",
-    MDC_SYMBOLS_AFTER(
-        "$2", "$3") "SELECT symbol FROM s WHERE symbol IS NOT NULL LIMIT $4"};
+    MDC_SYMBOLS_AFTER("$2", "$3") "SELECT symbol FROM ("
+    "SELECT symbol FROM s WHERE symbol IS NOT NULL "
+    "UNION SELECT nse_symbol FROM stock_quote_batches WHERE nse_symbol > $1 "
+    "AND trading_day BETWEEN $2 AND $3) symbols ORDER BY symbol LIMIT $4"};
 
 // Rows of (symbol, observed_at, quote_data).
 absl::StatusOr<v1::StockQuote> SymbolQuoteAt(const Result& result, int row) {
@@ -97,13 +102,17 @@ QuoteBatchRepository::FindLatestOfSymbols(
   if (symbols.empty()) return found;
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result =
-      (*conn)->Exec(kFindLatestOfSymbols, Params()
+  CompactedFilter compacted{
+      TradingDayFrom(not_before), TradingDayTo(at), symbols, not_before, at,
+      /*latest_only=*/true};
+  auto result = ExecSeeingCompactedQuotes(**conn, kFindLatestOfSymbols,
+                                          Params()
                                               .TextArray(symbols)
                                               .Time(not_before)
                                               .Time(at)
                                               .Date(TradingDayFrom(not_before))
-                                              .Date(TradingDayTo(at)));
+                                              .Date(TradingDayTo(at)),
+                                          compacted);
   if (!result.ok()) return result.status();
   auto quotes = ReadRows<v1::StockQuote>(*result, SymbolQuoteAt);
   if (!quotes.ok()) return quotes.status();
@@ -130,9 +139,17 @@ QuoteBatchRepository::PricesOfSymbolDays(
   }
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result =
-      (*conn)->Exec(kPricesOfSymbolDays,
-                    Params().TextArray(symbols).DateArray(days).Time(before));
+  std::vector<std::string> distinct_symbols(symbols);
+  std::sort(distinct_symbols.begin(), distinct_symbols.end());
+  distinct_symbols.erase(
+      std::unique(distinct_symbols.begin(), distinct_symbols.end()),
+      distinct_symbols.end());
+  CompactedFilter compacted{*std::min_element(days.begin(), days.end()),
+                            *std::max_element(days.begin(), days.end()),
+                            std::move(distinct_symbols), std::nullopt, before};
+  auto result = ExecSeeingCompactedQuotes(
+      **conn, kPricesOfSymbolDays,
+      Params().TextArray(symbols).DateArray(days).Time(before), compacted);
   if (!result.ok()) return result.status();
   std::vector<domain::PricePoint>* current = nullptr;
   int64_t current_index = 0;
@@ -165,16 +182,26 @@ QuoteBatchRepository::FindLatestOfEvery(const std::string& after,
                                         int limit) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result = (*conn)->Exec(
-      kFindLatestOfEvery, Params()
-                              .Text(after)
-                              .Time(not_before)
-                              .Time(at)
-                              .Date(TradingDayFrom(not_before))
-                              .Date(TradingDayTo(at))
-                              .Date(PartitionFrom(TradingDayFrom(not_before)))
-                              .Date(PartitionTo(TradingDayTo(at)))
-                              .Int32(limit));
+  // Only symbols with a quote in [not_before, at] make a row (the LATERAL
+  // join drops the others), so only those batches matter.
+  CompactedFilter compacted{TradingDayFrom(not_before),
+                            TradingDayTo(at),
+                            std::nullopt,
+                            not_before,
+                            at,
+                            /*latest_only=*/true};
+  auto result = ExecSeeingCompactedQuotes(
+      **conn, kFindLatestOfEvery,
+      Params()
+          .Text(after)
+          .Time(not_before)
+          .Time(at)
+          .Date(TradingDayFrom(not_before))
+          .Date(TradingDayTo(at))
+          .Date(PartitionFrom(TradingDayFrom(not_before)))
+          .Date(PartitionTo(TradingDayTo(at)))
+          .Int32(limit),
+      compacted);
   if (!result.ok()) return result.status();
   return ReadRows<v1::StockQuote>(*result, SymbolQuoteAt);
 }

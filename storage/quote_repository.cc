@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "domain/proto_time.h"
 #include "domain/time.h"
+#include "storage/compacted_quotes.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
 #include "storage/rows_written.h"
@@ -81,14 +82,19 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
                                 int limit) {
   auto conn = pool.Acquire();
   if (!conn.ok()) return conn.status();
-  return (*conn)->Exec(page, Params()
-                                 .Text(symbol)
-                                 .Time(start)
-                                 .Time(end)
-                                 .Time(PageAfter(after, start))
-                                 .Int32(limit)
-                                 .Date(TradingDayFrom(PageAfter(after, start)))
-                                 .Date(TradingDayTo(end)));
+  const absl::Time page_after = PageAfter(after, start);
+  CompactedFilter compacted{TradingDayFrom(page_after), TradingDayTo(end),
+                            std::vector<std::string>{symbol}, page_after, end};
+  return ExecSeeingCompactedQuotes(**conn, page,
+                                   Params()
+                                       .Text(symbol)
+                                       .Time(start)
+                                       .Time(end)
+                                       .Time(page_after)
+                                       .Int32(limit)
+                                       .Date(TradingDayFrom(page_after))
+                                       .Date(TradingDayTo(end)),
+                                   compacted);
 }
 
 }  // namespace
@@ -129,13 +135,20 @@ absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
     const std::string& symbol, absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result =
-      (*conn)->Exec(kFindLatestQuote, Params()
-                                          .Text(symbol)
-                                          .Time(not_before)
-                                          .Time(at)
-                                          .Date(TradingDayFrom(not_before))
-                                          .Date(TradingDayTo(at)));
+  CompactedFilter compacted{TradingDayFrom(not_before),
+                            TradingDayTo(at),
+                            std::vector<std::string>{symbol},
+                            not_before,
+                            at,
+                            /*latest_only=*/true};
+  auto result = ExecSeeingCompactedQuotes(**conn, kFindLatestQuote,
+                                          Params()
+                                              .Text(symbol)
+                                              .Time(not_before)
+                                              .Time(at)
+                                              .Date(TradingDayFrom(not_before))
+                                              .Date(TradingDayTo(at)),
+                                          compacted);
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::StockQuote>(*result, QuoteAt, symbol);
 }

@@ -5,6 +5,7 @@
 
 #include "storage/broker_credentials_repository.h"
 #include "storage/broker_token_repository.h"
+#include "storage/compaction_repository.h"
 #include "storage/coverage_repository.h"
 #include "storage/developer_repository.h"
 #include "storage/developer_write_repository.h"
@@ -20,6 +21,7 @@
 #include "storage/run_repository.h"
 #include "storage/shortlist_repository.h"
 #include "storage/sign_in_repository.h"
+#include "storage/storage_report_repository.h"
 
 namespace mdc::storage {
 
@@ -41,7 +43,9 @@ struct Repositories {
         partitions(pool),
         market_events(pool),
         coverage(pool),
-        developer_writes(pool) {}
+        developer_writes(pool),
+        compaction(pool),
+        storage_report(pool) {}
 
   ConnectionPool& pool;
   DeveloperRepository developers;
@@ -60,6 +64,8 @@ struct Repositories {
   MarketEventRepository market_events;
   CoverageRepository coverage;
   DeveloperWriteRepository developer_writes;
+  CompactionRepository compaction;
+  StorageReportRepository storage_report;
 };
 
 }  // namespace mdc::storage

@@ -7,10 +7,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
+#include "domain/compaction.h"
 #include "domain/developers.h"
 #include "domain/tokens.h"
 #include "service/auth/auth.h"
 #include "service/config/flags.h"
+#include "storage/compaction_repository.h"
 #include "storage/developer_repository.h"
 #include "storage/migrations.h"
 #include "storage/pool.h"
@@ -24,10 +26,13 @@ constexpr char kUsage[] =
     " [--database-url URL]\n"
     "  mdc-server refresh-key --username NAME [--database-url URL]\n"
     "  mdc-server migrate [--database-url URL] [--db-wait-seconds N]\n"
+    "  mdc-server compact --through YYYY-MM-DD [--database-url URL]\n"
     "The first two print the new token on stdout. migrate applies the schema"
     " migrations not applied yet and exits, waiting up to N seconds (0-3600,"
     " else MDC_DB_WAIT_SECONDS, else 60) for the database. DATABASE_URL is"
-    " used when --database-url is absent.\n";
+    " used when --database-url is absent. compact compacts the stock quotes"
+    " of the trading days up to --through (before today) into compressed"
+    " batches and prints what it did.\n";
 
 constexpr int kDefaultDbWaitSeconds = 60;
 
@@ -59,6 +64,18 @@ std::string DatabaseUrl(std::map<std::string, std::string>& flags,
     url = getenv("DATABASE_URL");
   }
   return url;
+}
+
+// Brings the schema up to date before a command uses the database; false
+// (reported on `err`) when it cannot.
+bool PrepareDatabase(storage::ConnectionPool &pool, std::FILE *err) {
+  auto migrated = storage::ApplyMigrations(pool, storage::EmbeddedMigrations());
+  if (!migrated.ok()) {
+    std::fprintf(err, "cannot prepare the database: %s\n",
+                 std::string(migrated.status().message()).c_str());
+    return false;
+  }
+  return true;
 }
 
 // `mdc-server migrate`: waits for the database, applies the migrations not
@@ -112,13 +129,50 @@ int RunMigrate(std::map<std::string, std::string>& flags,
   return 0;
 }
 
+// The table locks `compact` waits for (docs/operations.md): an operator's
+// run may wait longer than the hourly maintenance's.
+constexpr absl::Duration kCompactLockWait = absl::Seconds(30);
+
+// `mdc-server compact --through DAY`: brings the schema up to date, then
+// compacts (storage/compaction_repository.h). The counts go to stdout.
+int RunCompact(std::map<std::string, std::string> &flags,
+               const std::function<const char *(const char *)> &getenv,
+               std::FILE *out, std::FILE *err) {
+  auto through =
+      domain::ParseCompactThrough(flags["through"], absl::Now(), "--through");
+  if (!through.ok()) {
+    // The message names the flag: "--through: must be ...".
+    std::fprintf(err, "%s\n%s", std::string(through.status().message()).c_str(),
+                 kUsage);
+    return 2;
+  }
+  const std::string url = DatabaseUrl(flags, getenv);
+  if (url.empty()) {
+    std::fprintf(err, "no database: set DATABASE_URL or --database-url\n");
+    return 2;
+  }
+  storage::ConnectionPool pool(url, 1);
+  if (!PrepareDatabase(pool, err)) return 1;
+  storage::CompactionRepository compaction(pool);
+  auto counts = compaction.CompactThrough(*through, kCompactLockWait);
+  if (!counts.ok()) {
+    std::fprintf(err, "compact failed: %s\n",
+                 std::string(counts.status().message()).c_str());
+    return 1;
+  }
+  std::fprintf(out, "days %d quotes %lld batches %lld busy_months %d\n",
+               counts->days, static_cast<long long>(counts->quotes),
+               static_cast<long long>(counts->batches), counts->busy_months);
+  return 0;
+}
+
 }  // namespace
 
 const char* AdminCommandUsage() { return kUsage; }
 
 bool IsAdminCommand(absl::string_view command) {
   return command == "create-developer" || command == "refresh-key" ||
-         command == "migrate";
+         command == "migrate" || command == "compact";
 }
 
 int RunAdminCommand(const std::vector<std::string>& args,
@@ -126,7 +180,18 @@ int RunAdminCommand(const std::vector<std::string>& args,
                     std::FILE* out, std::FILE* err) {
   const bool create = args.at(0) == "create-developer";
   const bool migrate = args.at(0) == "migrate";
+  const bool compact = args.at(0) == "compact";
   std::vector<std::string> allowed = {"database-url"};
+  if (compact) {
+    allowed.push_back("through");
+    auto flags = ParseCommandFlags(args, allowed);
+    if (!flags.ok()) {
+      std::fprintf(err, "%s\n%s", std::string(flags.status().message()).c_str(),
+                   kUsage);
+      return 2;
+    }
+    return RunCompact(*flags, getenv, out, err);
+  }
   if (migrate) allowed.push_back("db-wait-seconds");
   if (!migrate) allowed.push_back("username");
   if (create) allowed.push_back("role");
@@ -156,12 +221,7 @@ int RunAdminCommand(const std::vector<std::string>& args,
   }
 
   storage::ConnectionPool pool(url, 1);
-  auto migrated = storage::ApplyMigrations(pool, storage::EmbeddedMigrations());
-  if (!migrated.ok()) {
-    std::fprintf(err, "cannot prepare the database: %s\n",
-                 std::string(migrated.status().message()).c_str());
-    return 1;
-  }
+  if (!PrepareDatabase(pool, err)) return 1;
   storage::DeveloperRepository developers(pool);
   const std::string token = domain::GenerateToken();
   auto done = create ? developers.Create(username, RoleName(role),

@@ -8,6 +8,7 @@
 #include "absl/time/clock.h"
 #include "domain/admin_requests.h"
 #include "domain/calendar.h"
+#include "domain/compaction.h"
 #include "domain/db_scripts.h"
 #include "domain/developers.h"
 #include "domain/error_reason.h"
@@ -233,6 +234,49 @@ grpc::Status AdminService::DeleteDataDates(
     response->set_shortlists(Clamp32(deleted->shortlists));
     response->set_quotes(Clamp32(deleted->quotes));
     response->set_nifty_quotes(Clamp32(deleted->nifty_quotes));
+    return absl::OkStatus();
+  });
+}
+
+// The table locks a compaction waits for (the partition swap locks
+// stock_quotes briefly); past this it fails with nothing changed, and the
+// caller may try again.
+constexpr absl::Duration kCompactionLockWait = absl::Seconds(10);
+
+grpc::Status AdminService::CompactHistory(
+    grpc::ServerContext* context, const v1::CompactHistoryRequest* request,
+    v1::CompactHistoryResponse* response) {
+  return calls_.Run(context, *request, [&](const CallContext&) -> absl::Status {
+    auto through =
+        domain::ParseCompactThrough(request->through(), absl::Now(), "through");
+    if (!through.ok()) return through.status();
+    auto counts =
+        stores_.compaction.CompactThrough(*through, kCompactionLockWait);
+    if (!counts.ok()) return counts.status();
+    response->set_days(counts->days);
+    response->set_quotes(counts->quotes);
+    response->set_batches(counts->batches);
+    response->set_busy_months(counts->busy_months);
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status AdminService::GetStorageReport(
+    grpc::ServerContext* context, const v1::GetStorageReportRequest* request,
+    v1::StorageReport* response) {
+  return calls_.Run(context, *request, [&](const CallContext&) -> absl::Status {
+    auto report = stores_.storage_report.Report();
+    if (!report.ok()) return report.status();
+    for (const storage::StorageUsage& usage : *report) {
+      v1::StorageUsage* out = response->add_usage();
+      out->set_kind(usage.kind);
+      out->set_month(usage.month);
+      out->set_form(usage.form);
+      out->set_rows(usage.rows);
+      out->set_bytes(usage.bytes);
+      out->set_bytes_per_row(
+          usage.rows > 0 ? static_cast<double>(usage.bytes) / usage.rows : 0);
+    }
     return absl::OkStatus();
   });
 }

@@ -12,10 +12,12 @@
 #include "service/calls/call_runner.h"
 #include "service/calls/service_calls.h"
 #include "storage/broker_credentials_repository.h"
+#include "storage/compaction_repository.h"
 #include "storage/developer_repository.h"
 #include "storage/holiday_repository.h"
 #include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
+#include "storage/storage_report_repository.h"
 
 namespace mdc {
 
@@ -28,6 +30,8 @@ class AdminService final : public v1::AdminService::Service {
     storage::MarketDataRepository& market_data;
     storage::MaintenanceRepository& maintenance;
     storage::BrokerCredentialsRepository& broker_credentials;
+    storage::CompactionRepository& compaction;
+    storage::StorageReportRepository& storage_report;
   };
 
   // `secret_box` seals broker credentials; empty when MDC_SECRET_KEY is not
@@ -76,6 +80,12 @@ class AdminService final : public v1::AdminService::Service {
   grpc::Status RunDbScript(grpc::ServerContext* context,
                            const v1::RunDbScriptRequest* request,
                            v1::RunDbScriptResponse* response) override;
+  grpc::Status CompactHistory(grpc::ServerContext* context,
+                              const v1::CompactHistoryRequest* request,
+                              v1::CompactHistoryResponse* response) override;
+  grpc::Status GetStorageReport(grpc::ServerContext* context,
+                                const v1::GetStorageReportRequest* request,
+                                v1::StorageReport* response) override;
   grpc::Status SetBrokerCredentials(
       grpc::ServerContext* context,
       const v1::SetBrokerCredentialsRequest* request,

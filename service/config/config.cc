@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "domain/compaction.h"
 #include "domain/ip_network.h"
 #include "domain/secret_box.h"
 #include "domain/sign_in.h"
@@ -313,6 +314,13 @@ const std::vector<Option>& Options() {
        "older monthly partitions are dropped hourly; 0: keep all (default)",
        [](Config& c, const std::string& v) {
          return SetInt(&c.retention_months, v, 0, 1200);
+       }},
+      {"compact-after-days", "MDC_COMPACT_AFTER_DAYS",
+       "compact the stock quotes of trading days at least this many days "
+       "old into compressed batches, hourly (0-3660); 0: never (default)",
+       [](Config &c, const std::string &v) {
+         return SetInt(&c.compact_after_days, v, 0,
+                       domain::kMaxCompactAfterDays);
        }},
   };
   return *options;

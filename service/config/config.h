@@ -103,6 +103,12 @@ struct Config {
   // months before the current one (service/lifecycle/history_maintenance.h);
   // older monthly partitions are dropped. 0 = keep everything (default).
   int retention_months = 0;
+  // --compact-after-days, MDC_COMPACT_AFTER_DAYS: the hourly maintenance
+  // compacts the stock quotes of trading days at least this many days
+  // before today (docs/architecture.md, "Compacted history"). 0 = never
+  // (default); compaction on demand (CompactHistory, `mdc-server compact`)
+  // works either way.
+  int compact_after_days = 0;
 };
 
 // Reads `args` (argv without the program name; "--name=value" or "--name

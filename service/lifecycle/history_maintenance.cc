@@ -3,6 +3,7 @@
 #include "absl/time/civil_time.h"
 #include "absl/time/clock.h"
 #include "common/log.h"
+#include "domain/compaction.h"
 #include "domain/retention.h"
 
 namespace mdc {
@@ -33,11 +34,22 @@ absl::StatusOr<HistoryMaintenanceReport> MaintainHistory(
   return report;
 }
 
-HistoryMaintenance::HistoryMaintenance(storage::PartitionRepository& partitions,
-                                       int retention_months,
-                                       absl::Duration interval)
+absl::StatusOr<storage::CompactionCounts> CompactClosedDays(
+    storage::CompactionRepository& compaction, int compact_after_days,
+    absl::Time now) {
+  const auto through = domain::AutoCompactThrough(now, compact_after_days);
+  if (!through) return storage::CompactionCounts();
+  return compaction.CompactThrough(*through, kLockWait);
+}
+
+HistoryMaintenance::HistoryMaintenance(
+    storage::PartitionRepository& partitions, int retention_months,
+    absl::Duration interval, storage::CompactionRepository* compaction,
+    int compact_after_days)
     : partitions_(partitions),
       retention_months_(retention_months),
+      compaction_(compaction),
+      compact_after_days_(compact_after_days),
       interval_(interval),
       thread_([this] { Loop(); }) {}
 
@@ -68,6 +80,22 @@ void HistoryMaintenance::Loop() {
                  {"shortlists_dropped", report->rows_dropped.shortlists},
                  {"quotes_dropped", report->rows_dropped.quotes},
                  {"nifty_quotes_dropped", report->rows_dropped.nifty_quotes}});
+    }
+    if (compaction_ == nullptr || compact_after_days_ == 0) continue;
+    auto compacted = CompactClosedDays(*compaction_, compact_after_days_, now);
+    if (!compacted.ok()) {
+      log::Warning("compaction failed; next try in an interval",
+                   {{"error", compacted.status().ToString()},
+                    {"interval", absl::FormatDuration(interval_)}});
+      continue;
+    }
+    if (compacted->days > 0) {
+      log::Info("compacted closed trading days",
+                {{"compact_after_days", compact_after_days_},
+                 {"days", compacted->days},
+                 {"quotes", compacted->quotes},
+                 {"batches", compacted->batches},
+                 {"busy_months", compacted->busy_months}});
     }
   } while (!stop_.WaitForNotificationWithTimeout(interval_));
 }

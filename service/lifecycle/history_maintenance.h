@@ -3,7 +3,9 @@
 // months the retention (MDC_RETENTION_MONTHS) no longer keeps, then makes
 // sure the partitions of the current month and the next
 // domain::kPartitionMonthsAhead months exist, moving rows that landed in a
-// DEFAULT partition into their month's new partition. Every server runs
+// DEFAULT partition into their month's new partition; then, with
+// MDC_COMPACT_AFTER_DAYS set, compacts the stock quotes of the trading days
+// that old (storage/compaction_repository.h). Every server runs
 // it; the database makes them take turns, and each pass is idempotent.
 //
 // A pass that fails (database away, a lock not granted in time) is logged
@@ -17,6 +19,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "storage/compaction_repository.h"
 #include "storage/partition_repository.h"
 
 namespace mdc {
@@ -34,12 +37,20 @@ absl::StatusOr<HistoryMaintenanceReport> MaintainHistory(
     storage::PartitionRepository& partitions, int retention_months,
     absl::Time now);
 
+// Compacts the stock quotes of the trading days at least
+// `compact_after_days` before today's at `now` (none when 0).
+absl::StatusOr<storage::CompactionCounts> CompactClosedDays(
+    storage::CompactionRepository& compaction, int compact_after_days,
+    absl::Time now);
+
 class HistoryMaintenance {
  public:
   // Starts the thread, which runs a pass at once and then every `interval`.
-  // `partitions` must outlive this object.
+  // `partitions` (and `compaction`, when given) must outlive this object.
   HistoryMaintenance(storage::PartitionRepository& partitions,
-                     int retention_months, absl::Duration interval);
+                     int retention_months, absl::Duration interval,
+                     storage::CompactionRepository* compaction = nullptr,
+                     int compact_after_days = 0);
 
   // Stops the thread, waiting for a pass under way.
   ~HistoryMaintenance();
@@ -52,6 +63,8 @@ class HistoryMaintenance {
 
   storage::PartitionRepository& partitions_;
   const int retention_months_;
+  storage::CompactionRepository* const compaction_;
+  const int compact_after_days_;
   const absl::Duration interval_;
   absl::Notification stop_;
   std::thread thread_;

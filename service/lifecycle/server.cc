@@ -93,7 +93,8 @@ absl::Status Server::OpenDatabase() {
     log::Info("bootstrap admin ready", {{"username", admin->username}});
   }
   history_ = std::make_unique<HistoryMaintenance>(
-      repos_->partitions, config_.retention_months, absl::Hours(1));
+      repos_->partitions, config_.retention_months, absl::Hours(1),
+      &repos_->compaction, config_.compact_after_days);
   return absl::OkStatus();
 }
 
@@ -198,7 +199,8 @@ void Server::BuildServices(std::optional<domain::SecretBox> secret_box) {
   admin_ = std::make_unique<AdminService>(
       *calls_,
       AdminService::Stores{repos.developers, repos.holidays, repos.market_data,
-                           repos.maintenance, repos.broker_credentials},
+                           repos.maintenance, repos.broker_credentials,
+                           repos.compaction, repos.storage_report},
       std::move(secret_box));
   health_ = std::make_unique<HealthService>(*calls_, *pool_);
   stream_slots_ = std::make_unique<StreamSlots>(config_.stream_limits);

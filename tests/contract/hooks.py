@@ -88,6 +88,9 @@ def _enlarge(node):
 #   together;
 # - an order's stopLossPrice < entryPrice < takeProfitPrice;
 # - the db script `purge-before` needs args.before, the others take none;
+# - a compaction's `through` is a closed trading day, before today in
+#   Asia/Kolkata (docs/api.md, "Data by date"): a later one is set to
+#   2000-01-03;
 # - a holiday request names at least one date, each date once over
 #   `holidays` and `dates`, and a special session opens before it closes
 #   (both times or neither);
@@ -220,6 +223,19 @@ def _fix_db_script(body):
         body["args"] = {}
 
 
+def _fix_compact(body):
+    if not isinstance(body, dict) or not isinstance(body.get("through"), str):
+        return
+    try:
+        through = datetime.date.fromisoformat(body["through"])
+    except ValueError:
+        return
+    # Today in Asia/Kolkata (UTC+05:30, no daylight saving).
+    today = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=5, minutes=30)).date()
+    if through >= today:
+        body["through"] = "2000-01-03"
+
+
 def _fix_holidays(body):
     if not isinstance(body, dict):
         return
@@ -307,6 +323,8 @@ def map_case(context, case):
         _fix_nifty(case.body)
     elif method == "POST" and path == "/v1/admin/db-scripts":
         _fix_db_script(case.body)
+    elif method == "POST" and path == "/v1/admin/data/compact":
+        _fix_compact(case.body)
     elif method == "POST" and path == "/v1/admin/holidays":
         _fix_holidays(case.body)
     return case

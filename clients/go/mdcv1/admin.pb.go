@@ -808,6 +808,304 @@ func (x *DeleteDataDatesResponse) GetNiftyQuotes() int32 {
 	return 0
 }
 
+// Compact History request.
+type CompactHistoryRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The last trading day to compact (YYYY-MM-DD, Asia/Kolkata), before
+	// today: every day up to it with quotes in the row store is compacted.
+	Through       string `protobuf:"bytes,1,opt,name=through,proto3" json:"through,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompactHistoryRequest) Reset() {
+	*x = CompactHistoryRequest{}
+	mi := &file_mdc_v1_admin_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompactHistoryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompactHistoryRequest) ProtoMessage() {}
+
+func (x *CompactHistoryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_admin_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompactHistoryRequest.ProtoReflect.Descriptor instead.
+func (*CompactHistoryRequest) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *CompactHistoryRequest) GetThrough() string {
+	if x != nil {
+		return x.Through
+	}
+	return ""
+}
+
+// What a compaction did.
+type CompactHistoryResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Trading days compacted (days that had quotes in the row store).
+	Days int32 `protobuf:"varint,1,opt,name=days,proto3" json:"days,omitempty"`
+	// Stock quotes moved from the row store into batches.
+	Quotes int64 `protobuf:"varint,2,opt,name=quotes,proto3" json:"quotes,omitempty"`
+	// Batches written.
+	Batches int64 `protobuf:"varint,3,opt,name=batches,proto3" json:"batches,omitempty"`
+	// Months skipped because another server was compacting them.
+	BusyMonths    int32 `protobuf:"varint,4,opt,name=busy_months,json=busyMonths,proto3" json:"busy_months,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompactHistoryResponse) Reset() {
+	*x = CompactHistoryResponse{}
+	mi := &file_mdc_v1_admin_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompactHistoryResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompactHistoryResponse) ProtoMessage() {}
+
+func (x *CompactHistoryResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_admin_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompactHistoryResponse.ProtoReflect.Descriptor instead.
+func (*CompactHistoryResponse) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *CompactHistoryResponse) GetDays() int32 {
+	if x != nil {
+		return x.Days
+	}
+	return 0
+}
+
+func (x *CompactHistoryResponse) GetQuotes() int64 {
+	if x != nil {
+		return x.Quotes
+	}
+	return 0
+}
+
+func (x *CompactHistoryResponse) GetBatches() int64 {
+	if x != nil {
+		return x.Batches
+	}
+	return 0
+}
+
+func (x *CompactHistoryResponse) GetBusyMonths() int32 {
+	if x != nil {
+		return x.BusyMonths
+	}
+	return 0
+}
+
+// Get Storage Report request.
+type GetStorageReportRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetStorageReportRequest) Reset() {
+	*x = GetStorageReportRequest{}
+	mi := &file_mdc_v1_admin_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetStorageReportRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetStorageReportRequest) ProtoMessage() {}
+
+func (x *GetStorageReportRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_admin_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetStorageReportRequest.ProtoReflect.Descriptor instead.
+func (*GetStorageReportRequest) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{17}
+}
+
+// One kind of market data of one month in one form.
+type StorageUsage struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// quotes, nifty or shortlists.
+	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	// The month of the trading days, YYYY-MM; "default" for the rows of the
+	// DEFAULT partitions (months without a partition).
+	Month string `protobuf:"bytes,2,opt,name=month,proto3" json:"month,omitempty"`
+	// rows (the row store: the month's partition with its indexes and TOAST)
+	// or compacted (the month's share of stock_quote_batches with its index
+	// and TOAST, by the size of its batches).
+	Form string `protobuf:"bytes,3,opt,name=form,proto3" json:"form,omitempty"`
+	// Records stored.
+	Rows int64 `protobuf:"varint,4,opt,name=rows,proto3" json:"rows,omitempty"`
+	// Bytes on disk.
+	Bytes int64 `protobuf:"varint,5,opt,name=bytes,proto3" json:"bytes,omitempty"`
+	// bytes / rows (0 without rows).
+	BytesPerRow   float64 `protobuf:"fixed64,6,opt,name=bytes_per_row,json=bytesPerRow,proto3" json:"bytes_per_row,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StorageUsage) Reset() {
+	*x = StorageUsage{}
+	mi := &file_mdc_v1_admin_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StorageUsage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StorageUsage) ProtoMessage() {}
+
+func (x *StorageUsage) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_admin_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StorageUsage.ProtoReflect.Descriptor instead.
+func (*StorageUsage) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *StorageUsage) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *StorageUsage) GetMonth() string {
+	if x != nil {
+		return x.Month
+	}
+	return ""
+}
+
+func (x *StorageUsage) GetForm() string {
+	if x != nil {
+		return x.Form
+	}
+	return ""
+}
+
+func (x *StorageUsage) GetRows() int64 {
+	if x != nil {
+		return x.Rows
+	}
+	return 0
+}
+
+func (x *StorageUsage) GetBytes() int64 {
+	if x != nil {
+		return x.Bytes
+	}
+	return 0
+}
+
+func (x *StorageUsage) GetBytesPerRow() float64 {
+	if x != nil {
+		return x.BytesPerRow
+	}
+	return 0
+}
+
+// The storage report: every kind and month that has a partition or
+// compacted quotes, by kind, month and form.
+type StorageReport struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One entry per kind, month and form, ordered by them.
+	Usage         []*StorageUsage `protobuf:"bytes,1,rep,name=usage,proto3" json:"usage,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StorageReport) Reset() {
+	*x = StorageReport{}
+	mi := &file_mdc_v1_admin_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StorageReport) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StorageReport) ProtoMessage() {}
+
+func (x *StorageReport) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_admin_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StorageReport.ProtoReflect.Descriptor instead.
+func (*StorageReport) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *StorageReport) GetUsage() []*StorageUsage {
+	if x != nil {
+		return x.Usage
+	}
+	return nil
+}
+
 // Run DB Script request.
 type RunDbScriptRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -825,7 +1123,7 @@ type RunDbScriptRequest struct {
 
 func (x *RunDbScriptRequest) Reset() {
 	*x = RunDbScriptRequest{}
-	mi := &file_mdc_v1_admin_proto_msgTypes[15]
+	mi := &file_mdc_v1_admin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -837,7 +1135,7 @@ func (x *RunDbScriptRequest) String() string {
 func (*RunDbScriptRequest) ProtoMessage() {}
 
 func (x *RunDbScriptRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_admin_proto_msgTypes[15]
+	mi := &file_mdc_v1_admin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -850,7 +1148,7 @@ func (x *RunDbScriptRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunDbScriptRequest.ProtoReflect.Descriptor instead.
 func (*RunDbScriptRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{15}
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *RunDbScriptRequest) GetScript() string {
@@ -892,7 +1190,7 @@ type RunDbScriptResponse struct {
 
 func (x *RunDbScriptResponse) Reset() {
 	*x = RunDbScriptResponse{}
-	mi := &file_mdc_v1_admin_proto_msgTypes[16]
+	mi := &file_mdc_v1_admin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -904,7 +1202,7 @@ func (x *RunDbScriptResponse) String() string {
 func (*RunDbScriptResponse) ProtoMessage() {}
 
 func (x *RunDbScriptResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_admin_proto_msgTypes[16]
+	mi := &file_mdc_v1_admin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -917,7 +1215,7 @@ func (x *RunDbScriptResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunDbScriptResponse.ProtoReflect.Descriptor instead.
 func (*RunDbScriptResponse) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{16}
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *RunDbScriptResponse) GetScript() string {
@@ -963,7 +1261,7 @@ type SetBrokerCredentialsRequest struct {
 
 func (x *SetBrokerCredentialsRequest) Reset() {
 	*x = SetBrokerCredentialsRequest{}
-	mi := &file_mdc_v1_admin_proto_msgTypes[17]
+	mi := &file_mdc_v1_admin_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -975,7 +1273,7 @@ func (x *SetBrokerCredentialsRequest) String() string {
 func (*SetBrokerCredentialsRequest) ProtoMessage() {}
 
 func (x *SetBrokerCredentialsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_admin_proto_msgTypes[17]
+	mi := &file_mdc_v1_admin_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -988,7 +1286,7 @@ func (x *SetBrokerCredentialsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetBrokerCredentialsRequest.ProtoReflect.Descriptor instead.
 func (*SetBrokerCredentialsRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{17}
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SetBrokerCredentialsRequest) GetApiKey() string {
@@ -1014,7 +1312,7 @@ type GetBrokerCredentialsRequest struct {
 
 func (x *GetBrokerCredentialsRequest) Reset() {
 	*x = GetBrokerCredentialsRequest{}
-	mi := &file_mdc_v1_admin_proto_msgTypes[18]
+	mi := &file_mdc_v1_admin_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1026,7 +1324,7 @@ func (x *GetBrokerCredentialsRequest) String() string {
 func (*GetBrokerCredentialsRequest) ProtoMessage() {}
 
 func (x *GetBrokerCredentialsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_admin_proto_msgTypes[18]
+	mi := &file_mdc_v1_admin_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1039,7 +1337,7 @@ func (x *GetBrokerCredentialsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBrokerCredentialsRequest.ProtoReflect.Descriptor instead.
 func (*GetBrokerCredentialsRequest) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{18}
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{23}
 }
 
 // Whether broker credentials are stored; never their values.
@@ -1056,7 +1354,7 @@ type BrokerCredentialsStatus struct {
 
 func (x *BrokerCredentialsStatus) Reset() {
 	*x = BrokerCredentialsStatus{}
-	mi := &file_mdc_v1_admin_proto_msgTypes[19]
+	mi := &file_mdc_v1_admin_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1068,7 +1366,7 @@ func (x *BrokerCredentialsStatus) String() string {
 func (*BrokerCredentialsStatus) ProtoMessage() {}
 
 func (x *BrokerCredentialsStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_mdc_v1_admin_proto_msgTypes[19]
+	mi := &file_mdc_v1_admin_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1081,7 +1379,7 @@ func (x *BrokerCredentialsStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BrokerCredentialsStatus.ProtoReflect.Descriptor instead.
 func (*BrokerCredentialsStatus) Descriptor() ([]byte, []int) {
-	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{19}
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *BrokerCredentialsStatus) GetConfigured() bool {
@@ -1149,7 +1447,25 @@ const file_mdc_v1_admin_proto_rawDesc = "" +
 	"shortlists\x18\x01 \x01(\x05R\n" +
 	"shortlists\x12\x16\n" +
 	"\x06quotes\x18\x02 \x01(\x05R\x06quotes\x12!\n" +
-	"\fnifty_quotes\x18\x03 \x01(\x05R\vniftyQuotes\"\xbe\x01\n" +
+	"\fnifty_quotes\x18\x03 \x01(\x05R\vniftyQuotes\"7\n" +
+	"\x15CompactHistoryRequest\x12\x1e\n" +
+	"\athrough\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\athrough\"\x7f\n" +
+	"\x16CompactHistoryResponse\x12\x12\n" +
+	"\x04days\x18\x01 \x01(\x05R\x04days\x12\x16\n" +
+	"\x06quotes\x18\x02 \x01(\x03R\x06quotes\x12\x18\n" +
+	"\abatches\x18\x03 \x01(\x03R\abatches\x12\x1f\n" +
+	"\vbusy_months\x18\x04 \x01(\x05R\n" +
+	"busyMonths\"\x19\n" +
+	"\x17GetStorageReportRequest\"\x9a\x01\n" +
+	"\fStorageUsage\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
+	"\x05month\x18\x02 \x01(\tR\x05month\x12\x12\n" +
+	"\x04form\x18\x03 \x01(\tR\x04form\x12\x12\n" +
+	"\x04rows\x18\x04 \x01(\x03R\x04rows\x12\x14\n" +
+	"\x05bytes\x18\x05 \x01(\x03R\x05bytes\x12\"\n" +
+	"\rbytes_per_row\x18\x06 \x01(\x01R\vbytesPerRow\";\n" +
+	"\rStorageReport\x12*\n" +
+	"\x05usage\x18\x01 \x03(\v2\x14.mdc.v1.StorageUsageR\x05usage\"\xbe\x01\n" +
 	"\x12RunDbScriptRequest\x12\x1c\n" +
 	"\x06script\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x06script\x12\x17\n" +
 	"\adry_run\x18\x02 \x01(\bR\x06dryRun\x128\n" +
@@ -1171,7 +1487,7 @@ const file_mdc_v1_admin_proto_rawDesc = "" +
 	"\n" +
 	"configured\x18\x01 \x01(\bR\n" +
 	"configured\x12=\n" +
-	"\fupdated_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\vupdatedTime2\x9b\x15\n" +
+	"\fupdated_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\vupdatedTime2\xd3\x17\n" +
 	"\fAdminService\x12\x82\x01\n" +
 	"\x0eListDevelopers\x12\x1d.mdc.v1.ListDevelopersRequest\x1a\x1e.mdc.v1.ListDevelopersResponse\"1\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x16\x12\x14/v1/admin/developers\x90\x02\x01\x12\x95\x01\n" +
 	"\fGetDeveloper\x12\x1b.mdc.v1.GetDeveloperRequest\x1a\x11.mdc.v1.Developer\"U\xa2\x9f\x19-\b\x03\x10\x01\x18\x01 \x01*\x1d\b\x05\x12\x19No developer has this id.:\x04read\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/admin/developers/{id}\x90\x02\x01\x12\xdc\x01\n" +
@@ -1184,7 +1500,9 @@ const file_mdc_v1_admin_proto_rawDesc = "" +
 	"\rDeleteHoliday\x12\x1c.mdc.v1.DeleteHolidayRequest\x1a\x1e.mdc.v1.DeleteHolidaysResponse\"{\xa2\x9f\x19S\b\x03\x10\x01\x18\x01 \x01*,\b\x05\x12(The date is not in the holiday calendar.:\x1ba second delete answers 404\x82\xd3\xe4\x93\x02\x1b*\x19/v1/admin/holidays/{date}\x90\x02\x00\x12\x89\x01\n" +
 	"\rListDataDates\x12\x1c.mdc.v1.ListDataDatesRequest\x1a\x1d.mdc.v1.ListDataDatesResponse\";\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02 \x12\x1e/v1/admin/data/available-dates\x90\x02\x01\x12\xa1\x01\n" +
 	"\x0fDeleteDataDates\x12\x1e.mdc.v1.DeleteDataDatesRequest\x1a\x1f.mdc.v1.DeleteDataDatesResponse\"M\xa2\x9f\x19'\b\x03\x10\x01\x18\x01 \x01:\x1da second delete counts 0 rows\x82\xd3\xe4\x93\x02\x19:\x01**\x14/v1/admin/data/dates\x90\x02\x00\x12\xc4\x01\n" +
-	"\vRunDbScript\x12\x1a.mdc.v1.RunDbScriptRequest\x1a\x1b.mdc.v1.RunDbScriptResponse\"|\xa2\x9f\x19V\b\x03\x10\x01\x18\x01 \x01:La maintenance script runs once per request (purge-before would count 0 rows)\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/admin/db-scripts\x90\x02\x00\x12\x93\x02\n" +
+	"\vRunDbScript\x12\x1a.mdc.v1.RunDbScriptRequest\x1a\x1b.mdc.v1.RunDbScriptResponse\"|\xa2\x9f\x19V\b\x03\x10\x01\x18\x01 \x01:La maintenance script runs once per request (purge-before would count 0 rows)\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/v1/admin/db-scripts\x90\x02\x00\x12\xb4\x01\n" +
+	"\x0eCompactHistory\x12\x1d.mdc.v1.CompactHistoryRequest\x1a\x1e.mdc.v1.CompactHistoryResponse\"c\xa2\x9f\x19;\b\x03\x10\x01\x18\x01 \x01:1a second compaction finds nothing left to compact\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/v1/admin/data/compact\x90\x02\x02\x12\x7f\n" +
+	"\x10GetStorageReport\x12\x1f.mdc.v1.GetStorageReportRequest\x1a\x15.mdc.v1.StorageReport\"3\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/admin/data/storage\x90\x02\x01\x12\x93\x02\n" +
 	"\x14SetBrokerCredentials\x12#.mdc.v1.SetBrokerCredentialsRequest\x1a\x1f.mdc.v1.BrokerCredentialsStatus\"\xb4\x01\xa2\x9f\x19\x91\x01\b\x03\x10\x01\x18\x01 \x01*S\b\t\x12OThe server has no MDC_SECRET_KEY, so it cannot store the credentials encrypted.:2replaces the stored credentials with the same ones\x82\xd3\xe4\x93\x02\x15:\x01*\x1a\x10/v1/admin/broker\x90\x02\x02\x12\x8b\x01\n" +
 	"\x14GetBrokerCredentials\x12#.mdc.v1.GetBrokerCredentialsRequest\x1a\x1f.mdc.v1.BrokerCredentialsStatus\"-\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/admin/broker\x90\x02\x01B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
 
@@ -1200,7 +1518,7 @@ func file_mdc_v1_admin_proto_rawDescGZIP() []byte {
 	return file_mdc_v1_admin_proto_rawDescData
 }
 
-var file_mdc_v1_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_mdc_v1_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_mdc_v1_admin_proto_goTypes = []any{
 	(*ListDevelopersRequest)(nil),       // 0: mdc.v1.ListDevelopersRequest
 	(*ListDevelopersResponse)(nil),      // 1: mdc.v1.ListDevelopersResponse
@@ -1217,58 +1535,68 @@ var file_mdc_v1_admin_proto_goTypes = []any{
 	(*ListDataDatesResponse)(nil),       // 12: mdc.v1.ListDataDatesResponse
 	(*DeleteDataDatesRequest)(nil),      // 13: mdc.v1.DeleteDataDatesRequest
 	(*DeleteDataDatesResponse)(nil),     // 14: mdc.v1.DeleteDataDatesResponse
-	(*RunDbScriptRequest)(nil),          // 15: mdc.v1.RunDbScriptRequest
-	(*RunDbScriptResponse)(nil),         // 16: mdc.v1.RunDbScriptResponse
-	(*SetBrokerCredentialsRequest)(nil), // 17: mdc.v1.SetBrokerCredentialsRequest
-	(*GetBrokerCredentialsRequest)(nil), // 18: mdc.v1.GetBrokerCredentialsRequest
-	(*BrokerCredentialsStatus)(nil),     // 19: mdc.v1.BrokerCredentialsStatus
-	nil,                                 // 20: mdc.v1.RunDbScriptRequest.ArgsEntry
-	(*Developer)(nil),                   // 21: mdc.v1.Developer
-	(*Holiday)(nil),                     // 22: mdc.v1.Holiday
-	(*timestamppb.Timestamp)(nil),       // 23: google.protobuf.Timestamp
-	(*ListHolidaysRequest)(nil),         // 24: mdc.v1.ListHolidaysRequest
-	(*emptypb.Empty)(nil),               // 25: google.protobuf.Empty
-	(*ListHolidaysResponse)(nil),        // 26: mdc.v1.ListHolidaysResponse
+	(*CompactHistoryRequest)(nil),       // 15: mdc.v1.CompactHistoryRequest
+	(*CompactHistoryResponse)(nil),      // 16: mdc.v1.CompactHistoryResponse
+	(*GetStorageReportRequest)(nil),     // 17: mdc.v1.GetStorageReportRequest
+	(*StorageUsage)(nil),                // 18: mdc.v1.StorageUsage
+	(*StorageReport)(nil),               // 19: mdc.v1.StorageReport
+	(*RunDbScriptRequest)(nil),          // 20: mdc.v1.RunDbScriptRequest
+	(*RunDbScriptResponse)(nil),         // 21: mdc.v1.RunDbScriptResponse
+	(*SetBrokerCredentialsRequest)(nil), // 22: mdc.v1.SetBrokerCredentialsRequest
+	(*GetBrokerCredentialsRequest)(nil), // 23: mdc.v1.GetBrokerCredentialsRequest
+	(*BrokerCredentialsStatus)(nil),     // 24: mdc.v1.BrokerCredentialsStatus
+	nil,                                 // 25: mdc.v1.RunDbScriptRequest.ArgsEntry
+	(*Developer)(nil),                   // 26: mdc.v1.Developer
+	(*Holiday)(nil),                     // 27: mdc.v1.Holiday
+	(*timestamppb.Timestamp)(nil),       // 28: google.protobuf.Timestamp
+	(*ListHolidaysRequest)(nil),         // 29: mdc.v1.ListHolidaysRequest
+	(*emptypb.Empty)(nil),               // 30: google.protobuf.Empty
+	(*ListHolidaysResponse)(nil),        // 31: mdc.v1.ListHolidaysResponse
 }
 var file_mdc_v1_admin_proto_depIdxs = []int32{
-	21, // 0: mdc.v1.ListDevelopersResponse.developers:type_name -> mdc.v1.Developer
-	22, // 1: mdc.v1.CreateHolidaysRequest.holidays:type_name -> mdc.v1.Holiday
+	26, // 0: mdc.v1.ListDevelopersResponse.developers:type_name -> mdc.v1.Developer
+	27, // 1: mdc.v1.CreateHolidaysRequest.holidays:type_name -> mdc.v1.Holiday
 	11, // 2: mdc.v1.ListDataDatesResponse.dates:type_name -> mdc.v1.DataDate
-	20, // 3: mdc.v1.RunDbScriptRequest.args:type_name -> mdc.v1.RunDbScriptRequest.ArgsEntry
-	23, // 4: mdc.v1.BrokerCredentialsStatus.updated_time:type_name -> google.protobuf.Timestamp
-	0,  // 5: mdc.v1.AdminService.ListDevelopers:input_type -> mdc.v1.ListDevelopersRequest
-	2,  // 6: mdc.v1.AdminService.GetDeveloper:input_type -> mdc.v1.GetDeveloperRequest
-	3,  // 7: mdc.v1.AdminService.CreateDeveloper:input_type -> mdc.v1.CreateDeveloperRequest
-	4,  // 8: mdc.v1.AdminService.RefreshDeveloperKey:input_type -> mdc.v1.RefreshDeveloperKeyRequest
-	5,  // 9: mdc.v1.AdminService.DeleteDeveloper:input_type -> mdc.v1.DeleteDeveloperRequest
-	24, // 10: mdc.v1.AdminService.ListHolidays:input_type -> mdc.v1.ListHolidaysRequest
-	6,  // 11: mdc.v1.AdminService.CreateHolidays:input_type -> mdc.v1.CreateHolidaysRequest
-	7,  // 12: mdc.v1.AdminService.DeleteHolidays:input_type -> mdc.v1.DeleteHolidaysRequest
-	8,  // 13: mdc.v1.AdminService.DeleteHoliday:input_type -> mdc.v1.DeleteHolidayRequest
-	10, // 14: mdc.v1.AdminService.ListDataDates:input_type -> mdc.v1.ListDataDatesRequest
-	13, // 15: mdc.v1.AdminService.DeleteDataDates:input_type -> mdc.v1.DeleteDataDatesRequest
-	15, // 16: mdc.v1.AdminService.RunDbScript:input_type -> mdc.v1.RunDbScriptRequest
-	17, // 17: mdc.v1.AdminService.SetBrokerCredentials:input_type -> mdc.v1.SetBrokerCredentialsRequest
-	18, // 18: mdc.v1.AdminService.GetBrokerCredentials:input_type -> mdc.v1.GetBrokerCredentialsRequest
-	1,  // 19: mdc.v1.AdminService.ListDevelopers:output_type -> mdc.v1.ListDevelopersResponse
-	21, // 20: mdc.v1.AdminService.GetDeveloper:output_type -> mdc.v1.Developer
-	21, // 21: mdc.v1.AdminService.CreateDeveloper:output_type -> mdc.v1.Developer
-	21, // 22: mdc.v1.AdminService.RefreshDeveloperKey:output_type -> mdc.v1.Developer
-	25, // 23: mdc.v1.AdminService.DeleteDeveloper:output_type -> google.protobuf.Empty
-	26, // 24: mdc.v1.AdminService.ListHolidays:output_type -> mdc.v1.ListHolidaysResponse
-	26, // 25: mdc.v1.AdminService.CreateHolidays:output_type -> mdc.v1.ListHolidaysResponse
-	9,  // 26: mdc.v1.AdminService.DeleteHolidays:output_type -> mdc.v1.DeleteHolidaysResponse
-	9,  // 27: mdc.v1.AdminService.DeleteHoliday:output_type -> mdc.v1.DeleteHolidaysResponse
-	12, // 28: mdc.v1.AdminService.ListDataDates:output_type -> mdc.v1.ListDataDatesResponse
-	14, // 29: mdc.v1.AdminService.DeleteDataDates:output_type -> mdc.v1.DeleteDataDatesResponse
-	16, // 30: mdc.v1.AdminService.RunDbScript:output_type -> mdc.v1.RunDbScriptResponse
-	19, // 31: mdc.v1.AdminService.SetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
-	19, // 32: mdc.v1.AdminService.GetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
-	19, // [19:33] is the sub-list for method output_type
-	5,  // [5:19] is the sub-list for method input_type
-	5,  // [5:5] is the sub-list for extension type_name
-	5,  // [5:5] is the sub-list for extension extendee
-	0,  // [0:5] is the sub-list for field type_name
+	18, // 3: mdc.v1.StorageReport.usage:type_name -> mdc.v1.StorageUsage
+	25, // 4: mdc.v1.RunDbScriptRequest.args:type_name -> mdc.v1.RunDbScriptRequest.ArgsEntry
+	28, // 5: mdc.v1.BrokerCredentialsStatus.updated_time:type_name -> google.protobuf.Timestamp
+	0,  // 6: mdc.v1.AdminService.ListDevelopers:input_type -> mdc.v1.ListDevelopersRequest
+	2,  // 7: mdc.v1.AdminService.GetDeveloper:input_type -> mdc.v1.GetDeveloperRequest
+	3,  // 8: mdc.v1.AdminService.CreateDeveloper:input_type -> mdc.v1.CreateDeveloperRequest
+	4,  // 9: mdc.v1.AdminService.RefreshDeveloperKey:input_type -> mdc.v1.RefreshDeveloperKeyRequest
+	5,  // 10: mdc.v1.AdminService.DeleteDeveloper:input_type -> mdc.v1.DeleteDeveloperRequest
+	29, // 11: mdc.v1.AdminService.ListHolidays:input_type -> mdc.v1.ListHolidaysRequest
+	6,  // 12: mdc.v1.AdminService.CreateHolidays:input_type -> mdc.v1.CreateHolidaysRequest
+	7,  // 13: mdc.v1.AdminService.DeleteHolidays:input_type -> mdc.v1.DeleteHolidaysRequest
+	8,  // 14: mdc.v1.AdminService.DeleteHoliday:input_type -> mdc.v1.DeleteHolidayRequest
+	10, // 15: mdc.v1.AdminService.ListDataDates:input_type -> mdc.v1.ListDataDatesRequest
+	13, // 16: mdc.v1.AdminService.DeleteDataDates:input_type -> mdc.v1.DeleteDataDatesRequest
+	20, // 17: mdc.v1.AdminService.RunDbScript:input_type -> mdc.v1.RunDbScriptRequest
+	15, // 18: mdc.v1.AdminService.CompactHistory:input_type -> mdc.v1.CompactHistoryRequest
+	17, // 19: mdc.v1.AdminService.GetStorageReport:input_type -> mdc.v1.GetStorageReportRequest
+	22, // 20: mdc.v1.AdminService.SetBrokerCredentials:input_type -> mdc.v1.SetBrokerCredentialsRequest
+	23, // 21: mdc.v1.AdminService.GetBrokerCredentials:input_type -> mdc.v1.GetBrokerCredentialsRequest
+	1,  // 22: mdc.v1.AdminService.ListDevelopers:output_type -> mdc.v1.ListDevelopersResponse
+	26, // 23: mdc.v1.AdminService.GetDeveloper:output_type -> mdc.v1.Developer
+	26, // 24: mdc.v1.AdminService.CreateDeveloper:output_type -> mdc.v1.Developer
+	26, // 25: mdc.v1.AdminService.RefreshDeveloperKey:output_type -> mdc.v1.Developer
+	30, // 26: mdc.v1.AdminService.DeleteDeveloper:output_type -> google.protobuf.Empty
+	31, // 27: mdc.v1.AdminService.ListHolidays:output_type -> mdc.v1.ListHolidaysResponse
+	31, // 28: mdc.v1.AdminService.CreateHolidays:output_type -> mdc.v1.ListHolidaysResponse
+	9,  // 29: mdc.v1.AdminService.DeleteHolidays:output_type -> mdc.v1.DeleteHolidaysResponse
+	9,  // 30: mdc.v1.AdminService.DeleteHoliday:output_type -> mdc.v1.DeleteHolidaysResponse
+	12, // 31: mdc.v1.AdminService.ListDataDates:output_type -> mdc.v1.ListDataDatesResponse
+	14, // 32: mdc.v1.AdminService.DeleteDataDates:output_type -> mdc.v1.DeleteDataDatesResponse
+	21, // 33: mdc.v1.AdminService.RunDbScript:output_type -> mdc.v1.RunDbScriptResponse
+	16, // 34: mdc.v1.AdminService.CompactHistory:output_type -> mdc.v1.CompactHistoryResponse
+	19, // 35: mdc.v1.AdminService.GetStorageReport:output_type -> mdc.v1.StorageReport
+	24, // 36: mdc.v1.AdminService.SetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
+	24, // 37: mdc.v1.AdminService.GetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
+	22, // [22:38] is the sub-list for method output_type
+	6,  // [6:22] is the sub-list for method input_type
+	6,  // [6:6] is the sub-list for extension type_name
+	6,  // [6:6] is the sub-list for extension extendee
+	0,  // [0:6] is the sub-list for field type_name
 }
 
 func init() { file_mdc_v1_admin_proto_init() }
@@ -1285,7 +1613,7 @@ func file_mdc_v1_admin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mdc_v1_admin_proto_rawDesc), len(file_mdc_v1_admin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   21,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

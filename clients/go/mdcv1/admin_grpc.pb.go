@@ -35,6 +35,8 @@ const (
 	AdminService_ListDataDates_FullMethodName        = "/mdc.v1.AdminService/ListDataDates"
 	AdminService_DeleteDataDates_FullMethodName      = "/mdc.v1.AdminService/DeleteDataDates"
 	AdminService_RunDbScript_FullMethodName          = "/mdc.v1.AdminService/RunDbScript"
+	AdminService_CompactHistory_FullMethodName       = "/mdc.v1.AdminService/CompactHistory"
+	AdminService_GetStorageReport_FullMethodName     = "/mdc.v1.AdminService/GetStorageReport"
 	AdminService_SetBrokerCredentials_FullMethodName = "/mdc.v1.AdminService/SetBrokerCredentials"
 	AdminService_GetBrokerCredentials_FullMethodName = "/mdc.v1.AdminService/GetBrokerCredentials"
 )
@@ -113,6 +115,17 @@ type AdminServiceClient interface {
 	// `args.<name>` (an argument the script does not take) or `args.before`
 	// (missing or not a valid date, for purge-before).
 	RunDbScript(ctx context.Context, in *RunDbScriptRequest, opts ...grpc.CallOption) (*RunDbScriptResponse, error)
+	// Compacts the stock quotes of closed trading days up to `through` into
+	// the compressed columnar form (docs/architecture.md, "Compacted
+	// history"); every read answers the same after it. Idempotent: days
+	// already compacted count 0. Returns INVALID_ARGUMENT naming `through`
+	// (missing, not a date YYYY-MM-DD, or today or later in Asia/Kolkata).
+	CompactHistory(ctx context.Context, in *CompactHistoryRequest, opts ...grpc.CallOption) (*CompactHistoryResponse, error)
+	// The disk the market history takes, per kind and month, row-wise and
+	// compacted (docs/operations.md, "Compacted history"). Counts every row:
+	// on a large history it reads every partition's primary key.
+	// Returns no errors of its own.
+	GetStorageReport(ctx context.Context, in *GetStorageReportRequest, opts ...grpc.CallOption) (*StorageReport, error)
 	// Stores broker credentials, encrypted at rest. They are never returned.
 	// Returns INVALID_ARGUMENT naming `apiKey` and `apiSecret` (each required,
 	// printable ASCII without blanks, at most 4096 characters), and
@@ -252,6 +265,26 @@ func (c *adminServiceClient) RunDbScript(ctx context.Context, in *RunDbScriptReq
 	return out, nil
 }
 
+func (c *adminServiceClient) CompactHistory(ctx context.Context, in *CompactHistoryRequest, opts ...grpc.CallOption) (*CompactHistoryResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CompactHistoryResponse)
+	err := c.cc.Invoke(ctx, AdminService_CompactHistory_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *adminServiceClient) GetStorageReport(ctx context.Context, in *GetStorageReportRequest, opts ...grpc.CallOption) (*StorageReport, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(StorageReport)
+	err := c.cc.Invoke(ctx, AdminService_GetStorageReport_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *adminServiceClient) SetBrokerCredentials(ctx context.Context, in *SetBrokerCredentialsRequest, opts ...grpc.CallOption) (*BrokerCredentialsStatus, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(BrokerCredentialsStatus)
@@ -346,6 +379,17 @@ type AdminServiceServer interface {
 	// `args.<name>` (an argument the script does not take) or `args.before`
 	// (missing or not a valid date, for purge-before).
 	RunDbScript(context.Context, *RunDbScriptRequest) (*RunDbScriptResponse, error)
+	// Compacts the stock quotes of closed trading days up to `through` into
+	// the compressed columnar form (docs/architecture.md, "Compacted
+	// history"); every read answers the same after it. Idempotent: days
+	// already compacted count 0. Returns INVALID_ARGUMENT naming `through`
+	// (missing, not a date YYYY-MM-DD, or today or later in Asia/Kolkata).
+	CompactHistory(context.Context, *CompactHistoryRequest) (*CompactHistoryResponse, error)
+	// The disk the market history takes, per kind and month, row-wise and
+	// compacted (docs/operations.md, "Compacted history"). Counts every row:
+	// on a large history it reads every partition's primary key.
+	// Returns no errors of its own.
+	GetStorageReport(context.Context, *GetStorageReportRequest) (*StorageReport, error)
 	// Stores broker credentials, encrypted at rest. They are never returned.
 	// Returns INVALID_ARGUMENT naming `apiKey` and `apiSecret` (each required,
 	// printable ASCII without blanks, at most 4096 characters), and
@@ -400,6 +444,12 @@ func (UnimplementedAdminServiceServer) DeleteDataDates(context.Context, *DeleteD
 }
 func (UnimplementedAdminServiceServer) RunDbScript(context.Context, *RunDbScriptRequest) (*RunDbScriptResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RunDbScript not implemented")
+}
+func (UnimplementedAdminServiceServer) CompactHistory(context.Context, *CompactHistoryRequest) (*CompactHistoryResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CompactHistory not implemented")
+}
+func (UnimplementedAdminServiceServer) GetStorageReport(context.Context, *GetStorageReportRequest) (*StorageReport, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetStorageReport not implemented")
 }
 func (UnimplementedAdminServiceServer) SetBrokerCredentials(context.Context, *SetBrokerCredentialsRequest) (*BrokerCredentialsStatus, error) {
 	return nil, status.Error(codes.Unimplemented, "method SetBrokerCredentials not implemented")
@@ -644,6 +694,42 @@ func _AdminService_RunDbScript_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AdminService_CompactHistory_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CompactHistoryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AdminServiceServer).CompactHistory(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AdminService_CompactHistory_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AdminServiceServer).CompactHistory(ctx, req.(*CompactHistoryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AdminService_GetStorageReport_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetStorageReportRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AdminServiceServer).GetStorageReport(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AdminService_GetStorageReport_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AdminServiceServer).GetStorageReport(ctx, req.(*GetStorageReportRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _AdminService_SetBrokerCredentials_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(SetBrokerCredentialsRequest)
 	if err := dec(in); err != nil {
@@ -734,6 +820,14 @@ var AdminService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RunDbScript",
 			Handler:    _AdminService_RunDbScript_Handler,
+		},
+		{
+			MethodName: "CompactHistory",
+			Handler:    _AdminService_CompactHistory_Handler,
+		},
+		{
+			MethodName: "GetStorageReport",
+			Handler:    _AdminService_GetStorageReport_Handler,
 		},
 		{
 			MethodName: "SetBrokerCredentials",

@@ -92,6 +92,7 @@ var formsByName = map[string]stringForm{
 	"startDate":     date,
 	"endDate":       date,
 	"tradingDay":    date,
+	"through":       date,
 	"missing":       symbol,
 	"deletedDates":  date,
 	"datetime":      wallClock,

@@ -4,6 +4,7 @@
  * its list's items ("DepthLevel[]"), null for a scalar. The client refuses a key that is none of them before
  * sending. */
 export const REQUEST_FIELDS: Readonly<Record<string, Readonly<Record<string, string | null>>>> = {
+  "CompactHistoryRequest": { "through": null },
   "CreateDeveloperRequest": { "role": null, "username": null },
   "CreateHolidaysRequest": { "dates": null, "holidays": "Holiday[]" },
   "CreateOrderBody": { "datetime": null, "entryPrice": null, "nseSymbol": null, "stopLossPrice": null, "takeProfitPrice": null, "timezone": null },

@@ -64,6 +64,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/data/compact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compacts the stock quotes of closed trading days up to `through` into the compressed columnar form (docs/architecture.md, "Compacted history"); every read answers the same after it.
+         * @description Compacts the stock quotes of closed trading days up to `through` into the compressed columnar form (docs/architecture.md, "Compacted history"); every read answers the same after it. Idempotent: days already compacted count 0. Returns INVALID_ARGUMENT naming `through` (missing, not a date YYYY-MM-DD, or today or later in Asia/Kolkata).
+         */
+        post: operations["AdminService_CompactHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/data/dates": {
         parameters: {
             query?: never;
@@ -79,6 +99,26 @@ export interface paths {
          * @description Deletes all market data of the given trading dates in one transaction. Returns INVALID_ARGUMENT naming `dates` (none, or more than 366) or `dates[i]` (a bad or repeated date). Dates without data count 0.
          */
         delete: operations["AdminService_DeleteDataDates"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/data/storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The disk the market history takes, per kind and month, row-wise and compacted (docs/operations.md, "Compacted history").
+         * @description The disk the market history takes, per kind and month, row-wise and compacted (docs/operations.md, "Compacted history"). Counts every row: on a large history it reads every partition's primary key. Returns no errors of its own.
+         */
+        get: operations["AdminService_GetStorageReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1178,6 +1218,38 @@ export interface components {
              *     unnamed one.
              */
             name: string;
+        };
+        /** @description Compact History request. */
+        CompactHistoryRequest: {
+            /**
+             * Format: date
+             * @description The last trading day to compact (YYYY-MM-DD, Asia/Kolkata), before
+             *     today: every day up to it with quotes in the row store is compacted.
+             */
+            through: string;
+        };
+        /** @description What a compaction did. */
+        CompactHistoryResponse: {
+            /**
+             * Format: int64
+             * @description Batches written.
+             */
+            batches: string;
+            /**
+             * Format: int32
+             * @description Months skipped because another server was compacting them.
+             */
+            busyMonths: number;
+            /**
+             * Format: int32
+             * @description Trading days compacted (days that had quotes in the row store).
+             */
+            days: number;
+            /**
+             * Format: int64
+             * @description Stock quotes moved from the row store into batches.
+             */
+            quotes: string;
         };
         /** @description Which minutes of a trading day hold data, and who wrote when. */
         Coverage: {
@@ -2313,6 +2385,45 @@ export interface components {
              */
             timestamp?: string;
         };
+        /**
+         * @description The storage report: every kind and month that has a partition or
+         *     compacted quotes, by kind, month and form.
+         */
+        StorageReport: {
+            /** @description One entry per kind, month and form, ordered by them. */
+            usage: components["schemas"]["StorageUsage"][];
+        };
+        /** @description One kind of market data of one month in one form. */
+        StorageUsage: {
+            /**
+             * Format: int64
+             * @description Bytes on disk.
+             */
+            bytes: string;
+            /**
+             * Format: double
+             * @description bytes / rows (0 without rows).
+             */
+            bytesPerRow: number;
+            /**
+             * @description rows (the row store: the month's partition with its indexes and TOAST)
+             *     or compacted (the month's share of stock_quote_batches with its index
+             *     and TOAST, by the size of its batches).
+             */
+            form: string;
+            /** @description quotes, nifty or shortlists. */
+            kind: string;
+            /**
+             * @description The month of the trading days, YYYY-MM; "default" for the rows of the
+             *     DEFAULT partitions (months without a partition).
+             */
+            month: string;
+            /**
+             * Format: int64
+             * @description Records stored.
+             */
+            rows: string;
+        };
         /** @description One candle of one symbol. */
         SymbolCandle: {
             candle?: components["schemas"]["Candle"];
@@ -2763,6 +2874,101 @@ export interface operations {
             };
         };
     };
+    AdminService_CompactHistory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Compact History request. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompactHistoryRequest"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompactHistoryResponse"];
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description A developer token on an admin route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The body is larger than the gateway's limit (MDC_MAX_BODY_BYTES, 4 MiB by default); it was not read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
     AdminService_DeleteDataDates: {
         parameters: {
             query?: never;
@@ -2820,6 +3026,87 @@ export interface operations {
             };
             /** @description The body is larger than the gateway's limit (MDC_MAX_BODY_BYTES, 4 MiB by default); it was not read. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    AdminService_GetStorageReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorageReport"];
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description A developer token on an admin route. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

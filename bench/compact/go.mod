@@ -1,0 +1,3 @@
+module mdc/bench/compact
+
+go 1.26.0

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Compacted history (issue 32): bytes per quote row-wise and compacted, the
+# compaction's throughput and peak RSS, and reads of a compacted day against
+# the same day row-wise.
+#
+# On the PostgreSQL server MDC_BENCH_DATABASE_URL points at (a superuser
+# URL) it creates a database of its own, starts the built mdc-server and
+# mdc-gateway on free local ports, and for each shape (full, short):
+#   1. writes one trading day through SaveQuotes (bench/compact: SYMBOLS
+#      symbols, a quote a second each for SECONDS seconds, prices as random
+#      walks, volumes rising, depth around the price; a month per shape so
+#      each has its own partition), then VACUUM (ANALYZE) and CHECKPOINT;
+#   2. moves the rows into the month's partition (as the hourly maintenance
+#      does for a backfilled month) and records the size of that partition (heap, indexes and TOAST:
+#      pg_total_relation_size) per quote;
+#   3. reads the day row-wise ROUNDS times: the CSV export of the day, the
+#      1-minute candles of every symbol (the candle export of the day),
+#      an as-of and a cross-section of every symbol;
+#   4. compacts it with `mdc-server compact --through DAY` under
+#      /usr/bin/time (wall seconds, peak RSS), records the growth of
+#      stock_quote_batches (heap, index, TOAST) per quote, and runs the
+#      same reads again, checking each answers byte for byte the same.
+# Then it prints a markdown table, stops what it started and drops the
+# database.
+#
+#   MDC_BENCH_DATABASE_URL=postgres://mdc:PW@127.0.0.1:54329/mdc \
+#     bench/compact/run.sh BUILD_DIR
+#
+# Environment (optional): MDC_COMPACT_SYMBOLS (20), MDC_COMPACT_SECONDS
+# (1000: a batch is 1,000 quotes of a symbol, so a day of the market fills
+# them), MDC_COMPACT_ROUNDS (3), MDC_COMPACT_KEEP_DB=1 keeps the database.
+set -euo pipefail
+
+if [ $# -lt 1 ]; then
+  echo "usage: $0 BUILD_DIR" >&2
+  exit 2
+fi
+build_dir=$(cd "$1" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+admin_url=${MDC_BENCH_DATABASE_URL:?set MDC_BENCH_DATABASE_URL to a superuser URL}
+symbols=${MDC_COMPACT_SYMBOLS:-20}
+seconds=${MDC_COMPACT_SECONDS:-1000}
+rounds=${MDC_COMPACT_ROUNDS:-3}
+quotes=$((symbols * seconds))
+db=mdc_bench_compact_$$
+go=go
+command -v "$go" >/dev/null 2>&1 || go=/usr/local/go/bin/go
+
+log() { printf '[compact %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+url="${admin_url%/*}/$db"
+work=$(mktemp -d)
+token="mdc_bench_$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+grpc_port=$(free_port)
+http_port=$(free_port)
+base=http://127.0.0.1:$http_port
+psql_() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$url" "$@"; }
+
+pids=()
+cleanup() {
+  set +e
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+  if [ "${MDC_COMPACT_KEEP_DB:-0}" != 1 ]; then
+    psql -X -q "$admin_url" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 && log "dropped database $db"
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+log "building bench/compact"
+(cd "$here" && "$go" build -o "$work/compact" .)
+
+psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE DATABASE $db" >/dev/null
+DATABASE_URL=$url MDC_GRPC_ADDR=127.0.0.1:$grpc_port MDC_ADMIN_TOKEN=$token MDC_ACCESS_LOG=off \
+  MDC_METRICS_ADDR= MDC_RATE_LIMIT_READS=0 MDC_RATE_LIMIT_WRITES=0 "$build_dir/mdc-server" >"$work/server.log" 2>&1 &
+pids+=("$!")
+MDC_HTTP_ADDR=127.0.0.1:$http_port MDC_GRPC_ADDR=127.0.0.1:$grpc_port MDC_ACCESS_LOG=off \
+  "$build_dir/mdc-gateway" >"$work/gateway.log" 2>&1 &
+pids+=("$!")
+for _ in $(seq 100); do
+  curl -fsS "$base/health" >/dev/null 2>&1 && break
+  sleep 0.2
+done
+curl -fsS "$base/health" >/dev/null || die "the stack did not start (logs: $work)"
+
+now() { date +%s.%N; }
+get() { curl -sS --fail-with-body "$base$1" -H "Authorization: Bearer $token" || { log "GET $1 failed"; return 1; }; }
+# timed NAME PATH: fetches PATH into $work/NAME.out, appends the seconds.
+timed() {
+  local start end
+  start=$(now)
+  get "$2" >"$work/$1.out"
+  end=$(now)
+  echo "$end - $start" | bc >>"$work/$1.secs"
+}
+median() { sort -g "$work/$1.secs" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+symbol_list() { seq 0 $((symbols - 1)) | awk -v p="$1" '{printf "%s%s%04d", (NR>1?",":""), p, $1}'; }
+
+# reads STAGE DAY PREFIX: the reads, ROUNDS times each.
+reads() {
+  local stage=$1 day=$2 prefix=$3 list
+  list=$(symbol_list "$prefix")
+  for _ in $(seq "$rounds"); do
+    timed "$stage.export" "/v1/developer/export/quotes?start_date=$day&end_date=$day&format=csv"
+    timed "$stage.candles" "/v1/developer/export/candles?start_date=$day&end_date=$day&interval=1minute"
+    timed "$stage.asof" "/v1/developer/quote?symbol=${prefix}0007&datetime=${day}T09:16:00"
+    timed "$stage.xsection" "/v1/developer/quotes?symbols=$list&datetime=${day}T09:16:00"
+  done
+}
+
+rows=()
+for shape in full short; do
+  if [ "$shape" = full ]; then day=2025-06-02 prefix=BF; else day=2025-07-01 prefix=BS; fi
+  month=${day:0:4}_${day:5:2}
+  log "$shape: writing $quotes quotes on $day"
+  "$work/compact" write -url "$base" -token "$token" -day "$day" -symbols "$symbols" \
+    -seconds "$seconds" -shape "$shape" -prefix "$prefix"
+  # The month's partition, as the hourly maintenance makes it for a
+  # backfilled month (the rows move out of the DEFAULT partition).
+  psql_ -c "SELECT mdc_ensure_partitions(0, 'stock_quotes')" >/dev/null
+  psql_ -c "VACUUM (ANALYZE) stock_quotes" -c "CHECKPOINT"
+  stored=$(psql_ -c "SELECT count(*) FROM stock_quotes WHERE trading_day = '$day'")
+  [ "$stored" = "$quotes" ] || die "stored $stored quotes, want $quotes"
+  row_bytes=$(psql_ -c "SELECT pg_total_relation_size('stock_quotes_p$month')")
+  reads "$shape.rows" "$day" "$prefix"
+
+  batches_before=$(psql_ -c "SELECT pg_total_relation_size('stock_quote_batches')")
+  log "$shape: compacting"
+  start=$(now)
+  /usr/bin/time -f '%M' -o "$work/$shape.rss" "$build_dir/mdc-server" compact --through "$day" \
+    --database-url "$url" >"$work/$shape.compact" 2>>"$work/compact.log"
+  end=$(now)
+  compact_s=$(echo "$end - $start" | bc)
+  grep -q "quotes $quotes " "$work/$shape.compact" || die "compaction: $(cat "$work/$shape.compact")"
+  psql_ -c "VACUUM (ANALYZE) stock_quote_batches" -c "CHECKPOINT"
+  batch_bytes=$(($(psql_ -c "SELECT pg_total_relation_size('stock_quote_batches')") - batches_before))
+  column_bytes=$(psql_ -c "SELECT sum(pg_column_size(columns)) FROM stock_quote_batches WHERE trading_day = '$day'")
+  left=$(psql_ -c "SELECT pg_total_relation_size('stock_quotes_p$month')")
+  reads "$shape.compacted" "$day" "$prefix"
+  for read in export candles asof xsection; do
+    cmp -s "$work/$shape.rows.$read.out" "$work/$shape.compacted.$read.out" ||
+      die "$shape: the $read read answers differently after compaction"
+  done
+  ratio() { echo "scale=2; $(median "$shape.rows.$1") / $(median "$shape.compacted.$1")" | bc; }
+  rows+=("| $shape | $((row_bytes / quotes)) | $((batch_bytes / quotes)) | $((column_bytes / quotes)) | $(echo "scale=1; $row_bytes / $batch_bytes" | bc) | $((left / 1024)) | $(echo "$quotes / $compact_s" | bc) | $(($(cat "$work/$shape.rss") / 1024)) | $(ratio export) | $(ratio candles) | $(ratio asof) | $(ratio xsection) |")
+done
+
+cat <<EOF
+
+$symbols symbols x $seconds quotes ($quotes quotes a shape), $rounds rounds of reads (medians).
+
+| shape | bytes/quote row-wise | bytes/quote compacted | of which the encoded columns | smaller by | partition left (KiB) | compaction quotes/s | compaction peak RSS (MB) | export speed compacted/row-wise | candles speed | as-of speed | cross-section speed |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+$(printf '%s\n' "${rows[@]}")
+
+Speeds are row-wise seconds / compacted seconds (above 1: the compacted day reads faster).
+EOF

@@ -1,0 +1,55 @@
+// The compressed columnar form of a closed trading day's stock quotes
+// (docs/architecture.md, "Compacted history"): a batch of up to
+// kMaxQuotesPerBatch quotes of one symbol and one trading day, each stored
+// column encoded for its kind, the whole compressed with zstd.
+//
+// Every stored field round-trips exactly (bit for bit, NULLs kept): the
+// instant, the two price columns, the serialized payload, the writer, the
+// write time and the stream order (seq, txid). Plain functions, no
+// database: storage/ moves the bytes, tests/domain checks the round trip.
+#ifndef MDC_DOMAIN_QUOTE_BATCH_CODEC_H_
+#define MDC_DOMAIN_QUOTE_BATCH_CODEC_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace mdc::domain {
+
+// About a thousand quotes per batch, as the columnar stores do: enough for
+// the codecs and zstd to find the repetition, few enough that a read of one
+// instant decodes little more than it needs.
+inline constexpr int kMaxQuotesPerBatch = 1000;
+
+// One stored stock quote, as its row holds it (the symbol and the trading
+// day are the batch's). Instants in microseconds since the Unix epoch,
+// PostgreSQL's precision.
+struct StoredQuote {
+  int64_t observed_at_us = 0;
+  std::optional<double> last_price;
+  std::optional<double> volume;
+  std::string quote_data;
+  std::optional<int64_t> written_by;
+  int64_t written_at_us = 0;
+  int64_t seq = 0;
+  uint64_t txid = 0;
+
+  bool operator==(const StoredQuote& other) const;
+};
+
+// Encodes `quotes` (1 to kMaxQuotesPerBatch of them, any order; ascending
+// observed_at compresses best) into one batch. The order is kept.
+std::string EncodeQuoteBatch(const std::vector<StoredQuote>& quotes);
+
+// The quotes of a batch EncodeQuoteBatch made, in its order. DataLoss when
+// the bytes are not such a batch (truncated, corrupted, unknown version).
+absl::StatusOr<std::vector<StoredQuote>> DecodeQuoteBatch(
+    absl::string_view batch);
+
+}  // namespace mdc::domain
+
+#endif  // MDC_DOMAIN_QUOTE_BATCH_CODEC_H_

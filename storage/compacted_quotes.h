@@ -1,0 +1,79 @@
+// Reads that see both stores of stock quotes: the row store (stock_quotes)
+// and the compacted batches of closed trading days (stock_quote_batches,
+// migration 0013; docs/architecture.md, "Compacted history").
+//
+// A read first loads the batches that meet what it asks for (by trading
+// day, symbols and instants) and decodes them here. When there are none it
+// runs its statement as it always did. Otherwise it runs the same statement
+// with `stock_quotes` shadowed by a WITH query of that name: the row store
+// (view stock_quote_rows) plus the decoded quotes, passed as parameters
+// after the statement's own. The statement's SQL is unchanged, so its
+// filters, order, limits and aggregates (and so its answer) are the same
+// whichever store holds a quote. A quote in both (a later write to a
+// compacted day) is read from the row store only: the newer write wins,
+// as an upsert would have.
+#ifndef MDC_STORAGE_COMPACTED_QUOTES_H_
+#define MDC_STORAGE_COMPACTED_QUOTES_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/civil_time.h"
+#include "absl/time/time.h"
+#include "domain/quote_batch_codec.h"
+#include "storage/pg.h"
+
+namespace mdc::storage {
+
+// One decoded compacted quote with its batch's keys.
+struct CompactedQuote {
+  std::string symbol;
+  absl::CivilDay trading_day;
+  domain::StoredQuote quote;
+};
+
+// Which compacted quotes a read needs: trading days [from, to], the
+// symbols (all when none are given), instants [not_before, not_after]. The
+// bounds may be wider than the statement's own (which filters again), never
+// narrower: a batch is loaded when its range meets them, and only its
+// quotes within them are passed on.
+struct CompactedFilter {
+  absl::CivilDay from;
+  absl::CivilDay to;
+  std::optional<std::vector<std::string>> symbols;
+  std::optional<absl::Time> not_before;
+  std::optional<absl::Time> not_after;
+  // For a statement that reads only the latest quote of each symbol within
+  // the bounds (as-of, cross-section): only that one is passed on. A row in
+  // the row store at the same instant still replaces it.
+  bool latest_only = false;
+};
+
+// The decoded quotes of the batches `filter` selects. DataLoss when a batch
+// cannot be decoded.
+absl::StatusOr<std::vector<CompactedQuote>> LoadCompactedQuotes(
+    Connection& conn, const CompactedFilter& filter);
+
+// Runs `statement` with `params`, seeing the compacted quotes `filter`
+// selects as rows of stock_quotes (see the top of this file).
+absl::StatusOr<Result> ExecSeeingCompactedQuotes(Connection& conn,
+                                                 const Statement& statement,
+                                                 Params params,
+                                                 const CompactedFilter& filter);
+
+// `statement` with `stock_quotes` shadowed by the union of the row store
+// and the quotes AppendCompactedQuotes passes as its parameters from
+// number `first_parameter` on (after the statement's own). Built once per
+// statement; the same name with "_with_compacted" after it.
+const Statement& WithCompactedQuotes(const Statement& statement,
+                                     int first_parameter);
+
+// Appends `quotes` as the parameters WithCompactedQuotes reads.
+void AppendCompactedQuotes(const std::vector<CompactedQuote>& quotes,
+                           Params& params);
+
+}  // namespace mdc::storage
+
+#endif  // MDC_STORAGE_COMPACTED_QUOTES_H_

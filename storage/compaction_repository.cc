@@ -1,0 +1,304 @@
+#include "storage/compaction_repository.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "domain/quote_batch_codec.h"
+#include "storage/compacted_quotes.h"
+
+namespace mdc::storage {
+namespace {
+
+// About this many quotes are read, encoded and written at a time: the
+// memory a compaction needs stays bounded whatever the day's size (a full
+// quote is about 700 bytes, so some 15 MB of rows).
+constexpr int64_t kQuotesPerStep = 20000;
+
+constexpr Statement kDaysToCompact{
+    "compaction_days",
+    "SELECT DISTINCT trading_day FROM stock_quotes WHERE trading_day <= $1 "
+    "ORDER BY 1"};
+
+// 4242032: a constant unique to mdc (issue 32), with the month's number.
+constexpr Statement kTryMonthTurn{
+    "compaction_try_month",
+    "SELECT pg_try_advisory_xact_lock(4242032, "
+    "(extract(year FROM $1::date) * 12 + extract(month FROM $1::date))::int)"};
+
+constexpr Statement kMonthPartition{
+    "compaction_month_partition",
+    "SELECT p.partition::text FROM mdc_month_partitions('stock_quotes') p "
+    "WHERE $1 >= p.lower AND $1 < p.upper"};
+
+constexpr Statement kDaysWithRows{
+    "compaction_days_with_rows",
+    "SELECT DISTINCT trading_day FROM stock_quotes "
+    "WHERE trading_day = ANY($1) ORDER BY 1"};
+
+constexpr Statement kSymbolCounts{
+    "compaction_symbol_counts",
+    "SELECT nse_symbol, count(*) FROM stock_quotes WHERE trading_day = $1 "
+    "GROUP BY nse_symbol ORDER BY nse_symbol"};
+
+// The day's instants lie within its bounds in the exchange zone
+// (domain::TradingDay): the bounds make each symbol one range of the
+// primary key (nse_symbol, observed_at, trading_day).
+constexpr Statement kRowsOfSymbols{
+    "compaction_rows_of_symbols",
+    "SELECT nse_symbol, observed_at, last_price, volume, quote_data, "
+    "written_by, written_at, seq, txid::text::int8 FROM stock_quotes "
+    "WHERE nse_symbol = ANY($2) AND trading_day = $1 "
+    "AND observed_at >= $1::timestamp AT TIME ZONE 'Asia/Kolkata' "
+    "AND observed_at < ($1 + 1)::timestamp AT TIME ZONE 'Asia/Kolkata' "
+    "ORDER BY nse_symbol, observed_at"};
+
+constexpr Statement kDeleteBatchesOfSymbols{
+    "compaction_delete_batches",
+    "DELETE FROM stock_quote_batches WHERE trading_day = $1 "
+    "AND nse_symbol = ANY($2)"};
+
+constexpr Statement kInsertBatches{
+    "compaction_insert_batches",
+    "INSERT INTO stock_quote_batches (nse_symbol, trading_day, "
+    "first_observed_at, last_observed_at, row_count, min_seq, max_seq, "
+    "columns) SELECT * FROM unnest($1::text[], $2::date[], "
+    "$3::timestamptz[], $4::timestamptz[], $5::int8[], $6::int8[], "
+    "$7::int8[], $8::bytea[])"};
+
+// A month written before it had a partition (a backfill) is in the
+// DEFAULT partition: its partition is made first, as the hourly maintenance
+// would (taking turns with it on advisory lock 4242004, migration 0010), so
+// that the swap can give the space back. Only years 1900-2199 get one.
+constexpr Statement kAddMonthPartition{
+    "compaction_add_month_partition",
+    "SELECT mdc_create_month_partition('stock_quotes', $1) "
+    "FROM (SELECT pg_advisory_xact_lock(4242004)) AS turn "
+    "WHERE $1 >= '1900-01-01' AND $1 < '2200-01-01'"};
+
+// Rows of a month in the DEFAULT partition (years outside 1900-2199) have
+// no partition to swap: they are deleted instead.
+constexpr Statement kDeleteDays{
+    "compaction_delete_days",
+    "DELETE FROM stock_quotes WHERE trading_day = ANY($1)"};
+
+constexpr Statement kRewritePartition{
+    "compaction_rewrite_partition",
+    "SELECT mdc_rewrite_quote_partition_without($1::regclass, $2)"};
+
+absl::Status SetCompactionLimits(Connection& conn, absl::Duration lock_wait) {
+  return conn
+      .ExecScript(absl::StrCat(
+          "SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = ",
+          std::max<int64_t>(1, absl::ToInt64Milliseconds(lock_wait))))
+      .status();
+}
+
+// The quotes of `symbols` on `day`, from the row store and the day's
+// existing batches (a day compacted before, written to since), one list
+// per symbol ascending by instant. A quote in both is the row store's: it
+// was written later.
+absl::StatusOr<std::map<std::string, std::vector<domain::StoredQuote>>>
+QuotesOfSymbols(Connection& conn, absl::CivilDay day,
+                const std::vector<std::string>& symbols) {
+  std::map<std::string, std::map<int64_t, domain::StoredQuote>> merged;
+  auto compacted = LoadCompactedQuotes(
+      conn, CompactedFilter{day, day, symbols, std::nullopt, std::nullopt});
+  if (!compacted.ok()) return compacted.status();
+  for (CompactedQuote& quote : *compacted) {
+    merged[quote.symbol][quote.quote.observed_at_us] = std::move(quote.quote);
+  }
+  auto rows = conn.Exec(kRowsOfSymbols, Params().Date(day).TextArray(symbols));
+  if (!rows.ok()) return rows.status();
+  for (int row = 0; row < rows->rows(); ++row) {
+    domain::StoredQuote quote;
+    quote.observed_at_us = absl::ToUnixMicros(rows->Time(row, 1));
+    quote.last_price = rows->OptionalDouble(row, 2);
+    quote.volume = rows->OptionalDouble(row, 3);
+    quote.quote_data = std::string(rows->Bytes(row, 4));
+    if (!rows->IsNull(row, 5)) quote.written_by = rows->Int64(row, 5);
+    quote.written_at_us = absl::ToUnixMicros(rows->Time(row, 6));
+    quote.seq = rows->Int64(row, 7);
+    quote.txid = static_cast<uint64_t>(rows->Int64(row, 8));
+    merged[rows->String(row, 0)][quote.observed_at_us] = std::move(quote);
+  }
+  std::map<std::string, std::vector<domain::StoredQuote>> quotes;
+  for (auto& [symbol, by_instant] : merged) {
+    std::vector<domain::StoredQuote>& list = quotes[symbol];
+    list.reserve(by_instant.size());
+    for (auto& [instant, quote] : by_instant) list.push_back(std::move(quote));
+  }
+  return quotes;
+}
+
+// Rewrites the batches of `symbols` on `day` from their quotes in both
+// stores. Returns the batches written.
+absl::StatusOr<int64_t> CompactSymbols(
+    Connection& conn, absl::CivilDay day,
+    const std::vector<std::string>& symbols) {
+  auto quotes = QuotesOfSymbols(conn, day, symbols);
+  if (!quotes.ok()) return quotes.status();
+  std::vector<std::string> batch_symbols, columns;
+  std::vector<absl::CivilDay> days;
+  std::vector<absl::Time> firsts, lasts;
+  std::vector<int64_t> counts, min_seqs, max_seqs;
+  for (const auto& [symbol, list] : *quotes) {
+    for (size_t first = 0; first < list.size();
+         first += domain::kMaxQuotesPerBatch) {
+      const size_t end =
+          std::min(list.size(), first + domain::kMaxQuotesPerBatch);
+      const std::vector<domain::StoredQuote> batch(list.begin() + first,
+                                                   list.begin() + end);
+      int64_t min_seq = batch.front().seq, max_seq = batch.front().seq;
+      for (const auto& quote : batch) {
+        min_seq = std::min(min_seq, quote.seq);
+        max_seq = std::max(max_seq, quote.seq);
+      }
+      batch_symbols.push_back(symbol);
+      days.push_back(day);
+      firsts.push_back(absl::FromUnixMicros(batch.front().observed_at_us));
+      lasts.push_back(absl::FromUnixMicros(batch.back().observed_at_us));
+      counts.push_back(static_cast<int64_t>(batch.size()));
+      min_seqs.push_back(min_seq);
+      max_seqs.push_back(max_seq);
+      columns.push_back(domain::EncodeQuoteBatch(batch));
+    }
+  }
+  auto deleted =
+      conn.Exec(kDeleteBatchesOfSymbols, Params().Date(day).TextArray(symbols));
+  if (!deleted.ok()) return deleted.status();
+  if (columns.empty()) return 0;
+  auto inserted = conn.Exec(kInsertBatches, Params()
+                                                .TextArray(batch_symbols)
+                                                .DateArray(days)
+                                                .TimeArray(firsts)
+                                                .TimeArray(lasts)
+                                                .Int64Array(counts)
+                                                .Int64Array(min_seqs)
+                                                .Int64Array(max_seqs)
+                                                .BytesArray(columns));
+  if (!inserted.ok()) return inserted.status();
+  return static_cast<int64_t>(columns.size());
+}
+
+// Compacts one day, symbols grouped into steps of about kQuotesPerStep.
+absl::Status CompactDay(Connection& conn, absl::CivilDay day,
+                        CompactionCounts& counts) {
+  auto symbol_counts = conn.Exec(kSymbolCounts, Params().Date(day));
+  if (!symbol_counts.ok()) return symbol_counts.status();
+  std::vector<std::string> group;
+  int64_t group_quotes = 0;
+  auto flush = [&]() -> absl::Status {
+    if (group.empty()) return absl::OkStatus();
+    auto batches = CompactSymbols(conn, day, group);
+    if (!batches.ok()) return batches.status();
+    counts.batches += *batches;
+    counts.quotes += group_quotes;
+    group.clear();
+    group_quotes = 0;
+    return absl::OkStatus();
+  };
+  for (int row = 0; row < symbol_counts->rows(); ++row) {
+    group.push_back(symbol_counts->String(row, 0));
+    group_quotes += symbol_counts->Int64(row, 1);
+    if (group_quotes >= kQuotesPerStep) {
+      if (auto done = flush(); !done.ok()) return done;
+    }
+  }
+  if (auto done = flush(); !done.ok()) return done;
+  ++counts.days;
+  return absl::OkStatus();
+}
+
+// Compacts `days` (one month's) in the current transaction.
+absl::Status CompactMonth(Connection& conn,
+                          const std::vector<absl::CivilDay>& days,
+                          CompactionCounts& counts) {
+  auto turn = conn.Exec(kTryMonthTurn, Params().Date(days.front()));
+  if (!turn.ok()) return turn.status();
+  if (!turn->Bool(0, 0)) {
+    ++counts.busy_months;
+    return absl::OkStatus();
+  }
+  auto partition = conn.Exec(kMonthPartition, Params().Date(days.front()));
+  if (!partition.ok()) return partition.status();
+  if (partition->rows() == 0) {
+    auto added = conn.Exec(kAddMonthPartition, Params().Date(days.front()));
+    if (!added.ok()) return added.status();
+    partition = conn.Exec(kMonthPartition, Params().Date(days.front()));
+    if (!partition.ok()) return partition.status();
+  }
+  std::optional<std::string> part;
+  if (partition->rows() > 0) part = partition->String(0, 0);
+  // No write to the month may land between reading its rows and the swap:
+  // writers of the month wait for this transaction (reads go on).
+  const std::string locked = part.value_or("stock_quotes_default");
+  if (auto lock = conn.ExecScript(
+          absl::StrCat("LOCK TABLE ", locked, " IN SHARE MODE"));
+      !lock.ok()) {
+    return lock.status();
+  }
+  // Looked for again under the lock: another server may have compacted
+  // some of them since they were listed.
+  auto with_rows = conn.Exec(kDaysWithRows, Params().DateArray(days));
+  if (!with_rows.ok()) return with_rows.status();
+  std::vector<absl::CivilDay> todo;
+  for (int row = 0; row < with_rows->rows(); ++row) {
+    todo.push_back(with_rows->Date(row, 0));
+  }
+  if (todo.empty()) return absl::OkStatus();
+  for (absl::CivilDay day : todo) {
+    if (auto done = CompactDay(conn, day, counts); !done.ok()) return done;
+  }
+  auto removed =
+      part ? conn.Exec(kRewritePartition, Params().Text(*part).DateArray(todo))
+           : conn.Exec(kDeleteDays, Params().DateArray(todo));
+  return removed.status();
+}
+
+}  // namespace
+
+absl::StatusOr<CompactionCounts> CompactionRepository::CompactThrough(
+    absl::CivilDay through, absl::Duration lock_wait) {
+  std::vector<absl::CivilDay> days;
+  {
+    auto conn = pool_.Acquire();
+    if (!conn.ok()) return conn.status();
+    auto listed = (*conn)->Exec(kDaysToCompact, Params().Date(through));
+    if (!listed.ok()) return listed.status();
+    for (int row = 0; row < listed->rows(); ++row) {
+      days.push_back(listed->Date(row, 0));
+    }
+  }
+  CompactionCounts counts;
+  size_t first = 0;
+  while (first < days.size()) {
+    size_t end = first;
+    while (end < days.size() &&
+           absl::CivilMonth(days[end]) == absl::CivilMonth(days[first])) {
+      ++end;
+    }
+    const std::vector<absl::CivilDay> month(days.begin() + first,
+                                            days.begin() + end);
+    CompactionCounts month_counts;
+    absl::Status status = pool_.InTransaction([&](Connection& conn) {
+      month_counts = CompactionCounts();
+      if (auto set = SetCompactionLimits(conn, lock_wait); !set.ok()) {
+        return set;
+      }
+      return CompactMonth(conn, month, month_counts);
+    });
+    if (!status.ok()) return status;
+    counts.days += month_counts.days;
+    counts.quotes += month_counts.quotes;
+    counts.batches += month_counts.batches;
+    counts.busy_months += month_counts.busy_months;
+    first = end;
+  }
+  return counts;
+}
+
+}  // namespace mdc::storage
