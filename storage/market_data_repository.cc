@@ -92,7 +92,7 @@ constexpr Statement kCompactedQuotesOfOtherSymbols{
 
 // The quotes of `day`, a day with quotes in both stores, each counted once
 // (a later write that replaced a compacted quote is one quote).
-absl::StatusOr<int64_t> QuotesInBothStores(Connection &conn,
+absl::StatusOr<int64_t> QuotesInBothStores(Connection& conn,
                                            absl::CivilDay day) {
   auto symbols_result = conn.Exec(kRowStoreSymbolsOfDay, Params().Date(day));
   if (!symbols_result.ok()) return symbols_result.status();
@@ -188,7 +188,7 @@ absl::StatusOr<std::vector<DataDateCounts>> MarketDataRepository::ListDates() {
     const absl::CivilDay day = both->Date(row, 0);
     auto quotes = QuotesInBothStores(**conn, day);
     if (!quotes.ok()) return quotes.status();
-    for (DataDateCounts &date : dates) {
+    for (DataDateCounts& date : dates) {
       if (date.day == day) date.quotes = *quotes;
     }
   }

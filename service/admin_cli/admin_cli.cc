@@ -68,7 +68,7 @@ std::string DatabaseUrl(std::map<std::string, std::string>& flags,
 
 // Brings the schema up to date before a command uses the database; false
 // (reported on `err`) when it cannot.
-bool PrepareDatabase(storage::ConnectionPool &pool, std::FILE *err) {
+bool PrepareDatabase(storage::ConnectionPool& pool, std::FILE* err) {
   auto migrated = storage::ApplyMigrations(pool, storage::EmbeddedMigrations());
   if (!migrated.ok()) {
     std::fprintf(err, "cannot prepare the database: %s\n",
@@ -135,9 +135,9 @@ constexpr absl::Duration kCompactLockWait = absl::Seconds(30);
 
 // `mdc-server compact --through DAY`: brings the schema up to date, then
 // compacts (storage/compaction_repository.h). The counts go to stdout.
-int RunCompact(std::map<std::string, std::string> &flags,
-               const std::function<const char *(const char *)> &getenv,
-               std::FILE *out, std::FILE *err) {
+int RunCompact(std::map<std::string, std::string>& flags,
+               const std::function<const char*(const char*)>& getenv,
+               std::FILE* out, std::FILE* err) {
   auto through =
       domain::ParseCompactThrough(flags["through"], absl::Now(), "--through");
   if (!through.ok()) {

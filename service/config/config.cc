@@ -318,7 +318,7 @@ const std::vector<Option>& Options() {
       {"compact-after-days", "MDC_COMPACT_AFTER_DAYS",
        "compact the stock quotes of trading days at least this many days "
        "old into compressed batches, hourly (0-3660); 0: never (default)",
-       [](Config &c, const std::string &v) {
+       [](Config& c, const std::string& v) {
          return SetInt(&c.compact_after_days, v, 0,
                        domain::kMaxCompactAfterDays);
        }},
