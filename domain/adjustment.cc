@@ -13,9 +13,8 @@ absl::StatusOr<Adjustment> ParseAdjustment(absl::string_view text) {
   if (text.empty() || text == "raw") return Adjustment::kRaw;
   if (text == "split") return Adjustment::kSplit;
   if (text == "all") return Adjustment::kAll;
-  return InvalidField(
-      "adjustment", absl::StrCat("must be raw, split or all; got ",
-                                 QuoteForMessage(text)));
+  return absl::InvalidArgumentError(
+      absl::StrCat("must be raw, split or all; got ", QuoteForMessage(text)));
 }
 
 absl::string_view AdjustmentName(Adjustment adjustment) {
@@ -58,10 +57,9 @@ absl::StatusOr<AdjustmentFactors> AdjustmentFactors::For(
     if (!factors.has_value()) continue;
     out.steps_.push_back({action.ex_date, *factors});
   }
-  std::stable_sort(out.steps_.begin(), out.steps_.end(),
-                   [](const Step &a, const Step &b) {
-                     return a.ex_date < b.ex_date;
-                   });
+  std::stable_sort(
+      out.steps_.begin(), out.steps_.end(),
+      [](const Step &a, const Step &b) { return a.ex_date < b.ex_date; });
   return out;
 }
 

@@ -33,7 +33,7 @@ enum class Adjustment {
 };
 
 // "raw" (also empty: the default), "split" or "all", exactly. Anything else
-// is INVALID_ARGUMENT naming `adjustment` and the three values.
+// is INVALID_ARGUMENT listing the three (the caller names the field).
 absl::StatusOr<Adjustment> ParseAdjustment(absl::string_view text);
 
 absl::string_view AdjustmentName(Adjustment adjustment);

@@ -20,9 +20,9 @@ constexpr absl::string_view kCorporateActionsWhat =
 
 // Parts of PURPOSE with no price effect: passed over, not refused.
 constexpr absl::string_view kNoPriceEffect[] = {
-    "AGM",        "EGM",        "GENERAL MEETING", "RESULTS",
-    "INTEREST",   "REDEMPTION", "BOOK CLOSURE",    "BUY BACK",
-    "BUYBACK",    "MEETING",    "ANNUAL GENERAL",  "POSTAL BALLOT"};
+    "AGM",      "EGM",        "GENERAL MEETING", "RESULTS",
+    "INTEREST", "REDEMPTION", "BOOK CLOSURE",    "BUY BACK",
+    "BUYBACK",  "MEETING",    "ANNUAL GENERAL",  "POSTAL BALLOT"};
 
 bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)); }
 
@@ -67,7 +67,8 @@ std::optional<double> FindRupees(absl::string_view text, size_t from,
     if (i > 0 && std::isalpha(static_cast<unsigned char>(text[i - 1])))
       continue;
     size_t pos = i + 2;
-    if (pos < text.size() && std::isalpha(static_cast<unsigned char>(text[pos])))
+    if (pos < text.size() &&
+        std::isalpha(static_cast<unsigned char>(text[pos])))
       continue;
     while (pos < text.size() && (text[pos] == '.' || text[pos] == ' ')) ++pos;
     auto amount = NumberAt(text, &pos);
@@ -155,10 +156,10 @@ absl::StatusOr<std::optional<CorporateAction>> ParsePart(
                              "has a premium but no amount or FACE VALUE");
       }
       action.amount = *face_value + *amount;
-    } else if (auto price = FindRupees(part, part.find('@') ==
-                                                     absl::string_view::npos
-                                                 ? part.size()
-                                                 : part.find('@'));
+    } else if (auto price =
+                   FindRupees(part, part.find('@') == absl::string_view::npos
+                                        ? part.size()
+                                        : part.find('@'));
                price.has_value()) {
       action.amount = *price;
     } else {
@@ -178,7 +179,8 @@ absl::StatusOr<std::optional<CorporateAction>> ParsePart(
     }
   } else {
     for (absl::string_view word : kNoPriceEffect) {
-      if (absl::StrContains(part, word)) return std::optional<CorporateAction>();
+      if (absl::StrContains(part, word))
+        return std::optional<CorporateAction>();
     }
     return NotUnderstood(original, "is not an action this parser knows");
   }
@@ -230,7 +232,8 @@ absl::Status CheckActionNumbers(const CorporateAction &action) {
     case ActionKind::kSplit:
     case ActionKind::kConsolidation:
       if (!(action.ratio_a > 0) || !(action.ratio_b > 0)) {
-        return absl::InvalidArgumentError("has a face value that is not positive");
+        return absl::InvalidArgumentError(
+            "has a face value that is not positive");
       }
       if (action.ratio_a == action.ratio_b) {
         return absl::InvalidArgumentError(

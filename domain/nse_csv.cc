@@ -76,8 +76,8 @@ absl::StatusOr<std::vector<RawRecord>> SplitRecords(absl::string_view text) {
     }
   }
   if (in_quotes) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "line ", quote_line, ": a quoted field is never closed"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("line ", quote_line, ": a quoted field is never closed"));
   }
   end_record();
   return records;
@@ -128,7 +128,7 @@ std::string HeaderName(absl::string_view raw) {
 }  // namespace
 
 absl::StatusOr<std::vector<CsvRow>> ReadCsvTable(
-    absl::string_view text, const std::vector<std::string>& columns,
+    absl::string_view text, const std::vector<std::string> &columns,
     absl::string_view what) {
   if (absl::StartsWith(text, "\xEF\xBB\xBF")) text.remove_prefix(3);
   if (!IsValidUtf8(text)) {
@@ -165,10 +165,10 @@ absl::StatusOr<std::vector<CsvRow>> ReadCsvTable(
     index.push_back(found);
   }
   if (!missing.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "line ", header.line, ": the header lacks column",
-        missing.size() > 1 ? "s " : " ", absl::StrJoin(missing, ", "),
-        "; expected ", what));
+    return absl::InvalidArgumentError(
+        absl::StrCat("line ", header.line, ": the header lacks column",
+                     missing.size() > 1 ? "s " : " ",
+                     absl::StrJoin(missing, ", "), "; expected ", what));
   }
   std::vector<CsvRow> rows;
   for (size_t r = 1; r < records->size(); ++r) {
@@ -228,8 +228,8 @@ absl::StatusOr<absl::CivilDay> ParseNseDate(absl::string_view text) {
     return bad;
   }
   if (year < 1900 || year >= 2200) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        QuoteForMessage(text), " is outside the years 1900-2199"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(QuoteForMessage(text), " is outside the years 1900-2199"));
   }
   return date;
 }

@@ -61,8 +61,8 @@ std::optional<double> OptionalNumber(const std::string &field,
   if (IsNseEmpty(field)) return std::nullopt;
   auto number = ParseNseNumber(field);
   if (!number.has_value()) {
-    *problem = absl::StrCat(column, " ", QuoteForMessage(field),
-                            " is not a number");
+    *problem =
+        absl::StrCat(column, " ", QuoteForMessage(field), " is not a number");
   }
   return number;
 }
@@ -134,11 +134,11 @@ absl::Status CheckStockSymbol(absl::string_view symbol) {
 
 absl::StatusOr<ParsedRows<EquityListEntry>> ParseEquityList(
     absl::string_view csv) {
-  auto table = ReadCsvTable(
-      csv,
-      {"SYMBOL", "NAME OF COMPANY", "SERIES", "DATE OF LISTING",
-       "PAID UP VALUE", "MARKET LOT", "ISIN NUMBER", "FACE VALUE"},
-      kEquityListWhat);
+  auto table =
+      ReadCsvTable(csv,
+                   {"SYMBOL", "NAME OF COMPANY", "SERIES", "DATE OF LISTING",
+                    "PAID UP VALUE", "MARKET LOT", "ISIN NUMBER", "FACE VALUE"},
+                   kEquityListWhat);
   if (!table.ok()) return table.status();
   ParsedRows<EquityListEntry> parsed;
   for (const CsvRow &row : *table) {
@@ -219,8 +219,7 @@ absl::StatusOr<ParsedRows<SymbolChange>> ParseSymbolChanges(
     if (problem.empty()) {
       auto day = ParseNseDate(f[3]);
       if (!day.ok()) {
-        problem =
-            absl::StrCat("SM_APPLICABLE_FROM: ", day.status().message());
+        problem = absl::StrCat("SM_APPLICABLE_FROM: ", day.status().message());
       } else {
         change.applicable_from = *day;
       }
@@ -283,9 +282,9 @@ ImportOutcome MergeEquityList(SecurityMaster &master,
       if (HeldByAnother(master, isin, row.symbol, from, std::nullopt,
                         &holder)) {
         outcome.rejected.push_back(
-            {row.line, absl::StrCat("SYMBOL: ", row.symbol,
-                                    " is the symbol of ISIN ", holder,
-                                    " on or after ", FormatDate(from))});
+            {row.line,
+             absl::StrCat("SYMBOL: ", row.symbol, " is the symbol of ISIN ",
+                          holder, " on or after ", FormatDate(from))});
         continue;
       }
       master.instruments[isin] = row.instrument;
@@ -347,8 +346,8 @@ ChangeResult ApplyOne(SecurityMaster &master, const SymbolChange &change,
       if (HeldByAnother(master, isin, change.old_symbol, history[i].valid_from,
                         day, &holder)) {
         *reason = absl::StrCat("SM_KEY_SYMBOL: ", change.old_symbol,
-                               " is the symbol of ISIN ", holder,
-                               " before ", FormatDate(day));
+                               " is the symbol of ISIN ", holder, " before ",
+                               FormatDate(day));
         return ChangeResult::kRejected;
       }
       history[i].symbol = change.old_symbol;
@@ -357,8 +356,7 @@ ChangeResult ApplyOne(SecurityMaster &master, const SymbolChange &change,
       return ChangeResult::kApplied;
     }
     if (history[i].symbol == change.old_symbol) {
-      if (HeldByAnother(master, isin, change.new_symbol, day, next,
-                        &holder)) {
+      if (HeldByAnother(master, isin, change.new_symbol, day, next, &holder)) {
         *reason = absl::StrCat("SM_NEW_SYMBOL: ", change.new_symbol,
                                " is the symbol of ISIN ", holder, " from ",
                                FormatDate(day));

@@ -9,6 +9,7 @@
 #include "storage/developer_repository.h"
 #include "storage/developer_write_repository.h"
 #include "storage/holiday_repository.h"
+#include "storage/instrument_repository.h"
 #include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
 #include "storage/market_event_repository.h"
@@ -41,7 +42,8 @@ struct Repositories {
         partitions(pool),
         market_events(pool),
         coverage(pool),
-        developer_writes(pool) {}
+        developer_writes(pool),
+        instruments(pool) {}
 
   ConnectionPool& pool;
   DeveloperRepository developers;
@@ -60,6 +62,7 @@ struct Repositories {
   MarketEventRepository market_events;
   CoverageRepository coverage;
   DeveloperWriteRepository developer_writes;
+  InstrumentRepository instruments;
 };
 
 }  // namespace mdc::storage

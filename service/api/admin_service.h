@@ -14,6 +14,7 @@
 #include "storage/broker_credentials_repository.h"
 #include "storage/developer_repository.h"
 #include "storage/holiday_repository.h"
+#include "storage/instrument_repository.h"
 #include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
 
@@ -28,6 +29,7 @@ class AdminService final : public v1::AdminService::Service {
     storage::MarketDataRepository &market_data;
     storage::MaintenanceRepository &maintenance;
     storage::BrokerCredentialsRepository &broker_credentials;
+    storage::InstrumentRepository &instruments;
   };
 
   // `secret_box` seals broker credentials; empty when MDC_SECRET_KEY is not
@@ -84,6 +86,13 @@ class AdminService final : public v1::AdminService::Service {
       grpc::ServerContext *context,
       const v1::GetBrokerCredentialsRequest *request,
       v1::BrokerCredentialsStatus *response) override;
+  grpc::Status ImportInstruments(grpc::ServerContext *context,
+                                 const v1::ImportInstrumentsRequest *request,
+                                 v1::ImportFileResponse *response) override;
+  grpc::Status ImportCorporateActions(
+      grpc::ServerContext *context,
+      const v1::ImportCorporateActionsRequest *request,
+      v1::ImportFileResponse *response) override;
 
  private:
   // Deletes the holidays of `days`, answering their dates; NOT_FOUND when

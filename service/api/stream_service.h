@@ -13,6 +13,7 @@
 #include "service/calls/call_runner.h"
 #include "service/calls/service_calls.h"
 #include "service/streams/market_hub.h"
+#include "service/streams/stream_slots.h"
 #include "service/streams/stream_workers.h"
 #include "service/streams/wake_signal.h"
 #include "storage/market_event_repository.h"

@@ -36,8 +36,8 @@ TEST(Purpose, BonusSplitConsolidationDividendRights) {
             "Face Value Split (Sub-Division) - From Rs 10  Per Share To Rs 2  "
             "Per Share");
 
-  CorporateAction consolidation =
-      Only("Consolidation Of Shares From Re 1/- Per Share To Rs 10/- Per Share");
+  CorporateAction consolidation = Only(
+      "Consolidation Of Shares From Re 1/- Per Share To Rs 10/- Per Share");
   EXPECT_EQ(consolidation.kind, ActionKind::kConsolidation);
   EXPECT_EQ(consolidation.ratio_a, 1);
   EXPECT_EQ(consolidation.ratio_b, 10);
@@ -156,7 +156,7 @@ TEST(Adjustment, ParsesTheThreeValues) {
   auto bad = ParseAdjustment("dividend");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
-            "adjustment: must be raw, split or all; got \"dividend\"");
+            "must be raw, split or all; got \"dividend\"");
   EXPECT_FALSE(ParseAdjustment("ALL").ok());
 }
 
@@ -168,8 +168,8 @@ TEST(Adjustment, CumulativeFactorsPointInTimeAndKinds) {
       Action(ActionKind::kBonus, bonus_day, 1, 1),
       Action(ActionKind::kSplit, split_day, 10, 2)};
   int closes_read = 0;
-  PreviousCloseReader close = [&](absl::CivilDay day)
-      -> absl::StatusOr<std::optional<double>> {
+  PreviousCloseReader close =
+      [&](absl::CivilDay day) -> absl::StatusOr<std::optional<double>> {
     ++closes_read;
     EXPECT_EQ(day, dividend_day);
     return std::optional<double>(40.0);
@@ -193,8 +193,8 @@ TEST(Adjustment, CumulativeFactorsPointInTimeAndKinds) {
   EXPECT_DOUBLE_EQ(split_only->PriceFactor(bonus_day - 1), 0.1);
 
   // As of the day before the split: only the bonus is known.
-  auto before_split = AdjustmentFactors::For(Adjustment::kAll, actions,
-                                             split_day - 1, close);
+  auto before_split =
+      AdjustmentFactors::For(Adjustment::kAll, actions, split_day - 1, close);
   EXPECT_DOUBLE_EQ(before_split->PriceFactor(bonus_day - 1), 0.5);
   EXPECT_DOUBLE_EQ(before_split->PriceFactor(bonus_day), 1);
   // As of the split's ex-date it is known.

@@ -28,9 +28,9 @@ TEST(NseCsv, ShortRowsGetEmptyFields) {
 }
 
 TEST(NseCsv, MissingColumnsNameThemAndTheFileExpected) {
-  auto rows = ReadCsvTable("SYMBOL,NAME\nA,B\n", {"SYMBOL", "ISIN NUMBER",
-                                                  "FACE VALUE"},
-                           "the equity list");
+  auto rows =
+      ReadCsvTable("SYMBOL,NAME\nA,B\n",
+                   {"SYMBOL", "ISIN NUMBER", "FACE VALUE"}, "the equity list");
   ASSERT_FALSE(rows.ok());
   EXPECT_EQ(rows.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(rows.status().message(),

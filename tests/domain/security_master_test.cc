@@ -41,8 +41,7 @@ TEST(SecurityMaster, ParsesEquityListAndRejectsBadRowsByLine) {
   EXPECT_EQ(infy.listing_date, absl::CivilDay(1995, 2, 8));
   EXPECT_EQ(infy.face_value, 5);
   EXPECT_EQ(infy.market_lot, 1);
-  EXPECT_EQ(parsed->rows[1].instrument.name,
-            "Tata Consultancy Services, Ltd");
+  EXPECT_EQ(parsed->rows[1].instrument.name, "Tata Consultancy Services, Ltd");
   ASSERT_EQ(parsed->rejected.size(), 4u);
   EXPECT_EQ(parsed->rejected[0].line, 4);
   EXPECT_EQ(parsed->rejected[0].reason.rfind("SYMBOL:", 0), 0u);
@@ -171,8 +170,7 @@ TEST(SecurityMaster, RenameOfUnknownOrTakenSymbolIsRejected) {
   EXPECT_EQ(outcome.rejected[0].line, 4);
   EXPECT_NE(outcome.rejected[0].reason.find(kTcsIsin), std::string::npos);
   EXPECT_EQ(outcome.rejected[1].line, 5);
-  EXPECT_NE(outcome.rejected[1].reason.find("equity list"),
-            std::string::npos);
+  EXPECT_NE(outcome.rejected[1].reason.find("equity list"), std::string::npos);
 }
 
 TEST(SecurityMaster, ParsesSymbolChanges) {
