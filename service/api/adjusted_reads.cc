@@ -54,7 +54,8 @@ absl::StatusOr<std::optional<double>> PreviousClose(
 absl::StatusOr<domain::AdjustmentFactors> AdjustmentFor(
     domain::Adjustment adjustment, const std::string &symbol,
     absl::CivilDay as_of, storage::InstrumentRepository &instruments,
-    storage::QuoteRepository &quotes, storage::NiftyRepository &nifty) {
+    storage::QuoteRepository &quotes, storage::NiftyRepository &nifty,
+    absl::string_view field) {
   if (adjustment == domain::Adjustment::kRaw || domain::IsNiftySymbol(symbol)) {
     return domain::AdjustmentFactors();
   }
@@ -62,7 +63,7 @@ absl::StatusOr<domain::AdjustmentFactors> AdjustmentFor(
   if (!record.ok()) return record.status();
   if (!record->has_value()) {
     return domain::InvalidField(
-        "symbol",
+        field,
         absl::StrCat(symbol,
                      " is the symbol of no instrument in the security master, "
                      "so it has no corporate actions to adjust for; import "

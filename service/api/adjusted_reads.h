@@ -16,13 +16,14 @@
 namespace mdc {
 
 // The factors of `adjustment` for `symbol` as of `as_of`. Identity for raw
-// and for the NIFTY 50 index. INVALID_ARGUMENT naming `symbol` when an
-// adjusted read asks for a symbol no instrument of the security master
-// has had.
+// and for the NIFTY 50 index. INVALID_ARGUMENT naming `field` (the
+// request's parameter of the symbol) when an adjusted read asks for a
+// symbol no instrument of the security master has had.
 absl::StatusOr<domain::AdjustmentFactors> AdjustmentFor(
     domain::Adjustment adjustment, const std::string &symbol,
     absl::CivilDay as_of, storage::InstrumentRepository &instruments,
-    storage::QuoteRepository &quotes, storage::NiftyRepository &nifty);
+    storage::QuoteRepository &quotes, storage::NiftyRepository &nifty,
+    absl::string_view field = "symbol");
 
 // The last stored price of the instrument with symbol history `history`
 // before `day`: its latest quote of the nearest earlier trading day with

@@ -18,6 +18,7 @@
 #include "domain/paging.h"
 #include "domain/persistence.h"
 #include "domain/proto_time.h"
+#include "domain/quote_adjustment.h"
 #include "domain/series_symbol.h"
 #include "domain/time.h"
 #include "domain/time_range.h"
@@ -106,12 +107,21 @@ grpc::Status DeveloperService::GetQuoteTimeline(
                          domain::CheckSeriesSymbol(request->symbol()));
         const domain::TimelinePage page = domain::ParseTimelinePage(
             request->page_size(), request->page_token(), errors);
+        auto adjustment = domain::ParseAdjustment(request->adjustment());
+        if (!adjustment.ok())
+          errors.AddStatus("adjustment", adjustment.status());
         if (!errors.empty()) return errors.ToStatus();
         auto range = domain::TimeRangeFor(
             request->start_datetime(), request->end_datetime(),
             request->timezone(), call.clock, absl::Now(),
             domain::EndIs::kExclusive);
         if (!range.ok()) return range.status();
+        // Point in time: the actions known on the read's day.
+        auto factors =
+            AdjustmentFor(*adjustment, request->symbol(),
+                          domain::TradingDay(call.clock.Now(absl::Now())),
+                          stores.instruments, stores.quotes, stores.nifty);
+        if (!factors.ok()) return factors.status();
         const SymbolSeries series(request->symbol(), stores.quotes,
                                   stores.nifty);
         auto rows = series.Quotes(range->start, range->end, page.after,
@@ -120,7 +130,12 @@ grpc::Status DeveloperService::GetQuoteTimeline(
         response->set_next_page_token(TrimTimelinePage(*rows, page.size));
         response->set_nse_symbol(series.name());
         for (auto& quote : *rows) {
+          domain::AdjustQuote(*factors, &quote);
           *response->add_quotes() = std::move(quote);
+        }
+        if (*adjustment != domain::Adjustment::kRaw) {
+          response->set_adjustment(
+              std::string(domain::AdjustmentName(*adjustment)));
         }
         return absl::OkStatus();
       });

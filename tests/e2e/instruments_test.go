@@ -196,6 +196,48 @@ func TestInstrumentsRenameCorporateActionsAndAdjustedCandles(t *testing.T) {
 		{"2033-08-04T18:30:00Z", 200, 2000}, {"2033-08-07T18:30:00Z", 200, 2000},
 	})
 	expectDayCandles(t, "all today", candles("all", "2033-09-01T00:00:00"), "all", rawDays)
+	// The same factors on the other adjusted reads: candles of symbols,
+	// the quote timeline (each quote's prices and quantities) and the
+	// cross-section.
+	multi := s.Do(t, "GET", query("/v1/developer/candles", map[string]string{
+		"symbols": oldSym, "interval": "1day", "adjustment": "split",
+		"start_datetime": "2033-08-01T00:00:00", "end_datetime": "2033-09-01T00:00:00"}), token, nil, after)
+	expectStatus(t, multi, 200)
+	series := asSlice(multi.JSON["series"])
+	if len(series) != 1 || field(series[0], "adjustment") != "split" {
+		t.Fatalf("candles of symbols: %s", multi.Text())
+	}
+	if c := asSlice(field(series[0], "candles")); len(c) != 6 || num(t, field(c[0], "close")) != 40 || num(t, field(c[2], "close")) != 42 {
+		t.Fatalf("candles of symbols, split: %s", multi.Text())
+	}
+	timeline := s.Do(t, "GET", query("/v1/developer/quote-timeline", map[string]string{
+		"symbol": oldSym, "adjustment": "all",
+		"start_datetime": "2033-08-01T00:00:00", "end_datetime": "2033-09-01T00:00:00"}), token, nil, after)
+	expectStatus(t, timeline, 200)
+	quotes := asSlice(timeline.JSON["quotes"])
+	wantPrices := []float64{36, 36, 37.8, 37.8, 36, 36}
+	if len(quotes) != len(wantPrices) || timeline.JSON["adjustment"] != "all" {
+		t.Fatalf("timeline: %s", timeline.Text())
+	}
+	for i, w := range wantPrices {
+		payload := field(quotes[i], "quoteData", "payload")
+		if math.Abs(num(t, field(payload, "last_price"))-w) > 1e-9 || math.Abs(num(t, field(payload, "volume"))-10000) > 1e-6 ||
+			field(quotes[i], "nseSymbol") != oldSym {
+			t.Errorf("timeline quote %d: %v, want price %v volume 10000", i, quotes[i], w)
+		}
+	}
+	cross := s.Do(t, "GET", query("/v1/developer/quotes", map[string]string{
+		"symbols": oldSym, "adjustment": "all", "datetime": "2033-08-05T15:00:00"}), token, nil, after)
+	expectStatus(t, cross, 200)
+	if q := asSlice(cross.JSON["quotes"]); len(q) != 1 || cross.JSON["adjustment"] != "all" ||
+		math.Abs(num(t, field(q[0], "quoteData", "payload", "last_price"))-36) > 1e-9 {
+		t.Fatalf("cross-section, all: %s", cross.Text())
+	}
+	rawCross := s.Do(t, "GET", query("/v1/developer/quotes", map[string]string{
+		"symbols": oldSym, "datetime": "2033-08-05T15:00:00"}), token, nil, after)
+	if _, has := rawCross.JSON["adjustment"]; has || num(t, field(asSlice(rawCross.JSON["quotes"])[0], "quoteData", "payload", "last_price")) != 400 {
+		t.Fatalf("cross-section, raw: %s", rawCross.Text())
+	}
 	// A weekly candle over the bonus mixes adjusted and unadjusted days
 	// correctly: each quote is adjusted before bucketing.
 	weekly := s.Do(t, "GET", query("/v1/developer/historical-candles", map[string]string{
@@ -239,6 +281,14 @@ func TestInstrumentsBadInput(t *testing.T) {
 	// by, said so rather than answered raw.
 	expectFieldError(t, s.Do(t, "GET", query("/v1/developer/historical-candles",
 		map[string]string{"symbol": sym, "interval": "1day", "adjustment": "split"}), token, nil), 400, "symbol")
+	expectFieldError(t, s.Do(t, "GET", query("/v1/developer/quote-timeline",
+		map[string]string{"symbol": sym, "adjustment": "all"}), token, nil), 400, "symbol")
+	expectFieldError(t, s.Do(t, "GET", query("/v1/developer/candles",
+		map[string]string{"symbols": sym, "interval": "1day", "adjustment": "all"}), token, nil), 400, "symbols")
+	expectFieldError(t, s.Do(t, "GET", query("/v1/developer/quotes",
+		map[string]string{"adjustment": "split"}), token, nil), 400, "adjustment")
+	expectFieldError(t, s.Do(t, "GET", query("/v1/developer/quote-timeline",
+		map[string]string{"symbol": sym, "adjustment": "x"}), token, nil), 400, "adjustment")
 	// Raw stays the default for any symbol.
 	expectStatus(t, s.Do(t, "GET", query("/v1/developer/historical-candles",
 		map[string]string{"symbol": sym, "interval": "1day", "adjustment": "raw"}), token, nil), 200)

@@ -160,6 +160,8 @@ var propertyForms = map[string]map[string]stringForm{
 	"RunDbScriptRequest":     {"script": {enum: dbScripts}},
 	"RunDbScriptResponse":    {"script": {enum: dbScripts}},
 	"CandleSeries":           {"interval": {enum: intervals}, "adjustment": {enum: adjustments[1:]}},
+	"QuoteTimeline":          {"adjustment": {enum: adjustments[1:]}},
+	"QuoteCrossSection":      {"adjustment": {enum: adjustments[1:]}},
 	"ImportFileResponse":     {"kind": {enum: importKinds}},
 	"CorporateActionInfo":    {"kind": {enum: actionKinds}},
 	"InstrumentInfo":         {"symbol": {pattern: optionalSymbolPattern}, "listingDate": {pattern: optionalDatePattern}},
