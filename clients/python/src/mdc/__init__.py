@@ -22,6 +22,7 @@ from mdc.async_streams import AsyncEventStream
 from mdc.client import Client
 from mdc.coverage import Coverage, MinuteRange, ShortlistCoverage, SymbolCoverage, WriterActivity
 from mdc.enums import (
+    Adjustment,
     EventKind,
     ExportFormat,
     ExportKind,
@@ -80,7 +81,7 @@ from mdc.streams import EventStream
 from mdc.times import IST, to_datetime
 
 __all__ = [
-    "IST", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "CandlesOfSymbols", "Client", "Coverage",
+    "IST", "Adjustment", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "CandlesOfSymbols", "Client", "Coverage",
     "DeadlineExceeded", "Depth", "DepthDict", "DepthLevel", "DepthLevelDict", "Developer", "EventKind",
     "EventStream", "ExportFormat", "ExportKind", "FailedPrecondition", "FieldViolation", "Health", "Holiday", "HolidayCheck", "Interval",
     "InvalidArgument", "MarketEvent", "MdcError", "MinuteRange", "NiftyQuote", "NotFound", "Ohlc", "OhlcDict", "Order",
