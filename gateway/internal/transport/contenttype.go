@@ -53,27 +53,22 @@ func takesBody(method string) bool {
 // contentTypeProblem is why the Content-Type header values are refused, or
 // "" when they say JSON.
 func contentTypeProblem(values []string) string {
-	const rule = "the request body must be JSON: send 'Content-Type: application/json'"
-	if len(values) != 1 {
-		if len(values) == 0 {
-			return rule + "; the request has no Content-Type"
-		}
-		return rule + "; the request has several Content-Type headers"
-	}
-	media, _, err := mime.ParseMediaType(values[0])
-	if err != nil {
-		return rule + "; the Content-Type is malformed"
-	}
-	if media == "application/json" || (strings.HasPrefix(media, "application/") && strings.HasSuffix(media, "+json")) {
-		return ""
-	}
-	return fmt.Sprintf("%s; got %q", rule, cutForMessage(media))
+	return mediaTypeProblem(values, "the request body must be JSON: send 'Content-Type: application/json'",
+		func(media string) bool {
+			return media == "application/json" || (strings.HasPrefix(media, "application/") && strings.HasSuffix(media, "+json"))
+		})
 }
 
 // csvContentTypeProblem is why the Content-Type header values of a route
 // taking a file are refused, or "" when they say CSV.
 func csvContentTypeProblem(values []string) string {
-	const rule = "the request body must be the CSV file: send 'Content-Type: text/csv'"
+	return mediaTypeProblem(values, "the request body must be the CSV file: send 'Content-Type: text/csv'",
+		func(media string) bool { return media == "text/csv" })
+}
+
+// mediaTypeProblem is why values, the Content-Type header values, are not
+// one media type that accepts, after rule; "" when they are.
+func mediaTypeProblem(values []string, rule string, accepts func(media string) bool) string {
 	if len(values) != 1 {
 		if len(values) == 0 {
 			return rule + "; the request has no Content-Type"
@@ -84,7 +79,7 @@ func csvContentTypeProblem(values []string) string {
 	if err != nil {
 		return rule + "; the Content-Type is malformed"
 	}
-	if media == "text/csv" {
+	if accepts(media) {
 		return ""
 	}
 	return fmt.Sprintf("%s; got %q", rule, cutForMessage(media))
