@@ -14,7 +14,16 @@ namespace {
 
 // The most instruments a name-prefix search answers.
 constexpr int kMaxInstruments = 100;
-constexpr size_t kMaxPrefixBytes = 100;
+constexpr size_t kMaxPrefixCharacters = 100;
+
+// The characters of UTF-8 `text` (the gateway has checked it is UTF-8).
+size_t Characters(absl::string_view text) {
+  size_t count = 0;
+  for (char c : text) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++count;
+  }
+  return count;
+}
 constexpr absl::CivilDay kLastDay{2199, 12, 31};
 
 void ToProto(const storage::InstrumentRecord &record, absl::CivilDay date,
@@ -63,8 +72,8 @@ absl::StatusOr<storage::InstrumentQuery> QueryOf(
     }
     query.isin = request.isin();
   } else {
-    if (request.prefix().size() > kMaxPrefixBytes) {
-      return domain::InvalidField("prefix", "must be at most 100 bytes");
+    if (Characters(request.prefix()) > kMaxPrefixCharacters) {
+      return domain::InvalidField("prefix", "must be at most 100 characters");
     }
     if (auto c = domain::FindControlOrFormatCharacter(request.prefix())) {
       return domain::InvalidField("prefix", domain::ControlOrFormatRule(*c));

@@ -118,7 +118,13 @@ FILE_HEADERS = {
     "symbol_changes": "SM_NAME_OF_COMPANY,SM_KEY_SYMBOL,SM_NEW_SYMBOL,SM_APPLICABLE_FROM\n",
     "corporate_actions": "SYMBOL,COMPANY NAME,SERIES,PURPOSE,FACE VALUE,EX-DATE,RECORD DATE\n",
 }
-ADJUSTED_PATHS = {"/v1/developer/historical-candles"}
+# The adjusted reads and the parameter naming their symbol or symbols.
+ADJUSTED_PATHS = {
+    "/v1/developer/historical-candles": "symbol",
+    "/v1/developer/quote-timeline": "symbol",
+    "/v1/developer/candles": "symbols",
+    "/v1/developer/quotes": "symbols",
+}
 
 RANGE_PATHS = {
     "/v1/developer/historical-candles",
@@ -307,7 +313,9 @@ def csv_body(ctx, value):
 def _fix_instruments(query):
     if not isinstance(query, dict):
         return
-    prefix = query.get("prefix") or "a"
+    # The schema's pattern names the control and format characters of the
+    # Basic Multilingual Plane only (as for names, _cut).
+    prefix = _cut(query.get("prefix"), 400) or "a"
     for key in ("symbol", "isin"):
         query.pop(key, None)
     query["prefix"] = prefix
@@ -330,7 +338,7 @@ def map_case(context, case):
         _fix_range(case.query, "startDate", "endDate")
     if method == "GET" and path in ADJUSTED_PATHS and isinstance(case.query, dict) and \
             case.query.get("adjustment") not in (None, "", "raw"):
-        case.query["symbol"] = KNOWN_SYMBOL
+        case.query[ADJUSTED_PATHS[path]] = KNOWN_SYMBOL
     if method == "GET" and path in RANGE_PATHS:
         _fix_range(case.query, "startDatetime", "endDatetime")
     elif method == "GET" and path in EXPORT_PATHS:

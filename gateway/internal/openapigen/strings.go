@@ -73,9 +73,10 @@ const (
 
 // stringForm is what is known about a string field or parameter.
 type stringForm struct {
-	format  string // "date": YYYY-MM-DD (RFC 3339 full-date)
-	pattern string
-	enum    []any
+	format    string // "date": YYYY-MM-DD (RFC 3339 full-date)
+	pattern   string
+	enum      []any
+	maxLength uint64 // characters; 0: none
 }
 
 var (
@@ -149,7 +150,9 @@ var queryForms = map[string]stringForm{
 	"symbols":       symbol,
 	"kinds":         {enum: []any{"quotes", "nifty", "shortlists"}},
 	"adjustment":    {enum: adjustments},
-	"kind":          {enum: importKinds[:2]},
+	// service/api/developer_instruments.cc: a name's start, free text.
+	"prefix": {pattern: noControlPattern, maxLength: 100},
+	"kind":   {enum: importKinds[:2]},
 }
 
 // propertyForms apply to one property of one component schema. A renamed
@@ -243,5 +246,8 @@ func (f stringForm) apply(ref *openapi3.SchemaRef) {
 	}
 	if f.enum != nil {
 		s.Enum = f.enum
+	}
+	if f.maxLength > 0 {
+		s.MaxLength = &f.maxLength
 	}
 }
