@@ -111,7 +111,8 @@ def _enlarge(node):
 #   keeps the prefix alone (an empty answer when no name starts with it);
 # - the corporate actions, and a read with adjustment=split or all, are of
 #   an instrument of the security master: a positive case names the one
-#   contract.py imports (KNOWN_SYMBOL).
+#   contract.py imports (KNOWN_SYMBOL), over a range whose start is not
+#   after its end.
 KNOWN_SYMBOL = "CONTRACTCO"
 FILE_HEADERS = {
     "equity_list": "SYMBOL,NAME OF COMPANY,SERIES,DATE OF LISTING,PAID UP VALUE,MARKET LOT,ISIN NUMBER,FACE VALUE\n",
@@ -335,6 +336,10 @@ def map_case(context, case):
         _fix_instruments(case.query)
     elif method == "GET" and path == "/v1/developer/corporate-actions" and isinstance(case.query, dict):
         case.query["symbol"] = KNOWN_SYMBOL
+        # An end without a start is compared with the default start,
+        # 1900-01-01: start at the end instead.
+        if case.query.get("endDate") and not case.query.get("startDate"):
+            case.query["startDate"] = case.query["endDate"]
         _fix_range(case.query, "startDate", "endDate")
     if method == "GET" and path in ADJUSTED_PATHS and isinstance(case.query, dict) and \
             case.query.get("adjustment") not in (None, "", "raw"):
