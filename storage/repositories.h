@@ -10,6 +10,7 @@
 #include "storage/developer_repository.h"
 #include "storage/developer_write_repository.h"
 #include "storage/holiday_repository.h"
+#include "storage/instrument_repository.h"
 #include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
 #include "storage/market_event_repository.h"
@@ -45,7 +46,8 @@ struct Repositories {
         coverage(pool),
         developer_writes(pool),
         compaction(pool),
-        storage_report(pool) {}
+        storage_report(pool),
+        instruments(pool) {}
 
   ConnectionPool& pool;
   DeveloperRepository developers;
@@ -66,6 +68,7 @@ struct Repositories {
   DeveloperWriteRepository developer_writes;
   CompactionRepository compaction;
   StorageReportRepository storage_report;
+  InstrumentRepository instruments;
 };
 
 }  // namespace mdc::storage

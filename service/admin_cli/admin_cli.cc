@@ -10,6 +10,7 @@
 #include "domain/compaction.h"
 #include "domain/developers.h"
 #include "domain/tokens.h"
+#include "service/admin_cli/import_command.h"
 #include "service/auth/auth.h"
 #include "service/config/flags.h"
 #include "storage/compaction_repository.h"
@@ -27,12 +28,15 @@ constexpr char kUsage[] =
     "  mdc-server refresh-key --username NAME [--database-url URL]\n"
     "  mdc-server migrate [--database-url URL] [--db-wait-seconds N]\n"
     "  mdc-server compact --through YYYY-MM-DD [--database-url URL]\n"
+    "  mdc-server import --kind equity_list|symbol_changes|corporate_actions"
+    " --file PATH [--database-url URL]\n"
     "The first two print the new token on stdout. migrate applies the schema"
     " migrations not applied yet and exits, waiting up to N seconds (0-3600,"
     " else MDC_DB_WAIT_SECONDS, else 60) for the database. DATABASE_URL is"
     " used when --database-url is absent. compact compacts the stock quotes"
     " of the trading days up to --through (before today) into compressed"
-    " batches and prints what it did.\n";
+    " batches and prints what it did. import loads one of NSE's files"
+    " (docs/api.md section 13.2) and prints what it imported.\n";
 
 constexpr int kDefaultDbWaitSeconds = 60;
 
@@ -172,7 +176,7 @@ const char* AdminCommandUsage() { return kUsage; }
 
 bool IsAdminCommand(absl::string_view command) {
   return command == "create-developer" || command == "refresh-key" ||
-         command == "migrate" || command == "compact";
+         command == "migrate" || command == "compact" || command == "import";
 }
 
 int RunAdminCommand(const std::vector<std::string>& args,
@@ -180,6 +184,20 @@ int RunAdminCommand(const std::vector<std::string>& args,
                     std::FILE* out, std::FILE* err) {
   const bool create = args.at(0) == "create-developer";
   const bool migrate = args.at(0) == "migrate";
+  if (args.at(0) == "import") {
+    auto flags = ParseCommandFlags(args, {"database-url", "kind", "file"});
+    if (!flags.ok()) {
+      std::fprintf(err, "%s\n%s", std::string(flags.status().message()).c_str(),
+                   kUsage);
+      return 2;
+    }
+    const std::string url = DatabaseUrl(*flags, getenv);
+    if (url.empty()) {
+      std::fprintf(err, "no database: set DATABASE_URL or --database-url\n");
+      return 2;
+    }
+    return RunImportCommand((*flags)["kind"], (*flags)["file"], url, out, err);
+  }
   const bool compact = args.at(0) == "compact";
   std::vector<std::string> allowed = {"database-url"};
   if (compact) {

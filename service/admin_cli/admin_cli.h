@@ -5,6 +5,8 @@
 //   mdc-server refresh-key --username NAME
 //   mdc-server migrate
 //   mdc-server compact --through YYYY-MM-DD
+//   mdc-server import --kind equity_list|symbol_changes|corporate_actions
+//                     --file PATH
 //
 // All take --database-url (else DATABASE_URL) and bring the schema up to
 // date. The first two print the new token alone on stdout (it is shown only

@@ -15,6 +15,7 @@
 #include "storage/compaction_repository.h"
 #include "storage/developer_repository.h"
 #include "storage/holiday_repository.h"
+#include "storage/instrument_repository.h"
 #include "storage/maintenance_repository.h"
 #include "storage/market_data_repository.h"
 #include "storage/storage_report_repository.h"
@@ -32,6 +33,7 @@ class AdminService final : public v1::AdminService::Service {
     storage::BrokerCredentialsRepository& broker_credentials;
     storage::CompactionRepository& compaction;
     storage::StorageReportRepository& storage_report;
+    storage::InstrumentRepository& instruments;
   };
 
   // `secret_box` seals broker credentials; empty when MDC_SECRET_KEY is not
@@ -94,6 +96,13 @@ class AdminService final : public v1::AdminService::Service {
       grpc::ServerContext* context,
       const v1::GetBrokerCredentialsRequest* request,
       v1::BrokerCredentialsStatus* response) override;
+  grpc::Status ImportInstruments(grpc::ServerContext* context,
+                                 const v1::ImportInstrumentsRequest* request,
+                                 v1::ImportFileResponse* response) override;
+  grpc::Status ImportCorporateActions(
+      grpc::ServerContext* context,
+      const v1::ImportCorporateActionsRequest* request,
+      v1::ImportFileResponse* response) override;
 
  private:
   // Deletes the holidays of `days`, answering their dates; NOT_FOUND when

@@ -6,14 +6,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "domain/adjustment.h"
 #include "domain/candles.h"
 #include "domain/cross_section.h"
 #include "domain/field_errors.h"
 #include "domain/paging.h"
 #include "domain/proto_time.h"
+#include "domain/quote_adjustment.h"
 #include "domain/symbol_list.h"
 #include "domain/time.h"
 #include "domain/time_range.h"
+#include "service/api/adjusted_reads.h"
 #include "service/api/developer_service.h"
 #include "service/api/market_reads.h"
 
@@ -34,6 +37,18 @@ grpc::Status DeveloperService::GetQuotes(grpc::ServerContext* context,
         auto section =
             domain::ParseCrossSection(*request, call.clock, absl::Now());
         if (!section.ok()) return section.status();
+        auto adjustment = domain::ParseAdjustment(request->adjustment());
+        if (!adjustment.ok()) {
+          return domain::InvalidField("adjustment",
+                                      adjustment.status().message());
+        }
+        const bool adjusted = *adjustment != domain::Adjustment::kRaw;
+        if (adjusted && section->symbols.empty()) {
+          return domain::InvalidField(
+              "adjustment",
+              "an adjusted cross-section needs `symbols` (each one of the "
+              "security master)");
+        }
         const domain::AsOfWindow& window = section->window;
         domain::SetTimestamp(window.at, response->mutable_as_of());
         response->set_trading_day(
@@ -44,9 +59,24 @@ grpc::Status DeveloperService::GetQuotes(grpc::ServerContext* context,
                                        section->symbols, window.not_before,
                                        window.at, missing);
           if (!quotes.ok()) return quotes.status();
-          for (auto& quote : *quotes)
+          // Point in time: the actions known on the read's day.
+          const absl::CivilDay as_of =
+              domain::TradingDay(call.clock.Now(absl::Now()));
+          for (auto& quote : *quotes) {
+            if (adjusted) {
+              auto factors = AdjustmentFor(
+                  *adjustment, quote.nse_symbol(), as_of, stores.instruments,
+                  stores.quotes, stores.nifty, "symbols");
+              if (!factors.ok()) return factors.status();
+              domain::AdjustQuote(*factors, &quote);
+            }
             *response->add_quotes() = std::move(quote);
+          }
           for (auto& symbol : missing) response->add_missing(std::move(symbol));
+          if (adjusted) {
+            response->set_adjustment(
+                std::string(domain::AdjustmentName(*adjustment)));
+          }
           return absl::OkStatus();
         }
         auto quotes = stores.quote_batches.FindLatestOfEvery(
@@ -77,21 +107,31 @@ grpc::Status DeveloperService::GetCandlesOfSymbols(
             domain::ParseSymbolList(request->symbols(), rule, errors);
         auto interval = domain::ParseInterval(request->interval());
         errors.AddStatus("interval", interval.status());
+        auto adjustment = domain::ParseAdjustment(request->adjustment());
+        if (!adjustment.ok())
+          errors.AddStatus("adjustment", adjustment.status());
         if (!errors.empty()) return errors.ToStatus();
         auto range = domain::TimeRangeFor(
             request->start_datetime(), request->end_datetime(),
             request->timezone(), call.clock, absl::Now(),
             domain::EndIs::kExclusive);
         if (!range.ok()) return range.status();
+        // Point in time: the actions known on the read's day.
+        const absl::CivilDay as_of =
+            domain::TradingDay(call.clock.Now(absl::Now()));
         response->set_interval(interval->name);
         response->set_interval_minutes(interval->minutes);
         // Each symbol's series is bounded on its own as it is read; the sum
         // is checked after each, so at most twice the bound is ever held.
         int total = 0;
         for (const std::string& symbol : symbols) {
+          auto factors =
+              AdjustmentFor(*adjustment, symbol, as_of, stores.instruments,
+                            stores.quotes, stores.nifty, "symbols");
+          if (!factors.ok()) return factors.status();
           const SymbolSeries series(symbol, stores.quotes, stores.nifty);
           auto candles = series.Candles(*interval, range->start, range->end,
-                                        kCandleScanPage);
+                                        kCandleScanPage, *factors);
           if (!candles.ok()) return candles.status();
           total += static_cast<int>(candles->size());
           if (total > domain::kMaxCandles) {
@@ -107,7 +147,12 @@ grpc::Status DeveloperService::GetCandlesOfSymbols(
           if (candles->empty()) {
             response->add_missing(series.name());
           } else {
-            ToProto(series.name(), *interval, *candles, response->add_series());
+            v1::CandleSeries* out = response->add_series();
+            ToProto(series.name(), *interval, *candles, out);
+            if (*adjustment != domain::Adjustment::kRaw) {
+              out->set_adjustment(
+                  std::string(domain::AdjustmentName(*adjustment)));
+            }
           }
         }
         return absl::OkStatus();

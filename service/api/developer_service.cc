@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "domain/adjustment.h"
 #include "domain/admin_requests.h"
 #include "domain/as_of.h"
 #include "domain/calendar.h"
@@ -17,9 +18,11 @@
 #include "domain/paging.h"
 #include "domain/persistence.h"
 #include "domain/proto_time.h"
+#include "domain/quote_adjustment.h"
 #include "domain/series_symbol.h"
 #include "domain/time.h"
 #include "domain/time_range.h"
+#include "service/api/adjusted_reads.h"
 #include "service/api/market_reads.h"
 
 namespace mdc {
@@ -104,12 +107,21 @@ grpc::Status DeveloperService::GetQuoteTimeline(
                          domain::CheckSeriesSymbol(request->symbol()));
         const domain::TimelinePage page = domain::ParseTimelinePage(
             request->page_size(), request->page_token(), errors);
+        auto adjustment = domain::ParseAdjustment(request->adjustment());
+        if (!adjustment.ok())
+          errors.AddStatus("adjustment", adjustment.status());
         if (!errors.empty()) return errors.ToStatus();
         auto range = domain::TimeRangeFor(
             request->start_datetime(), request->end_datetime(),
             request->timezone(), call.clock, absl::Now(),
             domain::EndIs::kExclusive);
         if (!range.ok()) return range.status();
+        // Point in time: the actions known on the read's day.
+        auto factors =
+            AdjustmentFor(*adjustment, request->symbol(),
+                          domain::TradingDay(call.clock.Now(absl::Now())),
+                          stores.instruments, stores.quotes, stores.nifty);
+        if (!factors.ok()) return factors.status();
         const SymbolSeries series(request->symbol(), stores.quotes,
                                   stores.nifty);
         auto rows = series.Quotes(range->start, range->end, page.after,
@@ -118,7 +130,12 @@ grpc::Status DeveloperService::GetQuoteTimeline(
         response->set_next_page_token(TrimTimelinePage(*rows, page.size));
         response->set_nse_symbol(series.name());
         for (auto& quote : *rows) {
+          domain::AdjustQuote(*factors, &quote);
           *response->add_quotes() = std::move(quote);
+        }
+        if (*adjustment != domain::Adjustment::kRaw) {
+          response->set_adjustment(
+              std::string(domain::AdjustmentName(*adjustment)));
         }
         return absl::OkStatus();
       });
@@ -184,18 +201,31 @@ grpc::Status DeveloperService::GetHistoricalCandles(
                          domain::CheckSeriesSymbol(request->symbol()));
         auto interval = domain::ParseInterval(request->interval());
         errors.AddStatus("interval", interval.status());
+        auto adjustment = domain::ParseAdjustment(request->adjustment());
+        if (!adjustment.ok())
+          errors.AddStatus("adjustment", adjustment.status());
         if (!errors.empty()) return errors.ToStatus();
         auto range = domain::TimeRangeFor(
             request->start_datetime(), request->end_datetime(),
             request->timezone(), call.clock, absl::Now(),
             domain::EndIs::kExclusive);
         if (!range.ok()) return range.status();
+        // Point in time: the actions known on the read's day.
+        auto factors =
+            AdjustmentFor(*adjustment, request->symbol(),
+                          domain::TradingDay(call.clock.Now(absl::Now())),
+                          stores.instruments, stores.quotes, stores.nifty);
+        if (!factors.ok()) return factors.status();
         const SymbolSeries series(request->symbol(), stores.quotes,
                                   stores.nifty);
         auto candles = series.Candles(*interval, range->start, range->end,
-                                      kCandleScanPage);
+                                      kCandleScanPage, *factors);
         if (!candles.ok()) return candles.status();
         ToProto(series.name(), *interval, *candles, response);
+        if (*adjustment != domain::Adjustment::kRaw) {
+          response->set_adjustment(
+              std::string(domain::AdjustmentName(*adjustment)));
+        }
         return absl::OkStatus();
       });
 }

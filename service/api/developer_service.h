@@ -10,6 +10,7 @@
 #include "service/calls/service_calls.h"
 #include "service/replica/routed_reads.h"
 #include "storage/holiday_repository.h"
+#include "storage/instrument_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/quote_batch_repository.h"
 #include "storage/quote_repository.h"
@@ -26,6 +27,7 @@ class DeveloperService final : public v1::DeveloperService::Service {
     storage::QuoteRepository& quotes;
     storage::HolidayRepository& holidays;
     storage::QuoteBatchRepository& quote_batches;
+    storage::InstrumentRepository& instruments;
   };
 
   // `stores` are over the primary's pool; `replica`, when a read replica
@@ -74,6 +76,13 @@ class DeveloperService final : public v1::DeveloperService::Service {
   grpc::Status ListHolidays(grpc::ServerContext* context,
                             const v1::ListHolidaysRequest* request,
                             v1::ListHolidaysResponse* response) override;
+  grpc::Status ListInstruments(grpc::ServerContext* context,
+                               const v1::ListInstrumentsRequest* request,
+                               v1::ListInstrumentsResponse* response) override;
+  grpc::Status ListCorporateActions(
+      grpc::ServerContext* context,
+      const v1::ListCorporateActionsRequest* request,
+      v1::ListCorporateActionsResponse* response) override;
 
  private:
   // Price points read per round trip while building one symbol's candles,

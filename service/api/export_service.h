@@ -12,6 +12,7 @@
 #include "service/calls/service_calls.h"
 #include "service/replica/routed_reads.h"
 #include "service/streams/export_sources.h"
+#include "service/streams/stream_slots.h"
 #include "service/streams/stream_workers.h"
 
 namespace mdc {

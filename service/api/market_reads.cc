@@ -131,11 +131,16 @@ absl::StatusOr<std::vector<v1::StockQuote>> LatestQuotesOf(
 
 absl::StatusOr<std::vector<domain::Candle>> SymbolSeries::Candles(
     const domain::CandleInterval& interval, absl::Time start, absl::Time end,
-    int page) const {
-  return domain::ReadCandles(interval, page,
-                             [&](std::optional<absl::Time> after, int limit) {
-                               return PricePoints(start, end, after, limit);
-                             });
+    int page, const domain::AdjustmentFactors& factors) const {
+  return domain::ReadCandles(
+      interval, page,
+      [&](std::optional<absl::Time> after,
+          int limit) -> absl::StatusOr<std::vector<domain::PricePoint>> {
+        auto points = PricePoints(start, end, after, limit);
+        if (!points.ok() || factors.identity()) return points;
+        for (auto& point : *points) point = factors.Adjust(point);
+        return points;
+      });
 }
 
 void ToProto(absl::string_view symbol, const domain::CandleInterval& interval,

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "domain/adjustment.h"
 #include "domain/backtest_clock.h"
 #include "domain/candles.h"
 #include "domain/market_enums.h"
@@ -66,9 +67,12 @@ class SymbolSeries {
 
   // The candles at `interval` in [start, end), read `page` quotes a round
   // trip.
+  // Prices and volumes are multiplied by `factors` (identity: as stored).
   absl::StatusOr<std::vector<domain::Candle>> Candles(
       const domain::CandleInterval& interval, absl::Time start, absl::Time end,
-      int page) const;
+      int page,
+      const domain::AdjustmentFactors& factors =
+          domain::AdjustmentFactors()) const;
 
  private:
   const std::string name_;

@@ -152,7 +152,8 @@ void Server::BuildBroker(const std::optional<domain::SecretBox>& secret_box) {
 namespace {
 
 DeveloperService::Stores DeveloperStores(storage::Repositories& r) {
-  return {r.shortlists, r.nifty, r.quotes, r.holidays, r.quote_batches};
+  return {r.shortlists, r.nifty,         r.quotes,
+          r.holidays,   r.quote_batches, r.instruments};
 }
 
 ExportStores ExportStoresOf(storage::Repositories& r) {
@@ -200,7 +201,8 @@ void Server::BuildServices(std::optional<domain::SecretBox> secret_box) {
       *calls_,
       AdminService::Stores{repos.developers, repos.holidays, repos.market_data,
                            repos.maintenance, repos.broker_credentials,
-                           repos.compaction, repos.storage_report},
+                           repos.compaction, repos.storage_report,
+                           repos.instruments},
       std::move(secret_box));
   health_ = std::make_unique<HealthService>(*calls_, *pool_);
   stream_slots_ = std::make_unique<StreamSlots>(config_.stream_limits);

@@ -106,6 +106,30 @@ def _enlarge(node):
 #   beyond it (U+110BD, U+E0001, the tags U+E0020-E007F, ...) are dropped
 #   here (gateway/internal/openapigen/controlchars.go says why).
 #
+# - a file import's body is NSE's file of its kind: a generated string is
+#   not one (the header names the columns), so a positive case sends the
+#   header alone (no rows: nothing is imported, and the answer is 200);
+# - instruments are found by exactly one of symbol, isin and prefix, and a
+#   symbol or ISIN must be one of the security master: a positive case
+#   keeps the prefix alone (an empty answer when no name starts with it);
+# - the corporate actions, and a read with adjustment=split or all, are of
+#   an instrument of the security master: a positive case names the one
+#   contract.py imports (KNOWN_SYMBOL), over a range whose start is not
+#   after its end.
+KNOWN_SYMBOL = "CONTRACTCO"
+FILE_HEADERS = {
+    "equity_list": "SYMBOL,NAME OF COMPANY,SERIES,DATE OF LISTING,PAID UP VALUE,MARKET LOT,ISIN NUMBER,FACE VALUE\n",
+    "symbol_changes": "SM_NAME_OF_COMPANY,SM_KEY_SYMBOL,SM_NEW_SYMBOL,SM_APPLICABLE_FROM\n",
+    "corporate_actions": "SYMBOL,COMPANY NAME,SERIES,PURPOSE,FACE VALUE,EX-DATE,RECORD DATE\n",
+}
+# The adjusted reads and the parameter naming their symbol or symbols.
+ADJUSTED_PATHS = {
+    "/v1/developer/historical-candles": "symbol",
+    "/v1/developer/quote-timeline": "symbol",
+    "/v1/developer/candles": "symbols",
+    "/v1/developer/quotes": "symbols",
+}
+
 RANGE_PATHS = {
     "/v1/developer/historical-candles",
     "/v1/developer/candles",
@@ -295,11 +319,47 @@ def _fix_run(body):
         body["tags"] = [tag for tag in tags if tag.strip() in keep]
 
 
+@schemathesis.serializer("text/csv")
+def csv_body(ctx, value):
+    """The file routes take the file as it is: a generated string as UTF-8."""
+    if isinstance(value, bytes):
+        return value
+    return str(value).encode("utf-8", "surrogatepass")
+
+
+def _fix_instruments(query):
+    if not isinstance(query, dict):
+        return
+    # The schema's pattern names the control and format characters of the
+    # Basic Multilingual Plane only (as for names, _cut).
+    prefix = _cut(query.get("prefix"), 400) or "a"
+    for key in ("symbol", "isin"):
+        query.pop(key, None)
+    query["prefix"] = prefix
+
+
 @schemathesis.hook
 def map_case(context, case):
     if not _positive(case):
         return case
     method, path = case.operation.method.upper(), case.operation.path
+    if method == "POST" and path == "/v1/admin/instruments/import":
+        kind = case.query.get("kind") if isinstance(case.query, dict) else None
+        case.body = FILE_HEADERS.get(kind, FILE_HEADERS["equity_list"])
+    elif method == "POST" and path == "/v1/admin/corporate-actions/import":
+        case.body = FILE_HEADERS["corporate_actions"]
+    elif method == "GET" and path == "/v1/developer/instruments":
+        _fix_instruments(case.query)
+    elif method == "GET" and path == "/v1/developer/corporate-actions" and isinstance(case.query, dict):
+        case.query["symbol"] = KNOWN_SYMBOL
+        # An end without a start is compared with the default start,
+        # 1900-01-01: start at the end instead.
+        if case.query.get("endDate") and not case.query.get("startDate"):
+            case.query["startDate"] = case.query["endDate"]
+        _fix_range(case.query, "startDate", "endDate")
+    if method == "GET" and path in ADJUSTED_PATHS and isinstance(case.query, dict) and \
+            case.query.get("adjustment") not in (None, "", "raw"):
+        case.query[ADJUSTED_PATHS[path]] = KNOWN_SYMBOL
     if method == "GET" and path in RANGE_PATHS:
         _fix_range(case.query, "startDatetime", "endDatetime")
     elif method == "GET" and path in EXPORT_PATHS:

@@ -21,6 +21,10 @@ type sweepOp struct {
 	params           []sweepParam
 	body             map[string]any // the request body's schema; nil: no body
 	example          any            // a body from the document's examples; nil: none
+	// csvBody: the body is a file sent as text/csv (the admin imports); its
+	// parameters are swept with a valid file, and the file itself with
+	// bytes that are not text.
+	csvBody bool
 }
 
 func (o sweepOp) String() string { return o.method + " " + o.template }
@@ -125,9 +129,15 @@ func (d openAPIDoc) operations(t *testing.T) []sweepOp {
 				content := asObject(rb["content"])
 				media := asObject(content["application/json"])
 				if media == nil && content["text/csv"] != nil {
-					// A file (the imports): no JSON values to sweep; its
-					// parameters are swept, and tests/e2e/import_test.go
-					// sends the bad files.
+					if hasTag(op, "ImportService") {
+						// An exported file (the data imports): no JSON values
+						// to sweep; its parameters are swept, and
+						// tests/e2e/import_test.go sends the bad files.
+						ops = append(ops, o)
+						continue
+					}
+					// One of NSE's files (the instrument imports).
+					o.csvBody = true
 					ops = append(ops, o)
 					continue
 				}
@@ -145,6 +155,16 @@ func (d openAPIDoc) operations(t *testing.T) []sweepOp {
 	}
 	sort.Slice(ops, func(i, j int) bool { return ops[i].String() < ops[j].String() })
 	return ops
+}
+
+// hasTag reports whether operation op has tag.
+func hasTag(op map[string]any, tag string) bool {
+	for _, t := range asSlice(op["tags"]) {
+		if t == tag {
+			return true
+		}
+	}
+	return false
 }
 
 // parameter resolves a $ref to components/parameters.

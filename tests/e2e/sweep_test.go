@@ -240,6 +240,9 @@ func sweepCases(t *testing.T, doc openAPIDoc, op sweepOp, fx sweepFixture) []swe
 	}
 	var baseBody []byte
 	base := op.example
+	if op.csvBody {
+		baseBody = []byte(sweepCSVFile)
+	}
 	if op.body != nil {
 		if base == nil {
 			base = doc.sample(op.body, 0)
@@ -302,6 +305,11 @@ func sweepCases(t *testing.T, doc openAPIDoc, op sweepOp, fx sweepFixture) []swe
 	c.header = map[string]string{"Cookie": oversized[:6<<10], "User-Agent": oversized[:6<<10]}
 	cases = append(cases, c)
 
+	if op.csvBody {
+		c = newCase("a file of one byte 0xFF", "csv", http.StatusBadRequest)
+		c.body = []byte{0xff}
+		cases = append(cases, c)
+	}
 	if op.body == nil {
 		return cases
 	}
@@ -423,10 +431,22 @@ func leakIn(data []byte) string {
 	return ""
 }
 
+// sweepCSVFile is the file a sweep of a file route sends: a header alone,
+// which every import reads as a file of no rows.
+const sweepCSVFile = "SYMBOL,NAME OF COMPANY,SERIES,DATE OF LISTING,PAID UP VALUE,MARKET LOT,ISIN NUMBER,FACE VALUE," +
+	"SM_NAME_OF_COMPANY,SM_KEY_SYMBOL,SM_NEW_SYMBOL,SM_APPLICABLE_FROM,PURPOSE,EX-DATE\n"
+
 // sendSweepCase sends c and describes what is wrong with the answer, ""
 // when nothing is.
 func sendSweepCase(s *Stack, c sweepCase) string {
-	resp, data, err := exchange(s, c.op.method, c.target, c.token, c.body, c.header)
+	header := c.header
+	if c.op.csvBody {
+		header = map[string]string{"Content-Type": "text/csv"}
+		for k, v := range c.header {
+			header[k] = v
+		}
+	}
+	resp, data, err := exchange(s, c.op.method, c.target, c.token, c.body, header)
 	if err != nil {
 		return fmt.Sprintf("%s, %s: %v", c.op, c.what, err)
 	}

@@ -38,6 +38,7 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 	mux := runtime.NewServeMux(
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, m),
 		runtime.WithMarshalerOption("application/json", m),
+		runtime.WithMarshalerOption(codec.CSVMediaType, codec.CSVBody{Marshaler: m}),
 		runtime.WithErrorHandler(handleError),
 		runtime.WithRoutingErrorHandler(routingErrorHandler(table)),
 		runtime.WithIncomingHeaderMatcher(incomingHeader),

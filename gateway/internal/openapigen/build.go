@@ -63,6 +63,7 @@ func Build(swagger []byte, warn func(string)) (*openapi3.T, error) {
 	applyExports(ops)
 	applyIdempotency(ops, warn)
 	applyRequestNullable(doc, ops)
+	applyFileBodies(ops)
 	if err := applyExamples(ops, warn); err != nil {
 		return nil, err
 	}

@@ -64,13 +64,19 @@ const (
 	clockTimePattern = `^(([01][0-9]|2[0-3]):[0-5][0-9])?$`
 	// A username: 1-64 of A-Z a-z 0-9 _ . -.
 	usernamePattern = `^[A-Za-z0-9_.-]{1,64}$`
+	// An ISIN: 2 letters, 9 letters or digits, a check digit (the server
+	// also checks the digit, domain/security_master.cc CheckIsin).
+	isinPattern = `^[A-Z]{2}[A-Z0-9]{9}[0-9]$`
+	// An instrument's symbol on a day, empty when it had none then.
+	optionalSymbolPattern = `^([A-Za-z0-9&._-]{1,32})?$`
 )
 
 // stringForm is what is known about a string field or parameter.
 type stringForm struct {
-	format  string // "date": YYYY-MM-DD (RFC 3339 full-date)
-	pattern string
-	enum    []any
+	format    string // "date": YYYY-MM-DD (RFC 3339 full-date)
+	pattern   string
+	enum      []any
+	maxLength uint64 // characters; 0: none
 }
 
 var (
@@ -106,6 +112,9 @@ var formsByName = map[string]stringForm{
 	"id":            id,
 	"runId":         id,
 	"timezone":      timeZone,
+	"isin":          {pattern: isinPattern},
+	"exDate":        date,
+	"validFrom":     date,
 }
 
 // The names the query parameters that the protos keep as strings accept
@@ -120,6 +129,12 @@ var (
 	roles = []any{"developer", "admin"}
 	// domain/db_scripts.cc
 	dbScripts = []any{"analyze", "vacuum", "purge-before", "dedupe-check"}
+	// domain/adjustment.cc ParseAdjustment
+	adjustments = []any{"raw", "split", "all"}
+	// domain/corporate_actions.cc ActionKindName
+	actionKinds = []any{"split", "bonus", "consolidation", "dividend", "rights"}
+	// service/api/admin_imports.cc
+	importKinds = []any{"equity_list", "symbol_changes", "corporate_actions"}
 )
 
 // queryForms apply to query parameters by name, after formsByName. An
@@ -135,6 +150,10 @@ var queryForms = map[string]stringForm{
 	"tag":           {pattern: tagFilterPattern},
 	"symbols":       symbol,
 	"kinds":         {enum: []any{"quotes", "nifty", "shortlists"}},
+	"adjustment":    {enum: adjustments},
+	// service/api/developer_instruments.cc: a name's start, free text.
+	"prefix": {pattern: noControlPattern, maxLength: 100},
+	"kind":   {enum: importKinds[:2]},
 }
 
 // propertyForms apply to one property of one component schema. A renamed
@@ -144,7 +163,13 @@ var propertyForms = map[string]map[string]stringForm{
 	"Developer":              {"role": {enum: roles}},
 	"RunDbScriptRequest":     {"script": {enum: dbScripts}},
 	"RunDbScriptResponse":    {"script": {enum: dbScripts}},
-	"CandleSeries":           {"interval": {enum: intervals}},
+	"CandleSeries":           {"interval": {enum: intervals}, "adjustment": {enum: adjustments[1:]}},
+	"QuoteTimeline":          {"adjustment": {enum: adjustments[1:]}},
+	"QuoteCrossSection":      {"adjustment": {enum: adjustments[1:]}},
+	"ImportFileResponse":     {"kind": {enum: importKinds}},
+	"CorporateActionInfo":    {"kind": {enum: actionKinds}},
+	"InstrumentInfo":         {"symbol": {pattern: optionalSymbolPattern}, "listingDate": {pattern: optionalDatePattern}},
+	"InstrumentSymbol":       {"validTo": {pattern: optionalDatePattern}},
 	// Empty when no day has data (before the backtest clock): not a "date".
 	"Coverage": {"date": {pattern: optionalDatePattern}},
 }
@@ -222,5 +247,8 @@ func (f stringForm) apply(ref *openapi3.SchemaRef) {
 	}
 	if f.enum != nil {
 		s.Enum = f.enum
+	}
+	if f.maxLength > 0 {
+		s.MaxLength = &f.maxLength
 	}
 }

@@ -37,6 +37,9 @@ type Route struct {
 	stream bool
 	// heavy: the route's RPC is a heavy read (option heavy_read).
 	heavy bool
+	// csvBody: the route's body is a file (its http rule's body names a
+	// bytes field), sent as Content-Type text/csv.
+	csvBody bool
 }
 
 // Table is every route of the gateway: the google.api.http bindings of the
@@ -51,6 +54,8 @@ type Table struct {
 	streaming []Route
 	// heavy are the routes whose RPC is a heavy read.
 	heavy []Route
+	// csvBodies are the routes whose body is a CSV file.
+	csvBodies []Route
 }
 
 // Descriptors reads the routes of every service in the mdc.v1 package
@@ -67,11 +72,23 @@ func Descriptors() []Route {
 		for _, r := range append([]*annotations.HttpRule{rule}, rule.GetAdditionalBindings()...) {
 			if method, tmpl := HTTPRule(r); method != "" {
 				routes = append(routes, Route{Method: method, Template: tmpl, Display: jsonTemplate(tmpl, md.Input()),
-					public: rpcpolicy.Public(md), stream: md.IsStreamingServer(), heavy: rpcpolicy.HeavyRead(md)})
+					public: rpcpolicy.Public(md), stream: md.IsStreamingServer(), heavy: rpcpolicy.HeavyRead(md),
+					csvBody: IsFileBody(r, md.Input())})
 			}
 		}
 	})
 	return routes
+}
+
+// IsFileBody reports whether rule's body is one bytes field of input: a
+// file sent as the whole request body (Content-Type text/csv), not JSON.
+func IsFileBody(rule *annotations.HttpRule, input protoreflect.MessageDescriptor) bool {
+	body := rule.GetBody()
+	if body == "" || body == "*" {
+		return false
+	}
+	fd := input.Fields().ByName(protoreflect.Name(body))
+	return fd != nil && fd.Kind() == protoreflect.BytesKind && !fd.IsList()
 }
 
 // HTTPRule is the HTTP method and path template of an http rule, "" for a
@@ -106,6 +123,9 @@ func NewTable(routes []Route) *Table {
 		}
 		if r.heavy {
 			t.heavy = append(t.heavy, *r)
+		}
+		if r.csvBody {
+			t.csvBodies = append(t.csvBodies, *r)
 		}
 	}
 	return t
@@ -197,6 +217,12 @@ func (t *Table) AnswersFiles(method string, templates []string) {
 // Heavy reports whether method and path are a route of a heavy read.
 func (t *Table) Heavy(method, path string) bool {
 	return firstMatch(t.heavy, method, pathSegments(path)) != nil
+}
+
+// TakesCSV reports whether the route of method and path takes a CSV file
+// as its body.
+func (t *Table) TakesCSV(method, path string) bool {
+	return firstMatch(t.csvBodies, method, pathSegments(path)) != nil
 }
 
 // Streams reports whether the route of method and path streams its answer.

@@ -28,6 +28,7 @@ from mdc.coverage import (
     WriterActivity,
 )
 from mdc.enums import (
+    Adjustment,
     EventKind,
     ExportFormat,
     ExportKind,
@@ -88,7 +89,7 @@ from mdc.streams import EventStream
 from mdc.times import IST, to_datetime
 
 __all__ = [
-    "IST", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "CandlesOfSymbols", "Client", "Coverage",
+    "IST", "Adjustment", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "CandlesOfSymbols", "Client", "Coverage",
     "DeadlineExceeded", "Depth", "DepthDict", "DepthLevel", "DepthLevelDict", "Developer", "EventKind",
     "EventStream", "ExportFormat", "ExportKind", "FailedPrecondition", "FieldViolation", "Health", "Holiday", "HolidayCheck", "ImportResult", "Interval",
     "InvalidArgument", "MarketEvent", "MdcError", "MinuteRange", "NiftyQuote", "NotFound", "Ohlc", "OhlcDict", "Order",

@@ -25,6 +25,7 @@ from mdc.async_transport import AsyncTransport
 from mdc.client_base import ClientBase
 from mdc.coverage import Coverage
 from mdc.enums import (
+    Adjustment,
     ExportFormat,
     ExportKind,
     Interval,
@@ -124,8 +125,8 @@ class AsyncClient(ClientBase):
         return await self._run(ops.quotes(symbols, as_of=as_of))
 
     async def candles(self, symbol: str, interval: Interval, *, start: datetime | None = None,
-                      end: datetime | None = None) -> CandleSeries:
-        return await self._run(ops.candles(symbol, interval, start=start, end=end))
+                      end: datetime | None = None, adjustment: Adjustment | None = None) -> CandleSeries:
+        return await self._run(ops.candles(symbol, interval, start=start, end=end, adjustment=adjustment))
 
     async def candles_of_symbols(self, symbols: Iterable[str], interval: Interval, *,
                                  start: datetime | None = None, end: datetime | None = None) -> CandlesOfSymbols:

@@ -25,6 +25,7 @@ from mdc.admin import Developer, Health
 from mdc.client_base import ClientBase
 from mdc.coverage import Coverage
 from mdc.enums import (
+    Adjustment,
     ExportFormat,
     ExportKind,
     Interval,
@@ -173,10 +174,12 @@ class Client(ClientBase):
         return self._run(ops.nifty_timeline(start=start, end=end, page_size=page_size))
 
     def candles(self, symbol: str, interval: Interval, *, start: datetime | None = None,
-                end: datetime | None = None) -> CandleSeries:
+                end: datetime | None = None, adjustment: Adjustment | None = None) -> CandleSeries:
         """OHLCV candles of ``symbol`` (``"NIFTY"`` for the index) built from
-        the quotes stamped in [start, end) (docs/api.md section 6)."""
-        return self._run(ops.candles(symbol, interval, start=start, end=end))
+        the quotes stamped in [start, end) (docs/api.md section 6);
+        ``adjustment="split"`` or ``"all"`` adjusts them for the corporate
+        actions known today, or at the backtest clock (section 13.4)."""
+        return self._run(ops.candles(symbol, interval, start=start, end=end, adjustment=adjustment))
 
     def candles_of_symbols(self, symbols: Iterable[str], interval: Interval, *, start: datetime | None = None,
                            end: datetime | None = None) -> CandlesOfSymbols:

@@ -29,6 +29,11 @@ Interval = Literal[
     "1hour", "4hour", "1day", "1week", "1month",
 ]
 
+#: What an adjusted read applies (docs/api.md section 13.4): ``"raw"``
+#: (what was stored), ``"split"`` (splits, bonuses, consolidations) or
+#: ``"all"`` (also dividends and rights issues).
+Adjustment = Literal["raw", "split", "all"]
+
 #: What a day replay may select (``ReplayDayRequest.kinds``).
 ReplayKind = Literal["quotes", "nifty", "shortlists"]
 

@@ -251,6 +251,9 @@ class CandleSeries(Record, ListAnswer[Candle]):
     #: The bucket length (nominal for 1day, 1week, 1month).
     interval_minutes: int
     candles: Records[Candle]
+    #: The adjustment applied ("split" or "all"); None for raw, stored
+    #: prices (docs/api.md section 13.4).
+    adjustment: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, repr=False)
@@ -326,6 +329,9 @@ class QuoteCrossSection(Record, ListAnswer[StockQuote]):
     missing: tuple[str, ...]
     #: "" once :meth:`mdc.Client.quotes` has read every page.
     next_page_token: str
+    #: The adjustment applied ("split" or "all"); None for raw, stored
+    #: quotes (docs/api.md section 13.4).
+    adjustment: str | None = None
 
     def __getitem__(self, symbol: str) -> StockQuote:
         for quote in self.quotes:

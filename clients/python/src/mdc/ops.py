@@ -34,6 +34,7 @@ from mdc.build import instant, request, strings, timezone_of, to_message
 from mdc.convert import from_message, records
 from mdc.coverage import Coverage
 from mdc.enums import (
+    Adjustment,
     ExportFormat,
     ExportKind,
     Interval,
@@ -297,10 +298,10 @@ def nifty_timeline(*, start: datetime | None = None, end: datetime | None = None
 
 
 def candles(symbol: str, interval: Interval, *, start: datetime | None = None,
-            end: datetime | None = None) -> Op[CandleSeries]:
+            end: datetime | None = None, adjustment: Adjustment | None = None) -> Op[CandleSeries]:
     req = request(developer_pb2.GetHistoricalCandlesRequest, symbol=symbol, interval=interval,
                   start_datetime=instant("start_datetime", start, "start"), end_datetime=instant("end_datetime", end, "end"),
-                  timezone=timezone_of(start, end))
+                  timezone=timezone_of(start, end), adjustment=adjustment)
     return (yield from _answer("DeveloperService.GetHistoricalCandles", req, CandleSeries))
 
 
