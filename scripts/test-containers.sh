@@ -17,7 +17,13 @@
 #     shortlist written through one gateway is read through the other; one
 #     server is killed (SIGKILL) and 40 writes through both gateways are all
 #     answered 200 and read back; the killed server is started again by its
-#     restart policy and becomes healthy.
+#     restart policy and becomes healthy;
+#  5. the `ha` profile alone: etcd and three Patroni members elect a leader
+#     with a synchronous standby; a shortlist is written through the gateway;
+#     the leader's container is killed (SIGKILL); Patroni promotes the
+#     synchronous standby, the server follows it, a write through the gateway
+#     succeeds again (503s meanwhile, never another error) and the first
+#     shortlist reads back; the killed member comes back as a standby.
 #
 # Every port is published on 127.0.0.1 (free ports chosen here) and every
 # call is made from this machine through them; the containers talk to each
@@ -85,7 +91,7 @@ compose() {
 }
 
 compose_down() {
-  compose --profile scale down --volumes --timeout 10 >/dev/null 2>&1 || true
+  compose --profile scale --profile ha down --volumes --timeout 10 >/dev/null 2>&1 || true
   # What compose may have left: containers, then the project's volumes and network.
   podman ps -aq --filter "label=io.podman.compose.project=$project" | xargs -r podman rm -f -t 0 >/dev/null 2>&1 || true
   podman volume ls -q --filter "label=io.podman.compose.project=$project" | xargs -r podman volume rm -f >/dev/null 2>&1 || true
@@ -133,6 +139,9 @@ build_images() {
   step "building mdc-postgres:15 (docker/postgres/Dockerfile)"
   nice -n 10 podman build --quiet --layers -t localhost/mdc-postgres:15 \
     --build-arg BASE_IMAGE="$DEBIAN_IMAGE" "$MDC_ROOT/docker/postgres" >/dev/null
+  step "building mdc-patroni (docker/patroni/Dockerfile)"
+  nice -n 10 podman build --quiet --layers -t localhost/mdc-patroni:latest \
+    --build-arg BASE_IMAGE="$DEBIAN_IMAGE" "$MDC_ROOT/docker/patroni" >/dev/null
 }
 
 # check_image NAME: runs as a non-root user and has a health check.
@@ -148,7 +157,7 @@ check_image() {
 print_sizes() {
   echo "Image sizes (podman image ls):"
   podman image ls --format '{{.Repository}}:{{.Tag}}  {{.Size}}' |
-    grep -E '^localhost/mdc-(server|gateway|postgres|debian|golang|node):' | sort | sed 's/^/  /'
+    grep -E '^localhost/mdc-(server|gateway|postgres|patroni|debian|golang|node):' | sort | sed 's/^/  /'
 }
 
 # Checks ---------------------------------------------------------------------
@@ -245,6 +254,76 @@ check_scale_profile() {
   compose --profile scale down --volumes --timeout 10 >/dev/null 2>&1
 }
 
+# patroni_roles: "member:role" for each member of the ha cluster, from
+# Patroni's REST API on the first member that answers.
+patroni_roles() {
+  local s
+  for s in ha-pg-1 ha-pg-2 ha-pg-3; do
+    podman exec "$(container "$s")" curl -fsS http://127.0.0.1:8008/cluster 2>/dev/null |
+      python3 -c 'import json,sys; print(" ".join(m["name"]+":"+m["role"] for m in json.load(sys.stdin)["members"]))' &&
+      return 0
+  done
+  return 1
+}
+
+# wait_roles WANT SECONDS: until patroni_roles shows a leader, a sync_standby
+# and (WANT=3) a third member streaming, or (WANT=2) at least the first two.
+wait_ha_roles() {
+  local deadline=$((SECONDS + $2)) roles
+  while true; do
+    roles=$(patroni_roles || true)
+    if [[ " $roles" == *":leader"* && " $roles" == *":sync_standby"* ]]; then
+      [ "$1" -lt 3 ] || [[ "$roles" == *":replica"* || $(grep -o ':sync_standby' <<<"$roles" | wc -l) -ge 2 ]] && {
+        echo "$roles"
+        return 0
+      }
+    fi
+    [ "$SECONDS" -lt "$deadline" ] || die "ha members after $2 s: '$roles'"
+    sleep 1
+  done
+}
+
+check_ha_profile() {
+  local gw=http://127.0.0.1:$MDC_HA_HTTP_PORT token roles leader answer code deadline restarts victim
+  step "compose --profile ha up (ha services alone)"
+  compose --profile ha up -d ha-gateway >"$work/up-ha.log" 2>&1 ||
+    { cat "$work/up-ha.log" >&2; die "compose up (ha) failed"; }
+  wait_health "$gw" 420 || die "$gw/health did not answer 200 within 420 s"
+  for s in ha-etcd ha-pg-1 ha-pg-2 ha-pg-3 ha-server ha-gateway; do
+    wait_healthy "$(container "$s")" 180
+  done
+  roles=$(wait_ha_roles 3 180)
+  step "ha services healthy; members: $roles; gateway on $gw"
+
+  token=$(new_developer "$gw" collector3)
+  save_shortlist "$gw" "$token" 2025-01-09T10:00:00 HDFCBANK 1650.5
+  leader=$(tr ' ' '\n' <<<"$roles" | sed -n 's/:leader$//p')
+  victim=$(container "$leader")
+  restarts=$(podman inspect -f '{{.RestartCount}}' "$victim")
+  kill -KILL "$(podman inspect -f '{{.State.Pid}}' "$victim")"
+  step "the leader $leader killed (SIGKILL)"
+  # Writes answer 503 until the synchronous standby is promoted and the
+  # server's pool reaches it; any other answer fails the check.
+  deadline=$((SECONDS + 180))
+  while true; do
+    answer=$(http_call POST "$gw/v1/developer/collector/shortlists" "$token" \
+      "$(shortlist_body 2025-01-09T10:05:00 ICICIBANK 1100.5)" 2>/dev/null || echo 000)
+    code=$(head -n1 <<<"$answer")
+    [ "$code" != 200 ] || break
+    case $code in 503 | 504 | 000) ;; *) die "a write during the failover answered $code: $(tail -n +2 <<<"$answer")" ;; esac
+    [ "$SECONDS" -lt "$deadline" ] || die "writes did not resume within 180 s of the kill (last $code)"
+    sleep 1
+  done
+  step "writes resumed through the gateway after the failover"
+  expect_shortlist "$gw" "$token" 2025-01-09T10:05:05 ICICIBANK 1100.5 15
+  expect_shortlist "$gw" "$token" 2025-01-09T10:00:05 HDFCBANK 1650.5 15
+  step "the shortlist acknowledged before the kill reads back from the new leader"
+  wait_restarted "$victim" "$restarts" 240
+  roles=$(wait_ha_roles 3 240)
+  step "the killed member is back; members: $roles"
+  compose --profile ha down --volumes --timeout 10 >/dev/null 2>&1
+}
+
 # Main -----------------------------------------------------------------------
 
 [ "$(id -u)" -eq 0 ] || die "run as root (rootful podman, apt-get)"
@@ -258,7 +337,7 @@ make_debian_image
 make_go_image
 make_node_image
 build_images
-for image in localhost/mdc-server:latest localhost/mdc-gateway:latest localhost/mdc-postgres:15; do
+for image in localhost/mdc-server:latest localhost/mdc-gateway:latest localhost/mdc-postgres:15 localhost/mdc-patroni:latest; do
   check_image "$image"
 done
 print_sizes
@@ -268,11 +347,13 @@ MDC_PG_PASSWORD=$(head -c 24 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
 export MDC_ADMIN_TOKEN MDC_PG_PASSWORD
 export MDC_POSTGRES_IMAGE=localhost/mdc-postgres:15
 for v in MDC_HTTP_PORT MDC_GRPC_PORT MDC_METRICS_PORT MDC_GATEWAY_METRICS_PORT \
-  MDC_SCALE_HTTP_PORT_1 MDC_SCALE_HTTP_PORT_2 MDC_SCALE_METRICS_PORT_1 MDC_SCALE_METRICS_PORT_2; do
+  MDC_SCALE_HTTP_PORT_1 MDC_SCALE_HTTP_PORT_2 MDC_SCALE_METRICS_PORT_1 MDC_SCALE_METRICS_PORT_2 \
+  MDC_HA_HTTP_PORT MDC_HA_METRICS_PORT; do
   export "$v=$(free_port)"
 done
 
 start_health_driver
 check_default_profile
 check_scale_profile
+check_ha_profile
 step "all container checks passed"
