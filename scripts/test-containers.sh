@@ -20,10 +20,11 @@
 #     restart policy and becomes healthy;
 #  5. the `ha` profile alone: etcd and three Patroni members elect a leader
 #     with a synchronous standby; a shortlist is written through the gateway;
-#     the leader's container is killed (SIGKILL); Patroni promotes the
-#     synchronous standby, the server follows it, a write through the gateway
-#     succeeds again (503s meanwhile, never another error) and the first
-#     shortlist reads back; the killed member comes back as a standby.
+#     the leader's container is frozen (podman pause: its machine lost);
+#     Patroni promotes another member once the leader key expires, the server
+#     follows it, a write through the gateway succeeds again (503/504
+#     meanwhile, never another error) and the first shortlist reads back;
+#     unfrozen, the old leader rejoins as a standby of the new one.
 #
 # Every port is published on 127.0.0.1 (free ports chosen here) and every
 # call is made from this machine through them; the containers talk to each
@@ -266,25 +267,29 @@ patroni_roles() {
   return 1
 }
 
-# wait_roles WANT SECONDS: until patroni_roles shows a leader, a sync_standby
-# and (WANT=3) a third member streaming, or (WANT=2) at least the first two.
+# role_of ROLE ROLES: the member that has ROLE in patroni_roles' answer.
+role_of() {
+  tr ' ' '\n' <<<"$2" | sed -n "s/:$1\$//p" | head -n1
+}
+
+# wait_ha_roles SECONDS [NOT_LEADER]: until patroni_roles shows a leader
+# (other than NOT_LEADER) and a synchronous standby; prints the roles.
 wait_ha_roles() {
-  local deadline=$((SECONDS + $2)) roles
+  local deadline=$((SECONDS + $1)) roles leader
   while true; do
     roles=$(patroni_roles || true)
-    if [[ " $roles" == *":leader"* && " $roles" == *":sync_standby"* ]]; then
-      [ "$1" -lt 3 ] || [[ "$roles" == *":replica"* || $(grep -o ':sync_standby' <<<"$roles" | wc -l) -ge 2 ]] && {
-        echo "$roles"
-        return 0
-      }
+    leader=$(role_of leader "$roles")
+    if [ -n "$leader" ] && [ "$leader" != "${2:-}" ] && [[ "$roles" == *":sync_standby"* ]]; then
+      echo "$roles"
+      return 0
     fi
-    [ "$SECONDS" -lt "$deadline" ] || die "ha members after $2 s: '$roles'"
+    [ "$SECONDS" -lt "$deadline" ] || die "ha members after $1 s: '$roles'"
     sleep 1
   done
 }
 
 check_ha_profile() {
-  local gw=http://127.0.0.1:$MDC_HA_HTTP_PORT token roles leader answer code deadline restarts victim
+  local gw=http://127.0.0.1:$MDC_HA_HTTP_PORT token roles leader new_leader answer code deadline victim
   step "compose --profile ha up (ha services alone)"
   compose --profile ha up -d ha-gateway >"$work/up-ha.log" 2>&1 ||
     { cat "$work/up-ha.log" >&2; die "compose up (ha) failed"; }
@@ -292,35 +297,47 @@ check_ha_profile() {
   for s in ha-etcd ha-pg-1 ha-pg-2 ha-pg-3 ha-server ha-gateway; do
     wait_healthy "$(container "$s")" 180
   done
-  roles=$(wait_ha_roles 3 180)
+  roles=$(wait_ha_roles 180)
   step "ha services healthy; members: $roles; gateway on $gw"
 
   token=$(new_developer "$gw" collector3)
   save_shortlist "$gw" "$token" 2025-01-09T10:00:00 HDFCBANK 1650.5
-  leader=$(tr ' ' '\n' <<<"$roles" | sed -n 's/:leader$//p')
+  leader=$(role_of leader "$roles")
   victim=$(container "$leader")
-  restarts=$(podman inspect -f '{{.RestartCount}}' "$victim")
-  kill -KILL "$(podman inspect -f '{{.State.Pid}}' "$victim")"
-  step "the leader $leader killed (SIGKILL)"
-  # Writes answer 503 until the synchronous standby is promoted and the
-  # server's pool reaches it; any other answer fails the check.
-  deadline=$((SECONDS + 180))
+  # The leader's machine is lost: every process of its container frozen
+  # (no reset reaches anyone, as when a machine or its network dies). A
+  # killed container would come back at once through its restart policy and
+  # take its leader key again before it expired.
+  podman pause "$victim" >/dev/null
+  step "the leader $leader frozen (podman pause: its machine lost)"
+  # Writes answer 503 (or the gateway's 504) until Patroni promotes the
+  # synchronous standby and the server's pool reaches it; any other answer
+  # fails the check.
+  deadline=$((SECONDS + 240))
   while true; do
     answer=$(http_call POST "$gw/v1/developer/collector/shortlists" "$token" \
       "$(shortlist_body 2025-01-09T10:05:00 ICICIBANK 1100.5)" 2>/dev/null || echo 000)
     code=$(head -n1 <<<"$answer")
     [ "$code" != 200 ] || break
     case $code in 503 | 504 | 000) ;; *) die "a write during the failover answered $code: $(tail -n +2 <<<"$answer")" ;; esac
-    [ "$SECONDS" -lt "$deadline" ] || die "writes did not resume within 180 s of the kill (last $code)"
+    [ "$SECONDS" -lt "$deadline" ] || die "writes did not resume within 240 s of the loss (last $code)"
     sleep 1
   done
-  step "writes resumed through the gateway after the failover"
+  roles=$(wait_ha_roles 60 "$leader")
+  new_leader=$(role_of leader "$roles")
+  step "writes resumed through the gateway; the new leader is $new_leader; members: $roles"
   expect_shortlist "$gw" "$token" 2025-01-09T10:05:05 ICICIBANK 1100.5 15
   expect_shortlist "$gw" "$token" 2025-01-09T10:00:05 HDFCBANK 1650.5 15
-  step "the shortlist acknowledged before the kill reads back from the new leader"
-  wait_restarted "$victim" "$restarts" 240
-  roles=$(wait_ha_roles 3 240)
-  step "the killed member is back; members: $roles"
+  step "the shortlist acknowledged before the loss reads back from the new leader"
+  podman unpause "$victim" >/dev/null
+  deadline=$((SECONDS + 240))
+  until roles=$(patroni_roles) && [ "$(role_of leader "$roles")" = "$new_leader" ] &&
+    [[ " $roles" == *" $leader:sync_standby"* || " $roles" == *" $leader:replica"* ]] &&
+    podman exec "$victim" curl -fsS -o /dev/null http://127.0.0.1:8008/replica 2>/dev/null; do
+    [ "$SECONDS" -lt "$deadline" ] || die "$leader did not come back as a standby within 240 s: '$roles'"
+    sleep 1
+  done
+  step "$leader is back as a standby of $new_leader; members: $roles"
   compose --profile ha down --volumes --timeout 10 >/dev/null 2>&1
 }
 
