@@ -17,7 +17,15 @@
 #     shortlist written through one gateway is read through the other; one
 #     server is killed (SIGKILL) and 40 writes through both gateways are all
 #     answered 200 and read back; the killed server is started again by its
-#     restart policy and becomes healthy.
+#     restart policy and becomes healthy;
+#  5. the `ha` profile alone: etcd and three Patroni members elect a leader
+#     with a synchronous standby; a shortlist is written through the gateway;
+#     the leader's container is killed (podman kill: its machine lost);
+#     Patroni promotes another member once the leader key expires, the server
+#     follows it, a write through the gateway succeeds again (503/504
+#     meanwhile, never another error) and the first shortlist reads back;
+#     started again on its volume, the old leader rejoins as a standby of
+#     the new one.
 #
 # Every port is published on 127.0.0.1 (free ports chosen here) and every
 # call is made from this machine through them; the containers talk to each
@@ -85,7 +93,7 @@ compose() {
 }
 
 compose_down() {
-  compose --profile scale down --volumes --timeout 10 >/dev/null 2>&1 || true
+  compose --profile scale --profile ha down --volumes --timeout 10 >/dev/null 2>&1 || true
   # What compose may have left: containers, then the project's volumes and network.
   podman ps -aq --filter "label=io.podman.compose.project=$project" | xargs -r podman rm -f -t 0 >/dev/null 2>&1 || true
   podman volume ls -q --filter "label=io.podman.compose.project=$project" | xargs -r podman volume rm -f >/dev/null 2>&1 || true
@@ -133,6 +141,9 @@ build_images() {
   step "building mdc-postgres:15 (docker/postgres/Dockerfile)"
   nice -n 10 podman build --quiet --layers -t localhost/mdc-postgres:15 \
     --build-arg BASE_IMAGE="$DEBIAN_IMAGE" "$MDC_ROOT/docker/postgres" >/dev/null
+  step "building mdc-patroni (docker/patroni/Dockerfile)"
+  nice -n 10 podman build --quiet --layers -t localhost/mdc-patroni:latest \
+    --build-arg BASE_IMAGE="$DEBIAN_IMAGE" "$MDC_ROOT/docker/patroni" >/dev/null
 }
 
 # check_image NAME: runs as a non-root user and has a health check.
@@ -148,7 +159,7 @@ check_image() {
 print_sizes() {
   echo "Image sizes (podman image ls):"
   podman image ls --format '{{.Repository}}:{{.Tag}}  {{.Size}}' |
-    grep -E '^localhost/mdc-(server|gateway|postgres|debian|golang|node):' | sort | sed 's/^/  /'
+    grep -E '^localhost/mdc-(server|gateway|postgres|patroni|debian|golang|node):' | sort | sed 's/^/  /'
 }
 
 # Checks ---------------------------------------------------------------------
@@ -245,6 +256,96 @@ check_scale_profile() {
   compose --profile scale down --volumes --timeout 10 >/dev/null 2>&1
 }
 
+# patroni_roles: "member:role" for each member of the ha cluster, from
+# Patroni's REST API on the first member that answers.
+patroni_roles() {
+  local s
+  for s in ha-pg-1 ha-pg-2 ha-pg-3; do
+    podman exec "$(container "$s")" curl -fsS http://127.0.0.1:8008/cluster 2>/dev/null |
+      python3 -c 'import json,sys; print(" ".join(m["name"]+":"+m["role"] for m in json.load(sys.stdin)["members"]))' &&
+      return 0
+  done
+  return 1
+}
+
+# role_of ROLE ROLES: the member that has ROLE in patroni_roles' answer.
+role_of() {
+  tr ' ' '\n' <<<"$2" | sed -n "s/:$1\$//p" | head -n1
+}
+
+# wait_ha_roles SECONDS [NOT_LEADER]: until patroni_roles shows a leader
+# (other than NOT_LEADER) and a synchronous standby; prints the roles.
+wait_ha_roles() {
+  local deadline=$((SECONDS + $1)) roles leader
+  while true; do
+    roles=$(patroni_roles || true)
+    leader=$(role_of leader "$roles")
+    if [ -n "$leader" ] && [ "$leader" != "${2:-}" ] && [[ "$roles" == *":sync_standby"* ]]; then
+      echo "$roles"
+      return 0
+    fi
+    [ "$SECONDS" -lt "$deadline" ] || die "ha members after $1 s: '$roles'"
+    sleep 1
+  done
+}
+
+check_ha_profile() {
+  local gw=http://127.0.0.1:$MDC_HA_HTTP_PORT token roles leader new_leader answer code deadline victim
+  step "compose --profile ha up (ha services alone)"
+  compose --profile ha up -d ha-gateway >"$work/up-ha.log" 2>&1 ||
+    { cat "$work/up-ha.log" >&2; die "compose up (ha) failed"; }
+  wait_health "$gw" 420 || die "$gw/health did not answer 200 within 420 s"
+  for s in ha-etcd ha-pg-1 ha-pg-2 ha-pg-3 ha-server ha-gateway; do
+    wait_healthy "$(container "$s")" 180
+  done
+  roles=$(wait_ha_roles 180)
+  step "ha services healthy; members: $roles; gateway on $gw"
+
+  token=$(new_developer "$gw" collector3)
+  save_shortlist "$gw" "$token" 2025-01-09T10:00:00 HDFCBANK 1650.5
+  leader=$(role_of leader "$roles")
+  victim=$(container "$leader")
+  # The leader's machine is lost: `podman kill` (SIGKILL to every process;
+  # a stop by the user, so its restart policy does not bring it back before
+  # its leader key expires) takes its processes and network address away;
+  # its volume stays, as a disk would. A frozen container (podman pause) is
+  # not used: its kernel still acknowledges TCP, which models a hung
+  # database, not a lost machine (docs/operations.md, High availability).
+  podman kill -s KILL "$victim" >/dev/null
+  step "the leader $leader's container killed (its machine lost)"
+  # Writes answer 503 (or the gateway's 504) until Patroni promotes the
+  # synchronous standby and the server's pool reaches it; any other answer
+  # fails the check.
+  deadline=$((SECONDS + 240))
+  while true; do
+    answer=$(http_call POST "$gw/v1/developer/collector/shortlists" "$token" \
+      "$(shortlist_body 2025-01-09T10:05:00 ICICIBANK 1100.5)" 2>/dev/null || echo 000)
+    code=$(head -n1 <<<"$answer")
+    [ "$code" != 200 ] || break
+    case $code in 503 | 504 | 000) ;; *) die "a write during the failover answered $code: $(tail -n +2 <<<"$answer")" ;; esac
+    [ "$SECONDS" -lt "$deadline" ] || die "writes did not resume within 240 s of the loss (last $code)"
+    sleep 1
+  done
+  roles=$(wait_ha_roles 60 "$leader")
+  new_leader=$(role_of leader "$roles")
+  step "writes resumed through the gateway; the new leader is $new_leader; members: $roles"
+  expect_shortlist "$gw" "$token" 2025-01-09T10:05:05 ICICIBANK 1100.5 15
+  expect_shortlist "$gw" "$token" 2025-01-09T10:00:05 HDFCBANK 1650.5 15
+  step "the shortlist acknowledged before the loss reads back from the new leader"
+  [ "$(podman inspect -f '{{.State.Running}}' "$victim")" = false ] ||
+    die "$leader was started again before the check ended; the failover was not tested"
+  podman start "$victim" >/dev/null
+  deadline=$((SECONDS + 240))
+  until roles=$(patroni_roles) && [ "$(role_of leader "$roles")" = "$new_leader" ] &&
+    [[ " $roles" == *" $leader:sync_standby"* || " $roles" == *" $leader:replica"* ]] &&
+    podman exec "$victim" curl -fsS -o /dev/null http://127.0.0.1:8008/replica 2>/dev/null; do
+    [ "$SECONDS" -lt "$deadline" ] || die "$leader did not come back as a standby within 240 s: '$roles'"
+    sleep 1
+  done
+  step "$leader is back as a standby of $new_leader; members: $roles"
+  compose --profile ha down --volumes --timeout 10 >/dev/null 2>&1
+}
+
 # Main -----------------------------------------------------------------------
 
 [ "$(id -u)" -eq 0 ] || die "run as root (rootful podman, apt-get)"
@@ -258,7 +359,7 @@ make_debian_image
 make_go_image
 make_node_image
 build_images
-for image in localhost/mdc-server:latest localhost/mdc-gateway:latest localhost/mdc-postgres:15; do
+for image in localhost/mdc-server:latest localhost/mdc-gateway:latest localhost/mdc-postgres:15 localhost/mdc-patroni:latest; do
   check_image "$image"
 done
 print_sizes
@@ -268,11 +369,13 @@ MDC_PG_PASSWORD=$(head -c 24 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
 export MDC_ADMIN_TOKEN MDC_PG_PASSWORD
 export MDC_POSTGRES_IMAGE=localhost/mdc-postgres:15
 for v in MDC_HTTP_PORT MDC_GRPC_PORT MDC_METRICS_PORT MDC_GATEWAY_METRICS_PORT \
-  MDC_SCALE_HTTP_PORT_1 MDC_SCALE_HTTP_PORT_2 MDC_SCALE_METRICS_PORT_1 MDC_SCALE_METRICS_PORT_2; do
+  MDC_SCALE_HTTP_PORT_1 MDC_SCALE_HTTP_PORT_2 MDC_SCALE_METRICS_PORT_1 MDC_SCALE_METRICS_PORT_2 \
+  MDC_HA_HTTP_PORT MDC_HA_METRICS_PORT; do
   export "$v=$(free_port)"
 done
 
 start_health_driver
 check_default_profile
 check_scale_profile
+check_ha_profile
 step "all container checks passed"
