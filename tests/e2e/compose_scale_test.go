@@ -86,6 +86,8 @@ func TestComposeScaleProfile(t *testing.T) {
 		case len(svc.Profiles) == 0:
 		case len(svc.Profiles) == 1 && svc.Profiles[0] == "scale":
 			inProfile = append(inProfile, name)
+		case len(svc.Profiles) == 1 && svc.Profiles[0] == "ha":
+			// TestComposeHAProfile
 		default:
 			t.Errorf("%s: profiles %v", name, svc.Profiles)
 		}
