@@ -42,10 +42,10 @@ bool Applies(Adjustment adjustment, ActionKind kind) {
 }
 
 absl::StatusOr<AdjustmentFactors> AdjustmentFactors::For(
-    Adjustment adjustment, const std::vector<CorporateAction> &actions,
-    absl::CivilDay as_of, const PreviousCloseReader &previous_close) {
+    Adjustment adjustment, const std::vector<CorporateAction>& actions,
+    absl::CivilDay as_of, const PreviousCloseReader& previous_close) {
   AdjustmentFactors out;
-  for (const CorporateAction &action : actions) {
+  for (const CorporateAction& action : actions) {
     if (action.ex_date > as_of || !Applies(adjustment, action.kind)) continue;
     std::optional<double> close;
     if (NeedsPreviousClose(action.kind)) {
@@ -59,13 +59,13 @@ absl::StatusOr<AdjustmentFactors> AdjustmentFactors::For(
   }
   std::stable_sort(
       out.steps_.begin(), out.steps_.end(),
-      [](const Step &a, const Step &b) { return a.ex_date < b.ex_date; });
+      [](const Step& a, const Step& b) { return a.ex_date < b.ex_date; });
   return out;
 }
 
 double AdjustmentFactors::PriceFactor(absl::CivilDay day) const {
   double factor = 1;
-  for (const Step &step : steps_) {
+  for (const Step& step : steps_) {
     if (step.ex_date > day) factor *= step.factors.price;
   }
   return factor;
@@ -73,13 +73,13 @@ double AdjustmentFactors::PriceFactor(absl::CivilDay day) const {
 
 double AdjustmentFactors::VolumeFactor(absl::CivilDay day) const {
   double factor = 1;
-  for (const Step &step : steps_) {
+  for (const Step& step : steps_) {
     if (step.ex_date > day) factor *= step.factors.volume;
   }
   return factor;
 }
 
-PricePoint AdjustmentFactors::Adjust(const PricePoint &point) const {
+PricePoint AdjustmentFactors::Adjust(const PricePoint& point) const {
   if (steps_.empty()) return point;
   const absl::CivilDay day = TradingDay(point.time);
   PricePoint out = point;

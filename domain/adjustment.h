@@ -57,8 +57,8 @@ class AdjustmentFactors {
   // for the close before their ex-date; one without a usable close is left
   // out (FactorsOf). Fails with the first failed read.
   static absl::StatusOr<AdjustmentFactors> For(
-      Adjustment adjustment, const std::vector<CorporateAction> &actions,
-      absl::CivilDay as_of, const PreviousCloseReader &previous_close);
+      Adjustment adjustment, const std::vector<CorporateAction>& actions,
+      absl::CivilDay as_of, const PreviousCloseReader& previous_close);
 
   // Price and volume multipliers of a record of trading day `day`.
   double PriceFactor(absl::CivilDay day) const;
@@ -70,7 +70,7 @@ class AdjustmentFactors {
   // `point` adjusted: last_price times the price factor of its trading day,
   // its cumulative volume times the volume factor (so each candle's volume,
   // a sum of increases within one day, scales alike).
-  PricePoint Adjust(const PricePoint &point) const;
+  PricePoint Adjust(const PricePoint& point) const;
 
  private:
   struct Step {

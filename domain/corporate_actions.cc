@@ -27,7 +27,7 @@ constexpr absl::string_view kNoPriceEffect[] = {
 bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)); }
 
 // Reads a decimal number at text[*pos], moving *pos past it.
-std::optional<double> NumberAt(absl::string_view text, size_t *pos) {
+std::optional<double> NumberAt(absl::string_view text, size_t* pos) {
   size_t end = *pos;
   while (end < text.size() && (IsDigit(text[end]) || text[end] == '.')) ++end;
   // A trailing '.' ends a sentence ("Rs 2.") rather than a fraction.
@@ -60,7 +60,7 @@ std::optional<std::pair<double, double>> FindRatio(absl::string_view text) {
 // The rupee amount after the first "RS" or "RE" (a word of its own, then
 // '.', blanks or digits) at or after `from`; *end is set past it.
 std::optional<double> FindRupees(absl::string_view text, size_t from,
-                                 size_t *end = nullptr) {
+                                 size_t* end = nullptr) {
   for (size_t i = from; i + 2 <= text.size(); ++i) {
     const absl::string_view word = text.substr(i, 2);
     if (word != "RS" && word != "RE") continue;
@@ -217,7 +217,7 @@ std::optional<ActionKind> ParseActionKind(absl::string_view name) {
   return std::nullopt;
 }
 
-absl::Status CheckActionNumbers(const CorporateAction &action) {
+absl::Status CheckActionNumbers(const CorporateAction& action) {
   switch (action.kind) {
     case ActionKind::kBonus:
     case ActionKind::kRights:
@@ -279,8 +279,8 @@ absl::StatusOr<ParsedActions> ParseCorporateActions(absl::string_view csv) {
       kCorporateActionsWhat);
   if (!table.ok()) return table.status();
   ParsedActions parsed;
-  for (const CsvRow &row : *table) {
-    const auto &f = row.fields;
+  for (const CsvRow& row : *table) {
+    const auto& f = row.fields;
     auto reject = [&](std::string reason) {
       parsed.rejected.push_back({row.line, std::move(reason)});
     };
@@ -321,7 +321,7 @@ absl::StatusOr<ParsedActions> ParseCorporateActions(absl::string_view csv) {
     out.line = row.line;
     out.symbol = f[0];
     out.ex_date = *ex_date;
-    for (auto &action : *actions) action.ex_date = *ex_date;
+    for (auto& action : *actions) action.ex_date = *ex_date;
     out.actions = std::move(*actions);
     parsed.rows.push_back(std::move(out));
   }
@@ -332,7 +332,7 @@ bool NeedsPreviousClose(ActionKind kind) {
   return kind == ActionKind::kDividend || kind == ActionKind::kRights;
 }
 
-std::optional<ActionFactors> FactorsOf(const CorporateAction &action,
+std::optional<ActionFactors> FactorsOf(const CorporateAction& action,
                                        std::optional<double> previous_close) {
   ActionFactors factors;
   switch (action.kind) {

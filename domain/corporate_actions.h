@@ -56,7 +56,7 @@ struct CorporateAction {
 // OK when the numbers of `action` make sense for its kind: ratios and
 // amounts positive, a split lowering and a consolidation raising the face
 // value. INVALID_ARGUMENT naming the rule otherwise.
-absl::Status CheckActionNumbers(const CorporateAction &action);
+absl::Status CheckActionNumbers(const CorporateAction& action);
 
 // The actions one PURPOSE text describes (isin and ex_date left empty):
 // empty when it describes none with a price effect (an AGM). `face_value`
@@ -100,7 +100,7 @@ struct ActionFactors {
 // theoretical ex-rights price over P); volume 1 for both. Nullopt when a
 // dividend or rights issue has no previous close, or its factor would not
 // be in (0, 1] (an amount at or above the close): it is then not applied.
-std::optional<ActionFactors> FactorsOf(const CorporateAction &action,
+std::optional<ActionFactors> FactorsOf(const CorporateAction& action,
                                        std::optional<double> previous_close);
 
 // True when `kind` is needed for a previous close (dividends, rights).

@@ -128,7 +128,7 @@ std::string HeaderName(absl::string_view raw) {
 }  // namespace
 
 absl::StatusOr<std::vector<CsvRow>> ReadCsvTable(
-    absl::string_view text, const std::vector<std::string> &columns,
+    absl::string_view text, const std::vector<std::string>& columns,
     absl::string_view what) {
   if (absl::StartsWith(text, "\xEF\xBB\xBF")) text.remove_prefix(3);
   if (!IsValidUtf8(text)) {
@@ -150,10 +150,10 @@ absl::StatusOr<std::vector<CsvRow>> ReadCsvTable(
     return absl::InvalidArgumentError(
         absl::StrCat("the file is empty; expected ", what));
   }
-  const RawRecord &header = records->front();
+  const RawRecord& header = records->front();
   std::vector<int> index;
   std::vector<std::string> missing;
-  for (const auto &column : columns) {
+  for (const auto& column : columns) {
     int found = -1;
     for (size_t i = 0; i < header.fields.size(); ++i) {
       if (HeaderName(header.fields[i]) == column) {
@@ -172,7 +172,7 @@ absl::StatusOr<std::vector<CsvRow>> ReadCsvTable(
   }
   std::vector<CsvRow> rows;
   for (size_t r = 1; r < records->size(); ++r) {
-    const RawRecord &record = (*records)[r];
+    const RawRecord& record = (*records)[r];
     CsvRow row;
     row.line = record.line;
     for (int i : index) {
@@ -211,7 +211,7 @@ absl::StatusOr<absl::CivilDay> ParseNseDate(absl::string_view text) {
         parts[2].size() != 4 || !ParseDigits(parts[2], &year)) {
       return bad;
     }
-    static constexpr const char *kMonths[] = {"JAN", "FEB", "MAR", "APR",
+    static constexpr const char* kMonths[] = {"JAN", "FEB", "MAR", "APR",
                                               "MAY", "JUN", "JUL", "AUG",
                                               "SEP", "OCT", "NOV", "DEC"};
     const std::string name = absl::AsciiStrToUpper(parts[1]);

@@ -12,7 +12,7 @@ namespace {
 
 }  // namespace
 
-void AdjustPayload(double price, double volume, v1::QuotePayload *p) {
+void AdjustPayload(double price, double volume, v1::QuotePayload* p) {
   MDC_SCALE(p, last_price, price);
   MDC_SCALE(p, day_change, price);
   MDC_SCALE(p, average_price, price);
@@ -34,16 +34,16 @@ void AdjustPayload(double price, double volume, v1::QuotePayload *p) {
   MDC_SCALE(p, previous_open_interest, volume);
   MDC_SCALE(p, oi_day_change, volume);
   if (p->has_ohlc()) {
-    v1::Ohlc *ohlc = p->mutable_ohlc();
+    v1::Ohlc* ohlc = p->mutable_ohlc();
     MDC_SCALE(ohlc, open, price);
     MDC_SCALE(ohlc, high, price);
     MDC_SCALE(ohlc, low, price);
     MDC_SCALE(ohlc, close, price);
   }
   if (p->has_depth()) {
-    for (auto *side : {p->mutable_depth()->mutable_buy(),
+    for (auto* side : {p->mutable_depth()->mutable_buy(),
                        p->mutable_depth()->mutable_sell()}) {
-      for (v1::DepthLevel &level : *side) {
+      for (v1::DepthLevel& level : *side) {
         MDC_SCALE(&level, price, price);
         MDC_SCALE(&level, quantity, volume);
       }
@@ -53,7 +53,7 @@ void AdjustPayload(double price, double volume, v1::QuotePayload *p) {
 
 #undef MDC_SCALE
 
-void AdjustQuote(const AdjustmentFactors &factors, v1::StockQuote *quote) {
+void AdjustQuote(const AdjustmentFactors& factors, v1::StockQuote* quote) {
   if (factors.identity() || !quote->has_quote_data() ||
       !quote->quote_data().has_payload()) {
     return;

@@ -17,10 +17,10 @@ namespace mdc::domain {
 // `price` and its quantities (volume, bid, offer, last trade, total buy and
 // sell, open interest and its change, depth quantities) by `volume`. Absent
 // fields stay absent.
-void AdjustPayload(double price, double volume, v1::QuotePayload *payload);
+void AdjustPayload(double price, double volume, v1::QuotePayload* payload);
 
 // AdjustPayload with the factors of the quote's trading day.
-void AdjustQuote(const AdjustmentFactors &factors, v1::StockQuote *quote);
+void AdjustQuote(const AdjustmentFactors& factors, v1::StockQuote* quote);
 
 }  // namespace mdc::domain
 

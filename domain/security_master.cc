@@ -22,7 +22,7 @@ constexpr absl::string_view kSymbolChangesWhat =
     "SM_NEW_SYMBOL, SM_APPLICABLE_FROM)";
 
 // The period of `history` holding `day`, or -1.
-int PeriodOn(const SymbolHistory &history, absl::CivilDay day) {
+int PeriodOn(const SymbolHistory& history, absl::CivilDay day) {
   int found = -1;
   for (size_t i = 0; i < history.size(); ++i) {
     if (history[i].valid_from <= day) found = static_cast<int>(i);
@@ -32,10 +32,10 @@ int PeriodOn(const SymbolHistory &history, absl::CivilDay day) {
 
 // True when some instrument other than `isin` is called `symbol` on a day
 // of [from, to) (to: nullopt for open-ended).
-bool HeldByAnother(const SecurityMaster &master, absl::string_view isin,
+bool HeldByAnother(const SecurityMaster& master, absl::string_view isin,
                    absl::string_view symbol, absl::CivilDay from,
-                   std::optional<absl::CivilDay> to, std::string *holder) {
-  for (const auto &[other, history] : master.symbols) {
+                   std::optional<absl::CivilDay> to, std::string* holder) {
+  for (const auto& [other, history] : master.symbols) {
     if (other == isin) continue;
     for (size_t i = 0; i < history.size(); ++i) {
       if (history[i].symbol != symbol) continue;
@@ -55,9 +55,9 @@ bool HeldByAnother(const SecurityMaster &master, absl::string_view isin,
   return false;
 }
 
-std::optional<double> OptionalNumber(const std::string &field,
+std::optional<double> OptionalNumber(const std::string& field,
                                      absl::string_view column,
-                                     std::string *problem) {
+                                     std::string* problem) {
   if (IsNseEmpty(field)) return std::nullopt;
   auto number = ParseNseNumber(field);
   if (!number.has_value()) {
@@ -69,14 +69,14 @@ std::optional<double> OptionalNumber(const std::string &field,
 
 }  // namespace
 
-bool operator==(const Instrument &a, const Instrument &b) {
+bool operator==(const Instrument& a, const Instrument& b) {
   return std::tie(a.isin, a.name, a.series, a.listing_date, a.paid_up_value,
                   a.market_lot, a.face_value) ==
          std::tie(b.isin, b.name, b.series, b.listing_date, b.paid_up_value,
                   b.market_lot, b.face_value);
 }
 
-bool operator==(const SymbolPeriod &a, const SymbolPeriod &b) {
+bool operator==(const SymbolPeriod& a, const SymbolPeriod& b) {
   return a.symbol == b.symbol && a.valid_from == b.valid_from;
 }
 
@@ -141,8 +141,8 @@ absl::StatusOr<ParsedRows<EquityListEntry>> ParseEquityList(
                    kEquityListWhat);
   if (!table.ok()) return table.status();
   ParsedRows<EquityListEntry> parsed;
-  for (const CsvRow &row : *table) {
-    const auto &f = row.fields;
+  for (const CsvRow& row : *table) {
+    const auto& f = row.fields;
     auto reject = [&](std::string reason) {
       parsed.rejected.push_back({row.line, std::move(reason)});
     };
@@ -161,7 +161,7 @@ absl::StatusOr<ParsedRows<EquityListEntry>> ParseEquityList(
     EquityListEntry entry;
     entry.line = row.line;
     entry.symbol = f[0];
-    Instrument &i = entry.instrument;
+    Instrument& i = entry.instrument;
     i.isin = f[6];
     i.name = f[1];
     i.series = IsNseEmpty(f[2]) ? "" : f[2];
@@ -205,8 +205,8 @@ absl::StatusOr<ParsedRows<SymbolChange>> ParseSymbolChanges(
                             kSymbolChangesWhat);
   if (!table.ok()) return table.status();
   ParsedRows<SymbolChange> parsed;
-  for (const CsvRow &row : *table) {
-    const auto &f = row.fields;
+  for (const CsvRow& row : *table) {
+    const auto& f = row.fields;
     std::string problem;
     if (auto s = CheckStockSymbol(f[1]); !s.ok()) {
       problem = absl::StrCat("SM_KEY_SYMBOL: ", s.message());
@@ -237,29 +237,29 @@ absl::StatusOr<ParsedRows<SymbolChange>> ParseSymbolChanges(
   return parsed;
 }
 
-std::optional<std::string> SymbolOn(const SymbolHistory &history,
+std::optional<std::string> SymbolOn(const SymbolHistory& history,
                                     absl::CivilDay day) {
   const int i = PeriodOn(history, day);
   if (i < 0) return std::nullopt;
   return history[i].symbol;
 }
 
-std::optional<std::string> IsinOfSymbolOn(const SecurityMaster &master,
+std::optional<std::string> IsinOfSymbolOn(const SecurityMaster& master,
                                           absl::string_view symbol,
                                           absl::CivilDay day) {
-  for (const auto &[isin, history] : master.symbols) {
+  for (const auto& [isin, history] : master.symbols) {
     auto on = SymbolOn(history, day);
     if (on.has_value() && *on == symbol) return isin;
   }
   return std::nullopt;
 }
 
-std::optional<std::string> IsinOfSymbolEver(const SecurityMaster &master,
+std::optional<std::string> IsinOfSymbolEver(const SecurityMaster& master,
                                             absl::string_view symbol) {
   std::optional<std::string> best;
   absl::CivilDay best_from = kEarliestListing - 1;
-  for (const auto &[isin, history] : master.symbols) {
-    for (const auto &period : history) {
+  for (const auto& [isin, history] : master.symbols) {
+    for (const auto& period : history) {
       if (period.symbol == symbol && period.valid_from > best_from) {
         best = isin;
         best_from = period.valid_from;
@@ -269,11 +269,11 @@ std::optional<std::string> IsinOfSymbolEver(const SecurityMaster &master,
   return best;
 }
 
-ImportOutcome MergeEquityList(SecurityMaster &master,
-                              const std::vector<EquityListEntry> &rows) {
+ImportOutcome MergeEquityList(SecurityMaster& master,
+                              const std::vector<EquityListEntry>& rows) {
   ImportOutcome outcome;
-  for (const EquityListEntry &row : rows) {
-    const std::string &isin = row.instrument.isin;
+  for (const EquityListEntry& row : rows) {
+    const std::string& isin = row.instrument.isin;
     auto known = master.instruments.find(isin);
     if (known == master.instruments.end()) {
       const absl::CivilDay from =
@@ -292,7 +292,7 @@ ImportOutcome MergeEquityList(SecurityMaster &master,
       ++outcome.imported;
       continue;
     }
-    SymbolHistory &history = master.symbols[isin];
+    SymbolHistory& history = master.symbols[isin];
     if (!history.empty() && history.back().symbol != row.symbol) {
       outcome.rejected.push_back(
           {row.line,
@@ -317,12 +317,12 @@ namespace {
 
 enum class ChangeResult { kApplied, kUnchanged, kPending, kRejected };
 
-ChangeResult ApplyOne(SecurityMaster &master, const SymbolChange &change,
-                      std::string *reason) {
+ChangeResult ApplyOne(SecurityMaster& master, const SymbolChange& change,
+                      std::string* reason) {
   const absl::CivilDay day = change.applicable_from;
   // Already recorded: a period of the new symbol starting that day, right
   // after one of the old symbol.
-  for (const auto &[isin, history] : master.symbols) {
+  for (const auto& [isin, history] : master.symbols) {
     for (size_t i = 1; i < history.size(); ++i) {
       if (history[i].symbol == change.new_symbol &&
           history[i].valid_from == day &&
@@ -331,7 +331,7 @@ ChangeResult ApplyOne(SecurityMaster &master, const SymbolChange &change,
       }
     }
   }
-  for (auto &[isin, history] : master.symbols) {
+  for (auto& [isin, history] : master.symbols) {
     const int i = PeriodOn(history, day - 1);
     if (i < 0) continue;
     const std::optional<absl::CivilDay> next =
@@ -372,19 +372,19 @@ ChangeResult ApplyOne(SecurityMaster &master, const SymbolChange &change,
 
 }  // namespace
 
-ImportOutcome ApplySymbolChanges(SecurityMaster &master,
-                                 const std::vector<SymbolChange> &rows) {
+ImportOutcome ApplySymbolChanges(SecurityMaster& master,
+                                 const std::vector<SymbolChange>& rows) {
   ImportOutcome outcome;
-  std::vector<const SymbolChange *> pending;
-  for (const auto &row : rows) pending.push_back(&row);
+  std::vector<const SymbolChange*> pending;
+  for (const auto& row : rows) pending.push_back(&row);
   // A chain (A->B, then B->C) may be listed in any order and meet the
   // master from either end, so apply what applies and retry the rest until
   // a pass changes nothing.
   bool progress = true;
   while (progress && !pending.empty()) {
     progress = false;
-    std::vector<const SymbolChange *> still;
-    for (const SymbolChange *change : pending) {
+    std::vector<const SymbolChange*> still;
+    for (const SymbolChange* change : pending) {
       std::string reason;
       switch (ApplyOne(master, *change, &reason)) {
         case ChangeResult::kApplied:
@@ -405,7 +405,7 @@ ImportOutcome ApplySymbolChanges(SecurityMaster &master,
     }
     pending = std::move(still);
   }
-  for (const SymbolChange *change : pending) {
+  for (const SymbolChange* change : pending) {
     outcome.rejected.push_back(
         {change->line,
          absl::StrCat("SM_KEY_SYMBOL: neither ", change->old_symbol,
@@ -415,7 +415,7 @@ ImportOutcome ApplySymbolChanges(SecurityMaster &master,
                       "equity list first")});
   }
   std::sort(outcome.rejected.begin(), outcome.rejected.end(),
-            [](const RejectedRow &a, const RejectedRow &b) {
+            [](const RejectedRow& a, const RejectedRow& b) {
               return a.line < b.line;
             });
   return outcome;

@@ -37,14 +37,14 @@ struct Instrument {
   std::optional<double> face_value;
 };
 
-bool operator==(const Instrument &a, const Instrument &b);
+bool operator==(const Instrument& a, const Instrument& b);
 
 struct SymbolPeriod {
   std::string symbol;
   absl::CivilDay valid_from;
 };
 
-bool operator==(const SymbolPeriod &a, const SymbolPeriod &b);
+bool operator==(const SymbolPeriod& a, const SymbolPeriod& b);
 
 // Periods ascending by valid_from, never two on one day.
 using SymbolHistory = std::vector<SymbolPeriod>;
@@ -110,17 +110,17 @@ absl::StatusOr<ParsedRows<SymbolChange>> ParseSymbolChanges(
     absl::string_view csv);
 
 // The symbol of `history` on `day`; nullopt before its first period.
-std::optional<std::string> SymbolOn(const SymbolHistory &history,
+std::optional<std::string> SymbolOn(const SymbolHistory& history,
                                     absl::CivilDay day);
 
 // The ISIN whose symbol is `symbol` on `day`, if any.
-std::optional<std::string> IsinOfSymbolOn(const SecurityMaster &master,
+std::optional<std::string> IsinOfSymbolOn(const SecurityMaster& master,
                                           absl::string_view symbol,
                                           absl::CivilDay day);
 
 // The ISIN that has ever been called `symbol` (the one whose period of it
 // is latest when several were).
-std::optional<std::string> IsinOfSymbolEver(const SecurityMaster &master,
+std::optional<std::string> IsinOfSymbolEver(const SecurityMaster& master,
                                             absl::string_view symbol);
 
 // Merges EQUITY_L rows into `master`. A new ISIN is added with its symbol
@@ -128,8 +128,8 @@ std::optional<std::string> IsinOfSymbolEver(const SecurityMaster &master,
 // gets its details updated. Rejected, nothing guessed: a known ISIN whose
 // current symbol differs (the rename's date is not in this file: import
 // the symbol-change list), and a symbol another ISIN holds now.
-ImportOutcome MergeEquityList(SecurityMaster &master,
-                              const std::vector<EquityListEntry> &rows);
+ImportOutcome MergeEquityList(SecurityMaster& master,
+                              const std::vector<EquityListEntry>& rows);
 
 // Applies symbol changes to `master`, in whatever order the file lists
 // them (chains of renames included). A change whose old symbol is the
@@ -139,8 +139,8 @@ ImportOutcome MergeEquityList(SecurityMaster &master,
 // symbols) gives the earlier part of that period the old symbol. A change
 // already recorded is unchanged; one that names no known instrument, or
 // would give a symbol to two instruments at once, is rejected.
-ImportOutcome ApplySymbolChanges(SecurityMaster &master,
-                                 const std::vector<SymbolChange> &rows);
+ImportOutcome ApplySymbolChanges(SecurityMaster& master,
+                                 const std::vector<SymbolChange>& rows);
 
 }  // namespace mdc::domain
 

@@ -17,8 +17,8 @@ constexpr std::streamsize kMaxFileBytes = 64 << 20;
 
 }  // namespace
 
-int RunImportCommand(const std::string &kind, const std::string &path,
-                     const std::string &url, std::FILE *out, std::FILE *err) {
+int RunImportCommand(const std::string& kind, const std::string& path,
+                     const std::string& url, std::FILE* out, std::FILE* err) {
   if (kind != kEquityListFile && kind != kSymbolChangesFile &&
       kind != kCorporateActionsFile) {
     std::fprintf(err,
@@ -56,10 +56,10 @@ int RunImportCommand(const std::string &kind, const std::string &path,
                  std::string(report.status().message()).c_str());
     return 1;
   }
-  for (const auto &row : report->rejected) {
+  for (const auto& row : report->rejected) {
     std::fprintf(err, "rejected line %d: %s\n", row.line, row.reason.c_str());
   }
-  for (const auto &row : report->ignored) {
+  for (const auto& row : report->ignored) {
     std::fprintf(err, "ignored line %d: %s\n", row.line, row.reason.c_str());
   }
   std::fprintf(out, "imported %d unchanged %d rejected %zu ignored %zu\n",

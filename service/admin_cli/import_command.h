@@ -14,8 +14,8 @@ namespace mdc {
 // ignored L` on `out` and each rejected or ignored row as `line L: reason`
 // on `err`. Returns 0 done (rows may have been rejected), 1 failed (the
 // file unreadable or not of that kind, the database), 2 bad usage.
-int RunImportCommand(const std::string &kind, const std::string &path,
-                     const std::string &url, std::FILE *out, std::FILE *err);
+int RunImportCommand(const std::string& kind, const std::string& path,
+                     const std::string& url, std::FILE* out, std::FILE* err);
 
 }  // namespace mdc
 

@@ -17,8 +17,8 @@ constexpr int kClosePage = 5000;
 }  // namespace
 
 absl::StatusOr<std::optional<double>> PreviousClose(
-    const domain::SymbolHistory &history, absl::CivilDay day,
-    storage::QuoteRepository &quotes, storage::NiftyRepository &nifty) {
+    const domain::SymbolHistory& history, absl::CivilDay day,
+    storage::QuoteRepository& quotes, storage::NiftyRepository& nifty) {
   for (int back = 1; back <= kPreviousCloseLookbackDays; ++back) {
     const absl::CivilDay d = day - back;
     auto symbol = domain::SymbolOn(history, d);
@@ -29,7 +29,7 @@ absl::StatusOr<std::optional<double>> PreviousClose(
     auto latest = series.Latest(begin, end - absl::Nanoseconds(1));
     if (!latest.ok()) return latest.status();
     if (!latest->has_value()) continue;
-    const v1::QuotePayload &payload = (*latest)->quote_data().payload();
+    const v1::QuotePayload& payload = (*latest)->quote_data().payload();
     if (payload.has_last_price()) {
       return std::optional<double>(payload.last_price());
     }
@@ -40,7 +40,7 @@ absl::StatusOr<std::optional<double>> PreviousClose(
     for (;;) {
       auto page = series.PricePoints(begin, end, after, kClosePage);
       if (!page.ok()) return page.status();
-      for (const auto &point : *page) {
+      for (const auto& point : *page) {
         if (point.last_price.has_value()) close = point.last_price;
       }
       if (static_cast<int>(page->size()) < kClosePage) break;
@@ -52,9 +52,9 @@ absl::StatusOr<std::optional<double>> PreviousClose(
 }
 
 absl::StatusOr<domain::AdjustmentFactors> AdjustmentFor(
-    domain::Adjustment adjustment, const std::string &symbol,
-    absl::CivilDay as_of, storage::InstrumentRepository &instruments,
-    storage::QuoteRepository &quotes, storage::NiftyRepository &nifty,
+    domain::Adjustment adjustment, const std::string& symbol,
+    absl::CivilDay as_of, storage::InstrumentRepository& instruments,
+    storage::QuoteRepository& quotes, storage::NiftyRepository& nifty,
     absl::string_view field) {
   if (adjustment == domain::Adjustment::kRaw || domain::IsNiftySymbol(symbol)) {
     return domain::AdjustmentFactors();
@@ -72,7 +72,7 @@ absl::StatusOr<domain::AdjustmentFactors> AdjustmentFor(
   auto actions = instruments.Actions((*record)->instrument.isin,
                                      domain::kEarliestListing, as_of);
   if (!actions.ok()) return actions.status();
-  const domain::SymbolHistory &history = (*record)->symbols;
+  const domain::SymbolHistory& history = (*record)->symbols;
   return domain::AdjustmentFactors::For(
       adjustment, *actions, as_of, [&](absl::CivilDay day) {
         return PreviousClose(history, day, quotes, nifty);

@@ -20,17 +20,17 @@ namespace mdc {
 // request's parameter of the symbol) when an adjusted read asks for a
 // symbol no instrument of the security master has had.
 absl::StatusOr<domain::AdjustmentFactors> AdjustmentFor(
-    domain::Adjustment adjustment, const std::string &symbol,
-    absl::CivilDay as_of, storage::InstrumentRepository &instruments,
-    storage::QuoteRepository &quotes, storage::NiftyRepository &nifty,
+    domain::Adjustment adjustment, const std::string& symbol,
+    absl::CivilDay as_of, storage::InstrumentRepository& instruments,
+    storage::QuoteRepository& quotes, storage::NiftyRepository& nifty,
     absl::string_view field = "symbol");
 
 // The last stored price of the instrument with symbol history `history`
 // before `day`: its latest quote of the nearest earlier trading day with
 // one, looking back at most two weeks (under the symbol of that day).
 absl::StatusOr<std::optional<double>> PreviousClose(
-    const domain::SymbolHistory &history, absl::CivilDay day,
-    storage::QuoteRepository &quotes, storage::NiftyRepository &nifty);
+    const domain::SymbolHistory& history, absl::CivilDay day,
+    storage::QuoteRepository& quotes, storage::NiftyRepository& nifty);
 
 }  // namespace mdc
 

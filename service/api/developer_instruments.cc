@@ -26,9 +26,9 @@ size_t Characters(absl::string_view text) {
 }
 constexpr absl::CivilDay kLastDay{2199, 12, 31};
 
-void ToProto(const storage::InstrumentRecord &record, absl::CivilDay date,
-             v1::InstrumentInfo *out) {
-  const domain::Instrument &i = record.instrument;
+void ToProto(const storage::InstrumentRecord& record, absl::CivilDay date,
+             v1::InstrumentInfo* out) {
+  const domain::Instrument& i = record.instrument;
   out->set_isin(i.isin);
   out->set_symbol(domain::SymbolOn(record.symbols, date).value_or(""));
   out->set_name(i.name);
@@ -40,7 +40,7 @@ void ToProto(const storage::InstrumentRecord &record, absl::CivilDay date,
   if (i.market_lot.has_value()) out->set_market_lot(*i.market_lot);
   if (i.paid_up_value.has_value()) out->set_paid_up_value(*i.paid_up_value);
   for (size_t k = 0; k < record.symbols.size(); ++k) {
-    v1::InstrumentSymbol *symbol = out->add_symbols();
+    v1::InstrumentSymbol* symbol = out->add_symbols();
     symbol->set_symbol(record.symbols[k].symbol);
     symbol->set_valid_from(domain::FormatDate(record.symbols[k].valid_from));
     if (k + 1 < record.symbols.size()) {
@@ -52,7 +52,7 @@ void ToProto(const storage::InstrumentRecord &record, absl::CivilDay date,
 
 // The query of a ListInstruments request, or what is wrong with it.
 absl::StatusOr<storage::InstrumentQuery> QueryOf(
-    const v1::ListInstrumentsRequest &request) {
+    const v1::ListInstrumentsRequest& request) {
   const int given = !request.symbol().empty() + !request.isin().empty() +
                     !request.prefix().empty();
   if (given != 1) {
@@ -84,7 +84,7 @@ absl::StatusOr<storage::InstrumentQuery> QueryOf(
 }
 
 // An optional YYYY-MM-DD parameter.
-absl::StatusOr<absl::CivilDay> DateOr(const std::string &text,
+absl::StatusOr<absl::CivilDay> DateOr(const std::string& text,
                                       absl::string_view field,
                                       absl::CivilDay otherwise) {
   if (text.empty()) return otherwise;
@@ -94,7 +94,7 @@ absl::StatusOr<absl::CivilDay> DateOr(const std::string &text,
 }
 
 // The rule of a single-field status ("field: rule").
-std::string RuleOf(const absl::Status &status) {
+std::string RuleOf(const absl::Status& status) {
   const absl::string_view message = status.message();
   const size_t colon = message.find(": ");
   return std::string(
@@ -104,11 +104,11 @@ std::string RuleOf(const absl::Status &status) {
 }  // namespace
 
 grpc::Status DeveloperService::ListInstruments(
-    grpc::ServerContext *context, const v1::ListInstrumentsRequest *request,
-    v1::ListInstrumentsResponse *response) {
+    grpc::ServerContext* context, const v1::ListInstrumentsRequest* request,
+    v1::ListInstrumentsResponse* response) {
   return calls_.Read(
       context, *request, response, reads_,
-      [&](const Stores &stores, const CallContext &call) -> absl::Status {
+      [&](const Stores& stores, const CallContext& call) -> absl::Status {
         auto query = QueryOf(*request);
         if (!query.ok()) return query.status();
         auto date = DateOr(request->date(), "date",
@@ -125,7 +125,7 @@ grpc::Status DeveloperService::ListInstruments(
                            by_symbol ? query->symbol : query->isin));
         }
         response->set_date(domain::FormatDate(*date));
-        for (const auto &record : *records) {
+        for (const auto& record : *records) {
           ToProto(record, *date, response->add_instruments());
         }
         return absl::OkStatus();
@@ -133,12 +133,12 @@ grpc::Status DeveloperService::ListInstruments(
 }
 
 grpc::Status DeveloperService::ListCorporateActions(
-    grpc::ServerContext *context,
-    const v1::ListCorporateActionsRequest *request,
-    v1::ListCorporateActionsResponse *response) {
+    grpc::ServerContext* context,
+    const v1::ListCorporateActionsRequest* request,
+    v1::ListCorporateActionsResponse* response) {
   return calls_.Read(
       context, *request, response, reads_,
-      [&](const Stores &stores, const CallContext &) -> absl::Status {
+      [&](const Stores& stores, const CallContext&) -> absl::Status {
         domain::FieldErrors errors;
         errors.AddStatus("symbol", domain::CheckStockSymbol(request->symbol()));
         auto start = DateOr(request->start_date(), "start_date",
@@ -159,12 +159,12 @@ grpc::Status DeveloperService::ListCorporateActions(
                                      "has had symbol ",
                                      request->symbol()));
         }
-        const std::string &isin = (*record)->instrument.isin;
+        const std::string& isin = (*record)->instrument.isin;
         auto actions = stores.instruments.Actions(isin, *start, *end);
         if (!actions.ok()) return actions.status();
         response->set_isin(isin);
-        for (const domain::CorporateAction &action : *actions) {
-          v1::CorporateActionInfo *out = response->add_actions();
+        for (const domain::CorporateAction& action : *actions) {
+          v1::CorporateActionInfo* out = response->add_actions();
           out->set_isin(isin);
           out->set_ex_date(domain::FormatDate(action.ex_date));
           out->set_kind(std::string(domain::ActionKindName(action.kind)));

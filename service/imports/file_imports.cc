@@ -11,13 +11,13 @@ namespace mdc {
 namespace {
 
 // A file the parser refused whole is a bad `csv` field.
-absl::Status BadFile(const absl::Status &status) {
+absl::Status BadFile(const absl::Status& status) {
   return domain::InvalidField("csv", status.message());
 }
 
 FileImportReport ReportOf(absl::string_view kind,
-                          const domain::ImportOutcome &outcome,
-                          const std::vector<domain::RejectedRow> &unreadable) {
+                          const domain::ImportOutcome& outcome,
+                          const std::vector<domain::RejectedRow>& unreadable) {
   FileImportReport report;
   report.kind = std::string(kind);
   report.imported = outcome.imported;
@@ -27,7 +27,7 @@ FileImportReport ReportOf(absl::string_view kind,
                          outcome.rejected.end());
   std::stable_sort(
       report.rejected.begin(), report.rejected.end(),
-      [](const auto &a, const auto &b) { return a.line < b.line; });
+      [](const auto& a, const auto& b) { return a.line < b.line; });
   return report;
 }
 
@@ -35,7 +35,7 @@ FileImportReport ReportOf(absl::string_view kind,
 
 absl::StatusOr<FileImportReport> ImportFile(
     absl::string_view kind, absl::string_view csv,
-    storage::InstrumentRepository &instruments) {
+    storage::InstrumentRepository& instruments) {
   if (kind == kEquityListFile) {
     auto parsed = domain::ParseEquityList(csv);
     if (!parsed.ok()) return BadFile(parsed.status());

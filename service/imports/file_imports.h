@@ -35,7 +35,7 @@ struct FileImportReport {
 // kind at all; then nothing is imported.
 absl::StatusOr<FileImportReport> ImportFile(
     absl::string_view kind, absl::string_view csv,
-    storage::InstrumentRepository &instruments);
+    storage::InstrumentRepository& instruments);
 
 }  // namespace mdc
 

@@ -72,7 +72,7 @@ TEST(Purpose, SeveralPartsAndPartsWithoutPriceEffect) {
 }
 
 TEST(Purpose, WhatIsNotUnderstoodIsNotGuessed) {
-  for (const char *purpose :
+  for (const char* purpose :
        {"Bonus", "Bonus 0:1", "Bonus 1:0", "Dividend", "Demerger",
         "Face Value Split From Rs 2 To Rs 10", "Something New",
         "Dividend - 10%/Spin Off", "Face Value Split From Rs 10 To Rs 10",

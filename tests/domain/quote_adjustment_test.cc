@@ -17,7 +17,7 @@ TEST(QuoteAdjustment, ScalesPricesAndQuantitiesOnly) {
   p.set_market_cap(1e9);
   p.set_week_52_high(300);
   p.mutable_ohlc()->set_open(190);
-  auto *bid = p.mutable_depth()->add_buy();
+  auto* bid = p.mutable_depth()->add_buy();
   bid->set_price(199);
   bid->set_quantity(50);
   AdjustPayload(0.5, 2, &p);

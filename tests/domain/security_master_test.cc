@@ -35,7 +35,7 @@ TEST(SecurityMaster, ParsesEquityListAndRejectsBadRowsByLine) {
       "GHI,Ghi,EQ,-,x,1,INE467B01029,1\n");
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   ASSERT_EQ(parsed->rows.size(), 2u);
-  const Instrument &infy = parsed->rows[0].instrument;
+  const Instrument& infy = parsed->rows[0].instrument;
   EXPECT_EQ(parsed->rows[0].symbol, "INFY");
   EXPECT_EQ(infy.isin, kInfyIsin);
   EXPECT_EQ(infy.listing_date, absl::CivilDay(1995, 2, 8));
