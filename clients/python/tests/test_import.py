@@ -9,9 +9,9 @@ from datetime import date, datetime
 from pathlib import Path
 
 import pytest
+from mdc.v1 import admin_pb2
 
 import mdc
-from mdc.v1 import admin_pb2
 from mdc_stack import Stack
 
 DAY = date(2035, 11, 6)

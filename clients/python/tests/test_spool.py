@@ -28,7 +28,7 @@ def quote(last_price: float) -> mdc.QuoteDataDict:
 def nobody_listening() -> str:
     """A gateway address where nothing listens: connections are refused."""
     with socket.create_server(("127.0.0.1", 0)) as s:
-        return "http://127.0.0.1:%d" % s.getsockname()[1]
+        return f"http://127.0.0.1:{s.getsockname()[1]}"
 
 
 def test_writes_wait_on_disk_and_arrive_in_order_after_a_restart(

@@ -20,7 +20,12 @@ from typing import BinaryIO
 import httpx
 from google.protobuf import json_format, message
 
-from mdc.errors import MdcError, error_from_response, error_from_transport, invalid_argument
+from mdc.errors import (
+    MdcError,
+    error_from_response,
+    error_from_transport,
+    invalid_argument,
+)
 from mdc.methods import Method
 from mdc.retry import MAX_RETRY_AFTER, Attempts, RetryPolicy, may_retry_answer
 
