@@ -35,6 +35,13 @@ lint_cpp() {
 
 lint_go() {
   local mod dir status=0 unformatted
+  # go vet type-checks against the code the build generates from the protos
+  # (gateway/gen/mdcv1, the OpenAPI document the gateway embeds), which a
+  # fresh clone lacks: build first then (`make test` finds it built).
+  if [ ! -d "$MDC_ROOT/gateway/gen/mdcv1" ] || [ ! -f "$MDC_ROOT/gateway/internal/openapi/openapi.json" ]; then
+    log "go vet needs the generated code: building first (scripts/build.sh)"
+    MDC_TESTS=ON "$MDC_ROOT/scripts/build.sh" || return 1
+  fi
   while IFS= read -r mod; do
     dir=$MDC_ROOT/$(dirname "$mod")
     unformatted=$(cd "$dir" && gofmt -l .)
