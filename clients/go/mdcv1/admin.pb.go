@@ -1396,6 +1396,250 @@ func (x *BrokerCredentialsStatus) GetUpdatedTime() *timestamppb.Timestamp {
 	return nil
 }
 
+// Import Instruments request: the file is the HTTP request body
+// (Content-Type: text/csv).
+type ImportInstrumentsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Which file: equity_list (EQUITY_L.csv) or symbol_changes (the
+	// symbol-change list); required.
+	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	// The file, UTF-8 CSV as NSE publishes it (docs/api.md, "Instrument and
+	// corporate-action files").
+	Csv           []byte `protobuf:"bytes,2,opt,name=csv,proto3" json:"csv,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportInstrumentsRequest) Reset() {
+	*x = ImportInstrumentsRequest{}
+	mi := &file_mdc_v1_admin_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportInstrumentsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportInstrumentsRequest) ProtoMessage() {}
+
+func (x *ImportInstrumentsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_admin_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportInstrumentsRequest.ProtoReflect.Descriptor instead.
+func (*ImportInstrumentsRequest) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *ImportInstrumentsRequest) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *ImportInstrumentsRequest) GetCsv() []byte {
+	if x != nil {
+		return x.Csv
+	}
+	return nil
+}
+
+// Import Corporate Actions request: the file is the HTTP request body
+// (Content-Type: text/csv).
+type ImportCorporateActionsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// NSE's corporate-actions file, UTF-8 CSV.
+	Csv           []byte `protobuf:"bytes,1,opt,name=csv,proto3" json:"csv,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportCorporateActionsRequest) Reset() {
+	*x = ImportCorporateActionsRequest{}
+	mi := &file_mdc_v1_admin_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportCorporateActionsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportCorporateActionsRequest) ProtoMessage() {}
+
+func (x *ImportCorporateActionsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_admin_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportCorporateActionsRequest.ProtoReflect.Descriptor instead.
+func (*ImportCorporateActionsRequest) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *ImportCorporateActionsRequest) GetCsv() []byte {
+	if x != nil {
+		return x.Csv
+	}
+	return nil
+}
+
+// A row of an imported file that was not imported, or was passed over.
+type ImportedRowNote struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The row's 1-based line in the file (the header is line 1).
+	Line int32 `protobuf:"varint,1,opt,name=line,proto3" json:"line,omitempty"`
+	// Why, naming the column.
+	Reason        string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportedRowNote) Reset() {
+	*x = ImportedRowNote{}
+	mi := &file_mdc_v1_admin_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportedRowNote) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportedRowNote) ProtoMessage() {}
+
+func (x *ImportedRowNote) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_admin_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportedRowNote.ProtoReflect.Descriptor instead.
+func (*ImportedRowNote) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *ImportedRowNote) GetLine() int32 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *ImportedRowNote) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+// What an import did.
+type ImportFileResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The kind of file imported: equity_list, symbol_changes or
+	// corporate_actions.
+	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	// Rows that added or changed something.
+	Imported int32 `protobuf:"varint,2,opt,name=imported,proto3" json:"imported,omitempty"`
+	// Rows already stored exactly so.
+	Unchanged int32 `protobuf:"varint,3,opt,name=unchanged,proto3" json:"unchanged,omitempty"`
+	// Rows not imported, by line.
+	Rejected []*ImportedRowNote `protobuf:"bytes,4,rep,name=rejected,proto3" json:"rejected,omitempty"`
+	// Corporate actions only: rows read fine that carry no price effect
+	// (an AGM alone), by line.
+	Ignored       []*ImportedRowNote `protobuf:"bytes,5,rep,name=ignored,proto3" json:"ignored,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportFileResponse) Reset() {
+	*x = ImportFileResponse{}
+	mi := &file_mdc_v1_admin_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportFileResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportFileResponse) ProtoMessage() {}
+
+func (x *ImportFileResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_admin_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportFileResponse.ProtoReflect.Descriptor instead.
+func (*ImportFileResponse) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *ImportFileResponse) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *ImportFileResponse) GetImported() int32 {
+	if x != nil {
+		return x.Imported
+	}
+	return 0
+}
+
+func (x *ImportFileResponse) GetUnchanged() int32 {
+	if x != nil {
+		return x.Unchanged
+	}
+	return 0
+}
+
+func (x *ImportFileResponse) GetRejected() []*ImportedRowNote {
+	if x != nil {
+		return x.Rejected
+	}
+	return nil
+}
+
+func (x *ImportFileResponse) GetIgnored() []*ImportedRowNote {
+	if x != nil {
+		return x.Ignored
+	}
+	return nil
+}
+
 var File_mdc_v1_admin_proto protoreflect.FileDescriptor
 
 const file_mdc_v1_admin_proto_rawDesc = "" +
@@ -1487,7 +1731,21 @@ const file_mdc_v1_admin_proto_rawDesc = "" +
 	"\n" +
 	"configured\x18\x01 \x01(\bR\n" +
 	"configured\x12=\n" +
-	"\fupdated_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\vupdatedTime2\xd3\x17\n" +
+	"\fupdated_time\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\vupdatedTime\"L\n" +
+	"\x18ImportInstrumentsRequest\x12\x18\n" +
+	"\x04kind\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x04kind\x12\x16\n" +
+	"\x03csv\x18\x02 \x01(\fB\x04\xe2A\x01\x02R\x03csv\"7\n" +
+	"\x1dImportCorporateActionsRequest\x12\x16\n" +
+	"\x03csv\x18\x01 \x01(\fB\x04\xe2A\x01\x02R\x03csv\"=\n" +
+	"\x0fImportedRowNote\x12\x12\n" +
+	"\x04line\x18\x01 \x01(\x05R\x04line\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xca\x01\n" +
+	"\x12ImportFileResponse\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x1a\n" +
+	"\bimported\x18\x02 \x01(\x05R\bimported\x12\x1c\n" +
+	"\tunchanged\x18\x03 \x01(\x05R\tunchanged\x123\n" +
+	"\brejected\x18\x04 \x03(\v2\x17.mdc.v1.ImportedRowNoteR\brejected\x121\n" +
+	"\aignored\x18\x05 \x03(\v2\x17.mdc.v1.ImportedRowNoteR\aignored2\xcf\x1a\n" +
 	"\fAdminService\x12\x82\x01\n" +
 	"\x0eListDevelopers\x12\x1d.mdc.v1.ListDevelopersRequest\x1a\x1e.mdc.v1.ListDevelopersResponse\"1\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x16\x12\x14/v1/admin/developers\x90\x02\x01\x12\x95\x01\n" +
 	"\fGetDeveloper\x12\x1b.mdc.v1.GetDeveloperRequest\x1a\x11.mdc.v1.Developer\"U\xa2\x9f\x19-\b\x03\x10\x01\x18\x01 \x01*\x1d\b\x05\x12\x19No developer has this id.:\x04read\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/admin/developers/{id}\x90\x02\x01\x12\xdc\x01\n" +
@@ -1504,7 +1762,9 @@ const file_mdc_v1_admin_proto_rawDesc = "" +
 	"\x0eCompactHistory\x12\x1d.mdc.v1.CompactHistoryRequest\x1a\x1e.mdc.v1.CompactHistoryResponse\"c\xa2\x9f\x19;\b\x03\x10\x01\x18\x01 \x01:1a second compaction finds nothing left to compact\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/v1/admin/data/compact\x90\x02\x02\x12\x7f\n" +
 	"\x10GetStorageReport\x12\x1f.mdc.v1.GetStorageReportRequest\x1a\x15.mdc.v1.StorageReport\"3\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/admin/data/storage\x90\x02\x01\x12\x93\x02\n" +
 	"\x14SetBrokerCredentials\x12#.mdc.v1.SetBrokerCredentialsRequest\x1a\x1f.mdc.v1.BrokerCredentialsStatus\"\xb4\x01\xa2\x9f\x19\x91\x01\b\x03\x10\x01\x18\x01 \x01*S\b\t\x12OThe server has no MDC_SECRET_KEY, so it cannot store the credentials encrypted.:2replaces the stored credentials with the same ones\x82\xd3\xe4\x93\x02\x15:\x01*\x1a\x10/v1/admin/broker\x90\x02\x02\x12\x8b\x01\n" +
-	"\x14GetBrokerCredentials\x12#.mdc.v1.GetBrokerCredentialsRequest\x1a\x1f.mdc.v1.BrokerCredentialsStatus\"-\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/admin/broker\x90\x02\x01B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
+	"\x14GetBrokerCredentials\x12#.mdc.v1.GetBrokerCredentialsRequest\x1a\x1f.mdc.v1.BrokerCredentialsStatus\"-\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/admin/broker\x90\x02\x01\x12\xb3\x01\n" +
+	"\x11ImportInstruments\x12 .mdc.v1.ImportInstrumentsRequest\x1a\x1a.mdc.v1.ImportFileResponse\"`\xa2\x9f\x190\b\x03\x10\x01\x18\x01 \x01:&importing a file again changes nothing\x82\xd3\xe4\x93\x02#:\x03csv\"\x1c/v1/admin/instruments/import\x90\x02\x02\x12\xc3\x01\n" +
+	"\x16ImportCorporateActions\x12%.mdc.v1.ImportCorporateActionsRequest\x1a\x1a.mdc.v1.ImportFileResponse\"f\xa2\x9f\x190\b\x03\x10\x01\x18\x01 \x01:&importing a file again changes nothing\x82\xd3\xe4\x93\x02):\x03csv\"\"/v1/admin/corporate-actions/import\x90\x02\x02B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
 
 var (
 	file_mdc_v1_admin_proto_rawDescOnce sync.Once
@@ -1518,85 +1778,95 @@ func file_mdc_v1_admin_proto_rawDescGZIP() []byte {
 	return file_mdc_v1_admin_proto_rawDescData
 }
 
-var file_mdc_v1_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_mdc_v1_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_mdc_v1_admin_proto_goTypes = []any{
-	(*ListDevelopersRequest)(nil),       // 0: mdc.v1.ListDevelopersRequest
-	(*ListDevelopersResponse)(nil),      // 1: mdc.v1.ListDevelopersResponse
-	(*GetDeveloperRequest)(nil),         // 2: mdc.v1.GetDeveloperRequest
-	(*CreateDeveloperRequest)(nil),      // 3: mdc.v1.CreateDeveloperRequest
-	(*RefreshDeveloperKeyRequest)(nil),  // 4: mdc.v1.RefreshDeveloperKeyRequest
-	(*DeleteDeveloperRequest)(nil),      // 5: mdc.v1.DeleteDeveloperRequest
-	(*CreateHolidaysRequest)(nil),       // 6: mdc.v1.CreateHolidaysRequest
-	(*DeleteHolidaysRequest)(nil),       // 7: mdc.v1.DeleteHolidaysRequest
-	(*DeleteHolidayRequest)(nil),        // 8: mdc.v1.DeleteHolidayRequest
-	(*DeleteHolidaysResponse)(nil),      // 9: mdc.v1.DeleteHolidaysResponse
-	(*ListDataDatesRequest)(nil),        // 10: mdc.v1.ListDataDatesRequest
-	(*DataDate)(nil),                    // 11: mdc.v1.DataDate
-	(*ListDataDatesResponse)(nil),       // 12: mdc.v1.ListDataDatesResponse
-	(*DeleteDataDatesRequest)(nil),      // 13: mdc.v1.DeleteDataDatesRequest
-	(*DeleteDataDatesResponse)(nil),     // 14: mdc.v1.DeleteDataDatesResponse
-	(*CompactHistoryRequest)(nil),       // 15: mdc.v1.CompactHistoryRequest
-	(*CompactHistoryResponse)(nil),      // 16: mdc.v1.CompactHistoryResponse
-	(*GetStorageReportRequest)(nil),     // 17: mdc.v1.GetStorageReportRequest
-	(*StorageUsage)(nil),                // 18: mdc.v1.StorageUsage
-	(*StorageReport)(nil),               // 19: mdc.v1.StorageReport
-	(*RunDbScriptRequest)(nil),          // 20: mdc.v1.RunDbScriptRequest
-	(*RunDbScriptResponse)(nil),         // 21: mdc.v1.RunDbScriptResponse
-	(*SetBrokerCredentialsRequest)(nil), // 22: mdc.v1.SetBrokerCredentialsRequest
-	(*GetBrokerCredentialsRequest)(nil), // 23: mdc.v1.GetBrokerCredentialsRequest
-	(*BrokerCredentialsStatus)(nil),     // 24: mdc.v1.BrokerCredentialsStatus
-	nil,                                 // 25: mdc.v1.RunDbScriptRequest.ArgsEntry
-	(*Developer)(nil),                   // 26: mdc.v1.Developer
-	(*Holiday)(nil),                     // 27: mdc.v1.Holiday
-	(*timestamppb.Timestamp)(nil),       // 28: google.protobuf.Timestamp
-	(*ListHolidaysRequest)(nil),         // 29: mdc.v1.ListHolidaysRequest
-	(*emptypb.Empty)(nil),               // 30: google.protobuf.Empty
-	(*ListHolidaysResponse)(nil),        // 31: mdc.v1.ListHolidaysResponse
+	(*ListDevelopersRequest)(nil),         // 0: mdc.v1.ListDevelopersRequest
+	(*ListDevelopersResponse)(nil),        // 1: mdc.v1.ListDevelopersResponse
+	(*GetDeveloperRequest)(nil),           // 2: mdc.v1.GetDeveloperRequest
+	(*CreateDeveloperRequest)(nil),        // 3: mdc.v1.CreateDeveloperRequest
+	(*RefreshDeveloperKeyRequest)(nil),    // 4: mdc.v1.RefreshDeveloperKeyRequest
+	(*DeleteDeveloperRequest)(nil),        // 5: mdc.v1.DeleteDeveloperRequest
+	(*CreateHolidaysRequest)(nil),         // 6: mdc.v1.CreateHolidaysRequest
+	(*DeleteHolidaysRequest)(nil),         // 7: mdc.v1.DeleteHolidaysRequest
+	(*DeleteHolidayRequest)(nil),          // 8: mdc.v1.DeleteHolidayRequest
+	(*DeleteHolidaysResponse)(nil),        // 9: mdc.v1.DeleteHolidaysResponse
+	(*ListDataDatesRequest)(nil),          // 10: mdc.v1.ListDataDatesRequest
+	(*DataDate)(nil),                      // 11: mdc.v1.DataDate
+	(*ListDataDatesResponse)(nil),         // 12: mdc.v1.ListDataDatesResponse
+	(*DeleteDataDatesRequest)(nil),        // 13: mdc.v1.DeleteDataDatesRequest
+	(*DeleteDataDatesResponse)(nil),       // 14: mdc.v1.DeleteDataDatesResponse
+	(*CompactHistoryRequest)(nil),         // 15: mdc.v1.CompactHistoryRequest
+	(*CompactHistoryResponse)(nil),        // 16: mdc.v1.CompactHistoryResponse
+	(*GetStorageReportRequest)(nil),       // 17: mdc.v1.GetStorageReportRequest
+	(*StorageUsage)(nil),                  // 18: mdc.v1.StorageUsage
+	(*StorageReport)(nil),                 // 19: mdc.v1.StorageReport
+	(*RunDbScriptRequest)(nil),            // 20: mdc.v1.RunDbScriptRequest
+	(*RunDbScriptResponse)(nil),           // 21: mdc.v1.RunDbScriptResponse
+	(*SetBrokerCredentialsRequest)(nil),   // 22: mdc.v1.SetBrokerCredentialsRequest
+	(*GetBrokerCredentialsRequest)(nil),   // 23: mdc.v1.GetBrokerCredentialsRequest
+	(*BrokerCredentialsStatus)(nil),       // 24: mdc.v1.BrokerCredentialsStatus
+	(*ImportInstrumentsRequest)(nil),      // 25: mdc.v1.ImportInstrumentsRequest
+	(*ImportCorporateActionsRequest)(nil), // 26: mdc.v1.ImportCorporateActionsRequest
+	(*ImportedRowNote)(nil),               // 27: mdc.v1.ImportedRowNote
+	(*ImportFileResponse)(nil),            // 28: mdc.v1.ImportFileResponse
+	nil,                                   // 29: mdc.v1.RunDbScriptRequest.ArgsEntry
+	(*Developer)(nil),                     // 30: mdc.v1.Developer
+	(*Holiday)(nil),                       // 31: mdc.v1.Holiday
+	(*timestamppb.Timestamp)(nil),         // 32: google.protobuf.Timestamp
+	(*ListHolidaysRequest)(nil),           // 33: mdc.v1.ListHolidaysRequest
+	(*emptypb.Empty)(nil),                 // 34: google.protobuf.Empty
+	(*ListHolidaysResponse)(nil),          // 35: mdc.v1.ListHolidaysResponse
 }
 var file_mdc_v1_admin_proto_depIdxs = []int32{
-	26, // 0: mdc.v1.ListDevelopersResponse.developers:type_name -> mdc.v1.Developer
-	27, // 1: mdc.v1.CreateHolidaysRequest.holidays:type_name -> mdc.v1.Holiday
+	30, // 0: mdc.v1.ListDevelopersResponse.developers:type_name -> mdc.v1.Developer
+	31, // 1: mdc.v1.CreateHolidaysRequest.holidays:type_name -> mdc.v1.Holiday
 	11, // 2: mdc.v1.ListDataDatesResponse.dates:type_name -> mdc.v1.DataDate
 	18, // 3: mdc.v1.StorageReport.usage:type_name -> mdc.v1.StorageUsage
-	25, // 4: mdc.v1.RunDbScriptRequest.args:type_name -> mdc.v1.RunDbScriptRequest.ArgsEntry
-	28, // 5: mdc.v1.BrokerCredentialsStatus.updated_time:type_name -> google.protobuf.Timestamp
-	0,  // 6: mdc.v1.AdminService.ListDevelopers:input_type -> mdc.v1.ListDevelopersRequest
-	2,  // 7: mdc.v1.AdminService.GetDeveloper:input_type -> mdc.v1.GetDeveloperRequest
-	3,  // 8: mdc.v1.AdminService.CreateDeveloper:input_type -> mdc.v1.CreateDeveloperRequest
-	4,  // 9: mdc.v1.AdminService.RefreshDeveloperKey:input_type -> mdc.v1.RefreshDeveloperKeyRequest
-	5,  // 10: mdc.v1.AdminService.DeleteDeveloper:input_type -> mdc.v1.DeleteDeveloperRequest
-	29, // 11: mdc.v1.AdminService.ListHolidays:input_type -> mdc.v1.ListHolidaysRequest
-	6,  // 12: mdc.v1.AdminService.CreateHolidays:input_type -> mdc.v1.CreateHolidaysRequest
-	7,  // 13: mdc.v1.AdminService.DeleteHolidays:input_type -> mdc.v1.DeleteHolidaysRequest
-	8,  // 14: mdc.v1.AdminService.DeleteHoliday:input_type -> mdc.v1.DeleteHolidayRequest
-	10, // 15: mdc.v1.AdminService.ListDataDates:input_type -> mdc.v1.ListDataDatesRequest
-	13, // 16: mdc.v1.AdminService.DeleteDataDates:input_type -> mdc.v1.DeleteDataDatesRequest
-	20, // 17: mdc.v1.AdminService.RunDbScript:input_type -> mdc.v1.RunDbScriptRequest
-	15, // 18: mdc.v1.AdminService.CompactHistory:input_type -> mdc.v1.CompactHistoryRequest
-	17, // 19: mdc.v1.AdminService.GetStorageReport:input_type -> mdc.v1.GetStorageReportRequest
-	22, // 20: mdc.v1.AdminService.SetBrokerCredentials:input_type -> mdc.v1.SetBrokerCredentialsRequest
-	23, // 21: mdc.v1.AdminService.GetBrokerCredentials:input_type -> mdc.v1.GetBrokerCredentialsRequest
-	1,  // 22: mdc.v1.AdminService.ListDevelopers:output_type -> mdc.v1.ListDevelopersResponse
-	26, // 23: mdc.v1.AdminService.GetDeveloper:output_type -> mdc.v1.Developer
-	26, // 24: mdc.v1.AdminService.CreateDeveloper:output_type -> mdc.v1.Developer
-	26, // 25: mdc.v1.AdminService.RefreshDeveloperKey:output_type -> mdc.v1.Developer
-	30, // 26: mdc.v1.AdminService.DeleteDeveloper:output_type -> google.protobuf.Empty
-	31, // 27: mdc.v1.AdminService.ListHolidays:output_type -> mdc.v1.ListHolidaysResponse
-	31, // 28: mdc.v1.AdminService.CreateHolidays:output_type -> mdc.v1.ListHolidaysResponse
-	9,  // 29: mdc.v1.AdminService.DeleteHolidays:output_type -> mdc.v1.DeleteHolidaysResponse
-	9,  // 30: mdc.v1.AdminService.DeleteHoliday:output_type -> mdc.v1.DeleteHolidaysResponse
-	12, // 31: mdc.v1.AdminService.ListDataDates:output_type -> mdc.v1.ListDataDatesResponse
-	14, // 32: mdc.v1.AdminService.DeleteDataDates:output_type -> mdc.v1.DeleteDataDatesResponse
-	21, // 33: mdc.v1.AdminService.RunDbScript:output_type -> mdc.v1.RunDbScriptResponse
-	16, // 34: mdc.v1.AdminService.CompactHistory:output_type -> mdc.v1.CompactHistoryResponse
-	19, // 35: mdc.v1.AdminService.GetStorageReport:output_type -> mdc.v1.StorageReport
-	24, // 36: mdc.v1.AdminService.SetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
-	24, // 37: mdc.v1.AdminService.GetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
-	22, // [22:38] is the sub-list for method output_type
-	6,  // [6:22] is the sub-list for method input_type
-	6,  // [6:6] is the sub-list for extension type_name
-	6,  // [6:6] is the sub-list for extension extendee
-	0,  // [0:6] is the sub-list for field type_name
+	29, // 4: mdc.v1.RunDbScriptRequest.args:type_name -> mdc.v1.RunDbScriptRequest.ArgsEntry
+	32, // 5: mdc.v1.BrokerCredentialsStatus.updated_time:type_name -> google.protobuf.Timestamp
+	27, // 6: mdc.v1.ImportFileResponse.rejected:type_name -> mdc.v1.ImportedRowNote
+	27, // 7: mdc.v1.ImportFileResponse.ignored:type_name -> mdc.v1.ImportedRowNote
+	0,  // 8: mdc.v1.AdminService.ListDevelopers:input_type -> mdc.v1.ListDevelopersRequest
+	2,  // 9: mdc.v1.AdminService.GetDeveloper:input_type -> mdc.v1.GetDeveloperRequest
+	3,  // 10: mdc.v1.AdminService.CreateDeveloper:input_type -> mdc.v1.CreateDeveloperRequest
+	4,  // 11: mdc.v1.AdminService.RefreshDeveloperKey:input_type -> mdc.v1.RefreshDeveloperKeyRequest
+	5,  // 12: mdc.v1.AdminService.DeleteDeveloper:input_type -> mdc.v1.DeleteDeveloperRequest
+	33, // 13: mdc.v1.AdminService.ListHolidays:input_type -> mdc.v1.ListHolidaysRequest
+	6,  // 14: mdc.v1.AdminService.CreateHolidays:input_type -> mdc.v1.CreateHolidaysRequest
+	7,  // 15: mdc.v1.AdminService.DeleteHolidays:input_type -> mdc.v1.DeleteHolidaysRequest
+	8,  // 16: mdc.v1.AdminService.DeleteHoliday:input_type -> mdc.v1.DeleteHolidayRequest
+	10, // 17: mdc.v1.AdminService.ListDataDates:input_type -> mdc.v1.ListDataDatesRequest
+	13, // 18: mdc.v1.AdminService.DeleteDataDates:input_type -> mdc.v1.DeleteDataDatesRequest
+	20, // 19: mdc.v1.AdminService.RunDbScript:input_type -> mdc.v1.RunDbScriptRequest
+	15, // 20: mdc.v1.AdminService.CompactHistory:input_type -> mdc.v1.CompactHistoryRequest
+	17, // 21: mdc.v1.AdminService.GetStorageReport:input_type -> mdc.v1.GetStorageReportRequest
+	22, // 22: mdc.v1.AdminService.SetBrokerCredentials:input_type -> mdc.v1.SetBrokerCredentialsRequest
+	23, // 23: mdc.v1.AdminService.GetBrokerCredentials:input_type -> mdc.v1.GetBrokerCredentialsRequest
+	25, // 24: mdc.v1.AdminService.ImportInstruments:input_type -> mdc.v1.ImportInstrumentsRequest
+	26, // 25: mdc.v1.AdminService.ImportCorporateActions:input_type -> mdc.v1.ImportCorporateActionsRequest
+	1,  // 26: mdc.v1.AdminService.ListDevelopers:output_type -> mdc.v1.ListDevelopersResponse
+	30, // 27: mdc.v1.AdminService.GetDeveloper:output_type -> mdc.v1.Developer
+	30, // 28: mdc.v1.AdminService.CreateDeveloper:output_type -> mdc.v1.Developer
+	30, // 29: mdc.v1.AdminService.RefreshDeveloperKey:output_type -> mdc.v1.Developer
+	34, // 30: mdc.v1.AdminService.DeleteDeveloper:output_type -> google.protobuf.Empty
+	35, // 31: mdc.v1.AdminService.ListHolidays:output_type -> mdc.v1.ListHolidaysResponse
+	35, // 32: mdc.v1.AdminService.CreateHolidays:output_type -> mdc.v1.ListHolidaysResponse
+	9,  // 33: mdc.v1.AdminService.DeleteHolidays:output_type -> mdc.v1.DeleteHolidaysResponse
+	9,  // 34: mdc.v1.AdminService.DeleteHoliday:output_type -> mdc.v1.DeleteHolidaysResponse
+	12, // 35: mdc.v1.AdminService.ListDataDates:output_type -> mdc.v1.ListDataDatesResponse
+	14, // 36: mdc.v1.AdminService.DeleteDataDates:output_type -> mdc.v1.DeleteDataDatesResponse
+	21, // 37: mdc.v1.AdminService.RunDbScript:output_type -> mdc.v1.RunDbScriptResponse
+	16, // 38: mdc.v1.AdminService.CompactHistory:output_type -> mdc.v1.CompactHistoryResponse
+	19, // 39: mdc.v1.AdminService.GetStorageReport:output_type -> mdc.v1.StorageReport
+	24, // 40: mdc.v1.AdminService.SetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
+	24, // 41: mdc.v1.AdminService.GetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
+	28, // 42: mdc.v1.AdminService.ImportInstruments:output_type -> mdc.v1.ImportFileResponse
+	28, // 43: mdc.v1.AdminService.ImportCorporateActions:output_type -> mdc.v1.ImportFileResponse
+	26, // [26:44] is the sub-list for method output_type
+	8,  // [8:26] is the sub-list for method input_type
+	8,  // [8:8] is the sub-list for extension type_name
+	8,  // [8:8] is the sub-list for extension extendee
+	0,  // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_mdc_v1_admin_proto_init() }
@@ -1613,7 +1883,7 @@ func file_mdc_v1_admin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mdc_v1_admin_proto_rawDesc), len(file_mdc_v1_admin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   26,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -23,22 +23,24 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	AdminService_ListDevelopers_FullMethodName       = "/mdc.v1.AdminService/ListDevelopers"
-	AdminService_GetDeveloper_FullMethodName         = "/mdc.v1.AdminService/GetDeveloper"
-	AdminService_CreateDeveloper_FullMethodName      = "/mdc.v1.AdminService/CreateDeveloper"
-	AdminService_RefreshDeveloperKey_FullMethodName  = "/mdc.v1.AdminService/RefreshDeveloperKey"
-	AdminService_DeleteDeveloper_FullMethodName      = "/mdc.v1.AdminService/DeleteDeveloper"
-	AdminService_ListHolidays_FullMethodName         = "/mdc.v1.AdminService/ListHolidays"
-	AdminService_CreateHolidays_FullMethodName       = "/mdc.v1.AdminService/CreateHolidays"
-	AdminService_DeleteHolidays_FullMethodName       = "/mdc.v1.AdminService/DeleteHolidays"
-	AdminService_DeleteHoliday_FullMethodName        = "/mdc.v1.AdminService/DeleteHoliday"
-	AdminService_ListDataDates_FullMethodName        = "/mdc.v1.AdminService/ListDataDates"
-	AdminService_DeleteDataDates_FullMethodName      = "/mdc.v1.AdminService/DeleteDataDates"
-	AdminService_RunDbScript_FullMethodName          = "/mdc.v1.AdminService/RunDbScript"
-	AdminService_CompactHistory_FullMethodName       = "/mdc.v1.AdminService/CompactHistory"
-	AdminService_GetStorageReport_FullMethodName     = "/mdc.v1.AdminService/GetStorageReport"
-	AdminService_SetBrokerCredentials_FullMethodName = "/mdc.v1.AdminService/SetBrokerCredentials"
-	AdminService_GetBrokerCredentials_FullMethodName = "/mdc.v1.AdminService/GetBrokerCredentials"
+	AdminService_ListDevelopers_FullMethodName         = "/mdc.v1.AdminService/ListDevelopers"
+	AdminService_GetDeveloper_FullMethodName           = "/mdc.v1.AdminService/GetDeveloper"
+	AdminService_CreateDeveloper_FullMethodName        = "/mdc.v1.AdminService/CreateDeveloper"
+	AdminService_RefreshDeveloperKey_FullMethodName    = "/mdc.v1.AdminService/RefreshDeveloperKey"
+	AdminService_DeleteDeveloper_FullMethodName        = "/mdc.v1.AdminService/DeleteDeveloper"
+	AdminService_ListHolidays_FullMethodName           = "/mdc.v1.AdminService/ListHolidays"
+	AdminService_CreateHolidays_FullMethodName         = "/mdc.v1.AdminService/CreateHolidays"
+	AdminService_DeleteHolidays_FullMethodName         = "/mdc.v1.AdminService/DeleteHolidays"
+	AdminService_DeleteHoliday_FullMethodName          = "/mdc.v1.AdminService/DeleteHoliday"
+	AdminService_ListDataDates_FullMethodName          = "/mdc.v1.AdminService/ListDataDates"
+	AdminService_DeleteDataDates_FullMethodName        = "/mdc.v1.AdminService/DeleteDataDates"
+	AdminService_RunDbScript_FullMethodName            = "/mdc.v1.AdminService/RunDbScript"
+	AdminService_CompactHistory_FullMethodName         = "/mdc.v1.AdminService/CompactHistory"
+	AdminService_GetStorageReport_FullMethodName       = "/mdc.v1.AdminService/GetStorageReport"
+	AdminService_SetBrokerCredentials_FullMethodName   = "/mdc.v1.AdminService/SetBrokerCredentials"
+	AdminService_GetBrokerCredentials_FullMethodName   = "/mdc.v1.AdminService/GetBrokerCredentials"
+	AdminService_ImportInstruments_FullMethodName      = "/mdc.v1.AdminService/ImportInstruments"
+	AdminService_ImportCorporateActions_FullMethodName = "/mdc.v1.AdminService/ImportCorporateActions"
 )
 
 // AdminServiceClient is the client API for AdminService service.
@@ -135,6 +137,28 @@ type AdminServiceClient interface {
 	// Whether broker credentials are set, and since when.
 	// Returns no errors of its own.
 	GetBrokerCredentials(ctx context.Context, in *GetBrokerCredentialsRequest, opts ...grpc.CallOption) (*BrokerCredentialsStatus, error)
+	// Imports one of NSE's security-master files, sent as the request body
+	// with Content-Type text/csv: `kind=equity_list` (EQUITY_L.csv) or
+	// `kind=symbol_changes` (the symbol-change list). Rows that cannot be
+	// read or that the rules refuse are listed back in `rejected` with their
+	// line and reason and change nothing; the other rows are imported
+	// together, in one transaction. Importing the same file again changes
+	// nothing (everything is `unchanged`).
+	// Returns INVALID_ARGUMENT naming `kind` (missing or unknown) or `csv`
+	// (empty, not UTF-8 CSV text, or a header lacking the file's columns:
+	// the wrong kind of file); nothing is imported then.
+	ImportInstruments(ctx context.Context, in *ImportInstrumentsRequest, opts ...grpc.CallOption) (*ImportFileResponse, error)
+	// Imports NSE's corporate-actions file, sent as the request body with
+	// Content-Type text/csv: each row's PURPOSE is read into typed actions
+	// (bonus, split, consolidation, dividend, rights) tied to the instrument
+	// its SYMBOL names on its EX-DATE. Rows not understood (a demerger, a
+	// part without its numbers, an unknown symbol) are listed back in
+	// `rejected`, rows with no price effect (an AGM) in `ignored`; the other
+	// rows are imported together. Importing the same file again changes
+	// nothing.
+	// Returns INVALID_ARGUMENT naming `csv` (empty, not UTF-8 CSV text, or a
+	// header lacking the file's columns); nothing is imported then.
+	ImportCorporateActions(ctx context.Context, in *ImportCorporateActionsRequest, opts ...grpc.CallOption) (*ImportFileResponse, error)
 }
 
 type adminServiceClient struct {
@@ -305,6 +329,26 @@ func (c *adminServiceClient) GetBrokerCredentials(ctx context.Context, in *GetBr
 	return out, nil
 }
 
+func (c *adminServiceClient) ImportInstruments(ctx context.Context, in *ImportInstrumentsRequest, opts ...grpc.CallOption) (*ImportFileResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ImportFileResponse)
+	err := c.cc.Invoke(ctx, AdminService_ImportInstruments_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *adminServiceClient) ImportCorporateActions(ctx context.Context, in *ImportCorporateActionsRequest, opts ...grpc.CallOption) (*ImportFileResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ImportFileResponse)
+	err := c.cc.Invoke(ctx, AdminService_ImportCorporateActions_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AdminServiceServer is the server API for AdminService service.
 // All implementations must embed UnimplementedAdminServiceServer
 // for forward compatibility.
@@ -399,6 +443,28 @@ type AdminServiceServer interface {
 	// Whether broker credentials are set, and since when.
 	// Returns no errors of its own.
 	GetBrokerCredentials(context.Context, *GetBrokerCredentialsRequest) (*BrokerCredentialsStatus, error)
+	// Imports one of NSE's security-master files, sent as the request body
+	// with Content-Type text/csv: `kind=equity_list` (EQUITY_L.csv) or
+	// `kind=symbol_changes` (the symbol-change list). Rows that cannot be
+	// read or that the rules refuse are listed back in `rejected` with their
+	// line and reason and change nothing; the other rows are imported
+	// together, in one transaction. Importing the same file again changes
+	// nothing (everything is `unchanged`).
+	// Returns INVALID_ARGUMENT naming `kind` (missing or unknown) or `csv`
+	// (empty, not UTF-8 CSV text, or a header lacking the file's columns:
+	// the wrong kind of file); nothing is imported then.
+	ImportInstruments(context.Context, *ImportInstrumentsRequest) (*ImportFileResponse, error)
+	// Imports NSE's corporate-actions file, sent as the request body with
+	// Content-Type text/csv: each row's PURPOSE is read into typed actions
+	// (bonus, split, consolidation, dividend, rights) tied to the instrument
+	// its SYMBOL names on its EX-DATE. Rows not understood (a demerger, a
+	// part without its numbers, an unknown symbol) are listed back in
+	// `rejected`, rows with no price effect (an AGM) in `ignored`; the other
+	// rows are imported together. Importing the same file again changes
+	// nothing.
+	// Returns INVALID_ARGUMENT naming `csv` (empty, not UTF-8 CSV text, or a
+	// header lacking the file's columns); nothing is imported then.
+	ImportCorporateActions(context.Context, *ImportCorporateActionsRequest) (*ImportFileResponse, error)
 	mustEmbedUnimplementedAdminServiceServer()
 }
 
@@ -456,6 +522,12 @@ func (UnimplementedAdminServiceServer) SetBrokerCredentials(context.Context, *Se
 }
 func (UnimplementedAdminServiceServer) GetBrokerCredentials(context.Context, *GetBrokerCredentialsRequest) (*BrokerCredentialsStatus, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetBrokerCredentials not implemented")
+}
+func (UnimplementedAdminServiceServer) ImportInstruments(context.Context, *ImportInstrumentsRequest) (*ImportFileResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ImportInstruments not implemented")
+}
+func (UnimplementedAdminServiceServer) ImportCorporateActions(context.Context, *ImportCorporateActionsRequest) (*ImportFileResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ImportCorporateActions not implemented")
 }
 func (UnimplementedAdminServiceServer) mustEmbedUnimplementedAdminServiceServer() {}
 func (UnimplementedAdminServiceServer) testEmbeddedByValue()                      {}
@@ -766,6 +838,42 @@ func _AdminService_GetBrokerCredentials_Handler(srv interface{}, ctx context.Con
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AdminService_ImportInstruments_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ImportInstrumentsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AdminServiceServer).ImportInstruments(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AdminService_ImportInstruments_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AdminServiceServer).ImportInstruments(ctx, req.(*ImportInstrumentsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _AdminService_ImportCorporateActions_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ImportCorporateActionsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AdminServiceServer).ImportCorporateActions(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AdminService_ImportCorporateActions_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AdminServiceServer).ImportCorporateActions(ctx, req.(*ImportCorporateActionsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // AdminService_ServiceDesc is the grpc.ServiceDesc for AdminService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -836,6 +944,14 @@ var AdminService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetBrokerCredentials",
 			Handler:    _AdminService_GetBrokerCredentials_Handler,
+		},
+		{
+			MethodName: "ImportInstruments",
+			Handler:    _AdminService_ImportInstruments_Handler,
+		},
+		{
+			MethodName: "ImportCorporateActions",
+			Handler:    _AdminService_ImportCorporateActions_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

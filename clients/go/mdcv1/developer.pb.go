@@ -191,7 +191,11 @@ type GetQuoteTimelineRequest struct {
 	// The previous page's `nextPageToken`, to resume after it (with the same
 	// other parameters); empty for the first page. Any other value is
 	// INVALID_ARGUMENT.
-	PageToken     string `protobuf:"bytes,6,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	PageToken string `protobuf:"bytes,6,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// raw (default), split or all: prices and quantities of each quote
+	// adjusted for the corporate actions after its day, as for
+	// GetHistoricalCandles (docs/api.md section 13.4).
+	Adjustment    string `protobuf:"bytes,7,opt,name=adjustment,proto3" json:"adjustment,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -268,6 +272,13 @@ func (x *GetQuoteTimelineRequest) GetPageToken() string {
 	return ""
 }
 
+func (x *GetQuoteTimelineRequest) GetAdjustment() string {
+	if x != nil {
+		return x.Adjustment
+	}
+	return ""
+}
+
 // A page of stored quotes of one symbol, ascending by timestamp.
 type QuoteTimeline struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -278,6 +289,8 @@ type QuoteTimeline struct {
 	// Pass as `pageToken` for the next page; empty when no more quotes follow
 	// (always empty on the dashboard's day timeline, which is unpaged).
 	NextPageToken string `protobuf:"bytes,3,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	// The adjustment applied (split or all); absent for raw, stored quotes.
+	Adjustment    *string `protobuf:"bytes,4,opt,name=adjustment,proto3,oneof" json:"adjustment,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -329,6 +342,13 @@ func (x *QuoteTimeline) GetQuotes() []*StockQuote {
 func (x *QuoteTimeline) GetNextPageToken() string {
 	if x != nil {
 		return x.NextPageToken
+	}
+	return ""
+}
+
+func (x *QuoteTimeline) GetAdjustment() string {
+	if x != nil && x.Adjustment != nil {
+		return *x.Adjustment
 	}
 	return ""
 }
@@ -557,7 +577,12 @@ type GetHistoricalCandlesRequest struct {
 	EndDatetime string `protobuf:"bytes,4,opt,name=end_datetime,json=endDatetime,proto3" json:"end_datetime,omitempty"`
 	// IANA zone name (any case, e.g. Asia/Kolkata, UTC) or fixed offset
 	// +HH:MM / -HH:MM (up to 14:00) of the datetimes; default Asia/Kolkata.
-	Timezone      string `protobuf:"bytes,5,opt,name=timezone,proto3" json:"timezone,omitempty"`
+	Timezone string `protobuf:"bytes,5,opt,name=timezone,proto3" json:"timezone,omitempty"`
+	// raw (default: the prices and volumes stored), split (adjusted for
+	// splits, bonuses and consolidations) or all (also dividends and rights
+	// issues), applying only actions with ex-date on or before today (the
+	// backtest clock's trading day when set); docs/api.md, "Adjusted reads".
+	Adjustment    string `protobuf:"bytes,6,opt,name=adjustment,proto3" json:"adjustment,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -627,6 +652,13 @@ func (x *GetHistoricalCandlesRequest) GetTimezone() string {
 	return ""
 }
 
+func (x *GetHistoricalCandlesRequest) GetAdjustment() string {
+	if x != nil {
+		return x.Adjustment
+	}
+	return ""
+}
+
 // Get Quotes request: the cross-section of many symbols as of an instant.
 type GetQuotesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -647,7 +679,11 @@ type GetQuotesRequest struct {
 	PageSize int32 `protobuf:"varint,4,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
 	// Without `symbols` only: the previous page's `nextPageToken`, to resume
 	// after it (with the same other parameters); empty for the first page.
-	PageToken     string `protobuf:"bytes,5,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	PageToken string `protobuf:"bytes,5,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// raw (default), split or all, as for GetQuoteTimeline; with split or
+	// all, `symbols` is required and each must be one of the security master
+	// (NIFTY aside).
+	Adjustment    string `protobuf:"bytes,6,opt,name=adjustment,proto3" json:"adjustment,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -717,6 +753,13 @@ func (x *GetQuotesRequest) GetPageToken() string {
 	return ""
 }
 
+func (x *GetQuotesRequest) GetAdjustment() string {
+	if x != nil {
+		return x.Adjustment
+	}
+	return ""
+}
+
 // The latest quote of each symbol at or before one instant, within its
 // trading day.
 type QuoteCrossSection struct {
@@ -735,6 +778,8 @@ type QuoteCrossSection struct {
 	// Without `symbols`: pass as `pageToken` for the next page; empty when no
 	// more symbols follow.
 	NextPageToken string `protobuf:"bytes,5,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	// The adjustment applied (split or all); absent for raw, stored quotes.
+	Adjustment    *string `protobuf:"bytes,6,opt,name=adjustment,proto3,oneof" json:"adjustment,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -804,6 +849,13 @@ func (x *QuoteCrossSection) GetNextPageToken() string {
 	return ""
 }
 
+func (x *QuoteCrossSection) GetAdjustment() string {
+	if x != nil && x.Adjustment != nil {
+		return *x.Adjustment
+	}
+	return ""
+}
+
 // Get Candles Of Symbols request: OHLCV candles of several symbols in
 // [start, end).
 type GetCandlesOfSymbolsRequest struct {
@@ -827,7 +879,10 @@ type GetCandlesOfSymbolsRequest struct {
 	EndDatetime string `protobuf:"bytes,4,opt,name=end_datetime,json=endDatetime,proto3" json:"end_datetime,omitempty"`
 	// IANA zone name (any case, e.g. Asia/Kolkata, UTC) or fixed offset
 	// +HH:MM / -HH:MM (up to 14:00) of the datetimes; default Asia/Kolkata.
-	Timezone      string `protobuf:"bytes,5,opt,name=timezone,proto3" json:"timezone,omitempty"`
+	Timezone string `protobuf:"bytes,5,opt,name=timezone,proto3" json:"timezone,omitempty"`
+	// raw (default), split or all, as for GetHistoricalCandles; with split
+	// or all every symbol must be one of the security master (NIFTY aside).
+	Adjustment    string `protobuf:"bytes,6,opt,name=adjustment,proto3" json:"adjustment,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -893,6 +948,13 @@ func (x *GetCandlesOfSymbolsRequest) GetEndDatetime() string {
 func (x *GetCandlesOfSymbolsRequest) GetTimezone() string {
 	if x != nil {
 		return x.Timezone
+	}
+	return ""
+}
+
+func (x *GetCandlesOfSymbolsRequest) GetAdjustment() string {
+	if x != nil {
+		return x.Adjustment
 	}
 	return ""
 }
@@ -1370,6 +1432,582 @@ func (x *ListHolidaysRequest) GetYear() int32 {
 	return 0
 }
 
+// List Instruments request: exactly one of `symbol`, `isin`, `prefix`.
+type ListInstrumentsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// An NSE symbol, current or former.
+	Symbol string `protobuf:"bytes,1,opt,name=symbol,proto3" json:"symbol,omitempty"`
+	// An ISIN (12 characters with a valid check digit).
+	Isin string `protobuf:"bytes,2,opt,name=isin,proto3" json:"isin,omitempty"`
+	// The start of the company's name, any case, 1-100 characters.
+	Prefix string `protobuf:"bytes,3,opt,name=prefix,proto3" json:"prefix,omitempty"`
+	// YYYY-MM-DD: the day `symbol` of each instrument is given for. Default:
+	// today (the backtest clock's trading day when set).
+	Date          string `protobuf:"bytes,4,opt,name=date,proto3" json:"date,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListInstrumentsRequest) Reset() {
+	*x = ListInstrumentsRequest{}
+	mi := &file_mdc_v1_developer_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListInstrumentsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListInstrumentsRequest) ProtoMessage() {}
+
+func (x *ListInstrumentsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_developer_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListInstrumentsRequest.ProtoReflect.Descriptor instead.
+func (*ListInstrumentsRequest) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *ListInstrumentsRequest) GetSymbol() string {
+	if x != nil {
+		return x.Symbol
+	}
+	return ""
+}
+
+func (x *ListInstrumentsRequest) GetIsin() string {
+	if x != nil {
+		return x.Isin
+	}
+	return ""
+}
+
+func (x *ListInstrumentsRequest) GetPrefix() string {
+	if x != nil {
+		return x.Prefix
+	}
+	return ""
+}
+
+func (x *ListInstrumentsRequest) GetDate() string {
+	if x != nil {
+		return x.Date
+	}
+	return ""
+}
+
+// One period of an instrument's symbol.
+type InstrumentSymbol struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The NSE symbol.
+	Symbol string `protobuf:"bytes,1,opt,name=symbol,proto3" json:"symbol,omitempty"`
+	// First day under this symbol, YYYY-MM-DD.
+	ValidFrom string `protobuf:"bytes,2,opt,name=valid_from,json=validFrom,proto3" json:"valid_from,omitempty"`
+	// The day the next symbol took over (exclusive), YYYY-MM-DD; empty for
+	// the current symbol.
+	ValidTo       string `protobuf:"bytes,3,opt,name=valid_to,json=validTo,proto3" json:"valid_to,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *InstrumentSymbol) Reset() {
+	*x = InstrumentSymbol{}
+	mi := &file_mdc_v1_developer_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InstrumentSymbol) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InstrumentSymbol) ProtoMessage() {}
+
+func (x *InstrumentSymbol) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_developer_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InstrumentSymbol.ProtoReflect.Descriptor instead.
+func (*InstrumentSymbol) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *InstrumentSymbol) GetSymbol() string {
+	if x != nil {
+		return x.Symbol
+	}
+	return ""
+}
+
+func (x *InstrumentSymbol) GetValidFrom() string {
+	if x != nil {
+		return x.ValidFrom
+	}
+	return ""
+}
+
+func (x *InstrumentSymbol) GetValidTo() string {
+	if x != nil {
+		return x.ValidTo
+	}
+	return ""
+}
+
+// An instrument of the security master.
+type InstrumentInfo struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The ISIN identifying it.
+	Isin string `protobuf:"bytes,1,opt,name=isin,proto3" json:"isin,omitempty"`
+	// Its symbol on the request's `date`; empty when it had none then (not
+	// yet listed).
+	Symbol string `protobuf:"bytes,2,opt,name=symbol,proto3" json:"symbol,omitempty"`
+	// NAME OF COMPANY as NSE lists it.
+	Name string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// SERIES (EQ, BE, ...).
+	Series string `protobuf:"bytes,4,opt,name=series,proto3" json:"series,omitempty"`
+	// DATE OF LISTING, YYYY-MM-DD; empty when NSE gives none.
+	ListingDate string `protobuf:"bytes,5,opt,name=listing_date,json=listingDate,proto3" json:"listing_date,omitempty"`
+	// FACE VALUE in rupees; absent when NSE gives none.
+	FaceValue *float64 `protobuf:"fixed64,6,opt,name=face_value,json=faceValue,proto3,oneof" json:"face_value,omitempty"`
+	// MARKET LOT; absent when NSE gives none.
+	MarketLot *int32 `protobuf:"varint,7,opt,name=market_lot,json=marketLot,proto3,oneof" json:"market_lot,omitempty"`
+	// PAID UP VALUE in rupees; absent when NSE gives none.
+	PaidUpValue *float64 `protobuf:"fixed64,8,opt,name=paid_up_value,json=paidUpValue,proto3,oneof" json:"paid_up_value,omitempty"`
+	// Every symbol it has had, ascending.
+	Symbols       []*InstrumentSymbol `protobuf:"bytes,9,rep,name=symbols,proto3" json:"symbols,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *InstrumentInfo) Reset() {
+	*x = InstrumentInfo{}
+	mi := &file_mdc_v1_developer_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InstrumentInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InstrumentInfo) ProtoMessage() {}
+
+func (x *InstrumentInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_developer_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InstrumentInfo.ProtoReflect.Descriptor instead.
+func (*InstrumentInfo) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *InstrumentInfo) GetIsin() string {
+	if x != nil {
+		return x.Isin
+	}
+	return ""
+}
+
+func (x *InstrumentInfo) GetSymbol() string {
+	if x != nil {
+		return x.Symbol
+	}
+	return ""
+}
+
+func (x *InstrumentInfo) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *InstrumentInfo) GetSeries() string {
+	if x != nil {
+		return x.Series
+	}
+	return ""
+}
+
+func (x *InstrumentInfo) GetListingDate() string {
+	if x != nil {
+		return x.ListingDate
+	}
+	return ""
+}
+
+func (x *InstrumentInfo) GetFaceValue() float64 {
+	if x != nil && x.FaceValue != nil {
+		return *x.FaceValue
+	}
+	return 0
+}
+
+func (x *InstrumentInfo) GetMarketLot() int32 {
+	if x != nil && x.MarketLot != nil {
+		return *x.MarketLot
+	}
+	return 0
+}
+
+func (x *InstrumentInfo) GetPaidUpValue() float64 {
+	if x != nil && x.PaidUpValue != nil {
+		return *x.PaidUpValue
+	}
+	return 0
+}
+
+func (x *InstrumentInfo) GetSymbols() []*InstrumentSymbol {
+	if x != nil {
+		return x.Symbols
+	}
+	return nil
+}
+
+// The instruments found.
+type ListInstrumentsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The day `symbol` is given for, YYYY-MM-DD.
+	Date string `protobuf:"bytes,1,opt,name=date,proto3" json:"date,omitempty"`
+	// By ISIN.
+	Instruments   []*InstrumentInfo `protobuf:"bytes,2,rep,name=instruments,proto3" json:"instruments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListInstrumentsResponse) Reset() {
+	*x = ListInstrumentsResponse{}
+	mi := &file_mdc_v1_developer_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListInstrumentsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListInstrumentsResponse) ProtoMessage() {}
+
+func (x *ListInstrumentsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_developer_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListInstrumentsResponse.ProtoReflect.Descriptor instead.
+func (*ListInstrumentsResponse) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *ListInstrumentsResponse) GetDate() string {
+	if x != nil {
+		return x.Date
+	}
+	return ""
+}
+
+func (x *ListInstrumentsResponse) GetInstruments() []*InstrumentInfo {
+	if x != nil {
+		return x.Instruments
+	}
+	return nil
+}
+
+// List Corporate Actions request.
+type ListCorporateActionsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Any symbol the instrument has had; required.
+	Symbol string `protobuf:"bytes,1,opt,name=symbol,proto3" json:"symbol,omitempty"`
+	// First ex-date, YYYY-MM-DD; default 1900-01-01.
+	StartDate string `protobuf:"bytes,2,opt,name=start_date,json=startDate,proto3" json:"start_date,omitempty"`
+	// Last ex-date (inclusive), YYYY-MM-DD; default 2199-12-31.
+	EndDate       string `protobuf:"bytes,3,opt,name=end_date,json=endDate,proto3" json:"end_date,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListCorporateActionsRequest) Reset() {
+	*x = ListCorporateActionsRequest{}
+	mi := &file_mdc_v1_developer_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListCorporateActionsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListCorporateActionsRequest) ProtoMessage() {}
+
+func (x *ListCorporateActionsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_developer_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListCorporateActionsRequest.ProtoReflect.Descriptor instead.
+func (*ListCorporateActionsRequest) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ListCorporateActionsRequest) GetSymbol() string {
+	if x != nil {
+		return x.Symbol
+	}
+	return ""
+}
+
+func (x *ListCorporateActionsRequest) GetStartDate() string {
+	if x != nil {
+		return x.StartDate
+	}
+	return ""
+}
+
+func (x *ListCorporateActionsRequest) GetEndDate() string {
+	if x != nil {
+		return x.EndDate
+	}
+	return ""
+}
+
+// One corporate action.
+type CorporateActionInfo struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The instrument's ISIN.
+	Isin string `protobuf:"bytes,1,opt,name=isin,proto3" json:"isin,omitempty"`
+	// The ex-date, YYYY-MM-DD: the first trading day without the
+	// entitlement.
+	ExDate string `protobuf:"bytes,2,opt,name=ex_date,json=exDate,proto3" json:"ex_date,omitempty"`
+	// split, bonus, consolidation, dividend or rights.
+	Kind string `protobuf:"bytes,3,opt,name=kind,proto3" json:"kind,omitempty"`
+	// The text it was read from (a part of NSE's PURPOSE).
+	Description string `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
+	// Bonus and rights a:b: a, the new shares for every b held (0
+	// otherwise).
+	NewShares float64 `protobuf:"fixed64,5,opt,name=new_shares,json=newShares,proto3" json:"new_shares,omitempty"`
+	// Bonus and rights a:b: b, the shares held (0 otherwise).
+	HeldShares float64 `protobuf:"fixed64,6,opt,name=held_shares,json=heldShares,proto3" json:"held_shares,omitempty"`
+	// Split and consolidation: the face value before, in rupees (0
+	// otherwise).
+	OldFaceValue float64 `protobuf:"fixed64,7,opt,name=old_face_value,json=oldFaceValue,proto3" json:"old_face_value,omitempty"`
+	// Split and consolidation: the face value after, in rupees (0
+	// otherwise).
+	NewFaceValue float64 `protobuf:"fixed64,8,opt,name=new_face_value,json=newFaceValue,proto3" json:"new_face_value,omitempty"`
+	// Dividend: rupees a share; rights: the price of a new share (0
+	// otherwise).
+	Amount float64 `protobuf:"fixed64,9,opt,name=amount,proto3" json:"amount,omitempty"`
+	// The factor prices before the ex-date are multiplied by in an adjusted
+	// read; for dividends and rights it needs the stored close before the
+	// ex-date, and is absent when there is none.
+	PriceFactor *float64 `protobuf:"fixed64,10,opt,name=price_factor,json=priceFactor,proto3,oneof" json:"price_factor,omitempty"`
+	// The factor volumes before the ex-date are multiplied by (1 for
+	// dividends and rights); absent with `priceFactor`.
+	VolumeFactor  *float64 `protobuf:"fixed64,11,opt,name=volume_factor,json=volumeFactor,proto3,oneof" json:"volume_factor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CorporateActionInfo) Reset() {
+	*x = CorporateActionInfo{}
+	mi := &file_mdc_v1_developer_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CorporateActionInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CorporateActionInfo) ProtoMessage() {}
+
+func (x *CorporateActionInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_developer_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CorporateActionInfo.ProtoReflect.Descriptor instead.
+func (*CorporateActionInfo) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *CorporateActionInfo) GetIsin() string {
+	if x != nil {
+		return x.Isin
+	}
+	return ""
+}
+
+func (x *CorporateActionInfo) GetExDate() string {
+	if x != nil {
+		return x.ExDate
+	}
+	return ""
+}
+
+func (x *CorporateActionInfo) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *CorporateActionInfo) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *CorporateActionInfo) GetNewShares() float64 {
+	if x != nil {
+		return x.NewShares
+	}
+	return 0
+}
+
+func (x *CorporateActionInfo) GetHeldShares() float64 {
+	if x != nil {
+		return x.HeldShares
+	}
+	return 0
+}
+
+func (x *CorporateActionInfo) GetOldFaceValue() float64 {
+	if x != nil {
+		return x.OldFaceValue
+	}
+	return 0
+}
+
+func (x *CorporateActionInfo) GetNewFaceValue() float64 {
+	if x != nil {
+		return x.NewFaceValue
+	}
+	return 0
+}
+
+func (x *CorporateActionInfo) GetAmount() float64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *CorporateActionInfo) GetPriceFactor() float64 {
+	if x != nil && x.PriceFactor != nil {
+		return *x.PriceFactor
+	}
+	return 0
+}
+
+func (x *CorporateActionInfo) GetVolumeFactor() float64 {
+	if x != nil && x.VolumeFactor != nil {
+		return *x.VolumeFactor
+	}
+	return 0
+}
+
+// The corporate actions of one instrument.
+type ListCorporateActionsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The instrument's ISIN.
+	Isin string `protobuf:"bytes,1,opt,name=isin,proto3" json:"isin,omitempty"`
+	// Ascending by ex-date.
+	Actions       []*CorporateActionInfo `protobuf:"bytes,2,rep,name=actions,proto3" json:"actions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListCorporateActionsResponse) Reset() {
+	*x = ListCorporateActionsResponse{}
+	mi := &file_mdc_v1_developer_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListCorporateActionsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListCorporateActionsResponse) ProtoMessage() {}
+
+func (x *ListCorporateActionsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_developer_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListCorporateActionsResponse.ProtoReflect.Descriptor instead.
+func (*ListCorporateActionsResponse) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_developer_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *ListCorporateActionsResponse) GetIsin() string {
+	if x != nil {
+		return x.Isin
+	}
+	return ""
+}
+
+func (x *ListCorporateActionsResponse) GetActions() []*CorporateActionInfo {
+	if x != nil {
+		return x.Actions
+	}
+	return nil
+}
+
 var File_mdc_v1_developer_proto protoreflect.FileDescriptor
 
 const file_mdc_v1_developer_proto_rawDesc = "" +
@@ -1383,7 +2021,7 @@ const file_mdc_v1_developer_proto_rawDesc = "" +
 	"\x0fGetQuoteRequest\x12\x1c\n" +
 	"\x06symbol\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x06symbol\x12\x1a\n" +
 	"\bdatetime\x18\x02 \x01(\tR\bdatetime\x12\x1a\n" +
-	"\btimezone\x18\x03 \x01(\tR\btimezone\"\xd9\x01\n" +
+	"\btimezone\x18\x03 \x01(\tR\btimezone\"\xf9\x01\n" +
 	"\x17GetQuoteTimelineRequest\x12\x1c\n" +
 	"\x06symbol\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x06symbol\x12%\n" +
 	"\x0estart_datetime\x18\x02 \x01(\tR\rstartDatetime\x12!\n" +
@@ -1391,12 +2029,19 @@ const file_mdc_v1_developer_proto_rawDesc = "" +
 	"\btimezone\x18\x04 \x01(\tR\btimezone\x12\x1b\n" +
 	"\tpage_size\x18\x05 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x06 \x01(\tR\tpageToken\"\x82\x01\n" +
+	"page_token\x18\x06 \x01(\tR\tpageToken\x12\x1e\n" +
+	"\n" +
+	"adjustment\x18\a \x01(\tR\n" +
+	"adjustment\"\xb6\x01\n" +
 	"\rQuoteTimeline\x12\x1d\n" +
 	"\n" +
 	"nse_symbol\x18\x01 \x01(\tR\tnseSymbol\x12*\n" +
 	"\x06quotes\x18\x02 \x03(\v2\x12.mdc.v1.StockQuoteR\x06quotes\x12&\n" +
-	"\x0fnext_page_token\x18\x03 \x01(\tR\rnextPageToken\"I\n" +
+	"\x0fnext_page_token\x18\x03 \x01(\tR\rnextPageToken\x12#\n" +
+	"\n" +
+	"adjustment\x18\x04 \x01(\tH\x00R\n" +
+	"adjustment\x88\x01\x01B\r\n" +
+	"\v_adjustment\"I\n" +
 	"\x0fGetNiftyRequest\x12\x1a\n" +
 	"\bdatetime\x18\x01 \x01(\tR\bdatetime\x12\x1a\n" +
 	"\btimezone\x18\x02 \x01(\tR\btimezone\"\xbb\x01\n" +
@@ -1409,33 +2054,46 @@ const file_mdc_v1_developer_proto_rawDesc = "" +
 	"page_token\x18\x05 \x01(\tR\tpageToken\"c\n" +
 	"\rNiftyTimeline\x12*\n" +
 	"\x06quotes\x18\x01 \x03(\v2\x12.mdc.v1.NiftyQuoteR\x06quotes\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xc3\x01\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xe3\x01\n" +
 	"\x1bGetHistoricalCandlesRequest\x12\x1c\n" +
 	"\x06symbol\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x06symbol\x12 \n" +
 	"\binterval\x18\x02 \x01(\tB\x04\xe2A\x01\x02R\binterval\x12%\n" +
 	"\x0estart_datetime\x18\x03 \x01(\tR\rstartDatetime\x12!\n" +
 	"\fend_datetime\x18\x04 \x01(\tR\vendDatetime\x12\x1a\n" +
-	"\btimezone\x18\x05 \x01(\tR\btimezone\"\xa0\x01\n" +
+	"\btimezone\x18\x05 \x01(\tR\btimezone\x12\x1e\n" +
+	"\n" +
+	"adjustment\x18\x06 \x01(\tR\n" +
+	"adjustment\"\xc0\x01\n" +
 	"\x10GetQuotesRequest\x12\x18\n" +
 	"\asymbols\x18\x01 \x03(\tR\asymbols\x12\x1a\n" +
 	"\bdatetime\x18\x02 \x01(\tR\bdatetime\x12\x1a\n" +
 	"\btimezone\x18\x03 \x01(\tR\btimezone\x12\x1b\n" +
 	"\tpage_size\x18\x04 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\x05 \x01(\tR\tpageToken\"\xd3\x01\n" +
+	"page_token\x18\x05 \x01(\tR\tpageToken\x12\x1e\n" +
+	"\n" +
+	"adjustment\x18\x06 \x01(\tR\n" +
+	"adjustment\"\x87\x02\n" +
 	"\x11QuoteCrossSection\x12/\n" +
 	"\x05as_of\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04asOf\x12\x1f\n" +
 	"\vtrading_day\x18\x02 \x01(\tR\n" +
 	"tradingDay\x12*\n" +
 	"\x06quotes\x18\x03 \x03(\v2\x12.mdc.v1.StockQuoteR\x06quotes\x12\x18\n" +
 	"\amissing\x18\x04 \x03(\tR\amissing\x12&\n" +
-	"\x0fnext_page_token\x18\x05 \x01(\tR\rnextPageToken\"\xc4\x01\n" +
+	"\x0fnext_page_token\x18\x05 \x01(\tR\rnextPageToken\x12#\n" +
+	"\n" +
+	"adjustment\x18\x06 \x01(\tH\x00R\n" +
+	"adjustment\x88\x01\x01B\r\n" +
+	"\v_adjustment\"\xe4\x01\n" +
 	"\x1aGetCandlesOfSymbolsRequest\x12\x1e\n" +
 	"\asymbols\x18\x01 \x03(\tB\x04\xe2A\x01\x02R\asymbols\x12 \n" +
 	"\binterval\x18\x02 \x01(\tB\x04\xe2A\x01\x02R\binterval\x12%\n" +
 	"\x0estart_datetime\x18\x03 \x01(\tR\rstartDatetime\x12!\n" +
 	"\fend_datetime\x18\x04 \x01(\tR\vendDatetime\x12\x1a\n" +
-	"\btimezone\x18\x05 \x01(\tR\btimezone\"\xa1\x01\n" +
+	"\btimezone\x18\x05 \x01(\tR\btimezone\x12\x1e\n" +
+	"\n" +
+	"adjustment\x18\x06 \x01(\tR\n" +
+	"adjustment\"\xa1\x01\n" +
 	"\x10CandlesOfSymbols\x12\x1a\n" +
 	"\binterval\x18\x01 \x01(\tR\binterval\x12)\n" +
 	"\x10interval_minutes\x18\x02 \x01(\x05R\x0fintervalMinutes\x12,\n" +
@@ -1469,7 +2127,60 @@ const file_mdc_v1_developer_proto_rawDesc = "" +
 	"\n" +
 	"expires_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\texpiresAt\")\n" +
 	"\x13ListHolidaysRequest\x12\x12\n" +
-	"\x04year\x18\x01 \x01(\x05R\x04year2\x82\x12\n" +
+	"\x04year\x18\x01 \x01(\x05R\x04year\"p\n" +
+	"\x16ListInstrumentsRequest\x12\x16\n" +
+	"\x06symbol\x18\x01 \x01(\tR\x06symbol\x12\x12\n" +
+	"\x04isin\x18\x02 \x01(\tR\x04isin\x12\x16\n" +
+	"\x06prefix\x18\x03 \x01(\tR\x06prefix\x12\x12\n" +
+	"\x04date\x18\x04 \x01(\tR\x04date\"d\n" +
+	"\x10InstrumentSymbol\x12\x16\n" +
+	"\x06symbol\x18\x01 \x01(\tR\x06symbol\x12\x1d\n" +
+	"\n" +
+	"valid_from\x18\x02 \x01(\tR\tvalidFrom\x12\x19\n" +
+	"\bvalid_to\x18\x03 \x01(\tR\avalidTo\"\xe0\x02\n" +
+	"\x0eInstrumentInfo\x12\x12\n" +
+	"\x04isin\x18\x01 \x01(\tR\x04isin\x12\x16\n" +
+	"\x06symbol\x18\x02 \x01(\tR\x06symbol\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x16\n" +
+	"\x06series\x18\x04 \x01(\tR\x06series\x12!\n" +
+	"\flisting_date\x18\x05 \x01(\tR\vlistingDate\x12\"\n" +
+	"\n" +
+	"face_value\x18\x06 \x01(\x01H\x00R\tfaceValue\x88\x01\x01\x12\"\n" +
+	"\n" +
+	"market_lot\x18\a \x01(\x05H\x01R\tmarketLot\x88\x01\x01\x12'\n" +
+	"\rpaid_up_value\x18\b \x01(\x01H\x02R\vpaidUpValue\x88\x01\x01\x122\n" +
+	"\asymbols\x18\t \x03(\v2\x18.mdc.v1.InstrumentSymbolR\asymbolsB\r\n" +
+	"\v_face_valueB\r\n" +
+	"\v_market_lotB\x10\n" +
+	"\x0e_paid_up_value\"g\n" +
+	"\x17ListInstrumentsResponse\x12\x12\n" +
+	"\x04date\x18\x01 \x01(\tR\x04date\x128\n" +
+	"\vinstruments\x18\x02 \x03(\v2\x16.mdc.v1.InstrumentInfoR\vinstruments\"u\n" +
+	"\x1bListCorporateActionsRequest\x12\x1c\n" +
+	"\x06symbol\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x06symbol\x12\x1d\n" +
+	"\n" +
+	"start_date\x18\x02 \x01(\tR\tstartDate\x12\x19\n" +
+	"\bend_date\x18\x03 \x01(\tR\aendDate\"\x91\x03\n" +
+	"\x13CorporateActionInfo\x12\x12\n" +
+	"\x04isin\x18\x01 \x01(\tR\x04isin\x12\x17\n" +
+	"\aex_date\x18\x02 \x01(\tR\x06exDate\x12\x12\n" +
+	"\x04kind\x18\x03 \x01(\tR\x04kind\x12 \n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\x12\x1d\n" +
+	"\n" +
+	"new_shares\x18\x05 \x01(\x01R\tnewShares\x12\x1f\n" +
+	"\vheld_shares\x18\x06 \x01(\x01R\n" +
+	"heldShares\x12$\n" +
+	"\x0eold_face_value\x18\a \x01(\x01R\foldFaceValue\x12$\n" +
+	"\x0enew_face_value\x18\b \x01(\x01R\fnewFaceValue\x12\x16\n" +
+	"\x06amount\x18\t \x01(\x01R\x06amount\x12&\n" +
+	"\fprice_factor\x18\n" +
+	" \x01(\x01H\x00R\vpriceFactor\x88\x01\x01\x12(\n" +
+	"\rvolume_factor\x18\v \x01(\x01H\x01R\fvolumeFactor\x88\x01\x01B\x0f\n" +
+	"\r_price_factorB\x10\n" +
+	"\x0e_volume_factor\"i\n" +
+	"\x1cListCorporateActionsResponse\x12\x12\n" +
+	"\x04isin\x18\x01 \x01(\tR\x04isin\x125\n" +
+	"\aactions\x18\x02 \x03(\v2\x1b.mdc.v1.CorporateActionInfoR\aactions2\xb1\x14\n" +
 	"\x10DeveloperService\x12\xd0\x01\n" +
 	"\aGetList\x12\x16.mdc.v1.GetListRequest\x1a\x11.mdc.v1.Shortlist\"\x99\x01\xa2\x9f\x19w\b\x02\x10\x02\x18\x02 \x03*g\b\x05\x12cNo snapshot of that type and scope on the trading day of `datetime` (default: now) at or before it.:\x04read\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/developer/lists\x90\x02\x01\x12\x89\x02\n" +
 	"\bGetQuote\x12\x17.mdc.v1.GetQuoteRequest\x1a\x12.mdc.v1.StockQuote\"\xcf\x01\xa2\x9f\x19\xac\x01\b\x02\x10\x02\x18\x02 \x03*\x9b\x01\b\x05\x12\x96\x01Nothing stored on the trading day of `datetime` at or before it; without `datetime`, nothing stored at all (before the backtest clock when it is set).:\x04read\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/developer/quote\x90\x02\x01\x12\x85\x01\n" +
@@ -1481,7 +2192,9 @@ const file_mdc_v1_developer_proto_rawDesc = "" +
 	"\x13GetCandlesOfSymbols\x12\".mdc.v1.GetCandlesOfSymbolsRequest\x1a\x18.mdc.v1.CandlesOfSymbols\"4\xa2\x9f\x19\x10\b\x02\x10\x02\x18\x02 \x03:\x04read@\x01\x82\xd3\xe4\x93\x02\x17\x12\x15/v1/developer/candles\x90\x02\x01\x12\xa2\x01\n" +
 	"\x17GetShortlistPersistence\x12&.mdc.v1.GetShortlistPersistenceRequest\x1a\x1c.mdc.v1.ShortlistPersistence\"A\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x03:\x04read\x82\xd3\xe4\x93\x02&\x12$/v1/developer/shortlists/persistence\x90\x02\x01\x12\xb7\x04\n" +
 	"\x0eGetBrokerToken\x12\x1d.mdc.v1.GetBrokerTokenRequest\x1a\x13.mdc.v1.BrokerToken\"\xf0\x03\xa2\x9f\x19\xcd\x03\b\x02\x10\x01\x18\x02 \x01*\xe0\x01\b\t\x12\xdb\x01No broker token endpoint or no broker credentials are configured (reason BROKER_NOT_CONFIGURED), or stored credentials cannot be decrypted with this server's MDC_SECRET_KEY: a setting, not an outage; not worth retrying.*\x91\x01\b\x0e\x12\x8c\x01The broker's token endpoint failed, timed out or answered something unusable (reason BROKER_UNAVAILABLE), or the database cannot be reached.:La refresh it triggers runs once across servers (advisory lock) and is stored\x82\xd3\xe4\x93\x02\x15\x12\x13/v1/developer/token\x90\x02\x02\x12~\n" +
-	"\fListHolidays\x12\x1b.mdc.v1.ListHolidaysRequest\x1a\x1c.mdc.v1.ListHolidaysResponse\"3\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x01:\x04read\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/developer/holidays\x90\x02\x01B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
+	"\fListHolidays\x12\x1b.mdc.v1.ListHolidaysRequest\x1a\x1c.mdc.v1.ListHolidaysResponse\"3\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x01:\x04read\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/developer/holidays\x90\x02\x01\x12\x8a\x01\n" +
+	"\x0fListInstruments\x12\x1e.mdc.v1.ListInstrumentsRequest\x1a\x1f.mdc.v1.ListInstrumentsResponse\"6\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x01:\x04read\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/developer/instruments\x90\x02\x01\x12\x9f\x01\n" +
+	"\x14ListCorporateActions\x12#.mdc.v1.ListCorporateActionsRequest\x1a$.mdc.v1.ListCorporateActionsResponse\"<\xa2\x9f\x19\x0e\b\x02\x10\x02\x18\x02 \x01:\x04read\x82\xd3\xe4\x93\x02!\x12\x1f/v1/developer/corporate-actions\x90\x02\x01B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
 
 var (
 	file_mdc_v1_developer_proto_rawDescOnce sync.Once
@@ -1495,7 +2208,7 @@ func file_mdc_v1_developer_proto_rawDescGZIP() []byte {
 	return file_mdc_v1_developer_proto_rawDescData
 }
 
-var file_mdc_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_mdc_v1_developer_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_mdc_v1_developer_proto_goTypes = []any{
 	(*GetListRequest)(nil),                 // 0: mdc.v1.GetListRequest
 	(*GetQuoteRequest)(nil),                // 1: mdc.v1.GetQuoteRequest
@@ -1515,54 +2228,68 @@ var file_mdc_v1_developer_proto_goTypes = []any{
 	(*GetBrokerTokenRequest)(nil),          // 15: mdc.v1.GetBrokerTokenRequest
 	(*BrokerToken)(nil),                    // 16: mdc.v1.BrokerToken
 	(*ListHolidaysRequest)(nil),            // 17: mdc.v1.ListHolidaysRequest
-	(*StockQuote)(nil),                     // 18: mdc.v1.StockQuote
-	(*NiftyQuote)(nil),                     // 19: mdc.v1.NiftyQuote
-	(*timestamppb.Timestamp)(nil),          // 20: google.protobuf.Timestamp
-	(*CandleSeries)(nil),                   // 21: mdc.v1.CandleSeries
-	(ShortlistType)(0),                     // 22: mdc.v1.ShortlistType
-	(Scope)(0),                             // 23: mdc.v1.Scope
-	(*Shortlist)(nil),                      // 24: mdc.v1.Shortlist
-	(*ListHolidaysResponse)(nil),           // 25: mdc.v1.ListHolidaysResponse
+	(*ListInstrumentsRequest)(nil),         // 18: mdc.v1.ListInstrumentsRequest
+	(*InstrumentSymbol)(nil),               // 19: mdc.v1.InstrumentSymbol
+	(*InstrumentInfo)(nil),                 // 20: mdc.v1.InstrumentInfo
+	(*ListInstrumentsResponse)(nil),        // 21: mdc.v1.ListInstrumentsResponse
+	(*ListCorporateActionsRequest)(nil),    // 22: mdc.v1.ListCorporateActionsRequest
+	(*CorporateActionInfo)(nil),            // 23: mdc.v1.CorporateActionInfo
+	(*ListCorporateActionsResponse)(nil),   // 24: mdc.v1.ListCorporateActionsResponse
+	(*StockQuote)(nil),                     // 25: mdc.v1.StockQuote
+	(*NiftyQuote)(nil),                     // 26: mdc.v1.NiftyQuote
+	(*timestamppb.Timestamp)(nil),          // 27: google.protobuf.Timestamp
+	(*CandleSeries)(nil),                   // 28: mdc.v1.CandleSeries
+	(ShortlistType)(0),                     // 29: mdc.v1.ShortlistType
+	(Scope)(0),                             // 30: mdc.v1.Scope
+	(*Shortlist)(nil),                      // 31: mdc.v1.Shortlist
+	(*ListHolidaysResponse)(nil),           // 32: mdc.v1.ListHolidaysResponse
 }
 var file_mdc_v1_developer_proto_depIdxs = []int32{
-	18, // 0: mdc.v1.QuoteTimeline.quotes:type_name -> mdc.v1.StockQuote
-	19, // 1: mdc.v1.NiftyTimeline.quotes:type_name -> mdc.v1.NiftyQuote
-	20, // 2: mdc.v1.QuoteCrossSection.as_of:type_name -> google.protobuf.Timestamp
-	18, // 3: mdc.v1.QuoteCrossSection.quotes:type_name -> mdc.v1.StockQuote
-	21, // 4: mdc.v1.CandlesOfSymbols.series:type_name -> mdc.v1.CandleSeries
-	20, // 5: mdc.v1.ShortlistPersistence.start_time:type_name -> google.protobuf.Timestamp
-	20, // 6: mdc.v1.ShortlistPersistence.end_time:type_name -> google.protobuf.Timestamp
-	22, // 7: mdc.v1.ShortlistPersistence.type:type_name -> mdc.v1.ShortlistType
-	23, // 8: mdc.v1.ShortlistPersistence.scope:type_name -> mdc.v1.Scope
+	25, // 0: mdc.v1.QuoteTimeline.quotes:type_name -> mdc.v1.StockQuote
+	26, // 1: mdc.v1.NiftyTimeline.quotes:type_name -> mdc.v1.NiftyQuote
+	27, // 2: mdc.v1.QuoteCrossSection.as_of:type_name -> google.protobuf.Timestamp
+	25, // 3: mdc.v1.QuoteCrossSection.quotes:type_name -> mdc.v1.StockQuote
+	28, // 4: mdc.v1.CandlesOfSymbols.series:type_name -> mdc.v1.CandleSeries
+	27, // 5: mdc.v1.ShortlistPersistence.start_time:type_name -> google.protobuf.Timestamp
+	27, // 6: mdc.v1.ShortlistPersistence.end_time:type_name -> google.protobuf.Timestamp
+	29, // 7: mdc.v1.ShortlistPersistence.type:type_name -> mdc.v1.ShortlistType
+	30, // 8: mdc.v1.ShortlistPersistence.scope:type_name -> mdc.v1.Scope
 	13, // 9: mdc.v1.ShortlistPersistence.instruments:type_name -> mdc.v1.PersistentInstrument
-	20, // 10: mdc.v1.BrokerToken.expires_at:type_name -> google.protobuf.Timestamp
-	0,  // 11: mdc.v1.DeveloperService.GetList:input_type -> mdc.v1.GetListRequest
-	1,  // 12: mdc.v1.DeveloperService.GetQuote:input_type -> mdc.v1.GetQuoteRequest
-	2,  // 13: mdc.v1.DeveloperService.GetQuoteTimeline:input_type -> mdc.v1.GetQuoteTimelineRequest
-	4,  // 14: mdc.v1.DeveloperService.GetNifty:input_type -> mdc.v1.GetNiftyRequest
-	5,  // 15: mdc.v1.DeveloperService.GetNiftyTimeline:input_type -> mdc.v1.GetNiftyTimelineRequest
-	7,  // 16: mdc.v1.DeveloperService.GetHistoricalCandles:input_type -> mdc.v1.GetHistoricalCandlesRequest
-	8,  // 17: mdc.v1.DeveloperService.GetQuotes:input_type -> mdc.v1.GetQuotesRequest
-	10, // 18: mdc.v1.DeveloperService.GetCandlesOfSymbols:input_type -> mdc.v1.GetCandlesOfSymbolsRequest
-	12, // 19: mdc.v1.DeveloperService.GetShortlistPersistence:input_type -> mdc.v1.GetShortlistPersistenceRequest
-	15, // 20: mdc.v1.DeveloperService.GetBrokerToken:input_type -> mdc.v1.GetBrokerTokenRequest
-	17, // 21: mdc.v1.DeveloperService.ListHolidays:input_type -> mdc.v1.ListHolidaysRequest
-	24, // 22: mdc.v1.DeveloperService.GetList:output_type -> mdc.v1.Shortlist
-	18, // 23: mdc.v1.DeveloperService.GetQuote:output_type -> mdc.v1.StockQuote
-	3,  // 24: mdc.v1.DeveloperService.GetQuoteTimeline:output_type -> mdc.v1.QuoteTimeline
-	19, // 25: mdc.v1.DeveloperService.GetNifty:output_type -> mdc.v1.NiftyQuote
-	6,  // 26: mdc.v1.DeveloperService.GetNiftyTimeline:output_type -> mdc.v1.NiftyTimeline
-	21, // 27: mdc.v1.DeveloperService.GetHistoricalCandles:output_type -> mdc.v1.CandleSeries
-	9,  // 28: mdc.v1.DeveloperService.GetQuotes:output_type -> mdc.v1.QuoteCrossSection
-	11, // 29: mdc.v1.DeveloperService.GetCandlesOfSymbols:output_type -> mdc.v1.CandlesOfSymbols
-	14, // 30: mdc.v1.DeveloperService.GetShortlistPersistence:output_type -> mdc.v1.ShortlistPersistence
-	16, // 31: mdc.v1.DeveloperService.GetBrokerToken:output_type -> mdc.v1.BrokerToken
-	25, // 32: mdc.v1.DeveloperService.ListHolidays:output_type -> mdc.v1.ListHolidaysResponse
-	22, // [22:33] is the sub-list for method output_type
-	11, // [11:22] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	27, // 10: mdc.v1.BrokerToken.expires_at:type_name -> google.protobuf.Timestamp
+	19, // 11: mdc.v1.InstrumentInfo.symbols:type_name -> mdc.v1.InstrumentSymbol
+	20, // 12: mdc.v1.ListInstrumentsResponse.instruments:type_name -> mdc.v1.InstrumentInfo
+	23, // 13: mdc.v1.ListCorporateActionsResponse.actions:type_name -> mdc.v1.CorporateActionInfo
+	0,  // 14: mdc.v1.DeveloperService.GetList:input_type -> mdc.v1.GetListRequest
+	1,  // 15: mdc.v1.DeveloperService.GetQuote:input_type -> mdc.v1.GetQuoteRequest
+	2,  // 16: mdc.v1.DeveloperService.GetQuoteTimeline:input_type -> mdc.v1.GetQuoteTimelineRequest
+	4,  // 17: mdc.v1.DeveloperService.GetNifty:input_type -> mdc.v1.GetNiftyRequest
+	5,  // 18: mdc.v1.DeveloperService.GetNiftyTimeline:input_type -> mdc.v1.GetNiftyTimelineRequest
+	7,  // 19: mdc.v1.DeveloperService.GetHistoricalCandles:input_type -> mdc.v1.GetHistoricalCandlesRequest
+	8,  // 20: mdc.v1.DeveloperService.GetQuotes:input_type -> mdc.v1.GetQuotesRequest
+	10, // 21: mdc.v1.DeveloperService.GetCandlesOfSymbols:input_type -> mdc.v1.GetCandlesOfSymbolsRequest
+	12, // 22: mdc.v1.DeveloperService.GetShortlistPersistence:input_type -> mdc.v1.GetShortlistPersistenceRequest
+	15, // 23: mdc.v1.DeveloperService.GetBrokerToken:input_type -> mdc.v1.GetBrokerTokenRequest
+	17, // 24: mdc.v1.DeveloperService.ListHolidays:input_type -> mdc.v1.ListHolidaysRequest
+	18, // 25: mdc.v1.DeveloperService.ListInstruments:input_type -> mdc.v1.ListInstrumentsRequest
+	22, // 26: mdc.v1.DeveloperService.ListCorporateActions:input_type -> mdc.v1.ListCorporateActionsRequest
+	31, // 27: mdc.v1.DeveloperService.GetList:output_type -> mdc.v1.Shortlist
+	25, // 28: mdc.v1.DeveloperService.GetQuote:output_type -> mdc.v1.StockQuote
+	3,  // 29: mdc.v1.DeveloperService.GetQuoteTimeline:output_type -> mdc.v1.QuoteTimeline
+	26, // 30: mdc.v1.DeveloperService.GetNifty:output_type -> mdc.v1.NiftyQuote
+	6,  // 31: mdc.v1.DeveloperService.GetNiftyTimeline:output_type -> mdc.v1.NiftyTimeline
+	28, // 32: mdc.v1.DeveloperService.GetHistoricalCandles:output_type -> mdc.v1.CandleSeries
+	9,  // 33: mdc.v1.DeveloperService.GetQuotes:output_type -> mdc.v1.QuoteCrossSection
+	11, // 34: mdc.v1.DeveloperService.GetCandlesOfSymbols:output_type -> mdc.v1.CandlesOfSymbols
+	14, // 35: mdc.v1.DeveloperService.GetShortlistPersistence:output_type -> mdc.v1.ShortlistPersistence
+	16, // 36: mdc.v1.DeveloperService.GetBrokerToken:output_type -> mdc.v1.BrokerToken
+	32, // 37: mdc.v1.DeveloperService.ListHolidays:output_type -> mdc.v1.ListHolidaysResponse
+	21, // 38: mdc.v1.DeveloperService.ListInstruments:output_type -> mdc.v1.ListInstrumentsResponse
+	24, // 39: mdc.v1.DeveloperService.ListCorporateActions:output_type -> mdc.v1.ListCorporateActionsResponse
+	27, // [27:40] is the sub-list for method output_type
+	14, // [14:27] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_mdc_v1_developer_proto_init() }
@@ -1572,13 +2299,17 @@ func file_mdc_v1_developer_proto_init() {
 	}
 	file_mdc_v1_market_proto_init()
 	file_mdc_v1_options_proto_init()
+	file_mdc_v1_developer_proto_msgTypes[3].OneofWrappers = []any{}
+	file_mdc_v1_developer_proto_msgTypes[9].OneofWrappers = []any{}
+	file_mdc_v1_developer_proto_msgTypes[20].OneofWrappers = []any{}
+	file_mdc_v1_developer_proto_msgTypes[23].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mdc_v1_developer_proto_rawDesc), len(file_mdc_v1_developer_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   18,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

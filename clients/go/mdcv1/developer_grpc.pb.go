@@ -33,6 +33,8 @@ const (
 	DeveloperService_GetShortlistPersistence_FullMethodName = "/mdc.v1.DeveloperService/GetShortlistPersistence"
 	DeveloperService_GetBrokerToken_FullMethodName          = "/mdc.v1.DeveloperService/GetBrokerToken"
 	DeveloperService_ListHolidays_FullMethodName            = "/mdc.v1.DeveloperService/ListHolidays"
+	DeveloperService_ListInstruments_FullMethodName         = "/mdc.v1.DeveloperService/ListInstruments"
+	DeveloperService_ListCorporateActions_FullMethodName    = "/mdc.v1.DeveloperService/ListCorporateActions"
 )
 
 // DeveloperServiceClient is the client API for DeveloperService service.
@@ -133,6 +135,21 @@ type DeveloperServiceClient interface {
 	// Exchange holidays of a year, ascending.
 	// Returns INVALID_ARGUMENT naming `year` if it is outside 1900-2200.
 	ListHolidays(ctx context.Context, in *ListHolidaysRequest, opts ...grpc.CallOption) (*ListHolidaysResponse, error)
+	// The instruments of the security master matching exactly one of
+	// `symbol` (every instrument ever called so), `isin` or `prefix` (of the
+	// company name, any case; at most 100), each with its symbol on `date`
+	// and its whole symbol history. Ignores the backtest clock's data cut
+	// but takes its trading day as the default `date`.
+	// Returns INVALID_ARGUMENT naming `symbol`, `isin` or `prefix` (none or
+	// several given, malformed, or a symbol or ISIN no instrument has) or
+	// `date`.
+	ListInstruments(ctx context.Context, in *ListInstrumentsRequest, opts ...grpc.CallOption) (*ListInstrumentsResponse, error)
+	// The corporate actions of the instrument `symbol` names (by any of its
+	// symbols, old or new) with ex-date in [start_date, end_date], ascending
+	// by ex-date, each with its price and volume factors.
+	// Returns INVALID_ARGUMENT naming `symbol` (missing, malformed or of no
+	// instrument), `start_date` (malformed or after the end) or `end_date`.
+	ListCorporateActions(ctx context.Context, in *ListCorporateActionsRequest, opts ...grpc.CallOption) (*ListCorporateActionsResponse, error)
 }
 
 type developerServiceClient struct {
@@ -253,6 +270,26 @@ func (c *developerServiceClient) ListHolidays(ctx context.Context, in *ListHolid
 	return out, nil
 }
 
+func (c *developerServiceClient) ListInstruments(ctx context.Context, in *ListInstrumentsRequest, opts ...grpc.CallOption) (*ListInstrumentsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListInstrumentsResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_ListInstruments_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *developerServiceClient) ListCorporateActions(ctx context.Context, in *ListCorporateActionsRequest, opts ...grpc.CallOption) (*ListCorporateActionsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListCorporateActionsResponse)
+	err := c.cc.Invoke(ctx, DeveloperService_ListCorporateActions_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DeveloperServiceServer is the server API for DeveloperService service.
 // All implementations must embed UnimplementedDeveloperServiceServer
 // for forward compatibility.
@@ -351,6 +388,21 @@ type DeveloperServiceServer interface {
 	// Exchange holidays of a year, ascending.
 	// Returns INVALID_ARGUMENT naming `year` if it is outside 1900-2200.
 	ListHolidays(context.Context, *ListHolidaysRequest) (*ListHolidaysResponse, error)
+	// The instruments of the security master matching exactly one of
+	// `symbol` (every instrument ever called so), `isin` or `prefix` (of the
+	// company name, any case; at most 100), each with its symbol on `date`
+	// and its whole symbol history. Ignores the backtest clock's data cut
+	// but takes its trading day as the default `date`.
+	// Returns INVALID_ARGUMENT naming `symbol`, `isin` or `prefix` (none or
+	// several given, malformed, or a symbol or ISIN no instrument has) or
+	// `date`.
+	ListInstruments(context.Context, *ListInstrumentsRequest) (*ListInstrumentsResponse, error)
+	// The corporate actions of the instrument `symbol` names (by any of its
+	// symbols, old or new) with ex-date in [start_date, end_date], ascending
+	// by ex-date, each with its price and volume factors.
+	// Returns INVALID_ARGUMENT naming `symbol` (missing, malformed or of no
+	// instrument), `start_date` (malformed or after the end) or `end_date`.
+	ListCorporateActions(context.Context, *ListCorporateActionsRequest) (*ListCorporateActionsResponse, error)
 	mustEmbedUnimplementedDeveloperServiceServer()
 }
 
@@ -393,6 +445,12 @@ func (UnimplementedDeveloperServiceServer) GetBrokerToken(context.Context, *GetB
 }
 func (UnimplementedDeveloperServiceServer) ListHolidays(context.Context, *ListHolidaysRequest) (*ListHolidaysResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListHolidays not implemented")
+}
+func (UnimplementedDeveloperServiceServer) ListInstruments(context.Context, *ListInstrumentsRequest) (*ListInstrumentsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListInstruments not implemented")
+}
+func (UnimplementedDeveloperServiceServer) ListCorporateActions(context.Context, *ListCorporateActionsRequest) (*ListCorporateActionsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListCorporateActions not implemented")
 }
 func (UnimplementedDeveloperServiceServer) mustEmbedUnimplementedDeveloperServiceServer() {}
 func (UnimplementedDeveloperServiceServer) testEmbeddedByValue()                          {}
@@ -613,6 +671,42 @@ func _DeveloperService_ListHolidays_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DeveloperService_ListInstruments_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListInstrumentsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).ListInstruments(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_ListInstruments_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).ListInstruments(ctx, req.(*ListInstrumentsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DeveloperService_ListCorporateActions_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListCorporateActionsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DeveloperServiceServer).ListCorporateActions(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DeveloperService_ListCorporateActions_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DeveloperServiceServer).ListCorporateActions(ctx, req.(*ListCorporateActionsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DeveloperService_ServiceDesc is the grpc.ServiceDesc for DeveloperService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -663,6 +757,14 @@ var DeveloperService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListHolidays",
 			Handler:    _DeveloperService_ListHolidays_Handler,
+		},
+		{
+			MethodName: "ListInstruments",
+			Handler:    _DeveloperService_ListInstruments_Handler,
+		},
+		{
+			MethodName: "ListCorporateActions",
+			Handler:    _DeveloperService_ListCorporateActions_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -1097,7 +1097,9 @@ type CandleSeries struct {
 	// 1440, 1week 10080, 1month 43200).
 	IntervalMinutes int32 `protobuf:"varint,3,opt,name=interval_minutes,json=intervalMinutes,proto3" json:"interval_minutes,omitempty"`
 	// The candles, ascending by `time`; empty when no quotes were found.
-	Candles       []*Candle `protobuf:"bytes,4,rep,name=candles,proto3" json:"candles,omitempty"`
+	Candles []*Candle `protobuf:"bytes,4,rep,name=candles,proto3" json:"candles,omitempty"`
+	// The adjustment applied (split or all); absent for raw, stored prices.
+	Adjustment    *string `protobuf:"bytes,5,opt,name=adjustment,proto3,oneof" json:"adjustment,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1158,6 +1160,13 @@ func (x *CandleSeries) GetCandles() []*Candle {
 		return x.Candles
 	}
 	return nil
+}
+
+func (x *CandleSeries) GetAdjustment() string {
+	if x != nil && x.Adjustment != nil {
+		return *x.Adjustment
+	}
+	return ""
 }
 
 // An exchange holiday, or (when both session times are set) a special
@@ -1627,12 +1636,16 @@ const file_mdc_v1_market_proto_rawDesc = "" +
 	"\x03low\x18\x04 \x01(\x01R\x03low\x12\x14\n" +
 	"\x05close\x18\x05 \x01(\x01R\x05close\x12\x1b\n" +
 	"\x06volume\x18\x06 \x01(\x01H\x00R\x06volume\x88\x01\x01B\t\n" +
-	"\a_volume\"\x97\x01\n" +
+	"\a_volume\"\xcb\x01\n" +
 	"\fCandleSeries\x12\x16\n" +
 	"\x06symbol\x18\x01 \x01(\tR\x06symbol\x12\x1a\n" +
 	"\binterval\x18\x02 \x01(\tR\binterval\x12)\n" +
 	"\x10interval_minutes\x18\x03 \x01(\x05R\x0fintervalMinutes\x12(\n" +
-	"\acandles\x18\x04 \x03(\v2\x0e.mdc.v1.CandleR\acandles\"\x7f\n" +
+	"\acandles\x18\x04 \x03(\v2\x0e.mdc.v1.CandleR\acandles\x12#\n" +
+	"\n" +
+	"adjustment\x18\x05 \x01(\tH\x00R\n" +
+	"adjustment\x88\x01\x01B\r\n" +
+	"\v_adjustment\"\x7f\n" +
 	"\aHoliday\x12\x18\n" +
 	"\x04date\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\x04date\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12!\n" +
@@ -1753,6 +1766,7 @@ func file_mdc_v1_market_proto_init() {
 	file_mdc_v1_market_proto_msgTypes[5].OneofWrappers = []any{}
 	file_mdc_v1_market_proto_msgTypes[8].OneofWrappers = []any{}
 	file_mdc_v1_market_proto_msgTypes[9].OneofWrappers = []any{}
+	file_mdc_v1_market_proto_msgTypes[10].OneofWrappers = []any{}
 	file_mdc_v1_market_proto_msgTypes[13].OneofWrappers = []any{}
 	file_mdc_v1_market_proto_msgTypes[14].OneofWrappers = []any{}
 	type x struct{}

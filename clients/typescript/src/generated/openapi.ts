@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/corporate-actions/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Imports NSE's corporate-actions file, sent as the request body with Content-Type text/csv: each row's PURPOSE is read into typed actions (bonus, split, consolidation, dividend, rights) tied to the instrument its SYMBOL names on its EX-DATE.
+         * @description Imports NSE's corporate-actions file, sent as the request body with Content-Type text/csv: each row's PURPOSE is read into typed actions (bonus, split, consolidation, dividend, rights) tied to the instrument its SYMBOL names on its EX-DATE. Rows not understood (a demerger, a part without its numbers, an unknown symbol) are listed back in `rejected`, rows with no price effect (an AGM) in `ignored`; the other rows are imported together. Importing the same file again changes nothing. Returns INVALID_ARGUMENT naming `csv` (empty, not UTF-8 CSV text, or a header lacking the file's columns); nothing is imported then.
+         */
+        post: operations["AdminService_ImportCorporateActions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/data/available-dates": {
         parameters: {
             query?: never;
@@ -314,6 +334,26 @@ export interface paths {
          * @description Shortlist snapshots (ExportRecord.shortlist), keyed by type, scope and instant. Returns INVALID_ARGUMENT naming `records[i].tradingDay`, `records[i].shortlist`, `records[i].shortlist.timestamp`, `records[i].shortlist.shortlistType`, `records[i].shortlist.scope` or a rule of its entries.
          */
         post: operations["ImportService_ImportShortlists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/instruments/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Imports one of NSE's security-master files, sent as the request body with Content-Type text/csv: `kind=equity_list` (EQUITY_L.csv) or `kind=symbol_changes` (the symbol-change list).
+         * @description Imports one of NSE's security-master files, sent as the request body with Content-Type text/csv: `kind=equity_list` (EQUITY_L.csv) or `kind=symbol_changes` (the symbol-change list). Rows that cannot be read or that the rules refuse are listed back in `rejected` with their line and reason and change nothing; the other rows are imported together, in one transaction. Importing the same file again changes nothing (everything is `unchanged`). Returns INVALID_ARGUMENT naming `kind` (missing or unknown) or `csv` (empty, not UTF-8 CSV text, or a header lacking the file's columns: the wrong kind of file); nothing is imported then.
+         */
+        post: operations["AdminService_ImportInstruments"];
         delete?: never;
         options?: never;
         head?: never;
@@ -672,6 +712,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/developer/corporate-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The corporate actions of the instrument `symbol` names (by any of its symbols, old or new) with ex-date in [start_date, end_date], ascending by ex-date, each with its price and volume factors.
+         * @description The corporate actions of the instrument `symbol` names (by any of its symbols, old or new) with ex-date in [start_date, end_date], ascending by ex-date, each with its price and volume factors. Returns INVALID_ARGUMENT naming `symbol` (missing, malformed or of no instrument), `start_date` (malformed or after the end) or `end_date`.
+         */
+        get: operations["DeveloperService_ListCorporateActions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/developer/export/candles": {
         parameters: {
             query?: never;
@@ -784,6 +844,26 @@ export interface paths {
          * @description Exchange holidays of a year, ascending. Returns INVALID_ARGUMENT naming `year` if it is outside 1900-2200.
          */
         get: operations["DeveloperService_ListHolidays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/instruments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The instruments of the security master matching exactly one of `symbol` (every instrument ever called so), `isin` or `prefix` (of the company name, any case; at most 100), each with its symbol on `date` and its whole symbol history.
+         * @description The instruments of the security master matching exactly one of `symbol` (every instrument ever called so), `isin` or `prefix` (of the company name, any case; at most 100), each with its symbol on `date` and its whole symbol history. Ignores the backtest clock's data cut but takes its trading day as the default `date`. Returns INVALID_ARGUMENT naming `symbol`, `isin` or `prefix` (none or several given, malformed, or a symbol or ISIN no instrument has) or `date`.
+         */
+        get: operations["DeveloperService_ListInstruments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1158,6 +1238,11 @@ export interface components {
          *     a priced quote are absent.
          */
         CandleSeries: {
+            /**
+             * @description The adjustment applied (split or all); absent for raw, stored prices.
+             * @enum {string|null}
+             */
+            adjustment?: "split" | "all" | null;
             /** @description The candles, ascending by `time`; empty when no quotes were found. */
             candles: components["schemas"]["Candle"][];
             /**
@@ -1250,6 +1335,66 @@ export interface components {
              * @description Stock quotes moved from the row store into batches.
              */
             quotes: string;
+        };
+        /** @description One corporate action. */
+        CorporateActionInfo: {
+            /**
+             * Format: double
+             * @description Dividend: rupees a share; rights: the price of a new share (0
+             *     otherwise).
+             */
+            amount: number;
+            /** @description The text it was read from (a part of NSE's PURPOSE). */
+            description: string;
+            /**
+             * Format: date
+             * @description The ex-date, YYYY-MM-DD: the first trading day without the
+             *     entitlement.
+             */
+            exDate: string;
+            /**
+             * Format: double
+             * @description Bonus and rights a:b: b, the shares held (0 otherwise).
+             */
+            heldShares: number;
+            /** @description The instrument's ISIN. */
+            isin: string;
+            /**
+             * @description split, bonus, consolidation, dividend or rights.
+             * @enum {string}
+             */
+            kind: "split" | "bonus" | "consolidation" | "dividend" | "rights";
+            /**
+             * Format: double
+             * @description Split and consolidation: the face value after, in rupees (0
+             *     otherwise).
+             */
+            newFaceValue: number;
+            /**
+             * Format: double
+             * @description Bonus and rights a:b: a, the new shares for every b held (0
+             *     otherwise).
+             */
+            newShares: number;
+            /**
+             * Format: double
+             * @description Split and consolidation: the face value before, in rupees (0
+             *     otherwise).
+             */
+            oldFaceValue: number;
+            /**
+             * Format: double
+             * @description The factor prices before the ex-date are multiplied by in an adjusted
+             *     read; for dividends and rights it needs the stored close before the
+             *     ex-date, and is absent when there is none.
+             */
+            priceFactor?: number | null;
+            /**
+             * Format: double
+             * @description The factor volumes before the ex-date are multiplied by (1 for
+             *     dividends and rights); absent with `priceFactor`.
+             */
+            volumeFactor?: number | null;
         };
         /** @description Which minutes of a trading day hold data, and who wrote when. */
         Coverage: {
@@ -1603,6 +1748,32 @@ export interface components {
              */
             sessionOpen?: string | null;
         };
+        /** @description What an import did. */
+        ImportFileResponse: {
+            /**
+             * @description Corporate actions only: rows read fine that carry no price effect
+             *     (an AGM alone), by line.
+             */
+            ignored: components["schemas"]["ImportedRowNote"][];
+            /**
+             * Format: int32
+             * @description Rows that added or changed something.
+             */
+            imported: number;
+            /**
+             * @description The kind of file imported: equity_list, symbol_changes or
+             *     corporate_actions.
+             * @enum {string}
+             */
+            kind: "equity_list" | "symbol_changes" | "corporate_actions";
+            /** @description Rows not imported, by line. */
+            rejected: components["schemas"]["ImportedRowNote"][];
+            /**
+             * Format: int32
+             * @description Rows already stored exactly so.
+             */
+            unchanged: number;
+        };
         /** @description Import answer, once the records are committed. */
         ImportResponse: {
             /**
@@ -1622,10 +1793,75 @@ export interface components {
              */
             written: string;
         };
+        /** @description A row of an imported file that was not imported, or was passed over. */
+        ImportedRowNote: {
+            /**
+             * Format: int32
+             * @description The row's 1-based line in the file (the header is line 1).
+             */
+            line: number;
+            /** @description Why, naming the column. */
+            reason: string;
+        };
+        /** @description An instrument of the security master. */
+        InstrumentInfo: {
+            /**
+             * Format: double
+             * @description FACE VALUE in rupees; absent when NSE gives none.
+             */
+            faceValue?: number | null;
+            /** @description The ISIN identifying it. */
+            isin: string;
+            /** @description DATE OF LISTING, YYYY-MM-DD; empty when NSE gives none. */
+            listingDate: string;
+            /**
+             * Format: int32
+             * @description MARKET LOT; absent when NSE gives none.
+             */
+            marketLot?: number | null;
+            /** @description NAME OF COMPANY as NSE lists it. */
+            name: string;
+            /**
+             * Format: double
+             * @description PAID UP VALUE in rupees; absent when NSE gives none.
+             */
+            paidUpValue?: number | null;
+            /** @description SERIES (EQ, BE, ...). */
+            series: string;
+            /**
+             * @description Its symbol on the request's `date`; empty when it had none then (not
+             *     yet listed).
+             */
+            symbol: string;
+            /** @description Every symbol it has had, ascending. */
+            symbols: components["schemas"]["InstrumentSymbol"][];
+        };
+        /** @description One period of an instrument's symbol. */
+        InstrumentSymbol: {
+            /** @description The NSE symbol. */
+            symbol: string;
+            /**
+             * Format: date
+             * @description First day under this symbol, YYYY-MM-DD.
+             */
+            validFrom: string;
+            /**
+             * @description The day the next symbol took over (exclusive), YYYY-MM-DD; empty for
+             *     the current symbol.
+             */
+            validTo: string;
+        };
         /** @description Trading dates with shortlist snapshots. */
         ListAvailableDatetimesResponse: {
             /** @description Every trading date with snapshots, ascending. */
             dates: components["schemas"]["AvailableDate"][];
+        };
+        /** @description The corporate actions of one instrument. */
+        ListCorporateActionsResponse: {
+            /** @description Ascending by ex-date. */
+            actions: components["schemas"]["CorporateActionInfo"][];
+            /** @description The instrument's ISIN. */
+            isin: string;
         };
         /** @description Trading dates holding market data. */
         ListDataDatesResponse: {
@@ -1648,6 +1884,16 @@ export interface components {
         ListHolidaysResponse: {
             /** @description The entries (holidays and special sessions), ascending by date. */
             holidays: components["schemas"]["Holiday"][];
+        };
+        /** @description The instruments found. */
+        ListInstrumentsResponse: {
+            /**
+             * Format: date
+             * @description The day `symbol` is given for, YYYY-MM-DD.
+             */
+            date: string;
+            /** @description By ISIN. */
+            instruments: components["schemas"]["InstrumentInfo"][];
         };
         /** @description A page of a run's orders. */
         ListOrdersResponse: {
@@ -1853,6 +2099,11 @@ export interface components {
          *     trading day.
          */
         QuoteCrossSection: {
+            /**
+             * @description The adjustment applied (split or all); absent for raw, stored quotes.
+             * @enum {string|null}
+             */
+            adjustment?: "split" | "all" | null;
             /**
              * Format: date-time
              * @description The instant read as of, RFC 3339 UTC.
@@ -2060,6 +2311,11 @@ export interface components {
         QuoteStatus: "QUOTE_STATUS_UNSPECIFIED" | "SUCCESS" | "FAILURE";
         /** @description A page of stored quotes of one symbol, ascending by timestamp. */
         QuoteTimeline: {
+            /**
+             * @description The adjustment applied (split or all); absent for raw, stored quotes.
+             * @enum {string|null}
+             */
+            adjustment?: "split" | "all" | null;
             /**
              * @description Pass as `pageToken` for the next page; empty when no more quotes follow
              *     (always empty on the dashboard's day timeline, which is unpaged).
@@ -2746,6 +3002,101 @@ export interface operations {
             };
             /** @description The server has no MDC_SECRET_KEY, so it cannot store the credentials encrypted. */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The body is larger than the gateway's limit (MDC_MAX_BODY_BYTES, 4 MiB by default); it was not read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    AdminService_ImportCorporateActions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file, as NSE publishes it: UTF-8 CSV text (docs/api.md, "Instrument and corporate-action files"). Send it as the whole body with Content-Type text/csv. */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportFileResponse"];
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description A developer token on an admin route. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4424,6 +4775,107 @@ export interface operations {
             };
         };
     };
+    AdminService_ImportInstruments: {
+        parameters: {
+            query: {
+                /**
+                 * @description Which file: equity_list (EQUITY_L.csv) or symbol_changes (the
+                 *     symbol-change list); required.
+                 */
+                kind: "equity_list" | "symbol_changes";
+            };
+            header?: {
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file, as NSE publishes it: UTF-8 CSV text (docs/api.md, "Instrument and corporate-action files"). Send it as the whole body with Content-Type text/csv. */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportFileResponse"];
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description A developer token on an admin route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The body is larger than the gateway's limit (MDC_MAX_BODY_BYTES, 4 MiB by default); it was not read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
     DashboardService_SignIn: {
         parameters: {
             query?: never;
@@ -5870,6 +6322,11 @@ export interface operations {
                  *     +HH:MM / -HH:MM (up to 14:00) of the datetimes; default Asia/Kolkata.
                  */
                 timezone?: string;
+                /**
+                 * @description raw (default), split or all, as for GetHistoricalCandles; with split
+                 *     or all every symbol must be one of the security master (NIFTY aside).
+                 */
+                adjustment?: "raw" | "split" | "all" | "";
             };
             header?: {
                 /** @description The backtest clock: "now" for this request, a wall-clock time YYYY-MM-DDTHH:MM:SS in X-Current-Timezone. Data stamped at or after it is never returned; see docs/api.md section 9.3. Empty: no clock. Malformed: 400. */
@@ -6249,6 +6706,85 @@ export interface operations {
             /** @description The body is larger than the gateway's limit (MDC_MAX_BODY_BYTES, 4 MiB by default); it was not read. */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The caller is over its per-developer rate limit (MDC_RATE_LIMIT_READS or MDC_RATE_LIMIT_WRITES; off unless the server sets them): nothing was done; the google.rpc.ErrorInfo reason is RATE_LIMITED, a google.rpc.RetryInfo gives the wait and `Retry-After` the same in whole seconds. Or: The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    DeveloperService_ListCorporateActions: {
+        parameters: {
+            query: {
+                /** @description Any symbol the instrument has had; required. */
+                symbol: string;
+                /** @description First ex-date, YYYY-MM-DD; default 1900-01-01. */
+                startDate?: string;
+                /** @description Last ex-date (inclusive), YYYY-MM-DD; default 2199-12-31. */
+                endDate?: string;
+            };
+            header?: {
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListCorporateActionsResponse"];
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6730,6 +7266,13 @@ export interface operations {
                  *     +HH:MM / -HH:MM (up to 14:00) of the datetimes; default Asia/Kolkata.
                  */
                 timezone?: string;
+                /**
+                 * @description raw (default: the prices and volumes stored), split (adjusted for
+                 *     splits, bonuses and consolidations) or all (also dividends and rights
+                 *     issues), applying only actions with ex-date on or before today (the
+                 *     backtest clock's trading day when set); docs/api.md, "Adjusted reads".
+                 */
+                adjustment?: "raw" | "split" | "all" | "";
             };
             header?: {
                 /** @description The backtest clock: "now" for this request, a wall-clock time YYYY-MM-DDTHH:MM:SS in X-Current-Timezone. Data stamped at or after it is never returned; see docs/api.md section 9.3. Empty: no clock. Malformed: 400. */
@@ -6838,6 +7381,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListHolidaysResponse"];
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The caller is over its per-developer rate limit (MDC_RATE_LIMIT_READS or MDC_RATE_LIMIT_WRITES; off unless the server sets them): nothing was done; the google.rpc.ErrorInfo reason is RATE_LIMITED, a google.rpc.RetryInfo gives the wait and `Retry-After` the same in whole seconds. Or: The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    DeveloperService_ListInstruments: {
+        parameters: {
+            query?: {
+                /** @description An NSE symbol, current or former. */
+                symbol?: string;
+                /** @description An ISIN (12 characters with a valid check digit). */
+                isin?: string;
+                /** @description The start of the company's name, any case, 1-100 characters. */
+                prefix?: string;
+                /**
+                 * @description YYYY-MM-DD: the day `symbol` of each instrument is given for. Default:
+                 *     today (the backtest clock's trading day when set).
+                 */
+                date?: string;
+            };
+            header?: {
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListInstrumentsResponse"];
                 };
             };
             /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
@@ -7364,6 +7991,12 @@ export interface operations {
                  *     INVALID_ARGUMENT.
                  */
                 pageToken?: string;
+                /**
+                 * @description raw (default), split or all: prices and quantities of each quote
+                 *     adjusted for the corporate actions after its day, as for
+                 *     GetHistoricalCandles (docs/api.md section 13.4).
+                 */
+                adjustment?: "raw" | "split" | "all" | "";
             };
             header?: {
                 /** @description The backtest clock: "now" for this request, a wall-clock time YYYY-MM-DDTHH:MM:SS in X-Current-Timezone. Data stamped at or after it is never returned; see docs/api.md section 9.3. Empty: no clock. Malformed: 400. */
@@ -7478,6 +8111,12 @@ export interface operations {
                  *     after it (with the same other parameters); empty for the first page.
                  */
                 pageToken?: string;
+                /**
+                 * @description raw (default), split or all, as for GetQuoteTimeline; with split or
+                 *     all, `symbols` is required and each must be one of the security master
+                 *     (NIFTY aside).
+                 */
+                adjustment?: "raw" | "split" | "all" | "";
             };
             header?: {
                 /** @description The backtest clock: "now" for this request, a wall-clock time YYYY-MM-DDTHH:MM:SS in X-Current-Timezone. Data stamped at or after it is never returned; see docs/api.md section 9.3. Empty: no clock. Malformed: 400. */
