@@ -3,8 +3,10 @@
 #
 #   gateway/build.sh BUILD_DIR GOOGLEAPIS_DIR
 #
-# 1. Generates Go code for proto/mdc/v1/*.proto into gen/mdcv1/ and the
-#    OpenAPI 3 document internal/openapi/openapi.json, using protoc and the
+# 1. Generates Go code for proto/mdc/v1/*.proto into gen/mdcv1/, the
+#    gateway's fast codecs (cmd/codec-gen: internal/codec/fastjson_gen.go,
+#    read from gen/mdcv1's descriptors) and the OpenAPI 3 document
+#    internal/openapi/openapi.json, using protoc and the
 #    protoc plugins pinned by the `tool` lines of go.mod (built from source
 #    with the Go toolchain, never downloaded as binaries): protoc-gen-openapiv2
 #    writes one merged Swagger 2.0 document (openapi.yaml configures it),
@@ -45,6 +47,8 @@ fi
 protos=(../proto/mdc/v1/*.proto)
 gen_dir=gen/mdcv1
 openapi_out=internal/openapi/openapi.json
+# What cmd/codec-gen writes (internal/codecgen/outputs.go lists the same).
+codec_outs=(internal/codec/fastjson_gen.go)
 stamp=$gen_dir/.stamp
 # What the outputs depend on besides file contents: a different googleapis
 # folder or protoc forces regeneration too.
@@ -52,11 +56,16 @@ stamp_text="googleapis=$googleapis_dir protoc=$(protoc --version)"
 
 up_to_date() {
   [ -f "$stamp" ] && [ -f "$openapi_out" ] || return 1
+  local out
+  for out in "${codec_outs[@]}"; do
+    [ -f "$out" ] || return 1
+  done
   [ "$(cat "$stamp")" = "$stamp_text" ] || return 1
   local newer listed sources
-  # The gateway's own packages openapi-gen is built from (itself,
-  # internal/openapigen and what that imports), without the generated code.
-  listed=$("$go" list -e -deps -f '{{if not .Standard}}{{.Dir}}{{end}}' ./cmd/openapi-gen) || return 1
+  # The gateway's own packages openapi-gen and codec-gen are built from
+  # (themselves, internal/openapigen, internal/codecgen and what those
+  # import), without the generated code.
+  listed=$("$go" list -e -deps -f '{{if not .Standard}}{{.Dir}}{{end}}' ./cmd/openapi-gen ./cmd/codec-gen) || return 1
   mapfile -t sources < <(printf '%s\n' "$listed" | grep -F "$(pwd)/" | grep -vF "$(pwd)/gen/")
   [ "${#sources[@]}" -gt 0 ] || return 1
   newer=$(find "${protos[@]}" build.sh go.mod go.sum openapi.yaml "${sources[@]}" \
@@ -76,7 +85,7 @@ if ! up_to_date; then
     github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2
 
   # mdc.swagger.json is what earlier versions of this script embedded.
-  rm -rf "$gen_dir" "$openapi_out" internal/openapi/mdc.swagger.json
+  rm -rf "$gen_dir" "$openapi_out" internal/openapi/mdc.swagger.json "${codec_outs[@]}"
   mkdir -p "$gen_dir"
   # module=mdc/gateway maps go_package "mdc/gateway/gen/mdcv1" to ./gen/mdcv1.
   # allow_delete_body: the contract has DELETE routes with a JSON body.
@@ -97,8 +106,9 @@ if ! up_to_date; then
     "${protos[@]}"
   # openapi-gen reads the RPCs' options from the descriptors of gen/mdcv1,
   # so it is built once protoc has written them.
-  "$go" build -o "$tools/" ./cmd/openapi-gen
+  "$go" build -o "$tools/" ./cmd/openapi-gen ./cmd/codec-gen
   "$tools/openapi-gen" "$tools/mdc.swagger.json" "$openapi_out"
+  "$tools/codec-gen" .
   printf '%s' "$stamp_text" >"$stamp"
 fi
 

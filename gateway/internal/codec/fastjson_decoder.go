@@ -3,10 +3,11 @@ package codec
 // The fast decoder of the hot collector writes (Save Shortlist, Save NIFTY,
 // Save Quotes), whose bodies protojson decoded at a fifth of the gateway's
 // CPU under load. Three parts:
-//   - fastjson_gen.go, generated from the mdc.v1 descriptors by
-//     internal/codecgen: decodeFast, and a read function per message and per
-//     list, with the messages' field names (JSON and proto spelling, both of
-//     which protojson accepts) and Go fields;
+//   - fastjson_gen.go, written by the build (gateway/build.sh runs
+//     cmd/codec-gen) from the mdc.v1 descriptors: decodeFast, and a read
+//     function per message and per list, with the messages' field names
+//     (JSON and proto spelling, both of which protojson accepts) and Go
+//     fields;
 //   - this file, the hand-written runtime those functions call (fastDecoder);
 //   - fastjson_scanner.go, the JSON tokenizer.
 //
@@ -19,7 +20,7 @@ package codec
 // was. A null field value is read as protojson reads it: the field is left
 // unset (see field).
 
-//go:generate go run ../../cmd/codec-gen
+//go:generate go run ../../cmd/codec-gen ../..
 
 // fastDecoder holds the scanner and hands out the *float64 of optional
 // double fields from shared chunks: a quote has up to 46 of them, and one

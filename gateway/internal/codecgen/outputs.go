@@ -1,7 +1,8 @@
 package codecgen
 
-// Output is one generated file: its path relative to internal/codec,
-// where go generate runs codec-gen, and what writes it.
+// Output is one generated file: its path in the gateway module and what
+// writes it. The files are build output (.gitignore): gateway/build.sh runs
+// codec-gen right after protoc, as they are read from gen/mdcv1.
 type Output struct {
 	File     string
 	Generate func() ([]byte, error)
@@ -9,5 +10,5 @@ type Output struct {
 
 // Outputs are every file codec-gen writes.
 var Outputs = []Output{
-	{File: "fastjson_gen.go", Generate: FastJSON},
+	{File: "internal/codec/fastjson_gen.go", Generate: FastJSON},
 }
