@@ -48,7 +48,7 @@ protos=(../proto/mdc/v1/*.proto)
 gen_dir=gen/mdcv1
 openapi_out=internal/openapi/openapi.json
 # What cmd/codec-gen writes (internal/codecgen/outputs.go lists the same).
-codec_outs=(internal/codec/fastjson_gen.go)
+codec_outs=(internal/codec/fastjson_gen.go internal/export/quote_wire_gen.go)
 stamp=$gen_dir/.stamp
 # What the outputs depend on besides file contents: a different googleapis
 # folder or protoc forces regeneration too.

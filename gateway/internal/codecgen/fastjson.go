@@ -1,9 +1,12 @@
 // Package codecgen writes the gateway's fast codecs from the mdc.v1
-// descriptors (cmd/codec-gen runs it at build time, see outputs.go): the
-// decoder of the hot collector writes' JSON bodies (FastJSON, into
-// internal/codec/fastjson_gen.go), so that no field name or number is
-// copied by hand. The hand-written runtime the generated code calls stays
-// in internal/codec (fastjson_scanner.go, fastjson_decoder.go).
+// descriptors (cmd/codec-gen runs it at build time, see outputs.go), so
+// that no field name or number is copied by hand: the decoder of the hot
+// collector writes' JSON bodies (FastJSON, into
+// internal/codec/fastjson_gen.go) and the export's reader of a quote's wire
+// bytes (QuoteWire, into internal/export/quote_wire_gen.go). The
+// hand-written runtimes the generated code calls stay beside it: the JSON
+// scanner and fastDecoder in internal/codec, the wire reader and the quote
+// cells in internal/export.
 package codecgen
 
 import (

@@ -11,4 +11,5 @@ type Output struct {
 // Outputs are every file codec-gen writes.
 var Outputs = []Output{
 	{File: "internal/codec/fastjson_gen.go", Generate: FastJSON},
+	{File: "internal/export/quote_wire_gen.go", Generate: QuoteWire},
 }
