@@ -1,7 +1,7 @@
 package codec
 
 // fastCases are the bodies TestFastDecodeMatchesProtojson feeds to the
-// hand-written collector decoder (fastjson_collector.go), each with whether
+// generated collector decoder (fastjson_gen.go), each with whether
 // the fast path must take it or decline it for protojson.
 var fastCases = []fastCase{
 	// Taken: the bodies clients send, and JSON at its edges.

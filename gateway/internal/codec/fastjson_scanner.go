@@ -7,8 +7,8 @@ import (
 	"unsafe"
 )
 
-// fastScanner reads the JSON of a request body for the hand-written
-// decoders of fastjson_collector.go. It accepts only a subset of what
+// fastScanner reads the JSON of a request body for the generated decoders
+// of fastjson_gen.go (fastjson_decoder.go). It accepts only a subset of what
 // protojson accepts, and within that subset reads every token exactly as
 // protojson's tokenizer does (google.golang.org/protobuf/internal/encoding/
 // json). Anything else, valid or not, makes the scanner decline: it sets

@@ -1,8 +1,8 @@
 // Package codec is the gateway's JSON in and out: the one marshaler of
 // grpc-gateway (marshaler.go; answers as protojson with defaults emitted,
-// stream messages on one line), its body decoder (a hand-written fast path
-// for the three collector writes, fastjson_*.go, and protojson for the rest
-// and for every refused body), the checks protojson cannot make
+// stream messages on one line), its body decoder (a fast path for the three
+// collector writes generated from the descriptors, fastjson_gen.go, and
+// protojson for the rest and for every refused body), the checks protojson cannot make
 // (bodychecks.go), and the rewording of decode and query errors as
 // google.rpc.BadRequest field violations by JSON path (decodeerror.go,
 // queryerror.go).

@@ -93,7 +93,7 @@ func (g *quoteWireGen) tables(msgs map[string]protoreflect.MessageDescriptor) er
 	// The cells keep one presence bit a number: quoteCells.set is a
 	// uint32, ohlcSet a uint8, readLevel's set a uint32.
 	for _, c := range []struct {
-		what string
+		what   string
 		n, max int
 	}{{"mdc.v1.QuotePayload", len(payload), 32}, {"mdc.v1.Ohlc", len(ohlc), 8}, {"mdc.v1.DepthLevel", len(level), 32}} {
 		if c.n > c.max {
