@@ -10,9 +10,7 @@
 package codecgen
 
 import (
-	"bytes"
 	"fmt"
-	"go/format"
 	"strings"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -70,23 +68,14 @@ func FastJSON() ([]byte, error) {
 			return nil, fmt.Errorf("listCaps: no list of %s is read; remove it", name)
 		}
 	}
-	src, err := format.Source(g.out.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("generated code does not parse: %w\n%s", err, g.out.Bytes())
-	}
-	return src, nil
+	return g.formatted()
 }
 
 type fastJSONGen struct {
-	out bytes.Buffer
+	source
 	// done: messages whose read function is written; lists: element
 	// messages whose list function is.
 	done, lists map[protoreflect.FullName]bool
-}
-
-func (g *fastJSONGen) p(format string, args ...any) {
-	fmt.Fprintf(&g.out, format, args...)
-	g.out.WriteByte('\n')
 }
 
 func (g *fastJSONGen) header() {

@@ -1,9 +1,7 @@
 package codecgen
 
 import (
-	"bytes"
 	"fmt"
-	"go/format"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -42,19 +40,10 @@ func QuoteWire() ([]byte, error) {
 			return nil, err
 		}
 	}
-	src, err := format.Source(g.out.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("generated code does not parse: %w\n%s", err, g.out.Bytes())
-	}
-	return src, nil
+	return g.formatted()
 }
 
-type quoteWireGen struct{ out bytes.Buffer }
-
-func (g *quoteWireGen) p(format string, args ...any) {
-	fmt.Fprintf(&g.out, format, args...)
-	g.out.WriteByte('\n')
-}
+type quoteWireGen struct{ source }
 
 func noCell(fd protoreflect.FieldDescriptor) error {
 	return fmt.Errorf("%s (%s): the export's quote cells have no column for it (internal/export/quote_wire.go)", fd.FullName(), fd.Kind())
@@ -100,22 +89,17 @@ func (g *quoteWireGen) tables(msgs map[string]protoreflect.MessageDescriptor) er
 			return fmt.Errorf("%s: %d numbers, the presence bits hold %d (widen them in quote_wire.go)", c.what, c.n, c.max)
 		}
 	}
-	g.p("")
-	g.p("// payloadColumns are the numbers (double fields) of mdc.v1.QuotePayload,")
-	g.p("// in field order, by their JSON names (docs/api.md 2.2), which are also")
-	g.p("// the columns' names.")
-	g.p("var payloadColumns = [...]protoreflect.Name{")
-	for _, fd := range payload {
-		g.p("\t%q,", fd.JSONName())
-	}
-	g.p("}")
-	g.p("")
-	g.p("// ohlcColumns are mdc.v1.Ohlc's fields, written as ohlc_<name>.")
-	g.p("var ohlcColumns = [...]protoreflect.Name{")
-	for _, fd := range ohlc {
-		g.p("\t%q,", fd.Name())
-	}
-	g.p("}")
+	g.table([]string{
+		"payloadColumns are the numbers (double fields) of mdc.v1.QuotePayload,",
+		"in field order, by their JSON names (docs/api.md 2.2), which are also",
+		"the columns' names.",
+	}, "payloadColumns = [...]protoreflect.Name", payload, func(fd protoreflect.FieldDescriptor) string {
+		return fd.JSONName()
+	})
+	g.table([]string{"ohlcColumns are mdc.v1.Ohlc's fields, written as ohlc_<name>."},
+		"ohlcColumns = [...]protoreflect.Name", ohlc, func(fd protoreflect.FieldDescriptor) string {
+			return string(fd.Name())
+		})
 	g.p("")
 	g.p("// depthLists are mdc.v1.Depth's lists of levels, in field order, with the")
 	g.p("// JSON that opens each.")
@@ -132,15 +116,27 @@ func (g *quoteWireGen) tables(msgs map[string]protoreflect.MessageDescriptor) er
 		g.p("\t{%d, %q},", fd.Number(), fmt.Sprintf("%q:[", fd.JSONName()))
 	}
 	g.p("}")
+	g.table([]string{
+		"levelKeys are mdc.v1.DepthLevel's numbers, in field order, as the JSON",
+		"key written before each.",
+	}, "levelKeys = [...]string", level, func(fd protoreflect.FieldDescriptor) string {
+		return fmt.Sprintf("%q:", fd.JSONName())
+	})
+	return nil
+}
+
+// table writes the variable decl (name = type), the strings item gives for
+// fds, under the comment lines.
+func (g *quoteWireGen) table(comment []string, decl string, fds []protoreflect.FieldDescriptor, item func(protoreflect.FieldDescriptor) string) {
 	g.p("")
-	g.p("// levelKeys are mdc.v1.DepthLevel's numbers, in field order, as the JSON")
-	g.p("// key written before each.")
-	g.p("var levelKeys = [...]string{")
-	for _, fd := range level {
-		g.p("\t%q,", fmt.Sprintf("%q:", fd.JSONName()))
+	for _, line := range comment {
+		g.p("// %s", line)
+	}
+	g.p("var %s{", decl)
+	for _, fd := range fds {
+		g.p("\t%q,", item(fd))
 	}
 	g.p("}")
-	return nil
 }
 
 // quoteData writes quoteCells.read: the status and the payload.
@@ -149,13 +145,7 @@ func (g *quoteWireGen) quoteData(msgs map[string]protoreflect.MessageDescriptor)
 	g.p("// read takes the cells of mdc.v1.QuoteData b, replacing what the cells held.")
 	g.p("func (q *quoteCells) read(b []byte) error {")
 	g.p("\tq.reset()")
-	g.p("\tr := newWireReader(b)")
-	g.p("\tfor r.next() {")
-	g.p("\t\tswitch r.num {")
-	fields := msgs["QuoteData"].Fields()
-	for i := 0; i < fields.Len(); i++ {
-		fd := fields.Get(i)
-		g.p("\t\tcase %d: // %s", fd.Number(), fd.Name())
+	err := g.wireSwitch(fieldsOf(msgs["QuoteData"]), func(_ int, fd protoreflect.FieldDescriptor) error {
 		switch {
 		case fd.Kind() == protoreflect.EnumKind && fd.Enum().FullName() == "mdc.v1.QuoteStatus" && !fd.IsList():
 			g.p("\t\t\tq.status = int32(r.varint())")
@@ -166,14 +156,11 @@ func (g *quoteWireGen) quoteData(msgs map[string]protoreflect.MessageDescriptor)
 		default:
 			return noCell(fd)
 		}
-	}
-	g.p("\t\tdefault:")
-	g.p("\t\t\tr.skip()")
-	g.p("\t\t}")
-	g.p("\t}")
+		return nil
+	})
 	g.p("\treturn r.err()")
 	g.p("}")
-	return nil
+	return err
 }
 
 // payload writes quoteCells.readPayload: the numbers by their column, the
@@ -182,14 +169,8 @@ func (g *quoteWireGen) payload(msgs map[string]protoreflect.MessageDescriptor) e
 	g.p("")
 	g.p("// readPayload takes the cells of mdc.v1.QuotePayload b.")
 	g.p("func (q *quoteCells) readPayload(b []byte) {")
-	g.p("\tr := newWireReader(b)")
-	g.p("\tfor r.next() {")
-	g.p("\t\tswitch r.num {")
-	fields := msgs["QuotePayload"].Fields()
 	column := 0
-	for i := 0; i < fields.Len(); i++ {
-		fd := fields.Get(i)
-		g.p("\t\tcase %d: // %s", fd.Number(), fd.Name())
+	err := g.wireSwitch(fieldsOf(msgs["QuotePayload"]), func(_ int, fd protoreflect.FieldDescriptor) error {
 		sub := fd.Message()
 		switch {
 		case fd.IsList():
@@ -206,28 +187,10 @@ func (g *quoteWireGen) payload(msgs map[string]protoreflect.MessageDescriptor) e
 		default:
 			return noCell(fd)
 		}
-	}
-	g.p("\t\tdefault:")
-	g.p("\t\t\tr.skip()")
-	g.p("\t\t}")
-	g.p("\t}")
+		return nil
+	})
 	g.p("}")
-	return nil
-}
-
-// numbersSwitch writes the cases that read fds' doubles into slot i by
-// calling set (a format with the slot and the value).
-func (g *quoteWireGen) numbersSwitch(fds []protoreflect.FieldDescriptor, set string) {
-	g.p("\tfor r.next() {")
-	g.p("\t\tswitch r.num {")
-	for i, fd := range fds {
-		g.p("\t\tcase %d: // %s", fd.Number(), fd.Name())
-		g.p("\t\t\t"+set, i)
-	}
-	g.p("\t\tdefault:")
-	g.p("\t\t\tr.skip()")
-	g.p("\t\t}")
-	g.p("\t}")
+	return err
 }
 
 func (g *quoteWireGen) ohlc(msgs map[string]protoreflect.MessageDescriptor) error {
@@ -238,10 +201,12 @@ func (g *quoteWireGen) ohlc(msgs map[string]protoreflect.MessageDescriptor) erro
 	g.p("")
 	g.p("// readOhlc takes the cells of mdc.v1.Ohlc b.")
 	g.p("func (q *quoteCells) readOhlc(b []byte) {")
-	g.p("\tr := newWireReader(b)")
-	g.numbersSwitch(fds, "q.ohlcNumber(%d, r.double())")
+	err = g.wireSwitch(fds, func(i int, _ protoreflect.FieldDescriptor) error {
+		g.p("\t\t\tq.ohlcNumber(%d, r.double())", i)
+		return nil
+	})
 	g.p("}")
-	return nil
+	return err
 }
 
 func (g *quoteWireGen) level(msgs map[string]protoreflect.MessageDescriptor) error {
@@ -254,9 +219,39 @@ func (g *quoteWireGen) level(msgs map[string]protoreflect.MessageDescriptor) err
 	g.p("// and says which are present (bit i: v[i]). Of a field given twice the")
 	g.p("// last counts, as in any protobuf reader.")
 	g.p("func readLevel(b []byte, v *[len(levelKeys)]float64) (set uint32, err error) {")
-	g.p("\tr := newWireReader(b)")
-	g.numbersSwitch(fds, "v[%[1]d], set = r.double(), set|1<<%[1]d")
+	err = g.wireSwitch(fds, func(i int, _ protoreflect.FieldDescriptor) error {
+		g.p("\t\t\tv[%[1]d], set = r.double(), set|1<<%[1]d", i)
+		return nil
+	})
 	g.p("\treturn set, r.err()")
 	g.p("}")
+	return err
+}
+
+// wireSwitch writes the loop over the fields of wire message b: a case per
+// field of fds, whose statements each writes (i is the field's index in
+// fds), and a skip of any other field.
+func (g *quoteWireGen) wireSwitch(fds []protoreflect.FieldDescriptor, each func(i int, fd protoreflect.FieldDescriptor) error) error {
+	g.p("\tr := newWireReader(b)")
+	g.p("\tfor r.next() {")
+	g.p("\t\tswitch r.num {")
+	for i, fd := range fds {
+		g.p("\t\tcase %d: // %s", fd.Number(), fd.Name())
+		if err := each(i, fd); err != nil {
+			return err
+		}
+	}
+	g.p("\t\tdefault:")
+	g.p("\t\t\tr.skip()")
+	g.p("\t\t}")
+	g.p("\t}")
 	return nil
+}
+
+func fieldsOf(md protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor {
+	var out []protoreflect.FieldDescriptor
+	for i := 0; i < md.Fields().Len(); i++ {
+		out = append(out, md.Fields().Get(i))
+	}
+	return out
 }
