@@ -1,6 +1,8 @@
 package export
 
 import (
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"mdc/gateway/gen/mdcv1"
 	"mdc/gateway/internal/jsonnum"
 )
@@ -29,6 +31,15 @@ type quoteCells struct {
 // reset makes the cells those of a QuoteData without status or payload.
 func (q *quoteCells) reset() {
 	q.status, q.set, q.ohlcSet, q.depth, q.hasDepth = 0, 0, 0, nil, false
+}
+
+// slotOf is the index slots gives field num (a table of quote_wire_gen.go),
+// or -1.
+func slotOf(slots []int8, num protowire.Number) int {
+	if num < 0 || int(num) >= len(slots) {
+		return -1
+	}
+	return int(slots[num])
 }
 
 // number sets payload number i (the column payloadColumns[i]).
