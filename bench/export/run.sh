@@ -198,7 +198,7 @@ if [ -n "$baseline_pid" ]; then
 "
   baseline_cpu="$baseline_cpu
 "
-  gateway_rss="$gateway_rss (the baseline gateway $(rss "$baseline_pid") MB)"
+  gateway_rss="$gateway_rss MB (the baseline gateway $(rss "$baseline_pid")"
 fi
 
 xs="RESULT (the cross-section was left out: MDC_EXPORT_SKIP_XS=1)"
@@ -210,6 +210,11 @@ fi
 echo "$xs" >&2
 result=$(echo "$xs" | grep '^RESULT')
 field() { echo "$result" | tr ' ' '\n' | awk -F= -v k="$1" '$1 == k {print $2}'; }
+
+xs_line="Cross-section of $symbols symbols at 2M stored quotes: one call against $symbols single as-of calls,
+median ratio $(field median_ratio)x ($xs_rounds rounds); latency of $(field calls) calls p50 $(field p50_ms) ms,
+p90 $(field p90_ms) ms, p99 $(field p99_ms) ms, max $(field max_ms) ms."
+[ "${MDC_EXPORT_SKIP_XS:-0}" = 1 ] && xs_line="(Cross-section left out: MDC_EXPORT_SKIP_XS=1.)"
 
 report=$(
   cat <<EOF
@@ -231,9 +236,7 @@ server's pool):
 ${baseline_cpu}
 Peak RSS (VmHWM) during the exports: mdc-server $server_rss MB, mdc-gateway $gateway_rss MB.
 
-Cross-section of $symbols symbols at 2M stored quotes: one call against $symbols single as-of calls,
-median ratio $(field median_ratio)x ($xs_rounds rounds); latency of $(field calls) calls p50 $(field p50_ms) ms,
-p90 $(field p90_ms) ms, p99 $(field p99_ms) ms, max $(field max_ms) ms.
+$xs_line
 EOF
 )
 echo "$report"
