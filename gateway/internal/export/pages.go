@@ -2,6 +2,7 @@ package export
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"sync"
@@ -121,7 +122,7 @@ func writePages(enc encoder, first *wireChunk, more bool, recv func(*wireChunk) 
 			w := pe.pageWorker()
 			defer w.release()
 			for job := range work {
-				job.write, job.err = w.encode(job.chunk.b)
+				job.write, job.err = encodeSafely(w, job.chunk.b)
 				chunkPool.Put(job.chunk)
 				job.chunk = nil
 				close(job.done)
@@ -149,6 +150,19 @@ func writePages(enc encoder, first *wireChunk, more bool, recv func(*wireChunk) 
 	}
 	wg.Wait()
 	return err
+}
+
+// encodeSafely is w.encode, with a panic (a bug in a layout or an
+// encoder) turned into the page's error: on the handler's goroutine net/http
+// would have caught it for this request alone, on a worker it would end the
+// gateway.
+func encodeSafely(w pageWorker, chunk []byte) (write func() error, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			write, err = nil, fmt.Errorf("export: encoding a page failed: %v", p)
+		}
+	}()
+	return w.encode(chunk)
 }
 
 // writeInTurn encodes each page on the calling goroutine as it arrives.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -187,5 +188,37 @@ func TestAMalformedPageStopsTheExport(t *testing.T) {
 		if n > 12*100 {
 			t.Errorf("%s: %d rows written past the malformed page", name, n)
 		}
+	}
+}
+
+// panicky encodes every page but the third, on which it panics.
+type panicky struct{ rows int64 }
+
+func (e *panicky) Write([]byte) error     { return nil }
+func (e *panicky) Close() error           { return nil }
+func (e *panicky) Rows() int64            { return e.rows }
+func (e *panicky) pageWorker() pageWorker { return panickyWorker{e} }
+
+type panickyWorker struct{ e *panicky }
+
+func (w panickyWorker) encode(chunk []byte) (func() error, error) {
+	if len(chunk) == 3 {
+		panic("a bug in a layout")
+	}
+	return func() error { w.e.rows++; return nil }, nil
+}
+func (panickyWorker) release() {}
+
+// A panic while encoding a page on a worker is that page's error, not the
+// end of the gateway.
+func TestAPanicInAWorkerIsThePagesError(t *testing.T) {
+	defer func(n int) { pageWorkers = n }(pageWorkers)
+	pageWorkers = 4
+	pages := [][]byte{{1}, {1, 2}, {1, 2, 3}, {1, 2, 3, 4}}
+	first, recv := pageSource(pages, 0, nil)
+	enc := &panicky{}
+	err := writePages(enc, first, true, recv, func() {}, func() {})
+	if err == nil || !strings.Contains(err.Error(), "a bug in a layout") || enc.rows != 2 {
+		t.Errorf("%v after %d pages", err, enc.rows)
 	}
 }
