@@ -198,7 +198,7 @@ if [ -n "$baseline_pid" ]; then
 "
   baseline_cpu="$baseline_cpu
 "
-  gateway_rss="$gateway_rss MB (the baseline gateway $(rss "$baseline_pid")"
+  gateway_rss="$gateway_rss MB, the baseline gateway $(rss "$baseline_pid")"
 fi
 
 xs="RESULT (the cross-section was left out: MDC_EXPORT_SKIP_XS=1)"
