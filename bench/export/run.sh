@@ -33,7 +33,11 @@
 #
 # Environment (all optional): MDC_EXPORT_ROWS (2000000), MDC_EXPORT_ROUNDS (3),
 # MDC_EXPORT_XS_ROUNDS (5), MDC_EXPORT_XS_CALLS (200), MDC_EXPORT_RESULTS,
-# MDC_EXPORT_KEEP_DB (1: keep the database).
+# MDC_EXPORT_KEEP_DB (1: keep the database), MDC_EXPORT_BASELINE_GATEWAY (the
+# path of another mdc-gateway binary, e.g. a build of the commit before a
+# change: it runs beside the built one, on the same server, and each round
+# also exports CSV and Parquet through it, so before and after come from one
+# run; MDC_EXPORT_SKIP_XS=1 leaves the cross-section out).
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
@@ -63,6 +67,9 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 grpc_port=$(free_port)
 http_port=$(free_port)
 base=http://127.0.0.1:$http_port
+baseline_gateway=${MDC_EXPORT_BASELINE_GATEWAY:-}
+baseline_port=$(free_port)
+baseline_base=http://127.0.0.1:$baseline_port
 psql_() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$url" "$@"; }
 
 pids=()
@@ -90,6 +97,17 @@ MDC_HTTP_ADDR=127.0.0.1:$http_port MDC_GRPC_ADDR=127.0.0.1:$grpc_port MDC_ACCESS
   "$build_dir/mdc-gateway" >"$work/gateway.log" 2>&1 &
 gateway_pid=$!
 pids+=("$gateway_pid")
+baseline_pid=
+if [ -n "$baseline_gateway" ]; then
+  MDC_HTTP_ADDR=127.0.0.1:$baseline_port MDC_GRPC_ADDR=127.0.0.1:$grpc_port MDC_ACCESS_LOG=off \
+    "$baseline_gateway" >"$work/baseline-gateway.log" 2>&1 &
+  baseline_pid=$!
+  pids+=("$baseline_pid")
+  for _ in $(seq 100); do
+    curl -fsS "$baseline_base/health" >/dev/null 2>&1 && break
+    sleep 0.2
+  done
+fi
 for _ in $(seq 100); do
   curl -fsS "$base/health" >/dev/null 2>&1 && break
   sleep 0.2
@@ -127,15 +145,16 @@ measure() { # name command...: prints the output's line count; appends the secon
   echo "$end - $start" | bc >>"$work/$name.secs"
   echo "$lines"
 }
-export_csv() { curl -fsS "$base/v1/developer/export/quotes?start_date=$day&format=$1" -H "Authorization: Bearer $token"; }
+export_csv() { curl -fsS "${2:-$base}/v1/developer/export/quotes?start_date=$day&format=$1" -H "Authorization: Bearer $token"; }
 # CPU seconds (user + system) of processes, from /proc; the PostgreSQL
 # backends are those of the benchmark's database (the server's pool).
 cpu_of() { for p in "$@"; do awk '{print ($14 + $15)}' "/proc/$p/stat" 2>/dev/null; done | awk -v hz="$(getconf CLK_TCK)" '{s += $1} END {printf "%.3f", s / hz}'; }
 backends() { psql_ -c "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"; }
 # with_cpu name command...: runs measure, and appends the µs of CPU a row of
-# the server, the gateway and the PostgreSQL backends to $work/name.cpu.
+# the server, the gateway (GW_PID, default the built one) and the PostgreSQL
+# backends to $work/name.cpu.
 with_cpu() {
-  local name=$1 pg_pids s0 g0 p0 out
+  local name=$1 pg_pids s0 g0 p0 out gateway_pid=${GW_PID:-$gateway_pid}
   shift
   pg_pids=$(backends)
   s0=$(cpu_of "$server_pid") g0=$(cpu_of "$gateway_pid") p0=$(cpu_of $pg_pids)
@@ -151,6 +170,11 @@ for r in $(seq "$rounds"); do
   n=$(with_cpu csv export_csv csv)
   [ "$n" = "$((rows + 1))" ] || die "the CSV export has $n lines, want $((rows + 1))"
   with_cpu parquet export_csv parquet >/dev/null
+  if [ -n "$baseline_pid" ]; then
+    n=$(GW_PID=$baseline_pid with_cpu csv_base export_csv csv "$baseline_base")
+    [ "$n" = "$((rows + 1))" ] || die "the baseline's CSV export has $n lines, want $((rows + 1))"
+    GW_PID=$baseline_pid with_cpu parquet_base export_csv parquet "$baseline_base" >/dev/null
+  fi
 done
 median() { sort -g "$work/$1.secs" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 psql_s=$(median psql)
@@ -163,13 +187,34 @@ ratio() { echo "scale=2; $2 / $1" | bc; }
 rss() { awk '/VmHWM/ {printf "%d", $2/1024}' "/proc/$1/status"; }
 server_rss=$(rss "$server_pid")
 gateway_rss=$(rss "$gateway_pid")
+baseline_rows=
+baseline_cpu=
+if [ -n "$baseline_pid" ]; then
+  baseline_rows="| the same, CSV, through MDC_EXPORT_BASELINE_GATEWAY | $(median csv_base) | $(rate "$(median csv_base)") | $(ratio "$(median csv_base)" "$psql_s") |
+| the same, Parquet, through MDC_EXPORT_BASELINE_GATEWAY | $(median parquet_base) | $(rate "$(median parquet_base)") | $(ratio "$(median parquet_base)" "$psql_s") |"
+  baseline_cpu="| CSV, baseline gateway | $(cpu_col csv_base 1) | $(cpu_col csv_base 2) | $(cpu_col csv_base 3) |
+| Parquet, baseline gateway | $(cpu_col parquet_base 1) | $(cpu_col parquet_base 2) | $(cpu_col parquet_base 3) |"
+  baseline_rows="$baseline_rows
+"
+  baseline_cpu="$baseline_cpu
+"
+  gateway_rss="$gateway_rss MB, the baseline gateway $(rss "$baseline_pid")"
+fi
 
-log "cross-section: $symbols symbols"
-xs=$("$work/export" xsection -url "$base" -token "$token" -prefix LD -symbols "$symbols" \
-  -datetime "${day}T09:40:00" -rounds "$xs_rounds" -calls "$xs_calls")
+xs="RESULT (the cross-section was left out: MDC_EXPORT_SKIP_XS=1)"
+if [ "${MDC_EXPORT_SKIP_XS:-0}" != 1 ]; then
+  log "cross-section: $symbols symbols"
+  xs=$("$work/export" xsection -url "$base" -token "$token" -prefix LD -symbols "$symbols" \
+    -datetime "${day}T09:40:00" -rounds "$xs_rounds" -calls "$xs_calls")
+fi
 echo "$xs" >&2
 result=$(echo "$xs" | grep '^RESULT')
 field() { echo "$result" | tr ' ' '\n' | awk -F= -v k="$1" '$1 == k {print $2}'; }
+
+xs_line="Cross-section of $symbols symbols at 2M stored quotes: one call against $symbols single as-of calls,
+median ratio $(field median_ratio)x ($xs_rounds rounds); latency of $(field calls) calls p50 $(field p50_ms) ms,
+p90 $(field p90_ms) ms, p99 $(field p99_ms) ms, max $(field max_ms) ms."
+[ "${MDC_EXPORT_SKIP_XS:-0}" = 1 ] && xs_line="(Cross-section left out: MDC_EXPORT_SKIP_XS=1.)"
 
 report=$(
   cat <<EOF
@@ -180,7 +225,7 @@ report=$(
 | psql \\copy (...) TO STDOUT WITH CSV | $psql_s | $(rate "$psql_s") | 1 |
 | GET /v1/developer/export/quotes, CSV | $csv_s | $(rate "$csv_s") | $(ratio "$csv_s" "$psql_s") |
 | GET /v1/developer/export/quotes, Parquet | $parquet_s | $(rate "$parquet_s") | $(ratio "$parquet_s" "$psql_s") |
-
+${baseline_rows}
 CPU per exported row (µs, median of $rounds; /proc of each process, the PostgreSQL backends of the
 server's pool):
 
@@ -188,12 +233,10 @@ server's pool):
 |---|---:|---:|---:|
 | CSV | $(cpu_col csv 1) | $(cpu_col csv 2) | $(cpu_col csv 3) |
 | Parquet | $(cpu_col parquet 1) | $(cpu_col parquet 2) | $(cpu_col parquet 3) |
-
+${baseline_cpu}
 Peak RSS (VmHWM) during the exports: mdc-server $server_rss MB, mdc-gateway $gateway_rss MB.
 
-Cross-section of $symbols symbols at 2M stored quotes: one call against $symbols single as-of calls,
-median ratio $(field median_ratio)x ($xs_rounds rounds); latency of $(field calls) calls p50 $(field p50_ms) ms,
-p90 $(field p90_ms) ms, p99 $(field p99_ms) ms, max $(field max_ms) ms.
+$xs_line
 EOF
 )
 echo "$report"

@@ -3,6 +3,7 @@ package export
 import (
 	"io"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -100,11 +101,63 @@ func (w *csvWriter) EndRow() error {
 	w.buf = append(w.buf, '\r', '\n')
 	w.cell = 0
 	w.pending++
-	if len(w.buf) < csvFlushBytes {
+	// A page's writer (no out) holds its rows until the page is written.
+	if w.out == nil || len(w.buf) < csvFlushBytes {
 		return nil
 	}
 	return w.flush()
 }
+
+// writePage writes the text of a page of rows encoded apart (csvPages),
+// after what the writer holds (the header line).
+func (w *csvWriter) writePage(text []byte, rows int64) error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if _, err := w.out.Write(text); err != nil {
+		return err
+	}
+	w.sent += rows
+	return nil
+}
+
+// csvPages is the CSV encoder of a one-row-per-record layout: its pages
+// can be encoded on several goroutines (pages.go).
+type csvPages struct {
+	rowsEncoder
+	l   layout
+	out *csvWriter
+}
+
+func (e csvPages) pageWorker() pageWorker {
+	return &csvPageWorker{rows: e.l.rows(), out: e.out}
+}
+
+// csvPageWorker encodes pages into text of their own.
+type csvPageWorker struct {
+	rows rowsFunc
+	out  *csvWriter
+}
+
+// csvPagePool recycles the pages' text (~0.7 MB a page of full quotes).
+var csvPagePool = sync.Pool{New: func() any { return new([]byte) }}
+
+func (p *csvPageWorker) encode(chunk []byte) (func() error, error) {
+	text := csvPagePool.Get().(*[]byte)
+	page := &csvWriter{buf: (*text)[:0]}
+	if err := eachRecord(chunk, func(rec []byte) error { return p.rows(rec, page) }); err != nil {
+		csvPagePool.Put(text)
+		return nil, err
+	}
+	return func() error {
+		err := p.out.writePage(page.buf, page.pending)
+		*text = page.buf[:0]
+		csvPagePool.Put(text)
+		return err
+	}, nil
+}
+
+func (p *csvPageWorker) release() {}
 
 func (w *csvWriter) flush() error {
 	if len(w.buf) == 0 {

@@ -33,10 +33,16 @@ const formatParam = "format"
 var formats = []format{
 	{"csv", "text/csv; charset=utf-8", func(out io.Writer, l layout) (encoder, error) {
 		w, err := newCSVWriter(out, l)
+		if l.rowPerRecord {
+			return csvPages{rowsEncoder{l.rows(), w}, l, w}, err
+		}
 		return rowsEncoder{l.rows(), w}, err
 	}},
 	{"parquet", "application/vnd.apache.parquet", func(out io.Writer, l layout) (encoder, error) {
 		w, err := newParquetWriter(out, l)
+		if l.rowPerRecord {
+			return parquetPages{rowsEncoder{l.rows(), w}, l, w}, err
+		}
 		return rowsEncoder{l.rows(), w}, err
 	}},
 	{"ndjson", "application/x-ndjson", func(out io.Writer, _ layout) (encoder, error) {

@@ -61,6 +61,11 @@ type layout struct {
 	// rows makes the rowsFunc of one export (which may keep state from
 	// row to row).
 	rows func() rowsFunc
+	// rowPerRecord: each record is one row, so a page of records is a
+	// page of at most 1,000 rows, which the CSV and Parquet encoders
+	// encode on several goroutines (pages.go). A shortlist snapshot is
+	// as many rows as entries: its pages are encoded in turn.
+	rowPerRecord bool
 }
 
 // instant is a stored instant as a UTC time.

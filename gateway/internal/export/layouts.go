@@ -137,7 +137,7 @@ func (q *quoteRecord) read(rec []byte, f quoteFields) error {
 }
 
 var quotesLayout = layout{
-	kind: "quotes",
+	kind: "quotes", rowPerRecord: true,
 	columns: append([]column{
 		{"timestamp", colTime}, {"trading_day", colDate}, {"nse_symbol", colString},
 	}, quoteDataColumns()...),
@@ -159,7 +159,7 @@ var quotesLayout = layout{
 }
 
 var niftyLayout = layout{
-	kind: "nifty",
+	kind: "nifty", rowPerRecord: true,
 	columns: append(append([]column{
 		{"timestamp", colTime}, {"trading_day", colDate},
 	}, quoteDataColumns()...), column{"index_day_change_perc", colFloat}),
@@ -251,7 +251,7 @@ var shortlistsLayout = layout{
 }
 
 var candlesLayout = layout{
-	kind: "candles",
+	kind: "candles", rowPerRecord: true,
 	columns: []column{
 		{"timestamp", colTime}, {"trading_day", colDate}, {"symbol", colString}, {"interval", colString},
 		{"open", colFloat}, {"high", colFloat}, {"low", colFloat}, {"close", colFloat}, {"volume", colFloat},

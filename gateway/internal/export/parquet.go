@@ -118,11 +118,70 @@ func (w *parquetWriter) EndRow() error {
 	}
 	w.cell = 0
 	w.rows++
-	if w.rows < parquetBatchRows {
+	// A page's writer (no file) holds its rows until the page is written.
+	if w.fw == nil || w.rows < parquetBatchRows {
 		return nil
 	}
 	return w.flush()
 }
+
+// writeRecord hands a page's rows, gathered apart (parquetPages), to the
+// Parquet writer after the rows it gathered itself.
+func (w *parquetWriter) writeRecord(rec arrow.RecordBatch, rows int) error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if err := w.fw.WriteBuffered(rec); err != nil {
+		return err
+	}
+	w.sent += int64(rows)
+	return nil
+}
+
+// parquetPages is the Parquet encoder of a one-row-per-record layout: its
+// pages are gathered into Arrow records on several goroutines (pages.go);
+// the Parquet writer's encoding and compression of the row groups stay on
+// the writing one.
+type parquetPages struct {
+	rowsEncoder
+	l   layout
+	out *parquetWriter
+}
+
+func (e parquetPages) pageWorker() pageWorker {
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, arrowSchema(e.l))
+	return &parquetPageWorker{rows: e.l.rows(), out: e.out, page: &parquetWriter{rb: rb, cols: rb.Fields()}}
+}
+
+// parquetPageWorker gathers pages into Arrow records.
+type parquetPageWorker struct {
+	rows rowsFunc
+	out  *parquetWriter
+	page *parquetWriter // without a file: its builders only
+	// failed is the error of a page that left the builders unusable.
+	failed error
+}
+
+func (p *parquetPageWorker) encode(chunk []byte) (func() error, error) {
+	if p.failed != nil {
+		return nil, p.failed
+	}
+	p.page.rows, p.page.cell = 0, 0
+	if err := eachRecord(chunk, func(rec []byte) error { return p.rows(rec, p.page) }); err != nil {
+		// The builders may hold half a row: this worker is done (the file
+		// is broken off at the first failed page anyway).
+		p.failed = err
+		return nil, err
+	}
+	rec := p.page.rb.NewRecordBatch() // takes the builders' rows, resets them
+	rows := p.page.rows
+	return func() error {
+		defer rec.Release()
+		return p.out.writeRecord(rec, rows)
+	}, nil
+}
+
+func (p *parquetPageWorker) release() { p.page.rb.Release() }
 
 // flush hands the gathered rows to the Parquet writer.
 func (w *parquetWriter) flush() error {

@@ -178,14 +178,14 @@ func (rt route) serve(mux *runtime.ServeMux, conn grpc.ClientConnInterface, desc
 			fail(ctx, err)
 			return
 		}
-		rt.writeFile(w, r, f, req, &chunk, err == nil, stream, writeTimeout, cuts)
+		rt.writeFile(w, r, f, req, &chunk, err == nil, stream, cancel, writeTimeout, cuts)
 	}
 }
 
 // writeFile answers with the file: the message in chunk (when more is
 // true), then every message stream sends until its end, then the trailer
-// RowsTrailer with the count of the file's rows.
-func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req proto.Message, chunk *wireChunk, more bool, stream chunkStream, writeTimeout time.Duration, cuts Cuts) {
+// RowsTrailer with the count of the file's rows. stop cancels the stream.
+func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req proto.Message, chunk *wireChunk, more bool, stream chunkStream, stop context.CancelFunc, writeTimeout time.Duration, cuts Cuts) {
 	// An export lasts as long as it needs, but each chunk must be taken by
 	// the client within writeTimeout: the deadline moves on with every one.
 	rc := http.NewResponseController(w)
@@ -214,20 +214,9 @@ func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req 
 		return
 	}
 	fail := func(err error) { cuts.breakOff(w, r, newCut(enc.Rows(), err)) }
-	for more {
-		progress()
-		if err := eachRecord(chunk.b, enc.Write); err != nil {
-			fail(err)
-			return
-		}
-		err := stream.Recv(chunk)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			fail(err)
-			return
-		}
+	if err := writePages(enc, chunk, more, stream.Recv, progress, stop); err != nil {
+		fail(err)
+		return
 	}
 	progress()
 	if err := enc.Close(); err != nil {
