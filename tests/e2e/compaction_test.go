@@ -209,7 +209,11 @@ func compact(t *testing.T, s *Stack, through string) *Response {
 }
 
 func TestCompactionKeepsEveryReadTheSame(t *testing.T) {
-	s := StartStack(t)
+	metricsAddr, err := freeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := StartStackWith(t, StackOptions{Env: []string{"MDC_METRICS_ADDR=" + metricsAddr}})
 	_, token := s.NewDeveloper(t, "developer")
 	a, b, c := uniqueSymbol(t, "CA"), uniqueSymbol(t, "CB"), uniqueSymbol(t, "CC")
 	writeCompactionDay(t, s, token, a, b, c)
@@ -248,10 +252,12 @@ func TestCompactionKeepsEveryReadTheSame(t *testing.T) {
 	report := s.Do(t, "GET", "/v1/admin/data/storage", s.AdminToken(), nil)
 	expectStatus(t, report, 200)
 	forms := map[string]string{}
+	formBytes := map[string]string{}
 	for _, u := range asSlice(report.JSON["usage"]) {
 		u := u.(map[string]any)
 		if u["kind"] == "quotes" && u["month"] == "2025-06" {
 			forms[fmt.Sprint(u["form"])] = fmt.Sprint(u["rows"])
+			formBytes[fmt.Sprint(u["form"])] = fmt.Sprint(u["bytes"])
 			// int64 fields are JSON strings.
 			if bytes, err := strconv.ParseInt(fmt.Sprint(u["bytes"]), 10, 64); err != nil || bytes <= 0 || num(t, u["bytesPerRow"]) <= 0 {
 				t.Errorf("storage report without bytes: %v", u)
@@ -260,6 +266,17 @@ func TestCompactionKeepsEveryReadTheSame(t *testing.T) {
 	}
 	if forms["rows"] != "2" || forms["compacted"] != "1260" {
 		t.Errorf("storage report of quotes in 2025-06 (rows per form): %v; %s", forms, report.Text())
+	}
+	// The same report as Prometheus series, set by reading it.
+	scraped := fetchScrape(t, metricsAddr)
+	for form, rows := range forms {
+		labels := map[string]string{"kind": "quotes", "month": "2025-06", "form": form}
+		if got := scraped.find("mdc_storage_rows", labels); len(got) != 1 || strconv.FormatFloat(got[0].value, 'f', -1, 64) != rows {
+			t.Errorf("mdc_storage_rows%v = %v, want %s as the report", labels, got, rows)
+		}
+		if got := scraped.find("mdc_storage_bytes", labels); len(got) != 1 || strconv.FormatFloat(got[0].value, 'f', -1, 64) != formBytes[form] {
+			t.Errorf("mdc_storage_bytes%v = %v, want %s as the report", labels, got, formBytes[form])
+		}
 	}
 	// a: 1,050 quotes in two batches; b and c: one each.
 	if got := s.SQL(t, "SELECT string_agg(row_count::text, ',' ORDER BY nse_symbol, first_observed_at) "+
