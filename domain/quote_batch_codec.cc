@@ -2,224 +2,374 @@
 
 #include <zstd.h>
 
-#include <cstring>
+#include <algorithm>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "domain/column_codec.h"
+#include "domain/exact_number_column.h"
+#include "domain/quote_payload_wire.h"
 
 namespace mdc::domain {
 namespace {
 
-// The first byte of every batch: the layout below. A new layout gets a new
-// number and the decoder keeps reading the old ones.
-constexpr char kFormatVersion = 1;
+using columns::CountPresent;
+using columns::DoubleBits;
+using columns::GetDelta;
+using columns::GetDeltaOfDelta;
+using columns::GetExactNumbers;
+using columns::GetFloats;
+using columns::GetPresence;
+using columns::PutDelta;
+using columns::PutDeltaOfDelta;
+using columns::PutExactNumbers;
+using columns::PutFloats;
+using columns::PutPresence;
+using columns::Reader;
+using columns::Writer;
+
+// The first byte of every batch: its layout. Version 1 kept the payload as
+// one column of whole protobufs; version 2 (written since) has a column per
+// payload field. The decoder reads both, so batches written before stay
+// readable; a later compaction of their day re-encodes them.
+constexpr char kPayloadWholeVersion = 1;
+constexpr char kPayloadColumnsVersion = 2;
 // zstd's level: 3 (its default) compresses a day of quotes at well over the
 // compaction's 50,000 quotes/s on one core; higher levels cost more CPU than
 // the bytes they save are worth (docs/performance.md, "Compacted history").
 constexpr int kZstdLevel = 3;
 // A decoded batch is never larger: 1,000 quotes of well under 64 KiB each.
 constexpr uint64_t kMaxRawBytes = uint64_t{64} << 20;
+// More depth levels than any book has; a larger count is a corrupt batch.
+constexpr uint64_t kMaxDepthLevels = 1000;
 
-uint64_t ZigZag(int64_t value) {
-  return (static_cast<uint64_t>(value) << 1) ^
-         static_cast<uint64_t>(value >> 63);
-}
-
-int64_t UnZigZag(uint64_t value) {
-  return static_cast<int64_t>(value >> 1) ^ -static_cast<int64_t>(value & 1);
-}
-
-// Differences wrap (unsigned arithmetic): any int64 sequence round-trips.
-int64_t Minus(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) -
-                              static_cast<uint64_t>(b));
-}
-int64_t Plus(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) +
-                              static_cast<uint64_t>(b));
-}
-
-uint64_t DoubleBits(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-double BitsDouble(uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
-class Writer {
- public:
-  void Varint(uint64_t value) {
-    while (value >= 0x80) {
-      out_.push_back(static_cast<char>(value | 0x80));
-      value >>= 7;
-    }
-    out_.push_back(static_cast<char>(value));
-  }
-  void Bytes(absl::string_view bytes) {
-    out_.append(bytes.data(), bytes.size());
-  }
-  void Byte(char byte) { out_.push_back(byte); }
-  std::string& out() { return out_; }
-
- private:
-  std::string out_;
-};
-
-// Reads what Writer wrote; any read past the end sets failed() and answers
-// zeros, so a corrupted batch fails its decode instead of reading memory it
-// does not own.
-class Reader {
- public:
-  explicit Reader(absl::string_view in) : in_(in) {}
-  uint64_t Varint() {
-    uint64_t value = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (in_.empty()) return Fail();
-      const auto byte = static_cast<unsigned char>(in_.front());
-      in_.remove_prefix(1);
-      value |= static_cast<uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) return value;
-    }
-    return Fail();
-  }
-  absl::string_view Bytes(uint64_t size) {
-    if (size > in_.size()) {
-      Fail();
-      return {};
-    }
-    absl::string_view bytes = in_.substr(0, size);
-    in_.remove_prefix(size);
-    return bytes;
-  }
-  bool failed() const { return failed_; }
-  bool at_end() const { return in_.empty(); }
-  absl::string_view rest() const { return in_; }
-
- private:
-  uint64_t Fail() {
-    failed_ = true;
-    in_ = {};
-    return 0;
-  }
-  absl::string_view in_;
-  bool failed_ = false;
-};
-
-// Times: the first value, then the change of the step (delta of delta),
-// zigzag varints. Quotes a second apart cost one byte each.
-void PutDeltaOfDelta(const std::vector<int64_t>& values, Writer& out) {
-  int64_t previous = 0;
-  int64_t previous_delta = 0;
-  for (int64_t value : values) {
-    const int64_t delta = Minus(value, previous);
-    out.Varint(ZigZag(Minus(delta, previous_delta)));
-    previous = value;
-    previous_delta = delta;
-  }
-}
-
-std::vector<int64_t> GetDeltaOfDelta(size_t count, Reader& in) {
-  std::vector<int64_t> values(count);
-  int64_t previous = 0;
-  int64_t previous_delta = 0;
-  for (size_t i = 0; i < count; ++i) {
-    previous_delta = Plus(previous_delta, UnZigZag(in.Varint()));
-    previous = Plus(previous, previous_delta);
-    values[i] = previous;
-  }
-  return values;
-}
-
-// Counters (seq, txid, writer): the change from the previous value.
-void PutDelta(const std::vector<int64_t>& values, Writer& out) {
-  int64_t previous = 0;
-  for (int64_t value : values) {
-    out.Varint(ZigZag(Minus(value, previous)));
-    previous = value;
-  }
-}
-
-std::vector<int64_t> GetDelta(size_t count, Reader& in) {
-  std::vector<int64_t> values(count);
-  int64_t previous = 0;
-  for (size_t i = 0; i < count; ++i) {
-    previous = Plus(previous, UnZigZag(in.Varint()));
-    values[i] = previous;
-  }
-  return values;
-}
-
-// Which values are present, one bit per quote.
-void PutPresence(const std::vector<bool>& present, Writer& out) {
-  std::string bits((present.size() + 7) / 8, '\0');
-  for (size_t i = 0; i < present.size(); ++i) {
-    if (present[i]) bits[i / 8] |= static_cast<char>(1 << (i % 8));
-  }
-  out.Bytes(bits);
-}
-
-std::vector<bool> GetPresence(size_t count, Reader& in) {
-  absl::string_view bits = in.Bytes((count + 7) / 8);
-  std::vector<bool> present(count, false);
-  if (in.failed()) return present;
-  for (size_t i = 0; i < count; ++i) {
-    present[i] = (static_cast<unsigned char>(bits[i / 8]) >> (i % 8)) & 1;
-  }
-  return present;
-}
-
-// Floats: each present value XORed with the previous present one (a price
-// that moves a little keeps its sign, exponent and leading mantissa bits:
-// zeros), then the 8 bytes of every value laid out byte plane by byte plane,
-// so zstd sees long runs of zeros. Bit-exact: NaNs and -0.0 survive.
-void PutFloats(const std::vector<std::optional<double>>& values, Writer& out) {
+// ---- Optional numbers: a presence bitmap, then the present values as an
+// exact number column.
+void PutOptionalNumbers(const std::vector<std::optional<double>>& values,
+                        Writer& out) {
   std::vector<bool> present;
-  std::vector<uint64_t> xored;
+  std::vector<double> present_values;
   present.reserve(values.size());
-  uint64_t previous = 0;
   for (const auto& value : values) {
     present.push_back(value.has_value());
-    if (!value) continue;
-    const uint64_t bits = DoubleBits(*value);
-    xored.push_back(bits ^ previous);
-    previous = bits;
+    if (value) present_values.push_back(*value);
   }
   PutPresence(present, out);
-  for (int plane = 0; plane < 8; ++plane) {
-    for (uint64_t bits : xored) {
-      out.Byte(static_cast<char>(bits >> (8 * plane)));
+  PutExactNumbers(present_values, out);
+}
+
+std::vector<std::optional<double>> GetOptionalNumbers(size_t count,
+                                                      Reader& in) {
+  const std::vector<bool> present = GetPresence(count, in);
+  const std::vector<double> values = GetExactNumbers(CountPresent(present), in);
+  std::vector<std::optional<double>> out(count);
+  size_t next = 0;
+  for (size_t i = 0; i < count && !in.failed(); ++i) {
+    if (present[i]) out[i] = values[next++];
+  }
+  return out;
+}
+
+// ---- Depth: the level counts of each side, then for each level index the
+// price and quantity columns of the quotes that have that level.
+void PutDepthSide(
+    const std::vector<const std::vector<DepthLevelFields>*>& sides,
+    Writer& out) {
+  std::vector<int64_t> counts;
+  size_t deepest = 0;
+  for (const auto* side : sides) {
+    counts.push_back(static_cast<int64_t>(side->size()));
+    deepest = std::max(deepest, side->size());
+  }
+  PutDelta(counts, out);
+  for (size_t level = 0; level < deepest; ++level) {
+    std::vector<std::optional<double>> prices, quantities;
+    for (const auto* side : sides) {
+      if (side->size() <= level) continue;
+      prices.push_back((*side)[level].price);
+      quantities.push_back((*side)[level].quantity);
+    }
+    PutOptionalNumbers(prices, out);
+    PutOptionalNumbers(quantities, out);
+  }
+}
+
+void GetDepthSide(std::vector<std::vector<DepthLevelFields>*>& sides,
+                  Reader& in) {
+  const std::vector<int64_t> counts = GetDelta(sides.size(), in);
+  uint64_t deepest = 0;
+  for (int64_t count : counts) {
+    if (count < 0 || static_cast<uint64_t>(count) > kMaxDepthLevels) {
+      in.Corrupt();
+      return;
+    }
+    deepest = std::max(deepest, static_cast<uint64_t>(count));
+  }
+  for (size_t i = 0; i < sides.size(); ++i) sides[i]->resize(counts[i]);
+  for (size_t level = 0; level < deepest && !in.failed(); ++level) {
+    std::vector<DepthLevelFields*> levels;
+    for (auto* side : sides) {
+      if (side->size() > level) levels.push_back(&(*side)[level]);
+    }
+    const auto prices = GetOptionalNumbers(levels.size(), in);
+    const auto quantities = GetOptionalNumbers(levels.size(), in);
+    for (size_t i = 0; i < levels.size() && !in.failed(); ++i) {
+      levels[i]->price = prices[i];
+      levels[i]->quantity = quantities[i];
     }
   }
 }
 
-std::vector<std::optional<double>> GetFloats(size_t count, Reader& in) {
-  const std::vector<bool> present = GetPresence(count, in);
-  size_t present_count = 0;
-  for (bool p : present) present_count += p ? 1 : 0;
-  std::vector<uint64_t> xored(present_count, 0);
-  for (int plane = 0; plane < 8; ++plane) {
-    absl::string_view bytes = in.Bytes(present_count);
-    if (in.failed()) break;
-    for (size_t i = 0; i < present_count; ++i) {
-      xored[i] |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[i]))
-                  << (8 * plane);
+// ---- The payload columns of the quotes whose payload came apart into its
+// fields (`all`); the others are in the residual column.
+void PutPayloadColumns(const std::vector<QuoteDataFields>& all, Writer& out) {
+  std::vector<bool> has_status, has_payload;
+  std::vector<int64_t> statuses;
+  std::vector<const QuoteDataFields*> payloads;
+  for (const auto& fields : all) {
+    has_status.push_back(fields.status.has_value());
+    if (fields.status) statuses.push_back(static_cast<int64_t>(*fields.status));
+    has_payload.push_back(fields.has_payload);
+    if (fields.has_payload) payloads.push_back(&fields);
+  }
+  PutPresence(has_status, out);
+  PutDelta(statuses, out);
+  PutPresence(has_payload, out);
+  for (int field = 0; field < kPayloadNumberFields; ++field) {
+    std::vector<std::optional<double>> values;
+    for (const auto* payload : payloads)
+      values.push_back(payload->numbers[field]);
+    PutOptionalNumbers(values, out);
+  }
+  std::vector<bool> has_ohlc, has_depth;
+  std::vector<const QuoteDataFields*> ohlcs;
+  std::vector<const std::vector<DepthLevelFields>*> buys, sells;
+  for (const auto* payload : payloads) {
+    has_ohlc.push_back(payload->has_ohlc);
+    if (payload->has_ohlc) ohlcs.push_back(payload);
+    has_depth.push_back(payload->has_depth);
+    if (payload->has_depth) {
+      buys.push_back(&payload->buy);
+      sells.push_back(&payload->sell);
     }
   }
-  std::vector<std::optional<double>> values(count);
-  uint64_t previous = 0;
-  size_t next = 0;
+  PutPresence(has_ohlc, out);
+  for (int field = 0; field < 4; ++field) {
+    std::vector<std::optional<double>> values;
+    for (const auto* ohlc : ohlcs) values.push_back(ohlc->ohlc[field]);
+    PutOptionalNumbers(values, out);
+  }
+  PutPresence(has_depth, out);
+  PutDepthSide(buys, out);
+  PutDepthSide(sells, out);
+}
+
+std::vector<QuoteDataFields> GetPayloadColumns(size_t count, Reader& in) {
+  std::vector<QuoteDataFields> all(count);
+  const std::vector<bool> has_status = GetPresence(count, in);
+  const std::vector<int64_t> statuses = GetDelta(CountPresent(has_status), in);
+  const std::vector<bool> has_payload = GetPresence(count, in);
+  std::vector<QuoteDataFields*> payloads;
+  size_t next_status = 0;
   for (size_t i = 0; i < count && !in.failed(); ++i) {
-    if (!present[i]) continue;
-    previous ^= xored[next++];
-    values[i] = BitsDouble(previous);
+    if (has_status[i])
+      all[i].status = static_cast<uint64_t>(statuses[next_status++]);
+    all[i].has_payload = has_payload[i];
+    if (has_payload[i]) payloads.push_back(&all[i]);
+  }
+  for (int field = 0; field < kPayloadNumberFields && !in.failed(); ++field) {
+    const auto values = GetOptionalNumbers(payloads.size(), in);
+    for (size_t i = 0; i < payloads.size() && !in.failed(); ++i) {
+      payloads[i]->numbers[field] = values[i];
+    }
+  }
+  const std::vector<bool> has_ohlc = GetPresence(payloads.size(), in);
+  std::vector<QuoteDataFields*> ohlcs;
+  for (size_t i = 0; i < payloads.size() && !in.failed(); ++i) {
+    payloads[i]->has_ohlc = has_ohlc[i];
+    if (has_ohlc[i]) ohlcs.push_back(payloads[i]);
+  }
+  for (int field = 0; field < 4 && !in.failed(); ++field) {
+    const auto values = GetOptionalNumbers(ohlcs.size(), in);
+    for (size_t i = 0; i < ohlcs.size() && !in.failed(); ++i) {
+      ohlcs[i]->ohlc[field] = values[i];
+    }
+  }
+  const std::vector<bool> has_depth = GetPresence(payloads.size(), in);
+  std::vector<std::vector<DepthLevelFields>*> buys, sells;
+  for (size_t i = 0; i < payloads.size() && !in.failed(); ++i) {
+    payloads[i]->has_depth = has_depth[i];
+    if (has_depth[i]) {
+      buys.push_back(&payloads[i]->buy);
+      sells.push_back(&payloads[i]->sell);
+    }
+  }
+  if (!in.failed()) GetDepthSide(buys, in);
+  if (!in.failed()) GetDepthSide(sells, in);
+  return all;
+}
+
+// ---- The row's own last_price and volume copy the payload's (the write
+// takes them from it): a bitmap says which do, the rest are stored as XORed
+// floats.
+void PutRowNumber(const std::vector<std::optional<double>>& row,
+                  const std::vector<std::optional<double>>& payload,
+                  Writer& out) {
+  std::vector<bool> copied;
+  std::vector<std::optional<double>> rest;
+  for (size_t i = 0; i < row.size(); ++i) {
+    const bool same =
+        row[i] && payload[i] && DoubleBits(*row[i]) == DoubleBits(*payload[i]);
+    copied.push_back(same);
+    rest.push_back(same ? std::nullopt : row[i]);
+  }
+  PutPresence(copied, out);
+  PutFloats(rest, out);
+}
+
+std::vector<std::optional<double>> GetRowNumber(
+    const std::vector<std::optional<double>>& payload, Reader& in) {
+  const std::vector<bool> copied = GetPresence(payload.size(), in);
+  std::vector<std::optional<double>> values = GetFloats(payload.size(), in);
+  for (size_t i = 0; i < payload.size() && !in.failed(); ++i) {
+    if (!copied[i]) continue;
+    if (!payload[i] || values[i]) {
+      in.Corrupt();
+      break;
+    }
+    values[i] = payload[i];
   }
   return values;
+}
+
+// The columns every layout shares: times, stream order and writer.
+struct RowColumns {
+  std::vector<int64_t> observed, written_at, seq, txid, writers;
+  std::vector<bool> has_writer;
+};
+
+void PutRowColumns(const std::vector<StoredQuote>& quotes, Writer& raw) {
+  RowColumns c;
+  for (const StoredQuote& quote : quotes) {
+    c.observed.push_back(quote.observed_at_us);
+    c.written_at.push_back(quote.written_at_us);
+    c.seq.push_back(quote.seq);
+    c.txid.push_back(static_cast<int64_t>(quote.txid));
+    c.has_writer.push_back(quote.written_by.has_value());
+    if (quote.written_by) c.writers.push_back(*quote.written_by);
+  }
+  PutDeltaOfDelta(c.observed, raw);
+  PutDeltaOfDelta(c.written_at, raw);
+  PutDelta(c.seq, raw);
+  PutDelta(c.txid, raw);
+  PutPresence(c.has_writer, raw);
+  PutDelta(c.writers, raw);
+}
+
+std::vector<StoredQuote> GetRowColumns(size_t count, Reader& in) {
+  const std::vector<int64_t> observed = GetDeltaOfDelta(count, in);
+  const std::vector<int64_t> written_at = GetDeltaOfDelta(count, in);
+  const std::vector<int64_t> seq = GetDelta(count, in);
+  const std::vector<int64_t> txid = GetDelta(count, in);
+  const std::vector<bool> has_writer = GetPresence(count, in);
+  const std::vector<int64_t> writers = GetDelta(CountPresent(has_writer), in);
+  std::vector<StoredQuote> quotes(count);
+  size_t next_writer = 0;
+  for (size_t i = 0; i < count && !in.failed(); ++i) {
+    StoredQuote& quote = quotes[i];
+    quote.observed_at_us = observed[i];
+    quote.written_at_us = written_at[i];
+    quote.seq = seq[i];
+    quote.txid = static_cast<uint64_t>(txid[i]);
+    if (has_writer[i]) quote.written_by = writers[next_writer++];
+  }
+  return quotes;
+}
+
+// Version 1: the row columns, the two prices as XORed floats, the payloads
+// whole (every length, then every payload).
+void DecodeWholePayloads(Reader& in, std::vector<StoredQuote>& quotes) {
+  const size_t count = quotes.size();
+  const auto prices = GetFloats(count, in);
+  const auto volumes = GetFloats(count, in);
+  std::vector<uint64_t> sizes(count);
+  for (uint64_t& size : sizes) size = in.Varint();
+  for (size_t i = 0; i < count && !in.failed(); ++i) {
+    quotes[i].last_price = prices[i];
+    quotes[i].volume = volumes[i];
+    quotes[i].quote_data = std::string(in.Bytes(sizes[i]));
+  }
+}
+
+// Version 2: which payloads came apart; the residual payloads whole; the
+// payload columns; the row's two numbers against the payload's.
+void EncodePayloadColumns(const std::vector<StoredQuote>& quotes, Writer& raw) {
+  std::vector<bool> structured;
+  std::vector<QuoteDataFields> fields;
+  std::vector<const std::string*> residual;
+  std::vector<std::optional<double>> payload_prices, payload_volumes;
+  for (const StoredQuote& quote : quotes) {
+    std::optional<QuoteDataFields> parsed =
+        ParseQuoteDataWire(quote.quote_data);
+    structured.push_back(parsed.has_value());
+    if (parsed && parsed->has_payload) {
+      payload_prices.push_back(parsed->numbers[kPayloadLastPrice]);
+      payload_volumes.push_back(parsed->numbers[kPayloadVolume]);
+    } else {
+      payload_prices.emplace_back();
+      payload_volumes.emplace_back();
+    }
+    if (parsed) {
+      fields.push_back(std::move(*parsed));
+    } else {
+      residual.push_back(&quote.quote_data);
+    }
+  }
+  PutPresence(structured, raw);
+  for (const std::string* payload : residual) raw.Varint(payload->size());
+  for (const std::string* payload : residual) raw.Bytes(*payload);
+  PutPayloadColumns(fields, raw);
+  std::vector<std::optional<double>> prices, volumes;
+  for (const StoredQuote& quote : quotes) {
+    prices.push_back(quote.last_price);
+    volumes.push_back(quote.volume);
+  }
+  PutRowNumber(prices, payload_prices, raw);
+  PutRowNumber(volumes, payload_volumes, raw);
+}
+
+void DecodePayloadColumns(Reader& in, std::vector<StoredQuote>& quotes) {
+  const size_t count = quotes.size();
+  const std::vector<bool> structured = GetPresence(count, in);
+  const size_t structured_count = CountPresent(structured);
+  std::vector<uint64_t> residual_sizes(count - structured_count);
+  for (uint64_t& size : residual_sizes) size = in.Varint();
+  size_t next_residual = 0;
+  for (size_t i = 0; i < count && !in.failed(); ++i) {
+    if (structured[i]) continue;
+    quotes[i].quote_data =
+        std::string(in.Bytes(residual_sizes[next_residual++]));
+  }
+  std::vector<QuoteDataFields> fields = GetPayloadColumns(structured_count, in);
+  std::vector<std::optional<double>> payload_prices(count),
+      payload_volumes(count);
+  size_t next_fields = 0;
+  for (size_t i = 0; i < count && !in.failed(); ++i) {
+    if (!structured[i]) continue;
+    const QuoteDataFields& quote_fields = fields[next_fields++];
+    quotes[i].quote_data = WriteQuoteDataWire(quote_fields);
+    if (quote_fields.has_payload) {
+      payload_prices[i] = quote_fields.numbers[kPayloadLastPrice];
+      payload_volumes[i] = quote_fields.numbers[kPayloadVolume];
+    }
+  }
+  const auto prices = GetRowNumber(payload_prices, in);
+  const auto volumes = GetRowNumber(payload_volumes, in);
+  for (size_t i = 0; i < count && !in.failed(); ++i) {
+    quotes[i].last_price = prices[i];
+    quotes[i].volume = volumes[i];
+  }
 }
 
 }  // namespace
@@ -239,38 +389,14 @@ bool StoredQuote::operator==(const StoredQuote& other) const {
 }
 
 std::string EncodeQuoteBatch(const std::vector<StoredQuote>& quotes) {
-  const size_t count = quotes.size();
-  std::vector<int64_t> observed, written_at, seq, txid, writers;
-  std::vector<bool> has_writer;
-  std::vector<std::optional<double>> prices, volumes;
-  for (const StoredQuote& quote : quotes) {
-    observed.push_back(quote.observed_at_us);
-    written_at.push_back(quote.written_at_us);
-    seq.push_back(quote.seq);
-    txid.push_back(static_cast<int64_t>(quote.txid));
-    has_writer.push_back(quote.written_by.has_value());
-    if (quote.written_by) writers.push_back(*quote.written_by);
-    prices.push_back(quote.last_price);
-    volumes.push_back(quote.volume);
-  }
   Writer raw;
-  raw.Varint(count);
-  PutDeltaOfDelta(observed, raw);
-  PutDeltaOfDelta(written_at, raw);
-  PutDelta(seq, raw);
-  PutDelta(txid, raw);
-  PutPresence(has_writer, raw);
-  PutDelta(writers, raw);
-  PutFloats(prices, raw);
-  PutFloats(volumes, raw);
-  // The payloads column: every length, then every payload back to back,
-  // so zstd finds the fields repeated from one quote to the next.
-  for (const StoredQuote& quote : quotes) raw.Varint(quote.quote_data.size());
-  for (const StoredQuote& quote : quotes) raw.Bytes(quote.quote_data);
+  raw.Varint(quotes.size());
+  PutRowColumns(quotes, raw);
+  EncodePayloadColumns(quotes, raw);
 
   const std::string& input = raw.out();
   Writer batch;
-  batch.Byte(kFormatVersion);
+  batch.Byte(kPayloadColumnsVersion);
   batch.Varint(input.size());
   std::string& out = batch.out();
   const size_t header = out.size();
@@ -287,12 +413,12 @@ std::string EncodeQuoteBatch(const std::vector<StoredQuote>& quotes) {
 absl::StatusOr<std::vector<StoredQuote>> DecodeQuoteBatch(
     absl::string_view batch) {
   Reader header(batch);
-  const absl::string_view version_byte = header.Bytes(1);
-  const int version =
-      header.failed() ? -1 : static_cast<unsigned char>(version_byte[0]);
-  if (version != kFormatVersion) {
-    return absl::DataLossError(absl::StrCat(
-        "compacted quote batch: unknown format version ", version));
+  const int version = header.Byte();
+  if (header.failed() ||
+      (version != kPayloadWholeVersion && version != kPayloadColumnsVersion)) {
+    return absl::DataLossError(
+        absl::StrCat("compacted quote batch: unknown format version ",
+                     header.failed() ? -1 : version));
   }
   const uint64_t raw_size = header.Varint();
   if (header.failed() || raw_size > kMaxRawBytes) {
@@ -312,30 +438,11 @@ absl::StatusOr<std::vector<StoredQuote>> DecodeQuoteBatch(
   if (in.failed() || count > static_cast<uint64_t>(kMaxQuotesPerBatch)) {
     return absl::DataLossError("compacted quote batch: bad quote count");
   }
-  const std::vector<int64_t> observed = GetDeltaOfDelta(count, in);
-  const std::vector<int64_t> written_at = GetDeltaOfDelta(count, in);
-  const std::vector<int64_t> seq = GetDelta(count, in);
-  const std::vector<int64_t> txid = GetDelta(count, in);
-  const std::vector<bool> has_writer = GetPresence(count, in);
-  size_t writer_count = 0;
-  for (bool has : has_writer) writer_count += has ? 1 : 0;
-  const std::vector<int64_t> writers = GetDelta(writer_count, in);
-  const auto prices = GetFloats(count, in);
-  const auto volumes = GetFloats(count, in);
-  std::vector<uint64_t> sizes(count);
-  for (uint64_t& size : sizes) size = in.Varint();
-  std::vector<StoredQuote> quotes(count);
-  size_t next_writer = 0;
-  for (size_t i = 0; i < count && !in.failed(); ++i) {
-    StoredQuote& quote = quotes[i];
-    quote.observed_at_us = observed[i];
-    quote.written_at_us = written_at[i];
-    quote.seq = seq[i];
-    quote.txid = static_cast<uint64_t>(txid[i]);
-    if (has_writer[i]) quote.written_by = writers[next_writer++];
-    quote.last_price = prices[i];
-    quote.volume = volumes[i];
-    quote.quote_data = std::string(in.Bytes(sizes[i]));
+  std::vector<StoredQuote> quotes = GetRowColumns(count, in);
+  if (version == kPayloadWholeVersion) {
+    DecodeWholePayloads(in, quotes);
+  } else {
+    DecodePayloadColumns(in, quotes);
   }
   if (in.failed() || !in.at_end()) {
     return absl::DataLossError("compacted quote batch: truncated columns");

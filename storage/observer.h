@@ -11,11 +11,14 @@
 #define MDC_STORAGE_OBSERVER_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 
 namespace mdc::storage {
+
+struct StorageUsage;  // storage_report_repository.h
 
 class StorageObserver {
  public:
@@ -51,6 +54,10 @@ class StorageObserver {
   // `rows` rows of `table` were written (inserted or updated) and
   // committed.
   virtual void RowsWritten(absl::string_view table, int64_t rows) {}
+
+  // The storage report was read (StorageReportRepository::Report): the
+  // rows and bytes of every kind, month and form, the whole of it.
+  virtual void StorageReported(const std::vector<StorageUsage>& usage) {}
 };
 
 // An observer that ignores everything: the pool's default.

@@ -28,6 +28,7 @@ absl::StatusOr<std::vector<StorageUsage>> StorageReportRepository::Report() {
     return absl::OkStatus();
   });
   if (!status.ok()) return status;
+  pool_.observer().StorageReported(usage);
   return usage;
 }
 

@@ -58,6 +58,19 @@ http_port=$(free_port)
 base=http://127.0.0.1:$http_port
 psql_() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$url" "$@"; }
 
+# pg_cpu: CPU clock ticks of the PostgreSQL cluster so far (the postmaster
+# and every backend it has reaped: a connection's backend ends with it),
+# when the cluster runs on this machine; 0 otherwise.
+pg_cpu() {
+  local pid_file
+  pid_file="$(psql -X -q -t -A "$admin_url" -c 'SHOW data_directory')/postmaster.pid"
+  if [ -r "$pid_file" ]; then
+    awk '{print $14 + $15 + $16 + $17}' "/proc/$(head -1 "$pid_file")/stat"
+  else
+    echo 0
+  fi
+}
+
 pids=()
 cleanup() {
   set +e
@@ -130,11 +143,16 @@ for shape in full short; do
 
   batches_before=$(psql_ -c "SELECT pg_total_relation_size('stock_quote_batches')")
   log "$shape: compacting"
+  pg_cpu_before=$(pg_cpu)
   start=$(now)
-  /usr/bin/time -f '%M' -o "$work/$shape.rss" "$build_dir/mdc-server" compact --through "$day" \
+  # MDC_COMPACT_PERF=DIR records a perf profile of the compaction there.
+  profile=()
+  [ -n "${MDC_COMPACT_PERF:-}" ] && profile=(perf record -g -o "$MDC_COMPACT_PERF/$shape.perf" --)
+  /usr/bin/time -f '%M %U %S' -o "$work/$shape.rss" "${profile[@]}" "$build_dir/mdc-server" compact --through "$day" \
     --database-url "$url" >"$work/$shape.compact" 2>>"$work/compact.log"
   end=$(now)
   compact_s=$(echo "$end - $start" | bc)
+  pg_cpu_s=$(echo "scale=2; ($(pg_cpu) - $pg_cpu_before) / $(getconf CLK_TCK)" | bc)
   grep -q "quotes $quotes " "$work/$shape.compact" || die "compaction: $(cat "$work/$shape.compact")"
   psql_ -c "VACUUM (ANALYZE) stock_quote_batches" -c "CHECKPOINT"
   batch_bytes=$(($(psql_ -c "SELECT pg_total_relation_size('stock_quote_batches')") - batches_before))
@@ -146,15 +164,15 @@ for shape in full short; do
       die "$shape: the $read read answers differently after compaction"
   done
   ratio() { echo "scale=2; $(median "$shape.rows.$1") / $(median "$shape.compacted.$1")" | bc; }
-  rows+=("| $shape | $((row_bytes / quotes)) | $((batch_bytes / quotes)) | $((column_bytes / quotes)) | $(echo "scale=1; $row_bytes / $batch_bytes" | bc) | $((left / 1024)) | $(echo "$quotes / $compact_s" | bc) | $(($(cat "$work/$shape.rss") / 1024)) | $(ratio export) | $(ratio candles) | $(ratio asof) | $(ratio xsection) |")
+  rows+=("| $shape | $((row_bytes / quotes)) | $((batch_bytes / quotes)) | $((column_bytes / quotes)) | $(echo "scale=1; $row_bytes / $batch_bytes" | bc) | $((left / 1024)) | $(echo "$quotes / $compact_s" | bc) | $(awk '{print $2 + $3}' "$work/$shape.rss") | $pg_cpu_s | $(awk -v q="$quotes" -v pg="$pg_cpu_s" '{c = $2 + $3 + pg; print (c > 0 ? int(q / c) : "-")}' "$work/$shape.rss") | $(($(awk '{print $1}' "$work/$shape.rss") / 1024)) | $(ratio export) | $(ratio candles) | $(ratio asof) | $(ratio xsection) |")
 done
 
 cat <<EOF
 
 $symbols symbols x $seconds quotes ($quotes quotes a shape), $rounds rounds of reads (medians).
 
-| shape | bytes/quote row-wise | bytes/quote compacted | of which the encoded columns | smaller by | partition left (KiB) | compaction quotes/s | compaction peak RSS (MB) | export speed compacted/row-wise | candles speed | as-of speed | cross-section speed |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| shape | bytes/quote row-wise | bytes/quote compacted | of which the encoded columns | smaller by | partition left (KiB) | compaction quotes/s | mdc-server CPU s (user+sys) | PostgreSQL CPU s | quotes per CPU second (both) | compaction peak RSS (MB) | export speed compacted/row-wise | candles speed | as-of speed | cross-section speed |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 $(printf '%s\n' "${rows[@]}")
 
 Speeds are row-wise seconds / compacted seconds (above 1: the compacted day reads faster).

@@ -45,11 +45,12 @@ absl::StatusOr<storage::CompactionCounts> CompactClosedDays(
 HistoryMaintenance::HistoryMaintenance(
     storage::PartitionRepository& partitions, int retention_months,
     absl::Duration interval, storage::CompactionRepository* compaction,
-    int compact_after_days)
+    int compact_after_days, storage::StorageReportRepository* storage_report)
     : partitions_(partitions),
       retention_months_(retention_months),
       compaction_(compaction),
       compact_after_days_(compact_after_days),
+      storage_report_(storage_report),
       interval_(interval),
       thread_([this] { Loop(); }) {}
 
@@ -96,6 +97,14 @@ void HistoryMaintenance::Loop() {
                  {"quotes", compacted->quotes},
                  {"batches", compacted->batches},
                  {"busy_months", compacted->busy_months}});
+      // The storage metrics follow the compaction (a report counts every
+      // partition's rows: after a change, not on a timer).
+      if (storage_report_ != nullptr) {
+        if (auto read = storage_report_->Report(); !read.ok()) {
+          log::Warning("storage report after the compaction failed",
+                       {{"error", read.status().ToString()}});
+        }
+      }
     }
   } while (!stop_.WaitForNotificationWithTimeout(interval_));
 }

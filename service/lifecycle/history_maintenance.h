@@ -21,6 +21,7 @@
 #include "absl/time/time.h"
 #include "storage/compaction_repository.h"
 #include "storage/partition_repository.h"
+#include "storage/storage_report_repository.h"
 
 namespace mdc {
 
@@ -46,11 +47,15 @@ absl::StatusOr<storage::CompactionCounts> CompactClosedDays(
 class HistoryMaintenance {
  public:
   // Starts the thread, which runs a pass at once and then every `interval`.
-  // `partitions` (and `compaction`, when given) must outlive this object.
-  HistoryMaintenance(storage::PartitionRepository& partitions,
-                     int retention_months, absl::Duration interval,
-                     storage::CompactionRepository* compaction = nullptr,
-                     int compact_after_days = 0);
+  // `partitions` (and `compaction` and `storage_report`, when given) must
+  // outlive this object. A pass that compacted days reads the storage
+  // report (which updates its metrics).
+  HistoryMaintenance(
+      storage::PartitionRepository& partitions, int retention_months,
+      absl::Duration interval,
+      storage::CompactionRepository* compaction = nullptr,
+      int compact_after_days = 0,
+      storage::StorageReportRepository* storage_report = nullptr);
 
   // Stops the thread, waiting for a pass under way.
   ~HistoryMaintenance();
@@ -65,6 +70,7 @@ class HistoryMaintenance {
   const int retention_months_;
   storage::CompactionRepository* const compaction_;
   const int compact_after_days_;
+  storage::StorageReportRepository* const storage_report_;
   const absl::Duration interval_;
   absl::Notification stop_;
   std::thread thread_;

@@ -94,7 +94,7 @@ absl::Status Server::OpenDatabase() {
   }
   history_ = std::make_unique<HistoryMaintenance>(
       repos_->partitions, config_.retention_months, absl::Hours(1),
-      &repos_->compaction, config_.compact_after_days);
+      &repos_->compaction, config_.compact_after_days, &repos_->storage_report);
   return absl::OkStatus();
 }
 

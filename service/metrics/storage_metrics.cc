@@ -43,7 +43,8 @@ constexpr absl::string_view kTables[] = {
 
 }  // namespace
 
-StorageMetrics::StorageMetrics(prometheus::Registry& registry) {
+StorageMetrics::StorageMetrics(prometheus::Registry& registry)
+    : storage_report_(registry) {
   auto gauge = [&](const char* name, const char* help) {
     return &prometheus::BuildGauge()
                 .Name(name)
@@ -177,6 +178,11 @@ void StorageMetrics::BatchStatements(absl::string_view batcher, int sent) {
 
 void StorageMetrics::RowsWritten(absl::string_view table, int64_t rows) {
   Table(table)->Increment(static_cast<double>(rows));
+}
+
+void StorageMetrics::StorageReported(
+    const std::vector<storage::StorageUsage>& usage) {
+  storage_report_.Replace(usage);
 }
 
 }  // namespace mdc

@@ -12,6 +12,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "service/metrics/storage_report_metrics.h"
 #include "storage/observer.h"
 
 namespace prometheus {
@@ -40,6 +41,8 @@ class StorageMetrics final : public storage::StorageObserver {
                 absl::Duration took) override;
   void BatchStatements(absl::string_view batcher, int sent) override;
   void RowsWritten(absl::string_view table, int64_t rows) override;
+  void StorageReported(
+      const std::vector<storage::StorageUsage>& usage) override;
 
  private:
   // The series of one batcher. `name` views a string constant.
@@ -76,6 +79,7 @@ class StorageMetrics final : public storage::StorageObserver {
   // Set in the constructor, read-only after: no lock.
   std::vector<BatcherSeries> batchers_;
   std::vector<TableSeries> tables_;
+  StorageReportMetrics storage_report_;
 };
 
 }  // namespace mdc

@@ -9,6 +9,7 @@
 #define MDC_SERVICE_STREAMS_MARKET_COMMIT_OBSERVER_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
@@ -45,6 +46,10 @@ class MarketCommitObserver final : public storage::StorageObserver {
     next_.BatchStatements(batcher, sent);
   }
   void RowsWritten(absl::string_view table, int64_t rows) override;
+  void StorageReported(
+      const std::vector<storage::StorageUsage>& usage) override {
+    next_.StorageReported(usage);
+  }
 
  private:
   storage::StorageObserver& next_;

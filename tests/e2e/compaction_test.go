@@ -8,6 +8,7 @@ package e2e
 // readable exactly once; deleting the day removes the compacted quotes.
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -54,6 +55,39 @@ func compactQuote(i int, base float64) map[string]any {
 	return map[string]any{"status": status, "payload": payload}
 }
 
+// oddQuote is a full quote whose numbers are written the odd ways JSON
+// allows, so the compacted payload columns must give back exactly what was
+// parsed: many decimals (more than a double holds), exponents, negative
+// zero, the smallest subnormal, the ends of the allowed range, nulls, and a
+// depth with a missing level half and sides of different depths.
+func oddQuote(j int) map[string]any {
+	n := func(s string) json.Number { return json.Number(s) }
+	odd := []json.Number{n("-0"), n("1.5e-7"), n("0.30000000000000004"), n("5e-324"),
+		n("123456.78901234567891"), n("-1E15"), n("9.99999999999999E14"), n("-0.0"), n("7")}
+	payload := map[string]any{
+		"last_price":          42.5 + float64(j)/100 + float64(j%3)*1e-9,
+		"day_change":          odd[j%len(odd)],
+		"day_change_perc":     odd[(j+1)%len(odd)],
+		"volume":              float64(1000 + 7*j),
+		"average_price":       odd[(j+2)%len(odd)],
+		"bid_price":           n(fmt.Sprintf("42.%03d4999999999999", j)),
+		"market_cap":          n("1e15"),
+		"implied_volatility":  nil,
+		"last_trade_time":     n(fmt.Sprintf("17488359%05d", j*137)),
+		"total_buy_quantity":  n(fmt.Sprintf("%dE3", j)),
+		"total_sell_quantity": n("1.0"),
+		"ohlc":                map[string]any{"open": n("-0.0"), "high": n("1E2"), "low": odd[(j+3)%len(odd)], "close": nil},
+		"depth": map[string]any{
+			"buy":  []any{map[string]any{"price": n("42.45"), "quantity": n("2.5e3")}, map[string]any{"price": odd[(j+4)%len(odd)]}},
+			"sell": []any{map[string]any{"quantity": n("0.001")}},
+		},
+	}
+	if j%4 == 1 {
+		delete(payload, "depth")
+	}
+	return map[string]any{"status": "SUCCESS", "payload": payload}
+}
+
 // writeCompactionDay stores the test's quotes: symbol a every 10 seconds
 // from 09:15 (1,050 quotes: more than one batch), b and c every 100
 // seconds, on compactDay; and a few of a on compactNext.
@@ -66,8 +100,7 @@ func writeCompactionDay(t *testing.T, s *Stack, token string, a, b, c string) {
 		if i%10 == 0 {
 			quotes = append(quotes,
 				map[string]any{"nseSymbol": b, "quoteData": compactQuote(i, 250)},
-				map[string]any{"nseSymbol": c, "quoteData": map[string]any{"status": "SUCCESS",
-					"payload": map[string]any{"last_price": 42.5 + float64(i)/100}}})
+				map[string]any{"nseSymbol": c, "quoteData": oddQuote(i / 10)})
 		}
 		body := map[string]any{"data": map[string]any{"timestamp": at, "timezone": "Asia/Kolkata", "quotes": quotes}}
 		expectStatus(t, s.Do(t, "POST", "/v1/developer/collector/quotes", token, body), 200)
@@ -123,6 +156,8 @@ func compactionReads(a, b, c string) []string {
 	for _, interval := range []string{"1minute", "3minute", "5minute", "10minute", "15minute", "30minute", "1hour", "1day"} {
 		reads = append(reads, "/v1/developer/historical-candles?symbol="+a+"&interval="+interval+window)
 	}
+	// Every odd quote of c, as stored.
+	reads = append(reads, "/v1/developer/quote-timeline?symbol="+c+window)
 	return reads
 }
 
@@ -174,7 +209,11 @@ func compact(t *testing.T, s *Stack, through string) *Response {
 }
 
 func TestCompactionKeepsEveryReadTheSame(t *testing.T) {
-	s := StartStack(t)
+	metricsAddr, err := freeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := StartStackWith(t, StackOptions{Env: []string{"MDC_METRICS_ADDR=" + metricsAddr}})
 	_, token := s.NewDeveloper(t, "developer")
 	a, b, c := uniqueSymbol(t, "CA"), uniqueSymbol(t, "CB"), uniqueSymbol(t, "CC")
 	writeCompactionDay(t, s, token, a, b, c)
@@ -213,10 +252,12 @@ func TestCompactionKeepsEveryReadTheSame(t *testing.T) {
 	report := s.Do(t, "GET", "/v1/admin/data/storage", s.AdminToken(), nil)
 	expectStatus(t, report, 200)
 	forms := map[string]string{}
+	formBytes := map[string]string{}
 	for _, u := range asSlice(report.JSON["usage"]) {
 		u := u.(map[string]any)
 		if u["kind"] == "quotes" && u["month"] == "2025-06" {
 			forms[fmt.Sprint(u["form"])] = fmt.Sprint(u["rows"])
+			formBytes[fmt.Sprint(u["form"])] = fmt.Sprint(u["bytes"])
 			// int64 fields are JSON strings.
 			if bytes, err := strconv.ParseInt(fmt.Sprint(u["bytes"]), 10, 64); err != nil || bytes <= 0 || num(t, u["bytesPerRow"]) <= 0 {
 				t.Errorf("storage report without bytes: %v", u)
@@ -225,6 +266,17 @@ func TestCompactionKeepsEveryReadTheSame(t *testing.T) {
 	}
 	if forms["rows"] != "2" || forms["compacted"] != "1260" {
 		t.Errorf("storage report of quotes in 2025-06 (rows per form): %v; %s", forms, report.Text())
+	}
+	// The same report as Prometheus series, set by reading it.
+	scraped := fetchScrape(t, metricsAddr)
+	for form, rows := range forms {
+		labels := map[string]string{"kind": "quotes", "month": "2025-06", "form": form}
+		if got := scraped.find("mdc_storage_rows", labels); len(got) != 1 || strconv.FormatFloat(got[0].value, 'f', -1, 64) != rows {
+			t.Errorf("mdc_storage_rows%v = %v, want %s as the report", labels, got, rows)
+		}
+		if got := scraped.find("mdc_storage_bytes", labels); len(got) != 1 || strconv.FormatFloat(got[0].value, 'f', -1, 64) != formBytes[form] {
+			t.Errorf("mdc_storage_bytes%v = %v, want %s as the report", labels, got, formBytes[form])
+		}
 	}
 	// a: 1,050 quotes in two batches; b and c: one each.
 	if got := s.SQL(t, "SELECT string_agg(row_count::text, ',' ORDER BY nse_symbol, first_observed_at) "+

@@ -1,0 +1,162 @@
+// The building blocks of the compacted quote batches' columns
+// (docs/architecture.md, "Compacted history"): varints, zigzag, presence
+// bitmaps, deltas and deltas of deltas, and bit-exact XORed floats. Plain
+// functions over a byte Writer and a bounds-checked Reader, shared by the
+// batch codec (domain/quote_batch_codec.*) and the exact number columns
+// (domain/exact_number_column.*).
+#ifndef MDC_DOMAIN_COLUMN_CODEC_H_
+#define MDC_DOMAIN_COLUMN_CODEC_H_
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+
+namespace mdc::domain::columns {
+
+inline uint64_t ZigZag(int64_t value) {
+  return (static_cast<uint64_t>(value) << 1) ^
+         static_cast<uint64_t>(value >> 63);
+}
+
+inline int64_t UnZigZag(uint64_t value) {
+  return static_cast<int64_t>(value >> 1) ^ -static_cast<int64_t>(value & 1);
+}
+
+// Differences wrap (unsigned arithmetic): any int64 sequence round-trips.
+inline int64_t Minus(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) -
+                              static_cast<uint64_t>(b));
+}
+inline int64_t Plus(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) +
+                              static_cast<uint64_t>(b));
+}
+
+inline uint64_t DoubleBits(double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+inline double BitsDouble(uint64_t bits) {
+  double value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+// Bytes of a varint of `value`: what an encoding will cost, before zstd.
+inline int VarintSize(uint64_t value) {
+  int size = 1;
+  while (value >= 0x80) {
+    value >>= 7;
+    ++size;
+  }
+  return size;
+}
+
+class Writer {
+ public:
+  void Varint(uint64_t value) {
+    while (value >= 0x80) {
+      out_.push_back(static_cast<char>(value | 0x80));
+      value >>= 7;
+    }
+    out_.push_back(static_cast<char>(value));
+  }
+  void Fixed64(uint64_t value) {
+    for (int i = 0; i < 8; ++i)
+      out_.push_back(static_cast<char>(value >> (8 * i)));
+  }
+  void Bytes(absl::string_view bytes) {
+    out_.append(bytes.data(), bytes.size());
+  }
+  void Byte(char byte) { out_.push_back(byte); }
+  std::string& out() { return out_; }
+
+ private:
+  std::string out_;
+};
+
+// Reads what Writer wrote; any read past the end sets failed() and answers
+// zeros, so a corrupted batch fails its decode instead of reading memory it
+// does not own.
+class Reader {
+ public:
+  explicit Reader(absl::string_view in) : in_(in) {}
+  uint64_t Varint() {
+    uint64_t value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (in_.empty()) return Fail();
+      const auto byte = static_cast<unsigned char>(in_.front());
+      in_.remove_prefix(1);
+      value |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) return value;
+    }
+    return Fail();
+  }
+  uint64_t Fixed64() {
+    absl::string_view bytes = Bytes(8);
+    if (failed_) return 0;
+    uint64_t value = 0;
+    for (int i = 0; i < 8; ++i) {
+      value |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[i]))
+               << (8 * i);
+    }
+    return value;
+  }
+  absl::string_view Bytes(uint64_t size) {
+    if (size > in_.size()) {
+      Fail();
+      return {};
+    }
+    absl::string_view bytes = in_.substr(0, size);
+    in_.remove_prefix(size);
+    return bytes;
+  }
+  unsigned char Byte() {
+    absl::string_view byte = Bytes(1);
+    return failed_ ? 0 : static_cast<unsigned char>(byte[0]);
+  }
+  // Marks the input bad (a value the encoder never writes).
+  void Corrupt() { Fail(); }
+  bool failed() const { return failed_; }
+  bool at_end() const { return in_.empty(); }
+  absl::string_view rest() const { return in_; }
+
+ private:
+  uint64_t Fail() {
+    failed_ = true;
+    in_ = {};
+    return 0;
+  }
+  absl::string_view in_;
+  bool failed_ = false;
+};
+
+// Times: the first value, then the change of the step (delta of delta),
+// zigzag varints. Quotes a second apart cost one byte each.
+void PutDeltaOfDelta(const std::vector<int64_t>& values, Writer& out);
+std::vector<int64_t> GetDeltaOfDelta(size_t count, Reader& in);
+
+// Counters: the change from the previous value.
+void PutDelta(const std::vector<int64_t>& values, Writer& out);
+std::vector<int64_t> GetDelta(size_t count, Reader& in);
+
+// Which values are present, one bit per value.
+void PutPresence(const std::vector<bool>& present, Writer& out);
+std::vector<bool> GetPresence(size_t count, Reader& in);
+size_t CountPresent(const std::vector<bool>& present);
+
+// Floats bit for bit: each present value XORed with the previous present
+// one, the 8 bytes laid out byte plane by byte plane (presence bitmap
+// first).
+void PutFloats(const std::vector<std::optional<double>>& values, Writer& out);
+std::vector<std::optional<double>> GetFloats(size_t count, Reader& in);
+
+}  // namespace mdc::domain::columns
+
+#endif  // MDC_DOMAIN_COLUMN_CODEC_H_

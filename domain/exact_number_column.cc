@@ -1,0 +1,184 @@
+#include "domain/exact_number_column.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace mdc::domain::columns {
+namespace {
+
+// 2^53: every integer below it is exact as a double.
+constexpr int64_t kExactIntegerLimit = int64_t{1} << 53;
+constexpr int kNoScale = -1;
+
+enum Mode : unsigned char { kDelta = 0, kDeltaOfDelta = 1 };
+
+constexpr double kPow10[kMaxDecimalScale + 1] = {
+    1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+constexpr int64_t kPow10Int[kMaxDecimalScale + 1] = {1,
+                                                     10,
+                                                     100,
+                                                     1000,
+                                                     10000,
+                                                     100000,
+                                                     1000000,
+                                                     10000000,
+                                                     100000000,
+                                                     1000000000,
+                                                     10000000000,
+                                                     100000000000,
+                                                     1000000000000,
+                                                     10000000000000,
+                                                     100000000000000,
+                                                     1000000000000000};
+
+double FromMantissa(int64_t mantissa, int scale) {
+  return static_cast<double>(mantissa) / kPow10[scale];
+}
+
+bool SameBits(double a, double b) { return DoubleBits(a) == DoubleBits(b); }
+
+// The smallest scale whose mantissa gives `value` back bit for bit, or
+// kNoScale.
+int SmallestScale(double value, int64_t& mantissa) {
+  for (int scale = 0; scale <= kMaxDecimalScale; ++scale) {
+    const double scaled = value * kPow10[scale];
+    // Also false for NaN and the infinities.
+    if (!(std::fabs(scaled) < static_cast<double>(kExactIntegerLimit))) break;
+    const auto candidate = static_cast<int64_t>(std::rint(scaled));
+    if (SameBits(FromMantissa(candidate, scale), value)) {
+      mantissa = candidate;
+      return scale;
+    }
+  }
+  return kNoScale;
+}
+
+// `value`'s mantissa at `scale` (at least its smallest), when exact.
+bool MantissaAt(int64_t smallest_mantissa, int smallest_scale, int scale,
+                double value, int64_t& mantissa) {
+  if (smallest_scale == kNoScale || smallest_scale > scale) return false;
+  const int64_t factor = kPow10Int[scale - smallest_scale];
+  const int64_t limit = kExactIntegerLimit / factor;
+  if (smallest_mantissa >= limit || smallest_mantissa <= -limit) return false;
+  mantissa = smallest_mantissa * factor;
+  return SameBits(FromMantissa(mantissa, scale), value);
+}
+
+struct Plan {
+  int scale = 0;
+  Mode mode = kDelta;
+  size_t cost = std::numeric_limits<size_t>::max();
+};
+
+// Bytes (before zstd) of the column at `scale`, for both modes.
+void Consider(const std::vector<double>& values,
+              const std::vector<int64_t>& smallest_mantissas,
+              const std::vector<int>& smallest_scales, int scale, Plan& best) {
+  size_t delta_cost = 0;
+  size_t dod_cost = 0;
+  size_t exceptions = 0;
+  int64_t previous = 0;
+  int64_t previous_delta = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    int64_t mantissa;
+    if (!MantissaAt(smallest_mantissas[i], smallest_scales[i], scale, values[i],
+                    mantissa)) {
+      ++exceptions;
+      continue;
+    }
+    const int64_t delta = Minus(mantissa, previous);
+    delta_cost += VarintSize(ZigZag(delta));
+    dod_cost += VarintSize(ZigZag(Minus(delta, previous_delta)));
+    previous = mantissa;
+    previous_delta = delta;
+  }
+  const size_t exception_cost =
+      exceptions == 0 ? 0 : exceptions * 8 + (values.size() + 7) / 8;
+  if (delta_cost + exception_cost < best.cost) {
+    best = {scale, kDelta, delta_cost + exception_cost};
+  }
+  if (dod_cost + exception_cost < best.cost) {
+    best = {scale, kDeltaOfDelta, dod_cost + exception_cost};
+  }
+}
+
+}  // namespace
+
+void PutExactNumbers(const std::vector<double>& values, Writer& out) {
+  std::vector<int64_t> smallest_mantissas(values.size(), 0);
+  std::vector<int> smallest_scales(values.size(), kNoScale);
+  bool tried[kMaxDecimalScale + 1] = {};
+  for (size_t i = 0; i < values.size(); ++i) {
+    smallest_scales[i] = SmallestScale(values[i], smallest_mantissas[i]);
+  }
+  // The candidate scales are those some value needs; usually one or two.
+  Plan best;
+  for (int scale : smallest_scales) {
+    if (scale == kNoScale || tried[scale]) continue;
+    tried[scale] = true;
+    Consider(values, smallest_mantissas, smallest_scales, scale, best);
+  }
+  if (best.cost == std::numeric_limits<size_t>::max()) {
+    Consider(values, smallest_mantissas, smallest_scales, 0, best);
+  }
+
+  std::vector<bool> exceptional(values.size(), false);
+  std::vector<int64_t> mantissas;
+  mantissas.reserve(values.size());
+  bool any_exception = false;
+  for (size_t i = 0; i < values.size(); ++i) {
+    int64_t mantissa;
+    if (MantissaAt(smallest_mantissas[i], smallest_scales[i], best.scale,
+                   values[i], mantissa)) {
+      mantissas.push_back(mantissa);
+    } else {
+      exceptional[i] = true;
+      any_exception = true;
+    }
+  }
+  out.Byte(static_cast<char>(best.scale));
+  out.Byte(static_cast<char>(best.mode));
+  out.Byte(any_exception ? 1 : 0);
+  if (any_exception) {
+    PutPresence(exceptional, out);
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (exceptional[i]) out.Fixed64(DoubleBits(values[i]));
+    }
+  }
+  if (best.mode == kDelta) {
+    PutDelta(mantissas, out);
+  } else {
+    PutDeltaOfDelta(mantissas, out);
+  }
+}
+
+std::vector<double> GetExactNumbers(size_t count, Reader& in) {
+  const int scale = in.Byte();
+  const unsigned char mode = in.Byte();
+  const unsigned char has_exceptions = in.Byte();
+  if (scale > kMaxDecimalScale || mode > kDeltaOfDelta || has_exceptions > 1) {
+    in.Corrupt();
+    return std::vector<double>(count, 0.0);
+  }
+  std::vector<bool> exceptional(count, false);
+  if (has_exceptions == 1) exceptional = GetPresence(count, in);
+  std::vector<double> values(count, 0.0);
+  size_t exceptions = 0;
+  for (size_t i = 0; i < count && !in.failed(); ++i) {
+    if (!exceptional[i]) continue;
+    values[i] = BitsDouble(in.Fixed64());
+    ++exceptions;
+  }
+  const size_t exact = count - exceptions;
+  const std::vector<int64_t> mantissas =
+      mode == kDelta ? GetDelta(exact, in) : GetDeltaOfDelta(exact, in);
+  size_t next = 0;
+  for (size_t i = 0; i < count && !in.failed(); ++i) {
+    if (!exceptional[i]) values[i] = FromMantissa(mantissas[next++], scale);
+  }
+  return values;
+}
+
+}  // namespace mdc::domain::columns
