@@ -65,6 +65,11 @@ WriteCall WriteCall::Start(CallRunner& runner,
     Answer(runner, std::move(call.pending_), status);
     return std::move(call);
   };
+  // CRAFT: the access fact is checked first, before the header, because it
+  // is a fact of the RPC, not of the call: no token could make such a call
+  // right. Reads check it in Authenticator::Authenticate, before their body
+  // reads anything; a write cannot, since its body is the statement that
+  // authenticates, so only `developer` (any holder of a token) is served.
   if (rpc.access != Access::kDeveloper) return refuse(NotADeveloperWrite(rpc));
   auto token_hash =
       runner.auth_.TokenHash(CallRunner::Header(*context, "authorization"));
