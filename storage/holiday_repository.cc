@@ -116,8 +116,8 @@ absl::Status HolidayRepository::CreateAll(
   };
   absl::Status created = pool_.InTransaction(insert_all);
   if (created.ok()) {
-    pool_.observer().RowsWritten("holidays",
-                                 static_cast<int64_t>(entries.size()));
+    pool_.observer().WriteCommitted(
+        CommittedWrite{"holidays", static_cast<int64_t>(entries.size())});
   }
   return created;
 }

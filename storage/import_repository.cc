@@ -205,7 +205,8 @@ absl::StatusOr<ImportCounts> ImportSession::Merge(int64_t writer) {
   }
   ImportCounts counts{merged->Int64(0, 0), merged->Int64(0, 1)};
   if (counts.written > 0) {
-    pool_.observer().RowsWritten(staging.table, counts.written);
+    pool_.observer().WriteCommitted(
+        CommittedWrite{staging.table, counts.written});
   }
   return counts;
 }

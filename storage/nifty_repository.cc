@@ -3,9 +3,9 @@
 #include "absl/status/status.h"
 #include "domain/proto_time.h"
 #include "domain/time.h"
+#include "storage/committed_write.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
-#include "storage/rows_written.h"
 #include "storage/trading_day_bounds.h"
 
 namespace mdc::storage {
@@ -115,17 +115,21 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
 void NiftyRepository::Upsert(const domain::NiftyObservation& nifty,
                              const std::string& token_hash,
                              DeveloperCallback done) {
-  pool_.SubmitWrite(kUpsertNifty,
-                    Params()
-                        .Time(nifty.observed_at)
-                        .Date(domain::TradingDay(nifty.observed_at))
-                        .OptionalDouble(LastPrice(nifty.quote))
-                        .OptionalDouble(Volume(nifty.quote))
-                        .Double(nifty.day_change_perc)
-                        .Bytes(nifty.quote.SerializeAsString())
-                        .Bytes(token_hash),
-                    CountRowsWritten(pool_.observer(), "nifty_quotes", 1,
-                                     ReportDeveloper(std::move(done))));
+  pool_.SubmitWrite(
+      kUpsertNifty,
+      Params()
+          .Time(nifty.observed_at)
+          .Date(domain::TradingDay(nifty.observed_at))
+          .OptionalDouble(LastPrice(nifty.quote))
+          .OptionalDouble(Volume(nifty.quote))
+          .Double(nifty.day_change_perc)
+          .Bytes(nifty.quote.SerializeAsString())
+          .Bytes(token_hash),
+      ReportCollectorWrite(
+          pool_.observer(),
+          CollectorWrite{"nifty_quotes", domain::RecordKind::kNifty,
+                         nifty.observed_at, 1},
+          std::move(done)));
 }
 
 absl::StatusOr<std::optional<v1::NiftyQuote>> NiftyRepository::FindLatest(

@@ -1,5 +1,5 @@
 // What the storage layer reports about its own work: the connection pool,
-// the batchers and the rows written. service/metrics turns the reports into
+// the batchers and the writes committed. service/metrics turns the reports into
 // Prometheus series; storage knows nothing of metrics, so it stays below
 // service/ (docs/architecture.md, "Layers").
 //
@@ -11,14 +11,28 @@
 #define MDC_STORAGE_OBSERVER_H_
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "domain/coverage.h"
 
 namespace mdc::storage {
 
 struct StorageUsage;  // storage_report_repository.h
+
+// A write that committed: the one event every consumer of commits reads
+// (the rows-written metric, the market hub's wake-up and the collectors'
+// write tallies: service/lifecycle/committed_writes.h).
+struct CommittedWrite {
+  absl::string_view table;  // a string constant: "stock_quotes", "runs", ...
+  int64_t rows = 0;         // rows of `table` inserted or updated
+  // Who wrote which records, for a collector write (one that authenticated
+  // its writer: MDC_WRITER_CTE, committed_write.h); none for the others
+  // (runs, orders, holidays, imports).
+  std::optional<domain::WriteTally> tally;
+};
 
 class StorageObserver {
  public:
@@ -51,9 +65,9 @@ class StorageObserver {
   // each once more when a write batch failed and they ran one by one.
   virtual void BatchStatements(absl::string_view batcher, int sent) {}
 
-  // `rows` rows of `table` were written (inserted or updated) and
-  // committed.
-  virtual void RowsWritten(absl::string_view table, int64_t rows) {}
+  // `write` committed. Called once per write, after its COMMIT, on the
+  // thread that ran it (a batcher's for collector writes).
+  virtual void WriteCommitted(const CommittedWrite& write) {}
 
   // The storage report was read (StorageReportRepository::Report): the
   // rows and bytes of every kind, month and form, the whole of it.

@@ -7,10 +7,10 @@
 #include "absl/status/status.h"
 #include "domain/proto_time.h"
 #include "domain/time.h"
+#include "storage/committed_write.h"
 #include "storage/compacted_quotes.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
-#include "storage/rows_written.h"
 #include "storage/trading_day_bounds.h"
 
 namespace mdc::storage {
@@ -126,9 +126,12 @@ void QuoteRepository::UpsertBatch(const domain::QuoteBatch& batch,
           .DoubleArray(volumes)
           .BytesArray(payloads)
           .Bytes(token_hash),
-      CountRowsWritten(pool_.observer(), "stock_quotes",
-                       static_cast<int64_t>(batch.quotes.size()),
-                       ReportDeveloper(std::move(done))));
+      ReportCollectorWrite(
+          pool_.observer(),
+          CollectorWrite{"stock_quotes", domain::RecordKind::kQuote,
+                         batch.observed_at,
+                         static_cast<int64_t>(batch.quotes.size())},
+          std::move(done)));
 }
 
 absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(

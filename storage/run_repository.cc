@@ -109,7 +109,7 @@ absl::StatusOr<RunRecord> RunRepository::CreateRun(int64_t developer_id,
                                               .Time(run.start_at)
                                               .Time(run.end_at));
   if (!result.ok()) return result.status();
-  pool_.observer().RowsWritten("runs", 1);
+  pool_.observer().WriteCommitted(CommittedWrite{"runs", 1});
   return ReadRun(*result, 0);
 }
 
@@ -169,7 +169,7 @@ absl::StatusOr<std::optional<RunRecord>> RunRepository::UpdateRun(
           .TextArray(changes.tags.value_or(std::vector<std::string>())));
   if (!result.ok()) return result.status();
   if (result->rows() == 0) return std::optional<RunRecord>();
-  pool_.observer().RowsWritten("runs", 1);
+  pool_.observer().WriteCommitted(CommittedWrite{"runs", 1});
   return std::optional<RunRecord>(ReadRun(*result, 0));
 }
 
@@ -203,7 +203,7 @@ absl::StatusOr<std::optional<OrderRecord>> RunRepository::CreateOrder(
     return result.status();
   }
   if (result->rows() == 0) return std::optional<OrderRecord>();
-  pool_.observer().RowsWritten("orders", 1);
+  pool_.observer().WriteCommitted(CommittedWrite{"orders", 1});
   return std::optional<OrderRecord>(ReadOrder(*result, 0));
 }
 

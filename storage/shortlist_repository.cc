@@ -6,8 +6,8 @@
 #include "domain/market_enums.h"
 #include "domain/proto_time.h"
 #include "domain/time.h"
+#include "storage/committed_write.h"
 #include "storage/rows.h"
-#include "storage/rows_written.h"
 #include "storage/trading_day_bounds.h"
 
 namespace mdc::storage {
@@ -141,17 +141,21 @@ std::string ScopeOrAny(v1::Scope scope) {
 void ShortlistRepository::Upsert(const domain::ShortlistSnapshot& snapshot,
                                  const std::string& token_hash,
                                  DeveloperCallback done) {
-  pool_.SubmitWrite(kUpsertShortlist,
-                    Params()
-                        .Text(domain::ShortlistTypeName(snapshot.type))
-                        .Text(domain::ScopeName(snapshot.scope))
-                        .Time(snapshot.observed_at)
-                        .Date(domain::TradingDay(snapshot.observed_at))
-                        .Int32(snapshot.entries.entries_size())
-                        .Bytes(snapshot.entries.SerializeAsString())
-                        .Bytes(token_hash),
-                    CountRowsWritten(pool_.observer(), "shortlist_snapshots", 1,
-                                     ReportDeveloper(std::move(done))));
+  pool_.SubmitWrite(
+      kUpsertShortlist,
+      Params()
+          .Text(domain::ShortlistTypeName(snapshot.type))
+          .Text(domain::ScopeName(snapshot.scope))
+          .Time(snapshot.observed_at)
+          .Date(domain::TradingDay(snapshot.observed_at))
+          .Int32(snapshot.entries.entries_size())
+          .Bytes(snapshot.entries.SerializeAsString())
+          .Bytes(token_hash),
+      ReportCollectorWrite(
+          pool_.observer(),
+          CollectorWrite{"shortlist_snapshots", domain::RecordKind::kShortlist,
+                         snapshot.observed_at, 1},
+          std::move(done)));
 }
 
 absl::StatusOr<std::optional<v1::Shortlist>> ShortlistRepository::FindLatest(

@@ -3,9 +3,6 @@
 #ifndef MDC_SERVICE_API_COLLECTOR_SERVICE_H_
 #define MDC_SERVICE_API_COLLECTOR_SERVICE_H_
 
-#include <functional>
-
-#include "domain/coverage.h"
 #include "mdc/v1/collector.grpc.pb.h"
 #include "service/calls/call_runner.h"
 #include "service/calls/service_calls.h"
@@ -17,7 +14,9 @@
 namespace mdc {
 
 // The three writes use the gRPC callback API (their handlers never wait on
-// the database: CallRunner::StartWrite); CheckHoliday stays synchronous.
+// the database: WriteCall, service/calls/write_call.h); CheckHoliday stays
+// synchronous. A committed write is announced by storage, as one
+// CommittedWrite (service/lifecycle/committed_writes.h), not here.
 using CollectorServiceBase =
     v1::CollectorService::WithCallbackMethod_SaveShortlist<
         v1::CollectorService::WithCallbackMethod_SaveNifty<
@@ -34,16 +33,9 @@ class CollectorService final : public CollectorServiceBase {
     storage::HolidayRepository& holidays;
   };
 
-  // Told of every write that committed, as the tally of its writer, kind,
-  // trading day and records (service/lifecycle/write_activity.h); called on
-  // a storage thread, so it must not block.
-  using WriteObserver = std::function<void(const domain::WriteTally&)>;
-
-  CollectorService(CallRunner& calls, Stores stores,
-                   WriteObserver on_write = nullptr)
+  CollectorService(CallRunner& calls, Stores stores)
       : calls_(calls, v1::CollectorService::service_full_name()),
-        stores_(stores),
-        on_write_(std::move(on_write)) {}
+        stores_(stores) {}
 
   grpc::ServerUnaryReactor* SaveShortlist(
       grpc::CallbackServerContext* context,
@@ -63,7 +55,6 @@ class CollectorService final : public CollectorServiceBase {
  private:
   ServiceCalls calls_;
   Stores stores_;
-  WriteObserver on_write_;
 };
 
 }  // namespace mdc

@@ -25,7 +25,7 @@ class StreamService final : public v1::StreamService::CallbackService {
  public:
   // Starts the hub's thread, which listens on a connection of its own to
   // `database_url`; `commits` is raised when this server has committed
-  // market records (MarketCommitObserver). Idle watches send a heartbeat
+  // market records (CommittedWrites). Idle watches send a heartbeat
   // every `heartbeat`.
   // Watches and replays count against `slots` (per-developer caps).
   StreamService(CallRunner& calls, storage::ConnectionPool& pool,

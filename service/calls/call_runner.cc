@@ -24,7 +24,7 @@ absl::string_view Metadata(const grpc::ServerContextBase& context,
   return absl::string_view(it->second.data(), it->second.size());
 }
 
-absl::StatusOr<domain::BacktestClock> ClockOf(
+absl::StatusOr<domain::BacktestClock> BacktestClockOf(
     const grpc::ServerContextBase& context) {
   return domain::BacktestClock::FromHeaders(
       Metadata(context, "x-current-timestamp"),
@@ -44,7 +44,7 @@ absl::Status Prepare(grpc::ServerContextBase& context, Authenticator& auth,
                                   call.client_address);
   if (!caller.ok()) return caller.status();
   call.caller = *std::move(caller);
-  auto clock = ClockOf(context);
+  auto clock = BacktestClockOf(context);
   if (!clock.ok()) return clock.status();
   call.clock = *clock;
   return absl::OkStatus();
@@ -74,6 +74,16 @@ uint64_t NextRunnerId() {
 }
 
 }  // namespace
+
+absl::string_view CallRunner::Header(const grpc::ServerContextBase& context,
+                                     absl::string_view key) {
+  return Metadata(context, key);
+}
+
+absl::StatusOr<domain::BacktestClock> CallRunner::ClockOf(
+    const grpc::ServerContextBase& context) {
+  return BacktestClockOf(context);
+}
 
 CallRunner::CallRunner(Authenticator& auth, Metrics& metrics,
                        std::vector<std::string> trusted_proxies,
@@ -186,80 +196,6 @@ grpc::Status CallRunner::Run(
     status = body(call);
   }
   return Finish(rpc, start, call, status);
-}
-
-// What a StartWrite call carries from its handler to its answer.
-struct CallRunner::PendingWrite {
-  const RpcFacts& rpc;
-  absl::Time start;
-  CallContext call;
-  grpc::ServerUnaryReactor* reactor;
-  std::string token_hash;
-};
-
-// The steps keep Run's order of answers: a bad header (401) before bad
-// X-Current-* headers before a bad body (400), and an unknown token 401
-// whatever else is wrong.
-void CallRunner::StartWrite(
-    grpc::CallbackServerContext* context, grpc::ServerUnaryReactor* reactor,
-    const RpcFacts& rpc, absl::FunctionRef<absl::StatusOr<Write>()> validate) {
-  auto pending = std::make_unique<PendingWrite>(
-      PendingWrite{rpc, absl::Now(), Describe(*context), reactor, {}});
-  auto token_hash = auth_.TokenHash(Metadata(*context, "authorization"));
-  if (!token_hash.ok()) return Answer(std::move(pending), token_hash.status());
-  pending->token_hash = *std::move(token_hash);
-  if (auto admitted =
-          auth_.Throttle(pending->call.client_address, pending->token_hash);
-      !admitted.ok()) {
-    return Answer(std::move(pending), admitted);
-  }
-  if (RateLimiter* limiter = LimiterOf(rpc.rate);
-      limiter != nullptr && limiter->enabled()) {
-    // Before anything reaches the database: a refused write costs nothing.
-    if (auto admitted = limiter->Admit(pending->token_hash); !admitted.ok()) {
-      return Answer(std::move(pending), admitted);
-    }
-  }
-  auto clock = ClockOf(*context);
-  absl::StatusOr<Write> write = clock.ok() ? validate() : clock.status();
-  if (!write.ok()) {
-    // Nothing to write, so the token is looked up on its own.
-    const std::string hash = pending->token_hash;
-    const std::string client = pending->call.client_address;
-    auth_.IdentifyAsync(
-        hash, client,
-        [this, pending = std::move(pending),
-         invalid = write.status()](absl::StatusOr<Caller> caller) mutable {
-          if (!caller.ok()) return Answer(std::move(pending), caller.status());
-          pending->call.caller = *std::move(caller);
-          Answer(std::move(pending), invalid);
-        });
-    return;
-  }
-  pending->call.clock = *clock;
-  const std::string hash = pending->token_hash;
-  std::move (*write)(
-      hash, [this, pending = std::move(pending)](
-                absl::StatusOr<std::optional<storage::DeveloperRecord>>
-                    writer) mutable { Written(std::move(pending), writer); });
-}
-
-void CallRunner::Written(
-    std::unique_ptr<PendingWrite> write,
-    const absl::StatusOr<std::optional<storage::DeveloperRecord>>& writer) {
-  if (!writer.ok()) return Answer(std::move(write), writer.status());
-  // No writer: nothing was written. (Admit's role check cannot fail after a
-  // write: the database only holds valid roles.)
-  auto caller =
-      auth_.Admit(*writer, write->token_hash, write->call.client_address);
-  if (!caller.ok()) return Answer(std::move(write), caller.status());
-  write->call.caller = *std::move(caller);
-  Answer(std::move(write), absl::OkStatus());
-}
-
-void CallRunner::Answer(std::unique_ptr<PendingWrite> write,
-                        const absl::Status& status) {
-  write->reactor->Finish(Finish(write->rpc, write->start, write->call, status));
 }
 
 grpc::Status CallRunner::Finish(const RpcFacts& rpc, absl::Time start,

@@ -17,7 +17,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/functional/any_invocable.h"
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -30,6 +29,7 @@
 #include "service/calls/heavy_read_gate.h"
 #include "service/calls/rate_limiter.h"
 #include "service/calls/rpc_facts.h"
+#include "service/calls/write_call.h"
 #include "service/metrics/metrics.h"
 #include "storage/developer_repository.h"
 
@@ -86,37 +86,27 @@ class CallRunner {
   grpc::Status Run(grpc::ServerContextBase* context, const RpcFacts& rpc,
                    absl::FunctionRef<absl::Status(const CallContext&)> body);
 
-  // Submits the write of a validated request as the holder of
-  // `token_hash`; `done` gets that developer, or none (having written
-  // nothing) when nobody holds the token: one statement that authenticates
-  // and writes (MDC_WRITER_CTE).
-  using Write = absl::AnyInvocable<void(const std::string& token_hash,
-                                        storage::DeveloperCallback done) &&>;
-
-  // Run for a developer write served by the gRPC callback API: returns at
-  // once and answers through `reactor` when the write has committed, so no
-  // thread waits on the database. `validate` checks the request without the
-  // database and returns its write. One statement per request instead of a
-  // token lookup and a write; the answers are Run's: a bad header is 401
-  // first, then the write rate limit (429, nothing reaches the database),
-  // then an invalid request has its token looked up (without blocking)
-  // so an unknown token is 401 before any 400.
-  void StartWrite(grpc::CallbackServerContext* context,
-                  grpc::ServerUnaryReactor* reactor, const RpcFacts& rpc,
-                  absl::FunctionRef<absl::StatusOr<Write>()> validate);
+  // Starts a developer write served by the gRPC callback API, a call of
+  // `rpc` that `reactor` answers: see WriteCall (write_call.h), which the
+  // handler then refuses or hands its write to.
+  WriteCall StartWrite(grpc::CallbackServerContext* context,
+                       grpc::ServerUnaryReactor* reactor, const RpcFacts& rpc) {
+    return WriteCall::Start(*this, context, reactor, rpc);
+  }
 
  private:
-  struct PendingWrite;
+  // The write path takes Run's steps one at a time.
+  friend class WriteCall;
 
+  // The value of the metadata `key` of a call; empty when absent.
+  static absl::string_view Header(const grpc::ServerContextBase& context,
+                                  absl::string_view key);
+  // The call's backtest clock (X-Current-*), or INVALID_ARGUMENT.
+  static absl::StatusOr<domain::BacktestClock> ClockOf(
+      const grpc::ServerContextBase& context);
   // Logs, counts and converts the outcome of a call.
   grpc::Status Finish(const RpcFacts& rpc, absl::Time start,
                       const CallContext& call, const absl::Status& status);
-  // Completes a StartWrite call once its write has run.
-  void Written(
-      std::unique_ptr<PendingWrite> write,
-      const absl::StatusOr<std::optional<storage::DeveloperRecord>>& writer);
-  // Finish for a StartWrite call: answers through its reactor.
-  void Answer(std::unique_ptr<PendingWrite> write, const absl::Status& status);
 
   // The CallContext of a call, before authentication.
   CallContext Describe(const grpc::ServerContextBase& context) const;

@@ -22,6 +22,7 @@
 #include "google/protobuf/message.h"
 #include "service/calls/call_runner.h"
 #include "service/calls/rpc_facts.h"
+#include "service/calls/write_call.h"
 
 namespace mdc {
 
@@ -66,12 +67,14 @@ class ServiceCalls {
     });
   }
 
-  // CallRunner::StartWrite for the RPC of `request`.
-  void StartWrite(
-      grpc::CallbackServerContext* context, grpc::ServerUnaryReactor* reactor,
-      const google::protobuf::Message& request,
-      absl::FunctionRef<absl::StatusOr<CallRunner::Write>()> validate) {
-    runner_.StartWrite(context, reactor, Of(request), validate);
+  // CallRunner::StartWrite for the RPC of `request`, answered through the
+  // call's default reactor. The opening of every write handler (see
+  // WriteCall):
+  //   WriteCall call = calls_.StartWrite(context, request);
+  //   if (!call.open()) return call.reactor();
+  WriteCall StartWrite(grpc::CallbackServerContext* context,
+                       const google::protobuf::Message& request) {
+    return runner_.StartWrite(context, context->DefaultReactor(), Of(request));
   }
 
   CallRunner& runner() { return runner_; }

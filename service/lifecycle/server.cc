@@ -69,7 +69,7 @@ absl::Status Server::OpenDatabase() {
   // Before the pool, which reports to it.
   metrics_ = std::make_unique<Metrics>();
   market_commits_ = std::make_unique<WakeSignal>();
-  storage_observer_ = std::make_unique<MarketCommitObserver>(
+  storage_observer_ = std::make_unique<CommittedWrites>(
       metrics_->storage_observer(), *market_commits_);
   pool_ = std::make_unique<storage::ConnectionPool>(
       config_.database_url, config_.db_pool_size, config_.statement_timeout,
@@ -178,17 +178,15 @@ std::optional<ReplicaStores<Stores>> ReplicaOf(
 
 void Server::BuildServices(std::optional<domain::SecretBox> secret_box) {
   storage::Repositories& repos = *repos_;
-  // The collectors' freshness: every committed write is tallied.
+  // The collectors' freshness: every committed collector write is tallied
+  // (its CommittedWrite carries the tally).
   write_activity_ = std::make_unique<WriteActivity>(
       repos.developer_writes, metrics_->freshness(), absl::Seconds(1),
       absl::Seconds(5));
+  storage_observer_->TallyInto(write_activity_.get());
   collector_ = std::make_unique<CollectorService>(
-      *calls_,
-      CollectorService::Stores{repos.shortlists, repos.nifty, repos.quotes,
-                               repos.holidays},
-      [activity = write_activity_.get()](const domain::WriteTally& tally) {
-        activity->Record(tally);
-      });
+      *calls_, CollectorService::Stores{repos.shortlists, repos.nifty,
+                                        repos.quotes, repos.holidays});
   developer_ = std::make_unique<DeveloperService>(
       *calls_, DeveloperStores(repos), *broker_tokens_,
       ReplicaOf(replica_repos_.get(), replica_monitor_.get(),
@@ -255,6 +253,7 @@ void Server::Shutdown() {
   grpc_server_->Wait();
   monitor_.reset();
   history_.reset();
+  storage_observer_->TallyInto(nullptr);
   write_activity_.reset();
   log::Info("stopped");
 }

@@ -29,12 +29,12 @@
 #include "service/broker/http_client.h"
 #include "service/calls/call_runner.h"
 #include "service/config/config.h"
+#include "service/lifecycle/committed_writes.h"
 #include "service/lifecycle/health_monitor.h"
 #include "service/lifecycle/history_maintenance.h"
 #include "service/lifecycle/write_activity.h"
 #include "service/metrics/metrics.h"
 #include "service/replica/replica_monitor.h"
-#include "service/streams/market_commit_observer.h"
 #include "service/streams/wake_signal.h"
 #include "storage/pool.h"
 #include "storage/repositories.h"
@@ -86,9 +86,10 @@ class Server {
   // Before the pool, which reports to it until destroyed.
   std::unique_ptr<Metrics> metrics_;
   // Raised when market records were committed; the pool reports through
-  // the observer, which passes everything on to metrics_.
+  // the observer, which passes everything on to metrics_ and each
+  // committed write to the tallies (write_activity_) and market_commits_.
   std::unique_ptr<WakeSignal> market_commits_;
-  std::unique_ptr<MarketCommitObserver> storage_observer_;
+  std::unique_ptr<CommittedWrites> storage_observer_;
   // Before the pool, whose write batcher answers its failure counts.
   std::unique_ptr<TokenThrottle> throttle_;
   std::unique_ptr<storage::ConnectionPool> pool_;
@@ -118,8 +119,9 @@ class Server {
   std::unique_ptr<HealthMonitor> monitor_;
   // Partitions ahead and the retention (MDC_RETENTION_MONTHS).
   std::unique_ptr<HistoryMaintenance> history_;
-  // Before the collector, which reports to it; reset after the drain, so
-  // that the last writes' tallies are merged.
+  // Told of committed collector writes by storage_observer_; reset after
+  // the drain (having been detached), so that the last writes' tallies are
+  // merged.
   std::unique_ptr<WriteActivity> write_activity_;
 };
 

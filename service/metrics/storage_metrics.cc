@@ -176,8 +176,8 @@ void StorageMetrics::BatchStatements(absl::string_view batcher, int sent) {
   Batcher(batcher).statements->Increment(sent);
 }
 
-void StorageMetrics::RowsWritten(absl::string_view table, int64_t rows) {
-  Table(table)->Increment(static_cast<double>(rows));
+void StorageMetrics::WriteCommitted(const storage::CommittedWrite& write) {
+  Table(write.table)->Increment(static_cast<double>(write.rows));
 }
 
 void StorageMetrics::StorageReported(

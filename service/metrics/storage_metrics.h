@@ -40,7 +40,8 @@ class StorageMetrics final : public storage::StorageObserver {
   void BatchRan(absl::string_view batcher, int statements,
                 absl::Duration took) override;
   void BatchStatements(absl::string_view batcher, int sent) override;
-  void RowsWritten(absl::string_view table, int64_t rows) override;
+  // The rows-written series of the write's table.
+  void WriteCommitted(const storage::CommittedWrite& write) override;
   void StorageReported(
       const std::vector<storage::StorageUsage>& usage) override;
 

@@ -5,7 +5,7 @@
 // whose selection they match.
 //
 // When it reads: at once when this server commits market records (its
-// WakeSignal, raised by MarketCommitObserver) or when another server
+// WakeSignal, raised by CommittedWrites) or when another server
 // announces commits (NOTIFY mdc_market_events, which each hub sends, at
 // most every kNotifyGap, for its own server's commits, outside any write
 // transaction: migration 0009); soon again while committed records wait

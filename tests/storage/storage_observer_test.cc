@@ -63,9 +63,10 @@ class RecordingObserver : public StorageObserver {
     absl::MutexLock lock(&mu_);
     batches_.push_back({std::string(batcher), statements});
   }
-  void RowsWritten(absl::string_view table, int64_t rows) override {
+  void WriteCommitted(const CommittedWrite& write) override {
     absl::MutexLock lock(&mu_);
-    rows_[std::string(table)] += rows;
+    rows_[std::string(write.table)] += write.rows;
+    if (write.tally.has_value()) tallies_.push_back(*write.tally);
   }
 
   int max() { return Read(max_); }
@@ -87,6 +88,10 @@ class RecordingObserver : public StorageObserver {
     absl::MutexLock lock(&mu_);
     return rows_;
   }
+  std::vector<domain::WriteTally> tallies() {
+    absl::MutexLock lock(&mu_);
+    return tallies_;
+  }
 
  private:
   int Read(const int& field) {
@@ -100,6 +105,7 @@ class RecordingObserver : public StorageObserver {
   std::map<std::string, std::vector<int>> depths_;
   std::vector<Batch> batches_;
   std::map<std::string, int64_t> rows_;
+  std::vector<domain::WriteTally> tallies_;
 };
 
 constexpr Statement kBackendPid{"observer_test_pid",
@@ -216,7 +222,7 @@ TEST_F(StorageObserverTest, BatchersReportTheirQueueAndEachBatch) {
             (std::map<std::string, int>{{"async_reads", 1}, {"reads", 1}}));
 }
 
-TEST_F(StorageObserverTest, RepositoriesReportRowsWrittenOnlyWhenCommitted) {
+TEST_F(StorageObserverTest, RepositoriesReportWritesOnlyWhenCommitted) {
   auto pool = Pool(2);
   Repositories repos(*pool);
   const std::string hash = domain::HashToken(domain::GenerateToken());
@@ -253,6 +259,16 @@ TEST_F(StorageObserverTest, RepositoriesReportRowsWrittenOnlyWhenCommitted) {
 
   EXPECT_EQ(observer_.rows(),
             (std::map<std::string, int64_t>{{"stock_quotes", 6}}));
+  // Each committed collector write carries its writer's tally, once.
+  const std::vector<domain::WriteTally> tallies = observer_.tallies();
+  ASSERT_EQ(tallies.size(), 2u);
+  for (const domain::WriteTally& tally : tallies) {
+    EXPECT_EQ(tally.username, "observer_writer");
+    EXPECT_EQ(tally.kind, domain::RecordKind::kQuote);
+    EXPECT_EQ(tally.day, absl::CivilDay(2025, 3, 7));
+    EXPECT_EQ(tally.last_observed, batch.observed_at);
+    EXPECT_EQ(tally.records, 3);
+  }
 }
 
 }  // namespace
