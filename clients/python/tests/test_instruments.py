@@ -17,6 +17,7 @@ import pytest
 
 import mdc
 from mdc_stack import Stack
+from nse_files import isin_with_check_digit
 
 IST_ZONE = timezone(timedelta(hours=5, minutes=30))
 RENAMED_ON = date(2021, 6, 2)
@@ -35,14 +36,6 @@ ALL = [(96.0, 1000.0), (96.0, 1000.0), (96.0, 1000.0), (98.0, 1000.0)]
 def ist(day: date, hh: int = 0) -> datetime:
     return datetime(day.year, day.month, day.day, hh, tzinfo=IST_ZONE)
 
-
-def isin_with_check_digit(body: str) -> str:
-    digits = "".join(str(ord(c) - ord("A") + 10) if c.isalpha() else c for c in body)
-    total = 0
-    for i, d in enumerate(reversed(digits)):
-        n = int(d) * (2 if i % 2 == 0 else 1)
-        total += n - 9 if n > 9 else n
-    return body + str((10 - total % 10) % 10)
 
 
 def nse_date(day: date) -> str:
