@@ -96,7 +96,11 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
   // Corporate actions: read over a range of a stock's candles when they are marked or the prices adjusted.
   const adjustable = ranged && Boolean(symbol) && symbol !== NIFTY;
   const corporate = useCorporateActions(symbol, from, date, adjustable && Boolean(route.adj || route.acts));
-  const markedActions = adjustable && route.acts ? (corporate.data?.actions ?? []) : [];
+  // One array per answer: the chart sets its markers again only when they change.
+  const markedActions = useMemo(
+    () => (adjustable && route.acts ? (corporate.data?.actions ?? []) : []),
+    [adjustable, route.acts, corporate.data],
+  );
   const markers = useMemo(
     () => (symbol && date && !ranged
       ? orderMarkers(orders.data ?? [], symbol, date, data.prices.map((b) => b.time))
