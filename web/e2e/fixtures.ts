@@ -135,6 +135,18 @@ export async function legend(page: Page): Promise<Record<string, string>> {
     Object.fromEntries(els.map((el) => [el.getAttribute("data-field")!, (el.textContent ?? "").trim()])));
 }
 
+/** Moves the pointer across the chart until the legend shows `time`; the legend's values then. */
+export async function hoverUntil(page: Page, time: string): Promise<Record<string, string>> {
+  const box = (await page.getByTestId("candle-chart").boundingBox())!;
+  for (let f = 0.02; f < 0.95; f += 0.01) {
+    await page.mouse.move(box.x + box.width * f, box.y + box.height * 0.3);
+    await nextFrames(page);
+    const values = await legend(page);
+    if (values["time"] === time) return values;
+  }
+  throw new Error(`no bar of ${time} under the pointer`);
+}
+
 /** A price as the dashboard shows it (en-IN, two decimals). */
 export function shown(n: number): string {
   return n.toLocaleString("en-IN", { minimumFractionDigits: 2, maximumFractionDigits: 2 });

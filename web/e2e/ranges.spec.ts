@@ -7,8 +7,7 @@
  */
 import type { QuoteData } from "@mdc/client";
 import { DAY, SECOND_DAY, minuteOf, priceAt } from "./seed";
-import type { Page } from "@playwright/test";
-import { expect, legend, nextFrames, readmeShot, screenshots, shown, signIn, test } from "./fixtures";
+import { expect, hoverUntil, legend, readmeShot, screenshots, shown, signIn, test } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
 
@@ -22,18 +21,6 @@ const count = (n: number) => n.toLocaleString("en-IN");
 function dayCandle(last: number) {
   const prices = range(0, last).map(p);
   return { open: p(0), high: Math.max(...prices), low: Math.min(...prices), close: p(last), volume: cum(last) };
-}
-
-/** Moves the pointer across the chart until the legend shows `time`; the legend's values then. */
-async function hoverUntil(page: Page, time: string): Promise<Record<string, string>> {
-  const box = (await page.getByTestId("candle-chart").boundingBox())!;
-  for (let f = 0.02; f < 0.95; f += 0.01) {
-    await page.mouse.move(box.x + box.width * f, box.y + box.height * 0.3);
-    await nextFrames(page);
-    const values = await legend(page);
-    if (values["time"] === time) return values;
-  }
-  throw new Error(`no bar of ${time} under the pointer`);
 }
 
 test("daily and weekly candles over months, intraday over days with a session break", async ({ page, world }) => {

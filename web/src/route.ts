@@ -21,6 +21,11 @@ export type ChartRange = (typeof RANGES)[number];
 export const INDICATORS = ["vwap", "sma", "ema", "bb", "rsi"] as const;
 export type IndicatorName = (typeof INDICATORS)[number];
 
+/** The adjustment of the chart's candles over a range (docs/api.md section 13.4): as stored (raw, the
+ * default), for splits and bonuses, or also for dividends. */
+export const ADJUSTMENTS = ["raw", "split", "all"] as const;
+export type AdjustmentName = (typeof ADJUSTMENTS)[number];
+
 /** How often a page reads its data again by itself, in seconds (0: never), as Grafana's refresh picker. */
 export const REFRESH_SECONDS = [0, 5, 10, 30, 60] as const;
 
@@ -51,6 +56,10 @@ export type Route =
       range?: ChartRange | undefined;
       /** Indicators drawn. */
       ind?: IndicatorName[] | undefined;
+      /** Prices adjusted for corporate actions (over a range); absent: as stored. */
+      adj?: Exclude<AdjustmentName, "raw"> | undefined;
+      /** Mark the corporate actions of the range on the candles. */
+      acts?: boolean | undefined;
       invalid?: Invalid | undefined;
     }
   | {
@@ -123,6 +132,11 @@ function wallClock(value: string | null): string | undefined {
   return h <= 23 && m <= 59 && s <= 59 ? value : undefined;
 }
 
+function adjustment(value: string | null): Exclude<AdjustmentName, "raw"> | undefined {
+  const chosen = oneOf(ADJUSTMENTS, value);
+  return chosen === "raw" ? undefined : chosen;
+}
+
 function indicators(value: string | null): IndicatorName[] | undefined {
   const list = (value ?? "").split(",").filter((v): v is IndicatorName => (INDICATORS as readonly string[]).includes(v));
   return list.length ? INDICATORS.filter((i) => list.includes(i)) : undefined;
@@ -183,8 +197,12 @@ export function parseRoute(pathAndQuery: string): Route {
           live: flag(q.get("live")),
           range: oneOf(RANGES, q.get("range")) === "1d" ? undefined : oneOf(RANGES, q.get("range")),
           ind: indicators(q.get("ind")),
+          adj: adjustment(q.get("adj")),
+          acts: flag(q.get("acts")),
         };
-        const invalid = invalidOf(q, { date: route.date, symbol: route.symbol, range: oneOf(RANGES, q.get("range")) });
+        const invalid = invalidOf(q, {
+          date: route.date, symbol: route.symbol, range: oneOf(RANGES, q.get("range")), adj: oneOf(ADJUSTMENTS, q.get("adj")),
+        });
         return invalid ? { ...route, invalid } : route;
       }
       break;
@@ -268,6 +286,7 @@ export function formatRoute(route: Route): string {
         interval: route.interval === DEFAULT_INTERVAL ? undefined : route.interval, run: route.runId,
         order: route.orderId, nifty: route.nifty ? 1 : undefined, live: route.live ? 1 : undefined,
         range: route.range === "1d" ? undefined : route.range, ind: route.ind?.length ? route.ind.join(",") : undefined,
+        adj: route.adj, acts: route.acts ? 1 : undefined,
       });
     case "shortlist":
       return withQuery("/shortlist", {

@@ -12,6 +12,7 @@ import typing
 
 import mdc
 import mdc.admin
+import mdc.instruments
 import mdc.market
 import mdc.runs
 from mdc import enums, ops
@@ -41,7 +42,7 @@ def method_lines() -> list[str]:
 
 def record_lines() -> list[str]:
     lines = []
-    for module in (mdc.market, mdc.runs, mdc.admin):
+    for module in (mdc.market, mdc.runs, mdc.admin, mdc.instruments):
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, mdc.Record) and value.__module__ == module.__name__:
                 fields = ", ".join(f"{f.name}: {f.type}" for f in dataclasses.fields(value))  # type: ignore[arg-type]

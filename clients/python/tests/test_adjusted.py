@@ -14,6 +14,7 @@ import pytest
 
 import mdc
 from mdc_stack import Stack
+from nse_files import isin_with_check_digit
 
 IST_ZONE = timezone(timedelta(hours=5, minutes=30))
 
@@ -29,14 +30,6 @@ def import_file(stack: Stack, path: str, csv: str) -> dict[str, object]:
         answer: dict[str, object] = json.loads(resp.read())
         return answer
 
-
-def isin_with_check_digit(body: str) -> str:
-    digits = "".join(str(ord(c) - ord("A") + 10) if c.isalpha() else c for c in body)
-    total = 0
-    for i, d in enumerate(reversed(digits)):
-        n = int(d) * (2 if i % 2 == 0 else 1)
-        total += n - 9 if n > 9 else n
-    return body + str((10 - total % 10) % 10)
 
 
 def test_candles_adjusted_for_a_bonus(stack: Stack, client: mdc.Client) -> None:

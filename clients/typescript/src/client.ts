@@ -14,6 +14,7 @@ import { EventStream } from "./streams.js";
 import { type Dated, WIRE_TIMEZONE, instantParam, rangeParams, tradingDay, wallClock, withDates } from "./times.js";
 import { type CallData, type CallInit, type InitArg, type RouteOf, Transport, type TransportOptions, type Verb } from "./transport.js";
 import type {
+  Adjustment, FileImportResult, InstrumentFile, InstrumentLookup,
   CandleInterval, CandleRow, CandlesOfSymbols, ExportKind, ExportOptions, ImportKind, ImportOptions, ImportResult, ListScope, ListType, QuoteData, ReplayKind, Role, Schemas, Scope,
   ShortlistEntry, ShortlistType, StreamEvent, StreamOptions, WatchListType, WatchScope,
 } from "./types.js";
@@ -168,9 +169,10 @@ export class MdcClient {
   /** The cross-section: the latest quote of each of `symbols` (up to 1000; "NIFTY" is the index) at or before
    * `asOf` (now, or the backtest clock, when absent) within its trading day, in one call: `quotes` in the
    * order asked, the symbols without one in `missing`. Without `symbols`: every symbol quoted that day, by
-   * symbol, all pages read into one answer. */
-  async quotes(symbols: string[] | undefined, opts: { asOf?: Date } = {}): Promise<Dated<Schemas["QuoteCrossSection"]>> {
-    const query = { ...(symbols?.length ? { symbols } : {}), ...instantParam("datetime", opts.asOf) };
+   * symbol, all pages read into one answer. `adjustment` ("split" or "all"; needs `symbols`) adjusts prices and
+   * quantities for corporate actions (docs/api.md section 13.4). */
+  async quotes(symbols: string[] | undefined, opts: { asOf?: Date; adjustment?: Adjustment } = {}): Promise<Dated<Schemas["QuoteCrossSection"]>> {
+    const query = { ...(symbols?.length ? { symbols } : {}), ...instantParam("datetime", opts.asOf), ...adjusted(opts) };
     const first = await this.call("GET", "/v1/developer/quotes", { params: { query } });
     if (symbols?.length) return withDates(first);
     const quotes = [...(first.quotes ?? [])];
@@ -183,9 +185,14 @@ export class MdcClient {
   }
 
   /** Every stored quote of the symbol in [start, end), ascending, fetched page by page as the iterator is
-   * consumed. `end` defaults to now (or the backtest clock), `start` to 09:15 IST of end's trading day. */
-  quoteTimeline(symbol: string, opts: { start?: Date; end?: Date; pageSize?: number } = {}): AsyncIterableIterator<Dated<Schemas["StockQuote"]>> {
-    const query = { symbol, ...rangeParams(opts), ...pageSize(opts) };
+   * consumed. `end` defaults to now (or the backtest clock), `start` to 09:15 IST of end's trading day.
+   * `adjustment` ("split" or "all") adjusts each quote for the corporate actions after its day that are known
+   * today, or at the backtest clock (docs/api.md section 13.4). */
+  quoteTimeline(
+    symbol: string,
+    opts: { start?: Date; end?: Date; pageSize?: number; adjustment?: Adjustment } = {},
+  ): AsyncIterableIterator<Dated<Schemas["StockQuote"]>> {
+    const query = { symbol, ...rangeParams(opts), ...pageSize(opts), ...adjusted(opts) };
     return dated(this.paginate("/v1/developer/quote-timeline", { params: { query } }, "quotes"));
   }
 
@@ -195,9 +202,14 @@ export class MdcClient {
     return dated(this.paginate("/v1/developer/nifty-timeline", { params: { query } }, "quotes"));
   }
 
-  /** OHLCV candles of the symbol ("NIFTY" for the index) built from the quotes stamped in [start, end). */
-  async candles(symbol: string, interval: CandleInterval, opts: { start?: Date; end?: Date } = {}): Promise<Dated<Schemas["CandleSeries"]>> {
-    const query = { symbol, interval, ...rangeParams(opts) };
+  /** OHLCV candles of the symbol ("NIFTY" for the index) built from the quotes stamped in [start, end);
+   * `adjustment` ("split" or "all") as quoteTimeline's, the answer's `adjustment` saying which. */
+  async candles(
+    symbol: string,
+    interval: CandleInterval,
+    opts: { start?: Date; end?: Date; adjustment?: Adjustment } = {},
+  ): Promise<Dated<Schemas["CandleSeries"]>> {
+    const query = { symbol, interval, ...rangeParams(opts), ...adjusted(opts) };
     return withDates(await this.call("GET", "/v1/developer/historical-candles", { params: { query } }));
   }
 
@@ -205,11 +217,16 @@ export class MdcClient {
    * OHLCV candles of each of `symbols` (1-100; "NIFTY" is the index) in [start, end) in one call, each series
    * exactly as `candles` builds it: `series` in the order asked, the symbols without a candle in `missing`, and
    * `rows`, the long table of all of them (alpaca's multi-symbol bars): one row per candle, keyed by
-   * (symbol, time), in the order asked, `volume` null where no quote of the bucket reported one.
+   * (symbol, time), in the order asked, `volume` null where no quote of the bucket reported one. `adjustment` as
+   * candles'.
    */
-  async candlesOfSymbols(symbols: string[], interval: CandleInterval, opts: { start?: Date; end?: Date } = {}): Promise<CandlesOfSymbols> {
+  async candlesOfSymbols(
+    symbols: string[],
+    interval: CandleInterval,
+    opts: { start?: Date; end?: Date; adjustment?: Adjustment } = {},
+  ): Promise<CandlesOfSymbols> {
     if (!Array.isArray(symbols) || symbols.length === 0) throw invalidArgument("symbols", "is required: name 1-100 symbols");
-    const query = { symbols, interval, ...rangeParams(opts) };
+    const query = { symbols, interval, ...rangeParams(opts), ...adjusted(opts) };
     const answer = withDates(await this.call("GET", "/v1/developer/candles", { params: { query } }));
     const rows: CandleRow[] = (answer.series ?? []).flatMap((s) =>
       (s.candles ?? []).map((c) => ({
@@ -217,6 +234,27 @@ export class MdcClient {
         volume: c.volume ?? null,
       })));
     return { ...answer, rows };
+  }
+
+  /** The instruments of the security master found by exactly one of `symbol` (current or former), `isin` or
+   * `prefix` (of the company name), each with its symbol on `opts.asOf`'s trading day (today, or the backtest
+   * clock's day) and its whole symbol history (docs/api.md section 13.1). */
+  async instruments(by: InstrumentLookup, opts: { asOf?: Date } = {}): Promise<Schemas["InstrumentInfo"][]> {
+    const given = ["symbol", "isin", "prefix"].filter((key) => (by as Record<string, unknown>)[key] !== undefined);
+    if (given.length !== 1) throw invalidArgument(given[1] ?? "symbol", "give exactly one of symbol, isin and prefix");
+    const query = { ...by, ...(opts.asOf !== undefined ? { date: tradingDay(opts.asOf, "date") } : {}) };
+    return (await this.call("GET", "/v1/developer/instruments", { params: { query } })).instruments ?? [];
+  }
+
+  /** The corporate actions of the instrument `symbol` names (by any of its symbols) with ex-date in the trading
+   * days [start, end], ascending, each with the price and volume factors adjusted reads use (section 13.3). */
+  async corporateActions(symbol: string, opts: { start?: Date; end?: Date } = {}): Promise<Schemas["CorporateActionInfo"][]> {
+    const query = {
+      symbol,
+      ...(opts.start !== undefined ? { startDate: tradingDay(opts.start, "start_date") } : {}),
+      ...(opts.end !== undefined ? { endDate: tradingDay(opts.end, "end_date") } : {}),
+    };
+    return (await this.call("GET", "/v1/developer/corporate-actions", { params: { query } })).actions ?? [];
   }
 
   /** The exchange holidays of `year` (this year when absent), ascending. */
@@ -344,6 +382,22 @@ export class MdcClient {
     return withDates(await this.call("POST", "/v1/admin/developers", { body: { username, role: opts.role ?? "developer" } }));
   }
 
+  /** Imports NSE's equity list ("equity_list", EQUITY_L.csv) or symbol-change list ("symbol_changes"), the
+   * file's text or a Blob (a browser's File), as it is published (admin token; docs/api.md section 13.2): rows
+   * that cannot be read come back in `rejected` with line and reason, the others are imported; importing the
+   * same file again changes nothing. */
+  async importInstruments(kind: InstrumentFile, file: string | Blob): Promise<FileImportResult> {
+    const csv = await csvText(file);
+    return this.call("POST", "/v1/admin/instruments/import", { params: { query: { kind } }, body: csv, ...CSV_BODY });
+  }
+
+  /** Imports NSE's corporate-actions file (admin token): each PURPOSE read into typed actions, rows not
+   * understood in `rejected`, rows without a price effect (an AGM) in `ignored` (docs/api.md section 13.3). */
+  async importCorporateActions(file: string | Blob): Promise<FileImportResult> {
+    const csv = await csvText(file);
+    return this.call("POST", "/v1/admin/corporate-actions/import", { body: csv, ...CSV_BODY });
+  }
+
   /** The service's health (no token needed); a service that cannot reach its database answers 503, thrown
    * as MdcError after the retries. */
   async health(): Promise<components["schemas"]["HealthCheckResponse"]> {
@@ -418,6 +472,19 @@ export class MdcClient {
       },
     );
   }
+}
+
+/** The file routes take NSE's CSV as the body, as it is (docs/api.md section 13.2). */
+const CSV_BODY = { headers: { "Content-Type": "text/csv" }, bodySerializer: (body: string) => body };
+
+async function csvText(file: string | Blob): Promise<string> {
+  if (typeof file === "string") return file;
+  if (typeof Blob !== "undefined" && file instanceof Blob) return file.text();
+  throw invalidArgument("file", "expected the file's text or a Blob");
+}
+
+function adjusted(opts: { adjustment?: Adjustment | undefined }): { adjustment?: Adjustment } {
+  return opts.adjustment ? { adjustment: opts.adjustment } : {};
 }
 
 function pageSize(opts: { pageSize?: number | undefined }): { pageSize?: number } {

@@ -20,6 +20,18 @@ export type WatchListType = Query<"/v1/developer/watch/shortlists">["type"];
 export type WatchScope = NonNullable<Query<"/v1/developer/watch/shortlists">["scope"]>;
 /** The candle intervals ("1minute" ... "1month"). */
 export type CandleInterval = NonNullable<Query<"/v1/developer/historical-candles">["interval"]>;
+/** What an adjusted read applies (docs/api.md section 13.4): "raw" (what was stored, the default), "split"
+ * (splits, bonuses, consolidations) or "all" (also dividends and rights issues). */
+export type Adjustment = Exclude<NonNullable<Query<"/v1/developer/historical-candles">["adjustment"]>, "">;
+/** Which of NSE's instrument files an import reads: EQUITY_L.csv or the symbol-change list. */
+export type InstrumentFile = "equity_list" | "symbol_changes";
+/** How instruments are looked up: exactly one of a symbol (current or former), an ISIN, or the start of the
+ * company's name. */
+export type InstrumentLookup = { symbol: string } | { isin: string } | { prefix: string };
+/** What an import of an NSE file did: rows imported, unchanged, rejected (line and reason) and, for corporate
+ * actions, ignored (no price effect). */
+export type FileImportResult = Schemas["ImportFileResponse"];
+
 /** The record kinds a day replay takes ("quotes", "nifty", "shortlists"). */
 export type ReplayKind = NonNullable<Query<"/v1/developer/replay">["kinds"]>[number];
 /** A developer's role. */

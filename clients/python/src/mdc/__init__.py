@@ -32,6 +32,7 @@ from mdc.enums import (
     EventKind,
     ExportFormat,
     ExportKind,
+    InstrumentFile,
     Interval,
     QuoteStatus,
     ReplayKind,
@@ -63,6 +64,13 @@ from mdc.inputs import (
     ShortlistEntryDict,
     ShortlistEntryInput,
 )
+from mdc.instruments import (
+    CorporateAction,
+    FileImportResult,
+    ImportedRow,
+    Instrument,
+    InstrumentSymbol,
+)
 from mdc.market import (
     Candle,
     CandleSeries,
@@ -89,9 +97,9 @@ from mdc.streams import EventStream
 from mdc.times import IST, to_datetime
 
 __all__ = [
-    "IST", "Adjustment", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "CandlesOfSymbols", "Client", "Coverage",
+    "IST", "Adjustment", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "CandlesOfSymbols", "Client", "CorporateAction", "Coverage",
     "DeadlineExceeded", "Depth", "DepthDict", "DepthLevel", "DepthLevelDict", "Developer", "EventKind",
-    "EventStream", "ExportFormat", "ExportKind", "FailedPrecondition", "FieldViolation", "Health", "Holiday", "HolidayCheck", "ImportResult", "Interval",
+    "EventStream", "ExportFormat", "ExportKind", "FailedPrecondition", "FieldViolation", "FileImportResult", "Health", "Holiday", "HolidayCheck", "ImportResult", "ImportedRow", "Instrument", "InstrumentFile", "InstrumentSymbol", "Interval",
     "InvalidArgument", "MarketEvent", "MdcError", "MinuteRange", "NiftyQuote", "NotFound", "Ohlc", "OhlcDict", "Order",
     "PermissionDenied", "QuoteCrossSection", "QuoteData", "QuoteDataDict", "QuoteDataInput", "QuotePayload", "QuotePayloadDict",
     "QuoteStatus", "Record", "Records", "ReplayKind", "ResourceExhausted", "Role", "Run", "Scope",

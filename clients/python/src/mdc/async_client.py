@@ -28,6 +28,7 @@ from mdc.enums import (
     Adjustment,
     ExportFormat,
     ExportKind,
+    InstrumentFile,
     Interval,
     ReplayKind,
     Role,
@@ -35,6 +36,7 @@ from mdc.enums import (
     ShortlistType,
 )
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
+from mdc.instruments import CorporateAction, FileImportResult, Instrument
 from mdc.market import (
     CandleSeries,
     CandlesOfSymbols,
@@ -113,24 +115,34 @@ class AsyncClient(ClientBase):
         return await self._run(ops.nifty(as_of=as_of))
 
     async def quote_timeline(self, symbol: str, *, start: datetime | None = None, end: datetime | None = None,
-                             page_size: int = PAGE_SIZE) -> Records[StockQuote]:
-        return await self._run(ops.quote_timeline(symbol, start=start, end=end, page_size=page_size))
+                             page_size: int = PAGE_SIZE, adjustment: Adjustment | None = None) -> Records[StockQuote]:
+        return await self._run(ops.quote_timeline(symbol, start=start, end=end, page_size=page_size,
+                                                  adjustment=adjustment))
 
     async def nifty_timeline(self, *, start: datetime | None = None, end: datetime | None = None,
                              page_size: int = PAGE_SIZE) -> Records[NiftyQuote]:
         return await self._run(ops.nifty_timeline(start=start, end=end, page_size=page_size))
 
     async def quotes(self, symbols: Iterable[str] | None = None, *,
-                     as_of: datetime | None = None) -> QuoteCrossSection:
-        return await self._run(ops.quotes(symbols, as_of=as_of))
+                     as_of: datetime | None = None, adjustment: Adjustment | None = None) -> QuoteCrossSection:
+        return await self._run(ops.quotes(symbols, as_of=as_of, adjustment=adjustment))
 
     async def candles(self, symbol: str, interval: Interval, *, start: datetime | None = None,
                       end: datetime | None = None, adjustment: Adjustment | None = None) -> CandleSeries:
         return await self._run(ops.candles(symbol, interval, start=start, end=end, adjustment=adjustment))
 
     async def candles_of_symbols(self, symbols: Iterable[str], interval: Interval, *,
-                                 start: datetime | None = None, end: datetime | None = None) -> CandlesOfSymbols:
-        return await self._run(ops.candles_of_symbols(symbols, interval, start=start, end=end))
+                                 start: datetime | None = None, end: datetime | None = None,
+                                 adjustment: Adjustment | None = None) -> CandlesOfSymbols:
+        return await self._run(ops.candles_of_symbols(symbols, interval, start=start, end=end, adjustment=adjustment))
+
+    async def instruments(self, *, symbol: str | None = None, isin: str | None = None, prefix: str | None = None,
+                          as_of: date | None = None) -> Records[Instrument]:
+        return await self._run(ops.instruments(symbol=symbol, isin=isin, prefix=prefix, as_of=as_of))
+
+    async def corporate_actions(self, symbol: str, *, start: date | None = None,
+                                end: date | None = None) -> Records[CorporateAction]:
+        return await self._run(ops.corporate_actions(symbol, start=start, end=end))
 
     async def holidays(self, year: int | None = None) -> Records[Holiday]:
         return await self._run(ops.holidays(year))
@@ -168,6 +180,13 @@ class AsyncClient(ClientBase):
 
     async def create_developer(self, username: str, *, role: Role = "developer") -> Developer:
         return await self._run(ops.create_developer(username, role=role))
+
+    async def import_instruments(self, kind: InstrumentFile,
+                                 file: str | os.PathLike[str] | bytes) -> FileImportResult:
+        return await self._run(ops.import_instruments(kind, file))
+
+    async def import_corporate_actions(self, file: str | os.PathLike[str] | bytes) -> FileImportResult:
+        return await self._run(ops.import_corporate_actions(file))
 
     async def health(self) -> Health:
         return await self._run(ops.health())

@@ -28,6 +28,7 @@ from mdc.enums import (
     Adjustment,
     ExportFormat,
     ExportKind,
+    InstrumentFile,
     Interval,
     ReplayKind,
     Role,
@@ -35,6 +36,7 @@ from mdc.enums import (
     ShortlistType,
 )
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
+from mdc.instruments import CorporateAction, FileImportResult, Instrument
 from mdc.market import (
     CandleSeries,
     CandlesOfSymbols,
@@ -151,22 +153,27 @@ class Client(ClientBase):
         """The NIFTY 50 quote as of ``as_of`` (the latest stored when absent)."""
         return self._run(ops.nifty(as_of=as_of))
 
-    def quotes(self, symbols: Iterable[str] | None = None, *, as_of: datetime | None = None) -> QuoteCrossSection:
+    def quotes(self, symbols: Iterable[str] | None = None, *, as_of: datetime | None = None,
+               adjustment: Adjustment | None = None) -> QuoteCrossSection:
         """The cross-section: the latest quote of each of ``symbols`` (up to
         1000; ``"NIFTY"`` is the index) at or before ``as_of`` (now when
         absent) within its trading day, in one call; ``.quotes`` in the order
         asked (``.to_pandas()`` is their table), the symbols without one in
         ``.missing``. ``symbols=None``: every symbol quoted that day, by
-        symbol, read page by page."""
-        return self._run(ops.quotes(symbols, as_of=as_of))
+        symbol, read page by page. ``adjustment="split"`` or ``"all"``
+        adjusts prices and quantities (docs/api.md section 13.4; needs
+        ``symbols``)."""
+        return self._run(ops.quotes(symbols, as_of=as_of, adjustment=adjustment))
 
     def quote_timeline(self, symbol: str, *, start: datetime | None = None, end: datetime | None = None,
-                       page_size: int = PAGE_SIZE) -> Records[StockQuote]:
+                       page_size: int = PAGE_SIZE, adjustment: Adjustment | None = None) -> Records[StockQuote]:
         """Every stored quote of ``symbol`` in [start, end), ascending, read
         page by page (``page_size`` each, at most 1000). ``end`` defaults to
         now (or the backtest clock), ``start`` to 09:15 IST of end's trading
-        day."""
-        return self._run(ops.quote_timeline(symbol, start=start, end=end, page_size=page_size))
+        day. ``adjustment="split"`` or ``"all"`` adjusts each quote for the
+        corporate actions after its day known today, or at the backtest
+        clock (docs/api.md section 13.4)."""
+        return self._run(ops.quote_timeline(symbol, start=start, end=end, page_size=page_size, adjustment=adjustment))
 
     def nifty_timeline(self, *, start: datetime | None = None, end: datetime | None = None,
                        page_size: int = PAGE_SIZE) -> Records[NiftyQuote]:
@@ -182,13 +189,28 @@ class Client(ClientBase):
         return self._run(ops.candles(symbol, interval, start=start, end=end, adjustment=adjustment))
 
     def candles_of_symbols(self, symbols: Iterable[str], interval: Interval, *, start: datetime | None = None,
-                           end: datetime | None = None) -> CandlesOfSymbols:
+                           end: datetime | None = None, adjustment: Adjustment | None = None) -> CandlesOfSymbols:
         """OHLCV candles of each of ``symbols`` (1-100; ``"NIFTY"`` is the
         index) in [start, end) in one call, each series as :meth:`candles`
         builds it: ``.to_pandas()`` is one long DataFrame indexed by
         ``(symbol, time)``, ``answer["TCS"]`` one series, ``.missing`` the
-        symbols without a candle."""
-        return self._run(ops.candles_of_symbols(symbols, interval, start=start, end=end))
+        symbols without a candle; ``adjustment`` as for :meth:`candles`."""
+        return self._run(ops.candles_of_symbols(symbols, interval, start=start, end=end, adjustment=adjustment))
+
+    def instruments(self, *, symbol: str | None = None, isin: str | None = None, prefix: str | None = None,
+                    as_of: date | None = None) -> Records[Instrument]:
+        """The instruments of the security master found by exactly one of
+        ``symbol`` (current or former), ``isin`` or ``prefix`` (of the company
+        name), each with its symbol on ``as_of`` (today, or the backtest
+        clock's day) and its whole symbol history (docs/api.md section 13.1)."""
+        return self._run(ops.instruments(symbol=symbol, isin=isin, prefix=prefix, as_of=as_of))
+
+    def corporate_actions(self, symbol: str, *, start: date | None = None,
+                          end: date | None = None) -> Records[CorporateAction]:
+        """The corporate actions of the instrument ``symbol`` names (by any of
+        its symbols) with ex-date in [start, end], ascending, each with the
+        price and volume factors of adjusted reads (section 13.3)."""
+        return self._run(ops.corporate_actions(symbol, start=start, end=end))
 
     def holidays(self, year: int | None = None) -> Records[Holiday]:
         """The exchange holidays of ``year`` (this year when absent), ascending."""
@@ -243,6 +265,20 @@ class Client(ClientBase):
         """Creates a developer (admin token needed); its ``token`` is in the
         answer, this once."""
         return self._run(ops.create_developer(username, role=role))
+
+    def import_instruments(self, kind: InstrumentFile, file: str | os.PathLike[str] | bytes) -> FileImportResult:
+        """Imports NSE's equity list (``kind="equity_list"``, EQUITY_L.csv) or
+        symbol-change list (``"symbol_changes"``) from a path or the file's
+        bytes (admin token needed; docs/api.md section 13.2): rows that cannot
+        be read come back in ``rejected`` with line and reason, the others
+        are imported; importing the same file again changes nothing."""
+        return self._run(ops.import_instruments(kind, file))
+
+    def import_corporate_actions(self, file: str | os.PathLike[str] | bytes) -> FileImportResult:
+        """Imports NSE's corporate-actions file (admin token needed): each
+        PURPOSE read into typed actions; rows not understood in ``rejected``,
+        rows without a price effect in ``ignored`` (section 13.3)."""
+        return self._run(ops.import_corporate_actions(file))
 
     def health(self) -> Health:
         """The service's health (no token needed). A service that cannot reach

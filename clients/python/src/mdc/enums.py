@@ -34,6 +34,10 @@ Interval = Literal[
 #: ``"all"`` (also dividends and rights issues).
 Adjustment = Literal["raw", "split", "all"]
 
+#: Which of NSE's instrument files an import reads (docs/api.md section
+#: 13.2): ``EQUITY_L.csv`` or the symbol-change list.
+InstrumentFile = Literal["equity_list", "symbol_changes"]
+
 #: What a day replay may select (``ReplayDayRequest.kinds``).
 ReplayKind = Literal["quotes", "nifty", "shortlists"]
 

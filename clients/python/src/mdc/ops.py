@@ -37,6 +37,7 @@ from mdc.enums import (
     Adjustment,
     ExportFormat,
     ExportKind,
+    InstrumentFile,
     Interval,
     ReplayKind,
     Role,
@@ -45,6 +46,7 @@ from mdc.enums import (
 )
 from mdc.errors import MdcError, invalid_argument
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
+from mdc.instruments import CorporateAction, FileImportResult, Instrument
 from mdc.market import (
     CandleSeries,
     CandlesOfSymbols,
@@ -259,16 +261,17 @@ def nifty(*, as_of: datetime | None = None) -> Op[NiftyQuote]:
     return (yield from _answer("DeveloperService.GetNifty", req, NiftyQuote))
 
 
-def quotes(symbols: Iterable[str] | None = None, *, as_of: datetime | None = None) -> Op[QuoteCrossSection]:
+def quotes(symbols: Iterable[str] | None = None, *, as_of: datetime | None = None,
+           adjustment: Adjustment | None = None) -> Op[QuoteCrossSection]:
     if symbols is None:
         req = request(developer_pb2.GetQuotesRequest, datetime=instant("datetime", as_of, "as_of"), timezone=timezone_of(as_of),
-                      page_size=PAGE_SIZE)
+                      page_size=PAGE_SIZE, adjustment=adjustment)
     else:
         listed = strings("symbols", symbols)
         if not listed:
             raise invalid_argument("symbols", "name at least one symbol, or None for every symbol of the day")
         req = request(developer_pb2.GetQuotesRequest, symbols=listed, datetime=instant("datetime", as_of, "as_of"),
-                      timezone=timezone_of(as_of))
+                      timezone=timezone_of(as_of), adjustment=adjustment)
     rpc = "DeveloperService.GetQuotes"
     answer = yield rpc, req
     merged = developer_pb2.QuoteCrossSection()
@@ -284,9 +287,10 @@ def quotes(symbols: Iterable[str] | None = None, *, as_of: datetime | None = Non
 
 
 def quote_timeline(symbol: str, *, start: datetime | None = None, end: datetime | None = None,
-                   page_size: int = PAGE_SIZE) -> Op[Records[StockQuote]]:
+                   page_size: int = PAGE_SIZE, adjustment: Adjustment | None = None) -> Op[Records[StockQuote]]:
     req = request(developer_pb2.GetQuoteTimelineRequest, symbol=symbol, start_datetime=instant("start_datetime", start, "start"),
-                  end_datetime=instant("end_datetime", end, "end"), timezone=timezone_of(start, end), page_size=page_size)
+                  end_datetime=instant("end_datetime", end, "end"), timezone=timezone_of(start, end), page_size=page_size,
+                  adjustment=adjustment)
     return (yield from _all_pages("DeveloperService.GetQuoteTimeline", req, "quotes", StockQuote))
 
 
@@ -306,14 +310,35 @@ def candles(symbol: str, interval: Interval, *, start: datetime | None = None,
 
 
 def candles_of_symbols(symbols: Iterable[str], interval: Interval, *, start: datetime | None = None,
-                       end: datetime | None = None) -> Op[CandlesOfSymbols]:
+                       end: datetime | None = None, adjustment: Adjustment | None = None) -> Op[CandlesOfSymbols]:
     listed = strings("symbols", symbols)
     if not listed:
         raise invalid_argument("symbols", "is required: name 1-100 symbols")
     req = request(developer_pb2.GetCandlesOfSymbolsRequest, symbols=listed, interval=interval,
                   start_datetime=instant("start_datetime", start, "start"),
-                  end_datetime=instant("end_datetime", end, "end"), timezone=timezone_of(start, end))
+                  end_datetime=instant("end_datetime", end, "end"), timezone=timezone_of(start, end),
+                  adjustment=adjustment)
     return (yield from _answer("DeveloperService.GetCandlesOfSymbols", req, CandlesOfSymbols))
+
+
+def instruments(*, symbol: str | None = None, isin: str | None = None, prefix: str | None = None,
+                as_of: date | None = None) -> Op[Records[Instrument]]:
+    given = [name for name, value in (("symbol", symbol), ("isin", isin), ("prefix", prefix)) if value is not None]
+    if len(given) != 1:
+        raise invalid_argument(given[1] if given else "symbol",
+                               "give exactly one of symbol, isin and prefix" + (f" (got {', '.join(given)})" if given else ""))
+    req = request(developer_pb2.ListInstrumentsRequest, symbol=symbol, isin=isin, prefix=prefix,
+                  date=None if as_of is None else build.trading_day("date", as_of, "as_of"))
+    answer = yield from _unary("DeveloperService.ListInstruments", req)
+    return records(Instrument, getattr(answer, "instruments"))
+
+
+def corporate_actions(symbol: str, *, start: date | None = None, end: date | None = None) -> Op[Records[CorporateAction]]:
+    req = request(developer_pb2.ListCorporateActionsRequest, symbol=symbol,
+                  start_date=None if start is None else build.trading_day("start_date", start, "start"),
+                  end_date=None if end is None else build.trading_day("end_date", end, "end"))
+    answer = yield from _unary("DeveloperService.ListCorporateActions", req)
+    return records(CorporateAction, getattr(answer, "actions"))
 
 
 #: Each kind of export: its RPC, request message, and the arguments it
@@ -464,6 +489,37 @@ def coverage(trading_day: date | None = None) -> Op[Coverage]:
 def create_developer(username: str, *, role: Role = "developer") -> Op[Developer]:
     req = request(admin_pb2.CreateDeveloperRequest, username=username, role=role)
     return (yield from _answer("AdminService.CreateDeveloper", req, Developer))
+
+
+def import_instruments(kind: InstrumentFile, file: str | os.PathLike[str] | bytes) -> Op[FileImportResult]:
+    req = admin_pb2.ImportInstrumentsRequest(kind=_one_of("kind", kind, ("equity_list", "symbol_changes")),
+                                             csv=_file_content(file))
+    return (yield from _answer("AdminService.ImportInstruments", req, FileImportResult))
+
+
+def import_corporate_actions(file: str | os.PathLike[str] | bytes) -> Op[FileImportResult]:
+    req = admin_pb2.ImportCorporateActionsRequest(csv=_file_content(file))
+    return (yield from _answer("AdminService.ImportCorporateActions", req, FileImportResult))
+
+
+def _one_of(name: str, value: str, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise invalid_argument(name, f"must be one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
+def _file_content(file: str | os.PathLike[str] | bytes) -> bytes:
+    """The bytes of an NSE file: given as they are, or read from a path.
+    The files are small (EQUITY_L.csv is about 250 KB, the gateway takes
+    up to 4 MiB), so reading one whole here is the simple way."""
+    if isinstance(file, (bytes, bytearray)):
+        return bytes(file)
+    if not isinstance(file, (str, os.PathLike)):
+        raise invalid_argument("file", f"expected a file path or the file's bytes, got {type(file).__name__}")
+    path = Path(file)
+    if not path.is_file():
+        raise invalid_argument("file", f"{path} is not a file")
+    return path.read_bytes()
 
 
 def health() -> Op[Health]:

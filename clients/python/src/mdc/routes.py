@@ -7,7 +7,8 @@ rules of ``google/api/http.proto`` as grpc-gateway applies them:
 
 - ``{field}`` variables of the path template take the field's value;
 - ``body: "*"``: every other field goes into the JSON body;
-- ``body: "field"``: that field is the body, the rest goes into the query;
+- ``body: "field"``: that field is the body, the rest goes into the query
+  (a ``bytes`` field is a file, sent as its bytes: the gateway's file routes);
 - no body (GET, DELETE): every field not in the path goes into the query.
 
 JSON is ``google.protobuf.json_format`` with the contract's JSON names (the
@@ -43,6 +44,8 @@ _FIELD_BEHAVIOR: Any = field_behavior_pb2.field_behavior
 _VARIABLE = re.compile(r"\{([^}=]+)(?:=([^}]*))?\}")
 
 _FIELD_MASK = "google.protobuf.FieldMask"
+#: The body of a route whose body is a ``bytes`` field: a file.
+FILE_CONTENT_TYPE = "text/csv"
 # Well-known types whose JSON form is a scalar (a string), not an object.
 _SCALAR_JSON_TYPES = {
     "google.protobuf.Timestamp",
@@ -62,17 +65,24 @@ _SCALAR_JSON_TYPES = {
 
 @dataclass(frozen=True)
 class HttpRequest:
-    """What to send: verb, path (without the base URL), query and JSON body."""
+    """What to send: verb, path (without the base URL), query and body: JSON,
+    or the bytes of a file route's body field, sent as they are."""
 
     verb: str
     path: str
     query: list[tuple[str, str]]
-    body: Any  # JSON value, or None for no body
+    body: Any  # JSON value, bytes (a file), or None for no body
+
+    @property
+    def content_type(self) -> str:
+        """JSON, or text/csv for a file: the gateway's file routes (a
+        ``bytes`` body field, docs/api.md section 13.2) take NSE's CSV as is."""
+        return FILE_CONTENT_TYPE if isinstance(self.body, bytes) else "application/json"
 
     def body_bytes(self) -> bytes | None:
-        """The body as compact UTF-8 JSON, or None."""
-        if self.body is None:
-            return None
+        """The body as compact UTF-8 JSON (or a file's bytes), or None."""
+        if self.body is None or isinstance(self.body, bytes):
+            return self.body
         return json.dumps(self.body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
@@ -113,6 +123,8 @@ class Route:
         if self.body:
             body_field = fields[self.body]
             body = payload.pop(body_field.json_name, None)
+            if body_field.type == descriptor.FieldDescriptor.TYPE_BYTES:
+                return HttpRequest(self.verb, path, _query(desc, payload), bytes(getattr(request, self.body)))
             mask = fields.get("update_mask")
             if (
                 body_field.message_type is not None

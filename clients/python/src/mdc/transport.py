@@ -76,7 +76,7 @@ def prepare(
     all_headers = dict(headers)
     content = built.body_bytes()
     if content is not None:
-        all_headers["Content-Type"] = "application/json"
+        all_headers["Content-Type"] = built.content_type
     return Prepared(built.verb, base_url.rstrip("/") + built.path, tuple(built.query), content, all_headers)
 
 

@@ -24,6 +24,8 @@ def misuse(client: mdc.Client) -> None:
     client.save_quotes(AT, {"TCS": {"status": "SUCCESS", "payload": {"volume": "12a"}}})  # error: "QuoteData | QuoteDataDict"
     volume: float = client.quote("TCS").payload.volume  # error: "float | None"
     client.candles("TCS", "7minute")  # error: "7minute"
+    client.quote_timeline("TCS", adjustment="dividend")  # error: "dividend"
+    client.import_instruments("corporate_actions", b"")  # error: "corporate_actions"
     mdc.QuotePayload(lastPrice=1.0)  # error: "lastPrice"
     client.quote_timeline("TCS").to_pandas(tz=5)  # error: "int"
     del volume

@@ -39,6 +39,11 @@ def research(client: mdc.Client) -> None:
     assert_type(timeline.to_polars(), polars.DataFrame)
     series = client.candles("TCS", "5minute", start=AT)
     assert_type(series.candles[0].close, float)
+    adjusted = client.candles_of_symbols(["TCS"], "1day", start=AT, adjustment="all")
+    assert_type(adjusted["TCS"].adjustment, str | None)
+    instrument = client.instruments(symbol="TCS", as_of=AT.date())[0]
+    assert_type(instrument.symbols[0].valid_to, date | None)
+    assert_type(client.corporate_actions("TCS", start=AT.date())[0].price_factor, float | None)
     assert_type(series.to_pandas(), pandas.DataFrame)
     shortlist = client.shortlist("TOP_GAINERS", as_of=AT)
     assert_type(shortlist.entries[0].price, float | None)

@@ -1,6 +1,6 @@
 import type { VNode } from "preact";
 import { Link } from "../../components/Link";
-import { RANGES, type Route } from "../../route";
+import { ADJUSTMENTS, RANGES, type Route } from "../../route";
 import { checkDate } from "../../time";
 import { INDICATOR_SPECS } from "./indicators";
 import { intervalLabel } from "./QuotesTable";
@@ -25,6 +25,7 @@ export function explainParam(name: string, text: string): string {
   }
   if (name === "symbol") return `The symbol “${text}”: symbols are 1-32 letters, digits and & . _ - (no spaces).`;
   if (name === "range") return `The range “${text}”: one of ${RANGES.join(", ")}. One day is shown.`;
+  if (name === "adj") return `The adjustment “${text}”: one of ${ADJUSTMENTS.join(", ")}. Prices are shown as stored.`;
   return `${name} “${text}”.`;
 }
 

@@ -24,6 +24,10 @@ import { INTERVAL_MINUTES, QuotesTable, intervalLabel } from "./QuotesTable";
 import { RANGE_LABELS, isDaily, rangeStart, sessionsOf } from "./ranges";
 import { recentCharts, rememberChart } from "../../recent";
 import { UserLines, useUserLines } from "./UserLines";
+import { AdjustmentControls, ADJUSTMENT_LABELS } from "./AdjustmentControls";
+import { ActionsList } from "./ActionsList";
+import { actionMarkers } from "./corporateActions";
+import { useCorporateActions } from "./useCorporateActions";
 import { NIFTY, useLiveDay } from "./useLiveDay";
 
 type ChartRoute = Extract<Route, { page: "chart" }>;
@@ -89,9 +93,19 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
     () => (orders.data ?? []).filter((o: Order) => o.nseSymbol === symbol && o.time && istDate(new Date(o.time)) === date),
     [orders.data, symbol, date],
   );
+  // Corporate actions: read over a range of a stock's candles when they are marked or the prices adjusted.
+  const adjustable = ranged && Boolean(symbol) && symbol !== NIFTY;
+  const corporate = useCorporateActions(symbol, from, date, adjustable && Boolean(route.adj || route.acts));
+  // One array per answer: the chart sets its markers again only when they change.
+  const markedActions = useMemo(
+    () => (adjustable && route.acts ? (corporate.data?.actions ?? []) : []),
+    [adjustable, route.acts, corporate.data],
+  );
   const markers = useMemo(
-    () => (symbol && date && !ranged ? orderMarkers(orders.data ?? [], symbol, date, data.prices.map((b) => b.time)) : []),
-    [orders.data, data, symbol, date, ranged],
+    () => (symbol && date && !ranged
+      ? orderMarkers(orders.data ?? [], symbol, date, data.prices.map((b) => b.time))
+      : actionMarkers(markedActions, data.prices.map((b) => b.time), route.interval === "1week")),
+    [orders.data, data, symbol, date, ranged, markedActions, route.interval],
   );
   const chosenOrder = dayOrders.find((o) => o.id === route.orderId) ?? dayOrders[0];
   const userLines = useUserLines(symbol);
@@ -139,7 +153,9 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
     ? `${symbol === NIFTY ? "NIFTY 50" : symbol} from ${from} to ${date}, ${plural(data.prices.length, "candle")} of ${intervalLabel(route.interval)}` +
       (daily ? "" : ` over ${plural(sessions, "session")}`)
     : `${symbol === NIFTY ? "NIFTY 50" : symbol} on ${date}, ${plural(data.prices.length + liveBars, "candle")} of ${intervalLabel(route.interval)}`) +
-    (route.runId ? `, ${plural(markers.length, "order marker")} of run ${route.runId}` : "") +
+    (route.runId && !ranged ? `, ${plural(markers.length, "order marker")} of run ${route.runId}` : "") +
+    (adjustable && route.adj ? `, adjusted ${ADJUSTMENT_LABELS[route.adj].toLowerCase()}` : "") +
+    (markedActions.length ? `, ${plural(markers.length, "corporate action")} marked` : "") +
     (overlay ? ", NIFTY 50 overlaid (percent scale)" : "");
 
   return (
@@ -184,6 +200,11 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
             </select>
           )}
         </Field>
+        {adjustable && (
+          <AdjustmentControls adj={route.adj ?? "raw"} marked={Boolean(route.acts)}
+            onAdj={(adj) => updateRoute(route, { adj: adj === "raw" ? undefined : adj })}
+            onMarked={(on) => updateRoute(route, { acts: on || undefined })} />
+        )}
         <div class={more ? "toolbar-more open" : "toolbar-more"}>
         <Field id="chart-run" label="Orders of run" className="inline">
           {(input) => (
@@ -248,6 +269,11 @@ export default function ChartPage({ route }: { route: ChartRoute }): VNode {
           <UserLines lines={userLines} />
         </>
       )}
+      {adjustable && (route.adj || route.acts) && corporate.state === "ready" && !corporate.data.known && (
+        <Empty>{symbol} is not in the security master: there are no corporate actions to mark or adjust its prices for.</Empty>
+      )}
+      {corporate.state === "error" && <ErrorNote error={corporate.error} retry={corporate.reload} />}
+      {adjustable && route.acts && corporate.data?.known && <ActionsList symbol={symbol ?? ""} actions={corporate.data.actions} />}
       {ready && !unknownSymbol && day.data && !ranged && (
         <QuotesTable symbol={symbol ?? ""} date={date ?? ""} rows={rows} nifty={symbol === NIFTY} />
       )}

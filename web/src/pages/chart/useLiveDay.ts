@@ -68,7 +68,11 @@ export function useLiveDay({ route, symbol, date, ranged, from, session, minutes
     const withNifty = Boolean(route.nifty && symbol !== NIFTY);
     const candlesOf = (s: string) => (ranged && from
       ? api().call("GET", "/v1/developer/historical-candles", {
-        params: { query: { symbol: s, interval: route.interval, start_datetime: `${from}T00:00:00`, end_datetime: `${addDays(date, 1)}T00:00:00`, timezone: IST_ZONE } },
+        params: { query: {
+          symbol: s, interval: route.interval, start_datetime: `${from}T00:00:00`, end_datetime: `${addDays(date, 1)}T00:00:00`, timezone: IST_ZONE,
+          // The index is never adjusted (docs/api.md section 13.4).
+          ...(route.adj && s !== NIFTY ? { adjustment: route.adj } : {}),
+        } },
       })
       : api().call("GET", "/v1/dashboard/candles", { params: { query: { symbol: s, date, interval: route.interval } } }));
     const quotesOf = async (s: string) =>
@@ -81,7 +85,7 @@ export function useLiveDay({ route, symbol, date, ranged, from, session, minutes
       withNifty && route.live && !ranged ? quotesOf(NIFTY) : [],
     ]);
     return { candles, quotes, nifty: niftyCandles && { candles: niftyCandles, quotes: niftyQuotes } };
-  }, [symbol, date, route.interval, route.nifty, liveEpoch, ranged, from]);
+  }, [symbol, date, route.interval, route.nifty, liveEpoch, ranged, from, route.adj]);
 
   const data = useMemo(() => bars(day.data?.candles.candles ?? []), [day.data]);
   const [rows, setRows] = useState<DayQuote[]>([]);
