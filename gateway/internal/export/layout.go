@@ -61,6 +61,9 @@ type layout struct {
 	// rows makes the rowsFunc of one export (which may keep state from
 	// row to row).
 	rows func() rowsFunc
+	// adjustment of an adjusted export (its last column; adjustment.go);
+	// empty for stored data.
+	adjustment string
 }
 
 // instant is a stored instant as a UTC time.
