@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "domain/field_errors.h"
+#include "domain/number_limits.h"
 #include "domain/security_master.h"
 #include "domain/text.h"
 #include "domain/time.h"
@@ -47,7 +48,9 @@ void CheckNumbers(const v1::CreateCorporateActionRequest& request,
       {"amount", request.amount(), UsesAmount(kind)},
   };
   for (const EnteredNumber& n : numbers) {
-    if (n.used && !(std::isfinite(n.value) && n.value > 0)) {
+    if (std::isfinite(n.value) && !WithinMaxMagnitude(n.value)) {
+      errors.Add(n.field, absl::StrCat("must be at most ", kMaxMagnitudeText));
+    } else if (n.used && !(std::isfinite(n.value) && n.value > 0)) {
       errors.Add(n.field, absl::StrCat("must be a positive number for a ",
                                        ActionKindName(kind),
                                        " (zero, negative or "

@@ -28,8 +28,8 @@ struct ActionEntry {
 // and symbol, or a malformed ISIN), `symbol`, `kind`, `ex_date`, a number
 // of the kind (new_shares, held_shares, old_face_value, new_face_value,
 // amount) that is not positive and finite or breaks the kind's rule (a
-// split lowers the face value), a number the kind does not use that is
-// not 0, and `description`.
+// split lowers the face value), a number above kMaxMagnitude, a number the
+// kind does not use that is not 0, and `description`.
 absl::StatusOr<ActionEntry> ParseActionEntry(
     const v1::CreateCorporateActionRequest& request);
 

@@ -101,6 +101,10 @@ TEST(CorporateActionEntry, BadNumbersAreNamed) {
   infinite.set_amount(std::numeric_limits<double>::infinity());
   EXPECT_THAT(testing::ViolatedFields(ParseActionEntry(infinite).status()),
               UnorderedElementsAre("amount"));
+  v1::CreateCorporateActionRequest huge = Split();
+  huge.set_old_face_value(1e306);
+  EXPECT_THAT(testing::ViolatedFields(ParseActionEntry(huge).status()),
+              UnorderedElementsAre("old_face_value"));
   v1::CreateCorporateActionRequest bonus = infinite;
   bonus.set_kind("bonus");
   bonus.set_amount(0);
