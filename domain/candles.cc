@@ -106,13 +106,15 @@ void CandleBuilder::Add(const PricePoint& point) {
   const double price = *point.last_price;
   const absl::Time start = BucketStart(interval_, *grid_, point.time);
   if (candles_.empty() || candles_.back().time != start) {
-    candles_.push_back(Candle{start, price, price, price, price, volume});
+    candles_.push_back(
+        Candle{start, price, price, price, price, volume, point.time});
     return;
   }
   Candle& candle = candles_.back();
   candle.high = std::max(candle.high, price);
   candle.low = std::min(candle.low, price);
   candle.close = price;
+  candle.close_time = point.time;
   if (volume.has_value()) candle.volume = candle.volume.value_or(0) + *volume;
 }
 

@@ -69,6 +69,9 @@ struct Candle {
   double close = 0;
   // nullopt when no quote of the bucket reported a volume.
   std::optional<double> volume;
+  // When the close was quoted (which symbol it was stored under, across a
+  // rename).
+  absl::Time close_time;
 };
 
 // What bucketing needs to know about one trading day. Zone conversions are

@@ -61,6 +61,24 @@ std::vector<std::string> ParseSymbols(
   return ParseSymbolList(values, rule, errors);
 }
 
+// The export's `adjustment`: an adjusted one needs the symbols listed,
+// since only instruments of the security master have actions to adjust
+// by, and every symbol of a range is not a list of instruments.
+Adjustment ParseExportAdjustment(const std::string& text, bool has_symbols,
+                                 FieldErrors& errors) {
+  auto adjustment = ParseAdjustment(text);
+  if (!adjustment.ok()) {
+    errors.AddStatus("adjustment", adjustment.status());
+    return Adjustment::kRaw;
+  }
+  if (*adjustment != Adjustment::kRaw && !has_symbols) {
+    errors.Add("adjustment",
+               "an adjusted export needs `symbols` (each the symbol of an "
+               "instrument of the security master)");
+  }
+  return *adjustment;
+}
+
 }  // namespace
 
 absl::StatusOr<QuoteExport> ParseExportQuotes(
@@ -69,6 +87,8 @@ absl::StatusOr<QuoteExport> ParseExportQuotes(
   QuoteExport out;
   out.days = ParseDays(request.start_date(), request.end_date(), errors);
   out.symbols = ParseSymbols(request.symbols(), /*allow_nifty=*/false, errors);
+  out.adjustment = ParseExportAdjustment(request.adjustment(),
+                                         !request.symbols().empty(), errors);
   if (!errors.empty()) return errors.ToStatus();
   auto days = Bound(out.days, clock);
   if (!days.ok()) return days.status();
@@ -115,6 +135,8 @@ absl::StatusOr<CandleExport> ParseExportCandles(
   errors.AddStatus("interval", interval.status());
   if (interval.ok()) out.interval = *interval;
   out.symbols = ParseSymbols(request.symbols(), /*allow_nifty=*/true, errors);
+  out.adjustment = ParseExportAdjustment(request.adjustment(),
+                                         !request.symbols().empty(), errors);
   if (!errors.empty()) return errors.ToStatus();
   auto days = Bound(out.days, clock);
   if (!days.ok()) return days.status();

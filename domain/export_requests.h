@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
+#include "domain/adjustment.h"
 #include "domain/backtest_clock.h"
 #include "domain/candles.h"
 #include "mdc/v1/export.pb.h"
@@ -39,6 +40,7 @@ struct ExportDays {
 struct QuoteExport {
   ExportDays days;
   std::vector<std::string> symbols;  // empty: every symbol
+  Adjustment adjustment = Adjustment::kRaw;
 };
 
 struct ShortlistExport {
@@ -51,11 +53,13 @@ struct CandleExport {
   ExportDays days;
   CandleInterval interval;
   std::vector<std::string> symbols;  // "NIFTY" for the index; empty: stocks
+  Adjustment adjustment = Adjustment::kRaw;
 };
 
 // INVALID_ARGUMENT naming `start_date` (missing, malformed), `end_date`
 // (malformed, before the start, more than kMaxExportDays days from it),
-// `symbols`/`symbols[i]`, `type`, `scope` or `interval`; PERMISSION_DENIED
+// `symbols`/`symbols[i]`, `type`, `scope`, `interval` or `adjustment` (not
+// one of the three; adjusted without `symbols`); PERMISSION_DENIED
 // (FUTURE_READ) naming `start_date` when the first day starts at or after
 // the backtest clock.
 absl::StatusOr<QuoteExport> ParseExportQuotes(

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "domain/time.h"
 
 namespace mdc::storage {
 namespace {
@@ -44,6 +45,11 @@ constexpr Statement kInsertAction{
     "INSERT INTO corporate_actions (isin, ex_date, kind, description, "
     "ratio_a, ratio_b, amount, symbol) "
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING"};
+
+constexpr Statement kActionNumbers{
+    "corporate_action_numbers",
+    "SELECT ratio_a, ratio_b, amount FROM corporate_actions "
+    "WHERE isin = $1 AND ex_date = $2 AND kind = $3 AND description = $4"};
 
 constexpr Statement kInstrumentsByIsin{
     "instruments_by_isin",
@@ -255,6 +261,48 @@ InstrumentRepository::ImportCorporateActions(
       });
   if (!done.ok()) return done;
   return outcome;
+}
+
+absl::StatusOr<bool> InstrumentRepository::EnterAction(
+    const std::string& isin, const std::string& symbol,
+    const domain::CorporateAction& action) {
+  bool created = false;
+  absl::Status done =
+      pool_.InTransaction([&](Connection& conn) -> absl::Status {
+        const std::string kind(domain::ActionKindName(action.kind));
+        auto written = conn.Exec(kInsertAction, Params()
+                                                    .Text(isin)
+                                                    .Date(action.ex_date)
+                                                    .Text(kind)
+                                                    .Text(action.description)
+                                                    .Double(action.ratio_a)
+                                                    .Double(action.ratio_b)
+                                                    .Double(action.amount)
+                                                    .Text(symbol));
+        if (!written.ok()) return written.status();
+        created = written->affected_rows() > 0;
+        if (created) return absl::OkStatus();
+        // Its key was taken: the same action again, or another one.
+        auto stored = conn.Exec(kActionNumbers, Params()
+                                                    .Text(isin)
+                                                    .Date(action.ex_date)
+                                                    .Text(kind)
+                                                    .Text(action.description));
+        if (!stored.ok()) return stored.status();
+        if (stored->rows() == 1 && stored->Double(0, 0) == action.ratio_a &&
+            stored->Double(0, 1) == action.ratio_b &&
+            stored->Double(0, 2) == action.amount) {
+          return absl::OkStatus();
+        }
+        return absl::FailedPreconditionError(absl::StrCat(
+            "a ", kind, " of ", isin, " ex ",
+            domain::FormatDate(action.ex_date), " described \"",
+            action.description,
+            "\" is stored with other numbers; to enter a second one, "
+            "give another description"));
+      });
+  if (!done.ok()) return done;
+  return created;
 }
 
 absl::StatusOr<std::vector<InstrumentRecord>> InstrumentRepository::List(

@@ -60,6 +60,14 @@ class InstrumentRepository {
   absl::StatusOr<std::optional<InstrumentRecord>> FindBySymbol(
       const std::string& symbol);
 
+  // Stores one action of `isin` (`symbol`: its symbol on the ex-date):
+  // true when added, false when the same action (key and numbers) was
+  // stored already; FAILED_PRECONDITION when an action with its key
+  // (ISIN, ex-date, kind, description) is stored with other numbers.
+  absl::StatusOr<bool> EnterAction(const std::string& isin,
+                                   const std::string& symbol,
+                                   const domain::CorporateAction& action);
+
   // The actions of `isin` with ex-date in [first, last], ascending by
   // ex-date.
   absl::StatusOr<std::vector<domain::CorporateAction>> Actions(

@@ -103,6 +103,10 @@ class AdminService final : public v1::AdminService::Service {
       grpc::ServerContext* context,
       const v1::ImportCorporateActionsRequest* request,
       v1::ImportFileResponse* response) override;
+  grpc::Status CreateCorporateAction(
+      grpc::ServerContext* context,
+      const v1::CreateCorporateActionRequest* request,
+      v1::CreateCorporateActionResponse* response) override;
 
  private:
   // Deletes the holidays of `days`, answering their dates; NOT_FOUND when

@@ -7,6 +7,7 @@
 #include "domain/text.h"
 #include "domain/time.h"
 #include "service/api/adjusted_reads.h"
+#include "service/api/corporate_action_proto.h"
 #include "service/api/developer_service.h"
 
 namespace mdc {
@@ -164,26 +165,6 @@ grpc::Status DeveloperService::ListCorporateActions(
         if (!actions.ok()) return actions.status();
         response->set_isin(isin);
         for (const domain::CorporateAction& action : *actions) {
-          v1::CorporateActionInfo* out = response->add_actions();
-          out->set_isin(isin);
-          out->set_ex_date(domain::FormatDate(action.ex_date));
-          out->set_kind(std::string(domain::ActionKindName(action.kind)));
-          out->set_description(action.description);
-          switch (action.kind) {
-            case domain::ActionKind::kBonus:
-            case domain::ActionKind::kRights:
-              out->set_new_shares(action.ratio_a);
-              out->set_held_shares(action.ratio_b);
-              break;
-            case domain::ActionKind::kSplit:
-            case domain::ActionKind::kConsolidation:
-              out->set_old_face_value(action.ratio_a);
-              out->set_new_face_value(action.ratio_b);
-              break;
-            case domain::ActionKind::kDividend:
-              break;
-          }
-          out->set_amount(action.amount);
           std::optional<double> close;
           if (domain::NeedsPreviousClose(action.kind)) {
             auto read = PreviousClose((*record)->symbols, action.ex_date,
@@ -191,10 +172,7 @@ grpc::Status DeveloperService::ListCorporateActions(
             if (!read.ok()) return read.status();
             close = *read;
           }
-          if (auto factors = domain::FactorsOf(action, close)) {
-            out->set_price_factor(factors->price);
-            out->set_volume_factor(factors->volume);
-          }
+          ToProto(isin, action, close, response->add_actions());
         }
         return absl::OkStatus();
       });

@@ -18,6 +18,7 @@
 #include "domain/time_range.h"
 #include "service/api/adjusted_reads.h"
 #include "service/api/developer_service.h"
+#include "service/api/instrument_series.h"
 #include "service/api/market_reads.h"
 
 namespace mdc {
@@ -129,9 +130,11 @@ grpc::Status DeveloperService::GetCandlesOfSymbols(
               AdjustmentFor(*adjustment, symbol, as_of, stores.instruments,
                             stores.quotes, stores.nifty, "symbols");
           if (!factors.ok()) return factors.status();
-          const SymbolSeries series(symbol, stores.quotes, stores.nifty);
-          auto candles = series.Candles(*interval, range->start, range->end,
-                                        kCandleScanPage, *factors);
+          auto series = SeriesOfSymbol(symbol, stores.instruments,
+                                       stores.quotes, stores.nifty);
+          if (!series.ok()) return series.status();
+          auto candles = series->Candles(*interval, range->start, range->end,
+                                         kCandleScanPage, *factors);
           if (!candles.ok()) return candles.status();
           total += static_cast<int>(candles->size());
           if (total > domain::kMaxCandles) {
@@ -145,10 +148,10 @@ grpc::Status DeveloperService::GetCandlesOfSymbols(
                              "interval"));
           }
           if (candles->empty()) {
-            response->add_missing(series.name());
+            response->add_missing(series->name());
           } else {
             v1::CandleSeries* out = response->add_series();
-            ToProto(series.name(), *interval, *candles, out);
+            ToProto(*series, *interval, *candles, out);
             if (*adjustment != domain::Adjustment::kRaw) {
               out->set_adjustment(
                   std::string(domain::AdjustmentName(*adjustment)));

@@ -23,6 +23,7 @@
 #include "domain/time.h"
 #include "domain/time_range.h"
 #include "service/api/adjusted_reads.h"
+#include "service/api/instrument_series.h"
 #include "service/api/market_reads.h"
 
 namespace mdc {
@@ -122,13 +123,14 @@ grpc::Status DeveloperService::GetQuoteTimeline(
                           domain::TradingDay(call.clock.Now(absl::Now())),
                           stores.instruments, stores.quotes, stores.nifty);
         if (!factors.ok()) return factors.status();
-        const SymbolSeries series(request->symbol(), stores.quotes,
-                                  stores.nifty);
-        auto rows = series.Quotes(range->start, range->end, page.after,
-                                  domain::PageReadSize(page.size));
+        auto series = SeriesOfSymbol(request->symbol(), stores.instruments,
+                                     stores.quotes, stores.nifty);
+        if (!series.ok()) return series.status();
+        auto rows = series->Quotes(range->start, range->end, page.after,
+                                   domain::PageReadSize(page.size));
         if (!rows.ok()) return rows.status();
         response->set_next_page_token(TrimTimelinePage(*rows, page.size));
-        response->set_nse_symbol(series.name());
+        response->set_nse_symbol(series->name());
         for (auto& quote : *rows) {
           domain::AdjustQuote(*factors, &quote);
           *response->add_quotes() = std::move(quote);
@@ -216,12 +218,13 @@ grpc::Status DeveloperService::GetHistoricalCandles(
                           domain::TradingDay(call.clock.Now(absl::Now())),
                           stores.instruments, stores.quotes, stores.nifty);
         if (!factors.ok()) return factors.status();
-        const SymbolSeries series(request->symbol(), stores.quotes,
-                                  stores.nifty);
-        auto candles = series.Candles(*interval, range->start, range->end,
-                                      kCandleScanPage, *factors);
+        auto series = SeriesOfSymbol(request->symbol(), stores.instruments,
+                                     stores.quotes, stores.nifty);
+        if (!series.ok()) return series.status();
+        auto candles = series->Candles(*interval, range->start, range->end,
+                                       kCandleScanPage, *factors);
         if (!candles.ok()) return candles.status();
-        ToProto(series.name(), *interval, *candles, response);
+        ToProto(*series, *interval, *candles, response);
         if (*adjustment != domain::Adjustment::kRaw) {
           response->set_adjustment(
               std::string(domain::AdjustmentName(*adjustment)));

@@ -43,18 +43,66 @@ absl::StatusOr<v1::Shortlist> FindShortlistAsOf(
 
 SymbolSeries::SymbolSeries(absl::string_view symbol,
                            storage::QuoteRepository& quotes,
-                           storage::NiftyRepository& nifty)
+                           storage::NiftyRepository& nifty,
+                           std::optional<domain::SymbolHistory> history)
     : name_(domain::IsNiftySymbol(symbol) ? std::string(domain::kNiftySymbol)
                                           : std::string(symbol)),
       nifty_(domain::IsNiftySymbol(symbol)),
+      history_(nifty_ ? std::nullopt : std::move(history)),
       quotes_(quotes),
       nifty_quotes_(nifty) {}
+
+std::vector<domain::SeriesSegment> SymbolSeries::Segments(
+    absl::Time start, absl::Time end) const {
+  return history_.has_value() ? domain::SegmentsOf(*history_, start, end)
+                              : domain::SingleSymbolSegment(name_, start, end);
+}
+
+std::string SymbolSeries::StoredSymbolAt(absl::Time t) const {
+  if (!history_.has_value()) return name_;
+  return domain::SymbolOn(*history_, domain::TradingDay(t)).value_or(name_);
+}
+
+namespace {
+
+// Reads up to `limit` records of `segments` after `after`, segment after
+// segment (they are in time order and do not overlap, so a keyset page
+// that ends in one segment goes on in the next).
+template <typename Record, typename ReadSegment>
+absl::StatusOr<std::vector<Record>> ReadSegments(
+    const std::vector<domain::SeriesSegment>& segments,
+    std::optional<absl::Time> after, int limit, ReadSegment read) {
+  std::vector<Record> out;
+  for (const domain::SeriesSegment& segment : segments) {
+    if (static_cast<int>(out.size()) >= limit) break;
+    if (after.has_value() && *after >= segment.end) continue;
+    auto page = read(segment, after, limit - static_cast<int>(out.size()));
+    if (!page.ok()) return page.status();
+    if (out.empty()) {
+      out = *std::move(page);
+    } else {
+      for (auto& record : *page) out.push_back(std::move(record));
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 absl::StatusOr<std::vector<domain::PricePoint>> SymbolSeries::PricePoints(
     absl::Time start, absl::Time end, std::optional<absl::Time> after,
     int limit) const {
-  return nifty_ ? nifty_quotes_.PricePoints(start, end, after, limit)
-                : quotes_.PricePoints(name_, start, end, after, limit);
+  if (nifty_) return nifty_quotes_.PricePoints(start, end, after, limit);
+  if (!history_.has_value()) {
+    return quotes_.PricePoints(name_, start, end, after, limit);
+  }
+  return ReadSegments<domain::PricePoint>(
+      Segments(start, end), after, limit,
+      [&](const domain::SeriesSegment& segment, std::optional<absl::Time> from,
+          int n) {
+        return quotes_.PricePoints(segment.symbol, segment.start, segment.end,
+                                   from, n);
+      });
 }
 
 namespace {
@@ -73,7 +121,18 @@ v1::StockQuote AsStockQuote(v1::NiftyQuote&& nifty) {
 absl::StatusOr<std::vector<v1::StockQuote>> SymbolSeries::Quotes(
     absl::Time start, absl::Time end, std::optional<absl::Time> after,
     int limit) const {
-  if (!nifty_) return quotes_.ListRange(name_, start, end, after, limit);
+  if (!nifty_ && !history_.has_value()) {
+    return quotes_.ListRange(name_, start, end, after, limit);
+  }
+  if (!nifty_) {
+    return ReadSegments<v1::StockQuote>(
+        Segments(start, end), after, limit,
+        [&](const domain::SeriesSegment& segment,
+            std::optional<absl::Time> from, int n) {
+          return quotes_.ListRange(segment.symbol, segment.start, segment.end,
+                                   from, n);
+        });
+  }
   auto rows = nifty_quotes_.ListRange(start, end, after, limit);
   if (!rows.ok()) return rows.status();
   std::vector<v1::StockQuote> quotes;
@@ -85,7 +144,19 @@ absl::StatusOr<std::vector<v1::StockQuote>> SymbolSeries::Quotes(
 
 absl::StatusOr<std::optional<v1::StockQuote>> SymbolSeries::Latest(
     absl::Time not_before, absl::Time at) const {
-  if (!nifty_) return quotes_.FindLatest(name_, not_before, at);
+  if (!nifty_ && !history_.has_value()) {
+    return quotes_.FindLatest(name_, not_before, at);
+  }
+  if (!nifty_) {
+    // The latest segment first: the symbol of `at`'s day, then earlier ones.
+    const auto segments = Segments(not_before, at + absl::Nanoseconds(1));
+    for (auto it = segments.rbegin(); it != segments.rend(); ++it) {
+      auto found = quotes_.FindLatest(it->symbol, it->start,
+                                      it->end - absl::Nanoseconds(1));
+      if (!found.ok() || found->has_value()) return found;
+    }
+    return std::nullopt;
+  }
   auto found = nifty_quotes_.FindLatest(not_before, at);
   if (!found.ok()) return found.status();
   if (!found->has_value()) return std::nullopt;
@@ -151,6 +222,17 @@ void ToProto(absl::string_view symbol, const domain::CandleInterval& interval,
   out->set_interval_minutes(interval.minutes);
   for (const domain::Candle& candle : candles) {
     ToProto(candle, out->add_candles());
+  }
+}
+
+void ToProto(const SymbolSeries& series, const domain::CandleInterval& interval,
+             const std::vector<domain::Candle>& candles,
+             v1::CandleSeries* out) {
+  ToProto(series.name(), interval, candles, out);
+  if (!series.instrument()) return;
+  for (size_t i = 0; i < candles.size(); ++i) {
+    out->mutable_candles(static_cast<int>(i))
+        ->set_symbol(series.StoredSymbolAt(candles[i].close_time));
   }
 }
 

@@ -16,6 +16,7 @@
 #include "domain/adjustment.h"
 #include "domain/backtest_clock.h"
 #include "domain/candles.h"
+#include "domain/instrument_series.h"
 #include "domain/market_enums.h"
 #include "mdc/v1/market.pb.h"
 #include "storage/nifty_repository.h"
@@ -39,15 +40,25 @@ absl::StatusOr<v1::Shortlist> FindShortlistAsOf(
 
 // The stored series a `symbol` parameter names: the NIFTY 50 index's
 // quotes for "NIFTY" (any case), else the stock's. Reads in keyset pages
-// like the repositories it reads.
+// like the repositories it reads. Given the symbol history of the
+// instrument the symbol names in the security master, the series is the
+// instrument's across its renames (domain/instrument_series.h): each
+// symbol over the days it named the instrument, each record as stored.
 class SymbolSeries {
  public:
   // `symbol` must have passed domain::CheckSeriesSymbol.
   SymbolSeries(absl::string_view symbol, storage::QuoteRepository& quotes,
-               storage::NiftyRepository& nifty);
+               storage::NiftyRepository& nifty,
+               std::optional<domain::SymbolHistory> history = std::nullopt);
 
   // The symbol as answers spell it ("NIFTY" for the index).
   const std::string& name() const { return name_; }
+
+  // Whether the series is an instrument's across its symbols.
+  bool instrument() const { return history_.has_value(); }
+
+  // The symbol the records of the series at `t` are stored under.
+  std::string StoredSymbolAt(absl::Time t) const;
 
   // Up to `limit` priced quotes in [start, end) after `after`, as candles
   // need them.
@@ -75,8 +86,14 @@ class SymbolSeries {
           domain::AdjustmentFactors()) const;
 
  private:
+  // What [start, end) reads: the symbol's records, or the instrument's
+  // symbols' over their days.
+  std::vector<domain::SeriesSegment> Segments(absl::Time start,
+                                              absl::Time end) const;
+
   const std::string name_;
   const bool nifty_;
+  const std::optional<domain::SymbolHistory> history_;
   storage::QuoteRepository& quotes_;
   storage::NiftyRepository& nifty_quotes_;
 };
@@ -95,6 +112,11 @@ void ToProto(const domain::Candle& candle, v1::Candle* out);
 
 // `candles` of `symbol` at `interval`, as an answer.
 void ToProto(absl::string_view symbol, const domain::CandleInterval& interval,
+             const std::vector<domain::Candle>& candles, v1::CandleSeries* out);
+
+// `candles` of `series` at `interval`, as an answer; an instrument's
+// candles name the symbol their close was stored under.
+void ToProto(const SymbolSeries& series, const domain::CandleInterval& interval,
              const std::vector<domain::Candle>& candles, v1::CandleSeries* out);
 
 }  // namespace mdc

@@ -157,7 +157,7 @@ DeveloperService::Stores DeveloperStores(storage::Repositories& r) {
 }
 
 ExportStores ExportStoresOf(storage::Repositories& r) {
-  return {r.market_events, r.quotes, r.nifty, r.quote_batches};
+  return {r.market_events, r.quotes, r.nifty, r.quote_batches, r.instruments};
 }
 
 DashboardService::Stores DashboardStores(storage::Repositories& r) {

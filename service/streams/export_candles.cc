@@ -9,9 +9,12 @@
 #include <utility>
 #include <vector>
 
+#include "absl/time/clock.h"
 #include "domain/candles.h"
 #include "domain/export_requests.h"
 #include "domain/time.h"
+#include "service/api/adjusted_reads.h"
+#include "service/api/instrument_series.h"
 #include "service/api/market_reads.h"
 #include "service/streams/export_sources.h"
 
@@ -33,7 +36,23 @@ class CandleSource final : public MessageSource<ExportMessage> {
     if (!plan.ok()) return plan.status();
     plan_ = *std::move(plan);
     every_symbol_ = plan_.symbols.empty();
-    return absl::OkStatus();
+    if (plan_.adjustment == domain::Adjustment::kRaw) return absl::OkStatus();
+    // Point in time: the actions known on the export's day. Every listed
+    // symbol's factors before the first record, so an unknown one is a 400
+    // and never a file broken off.
+    const absl::CivilDay as_of =
+        domain::TradingDay(call.clock.Now(absl::Now()));
+    return reader_.reads.Read(
+        reader_.from, [&](const ExportStores& stores) -> absl::Status {
+          for (const std::string& symbol : plan_.symbols) {
+            auto factors = AdjustmentFor(plan_.adjustment, symbol, as_of,
+                                         stores.instruments, stores.quotes,
+                                         stores.nifty, "symbols");
+            if (!factors.ok()) return factors.status();
+            factors_.push_back(*std::move(factors));
+          }
+          return absl::OkStatus();
+        });
   }
 
   absl::StatusOr<std::optional<ExportMessage>> Next() override {
@@ -46,11 +65,18 @@ class CandleSource final : public MessageSource<ExportMessage> {
         symbol_ = **next;
         builder_.emplace(plan_.interval);
         after_.reset();
+        absl::Status resolved = ResolveInstrument();
+        if (!resolved.ok()) return resolved;
+        if (instrument_done_) {
+          symbol_.reset();  // another symbol of an instrument exported
+          continue;
+        }
       }
       std::vector<domain::PricePoint> points;
       absl::Status read = reader_.reads.Read(
           reader_.from, [&](const ExportStores& stores) -> absl::Status {
-            const SymbolSeries series(*symbol_, stores.quotes, stores.nifty);
+            const SymbolSeries series(*symbol_, stores.quotes, stores.nifty,
+                                      history_);
             auto page = series.PricePoints(plan_.days.start, plan_.days.end,
                                            after_, kPointPage);
             if (!page.ok()) return page.status();
@@ -58,6 +84,10 @@ class CandleSource final : public MessageSource<ExportMessage> {
             return absl::OkStatus();
           });
       if (!read.ok()) return read;
+      if (!factors_.empty()) {
+        const domain::AdjustmentFactors& factors = factors_[next_listed_ - 1];
+        for (domain::PricePoint& point : points) point = factors.Adjust(point);
+      }
       for (const domain::PricePoint& point : points) builder_->Add(point);
       if (static_cast<int>(points.size()) < kPointPage) {
         Append(std::move(*builder_).Finish(), *chunk);
@@ -105,14 +135,52 @@ class CandleSource final : public MessageSource<ExportMessage> {
     return symbol;
   }
 
+  // For a listed symbol the security master knows: the instrument's
+  // history, so its candles continue across renames (each named by the
+  // symbol its close was stored under); a later listed symbol of an
+  // instrument already exported is skipped (instrument_done_). Every
+  // symbol of a range is exported as stored.
+  absl::Status ResolveInstrument() {
+    history_.reset();
+    instrument_done_ = false;
+    if (every_symbol_) return absl::OkStatus();
+    std::optional<domain::SymbolHistory> history;
+    absl::Status read = reader_.reads.Read(
+        reader_.from, [&](const ExportStores& stores) -> absl::Status {
+          auto found = HistoryOfSymbol(*symbol_, stores.instruments);
+          if (!found.ok()) return found.status();
+          history = *std::move(found);
+          return absl::OkStatus();
+        });
+    if (!read.ok()) return read;
+    if (!history.has_value()) return absl::OkStatus();
+    for (const domain::SymbolHistory& done : exported_) {
+      if (done == *history) {
+        instrument_done_ = true;
+        return absl::OkStatus();
+      }
+    }
+    exported_.push_back(*history);
+    history_ = std::move(history);
+    return absl::OkStatus();
+  }
+
   void Append(const std::vector<domain::Candle>& candles,
               v1::ExportChunk& chunk) const {
     for (const domain::Candle& candle : candles) {
       v1::ExportRecord* record = chunk.add_records();
       record->set_trading_day(
           domain::FormatDate(domain::TradingDay(candle.time)));
+      if (plan_.adjustment != domain::Adjustment::kRaw) {
+        record->set_adjustment(
+            std::string(domain::AdjustmentName(plan_.adjustment)));
+      }
       v1::SymbolCandle* out = record->mutable_candle();
-      out->set_symbol(*symbol_);
+      out->set_symbol(history_.has_value()
+                          ? domain::SymbolOn(*history_, domain::TradingDay(
+                                                            candle.close_time))
+                                .value_or(*symbol_)
+                          : *symbol_);
       out->set_interval(plan_.interval.name);
       ToProto(candle, out->mutable_candle());
     }
@@ -132,6 +200,12 @@ class CandleSource final : public MessageSource<ExportMessage> {
   std::optional<std::string> symbol_;
   std::optional<domain::CandleBuilder> builder_;
   std::optional<absl::Time> after_;
+  // The instrument of the symbol being exported, and those exported.
+  std::optional<domain::SymbolHistory> history_;
+  bool instrument_done_ = false;
+  // Adjusted: the factors of each listed symbol, in the list's order.
+  std::vector<domain::AdjustmentFactors> factors_;
+  std::vector<domain::SymbolHistory> exported_;
 };
 
 }  // namespace

@@ -3,13 +3,22 @@
 // (trading_day, observed_at, key) indexes.
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "domain/export_requests.h"
+#include "domain/instrument_series.h"
+#include "domain/quote_adjustment.h"
 #include "domain/stream_cursors.h"
 #include "domain/time.h"
+#include "google/protobuf/unknown_field_set.h"
+#include "service/api/adjusted_reads.h"
+#include "service/api/instrument_series.h"
 #include "service/streams/export_sources.h"
 
 namespace mdc {
@@ -136,6 +145,60 @@ class RecordExport final : public MessageSource<ExportMessage> {
   std::optional<DayPages> pages_;
 };
 
+// The instruments of a quote export's listed symbols: each symbol's
+// history (nullopt: unknown to the security master) and, adjusted, the
+// factors of every symbol of each instrument, by stored symbol.
+struct ListedInstruments {
+  bool resolved = false;
+  std::vector<std::optional<domain::SymbolHistory>> histories;
+  absl::flat_hash_map<std::string, domain::AdjustmentFactors> factors;
+
+  absl::Status Resolve(const std::vector<std::string>& symbols,
+                       domain::Adjustment adjustment, absl::CivilDay as_of,
+                       const ExportStores& stores) {
+    for (const std::string& symbol : symbols) {
+      auto history = HistoryOfSymbol(symbol, stores.instruments);
+      if (!history.ok()) return history.status();
+      if (adjustment != domain::Adjustment::kRaw) {
+        auto of = AdjustmentFor(adjustment, symbol, as_of, stores.instruments,
+                                stores.quotes, stores.nifty, "symbols");
+        if (!of.ok()) return of.status();
+        if (history->has_value()) {
+          for (const domain::SymbolPeriod& period : **history) {
+            factors.insert_or_assign(period.symbol, *of);
+          }
+        }
+      }
+      histories.push_back(*std::move(history));
+    }
+    resolved = true;
+    return absl::OkStatus();
+  }
+
+  // Multiplies the stored QuoteData CopyTo forwarded (as bytes) by its
+  // symbol's factors: parsed, adjusted and set as the quote's own field.
+  absl::Status Adjust(v1::StockQuote& quote) const {
+    auto it = factors.find(quote.nse_symbol());
+    if (it == factors.end()) return absl::OkStatus();
+    google::protobuf::UnknownFieldSet* unknown =
+        quote.GetReflection()->MutableUnknownFields(&quote);
+    v1::QuoteData data;
+    for (int i = 0; i < unknown->field_count(); ++i) {
+      const google::protobuf::UnknownField& f = unknown->field(i);
+      if (f.number() == v1::StockQuote::kQuoteDataFieldNumber &&
+          f.type() == google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED &&
+          !data.ParseFromString(f.length_delimited())) {
+        return absl::DataLossError(absl::StrCat(
+            "a stored quote of ", quote.nse_symbol(), " does not parse"));
+      }
+    }
+    unknown->Clear();
+    *quote.mutable_quote_data() = std::move(data);
+    domain::AdjustQuote(it->second, &quote);
+    return absl::OkStatus();
+  }
+};
+
 }  // namespace
 
 ExportMessage NewExportMessage() {
@@ -159,16 +222,44 @@ std::unique_ptr<MessageSource<ExportMessage>> QuoteExport(
         if (!parsed.ok()) return parsed.status();
         RecordPlan plan;
         plan.days = parsed->days;
-        plan.read = [symbols = std::move(parsed->symbols)](
-                        const ExportStores& stores, absl::CivilDay day,
-                        const domain::KeysetBound& bound, absl::Time end,
-                        int limit) {
-          return stores.events.ExportQuotes(day, symbols, bound, end, limit);
+        // Listed symbols the security master knows stand for their
+        // instrument: each day reads the symbol it had that day
+        // (docs/api.md section 13.5). Resolved at the first page, with the
+        // factors of an adjusted export (an unknown symbol is then a 400
+        // before any record). Every symbol (none listed) is exported as
+        // stored.
+        auto listed = std::make_shared<ListedInstruments>();
+        const domain::Adjustment adjustment = parsed->adjustment;
+        // Point in time: the actions known on the export's day.
+        const absl::CivilDay as_of = domain::TradingDay(clock.Now(absl::Now()));
+        plan.read =
+            [symbols = std::move(parsed->symbols), listed, adjustment, as_of](
+                const ExportStores& stores, absl::CivilDay day,
+                const domain::KeysetBound& bound, absl::Time end,
+                int limit) -> absl::StatusOr<storage::StoredRecordPage> {
+          if (symbols.empty()) {
+            return stores.events.ExportQuotes(day, symbols, bound, end, limit);
+          }
+          if (!listed->resolved) {
+            absl::Status resolved =
+                listed->Resolve(symbols, adjustment, as_of, stores);
+            if (!resolved.ok()) return resolved;
+          }
+          const std::vector<std::string> of_day =
+              domain::SymbolsOnDay(symbols, listed->histories, day);
+          // No symbol of the list that day: an empty page (no statement).
+          if (of_day.empty()) {
+            return storage::StoredRecordPage(storage::Result(nullptr));
+          }
+          return stores.events.ExportQuotes(day, of_day, bound, end, limit);
         };
-        plan.fill = [](const storage::StoredRecordPage& page, int row,
-                       v1::ExportRecord& out) {
-          page.CopyTo(row, *out.mutable_quote());
-          return absl::OkStatus();
+        plan.fill = [listed, adjustment](const storage::StoredRecordPage& page,
+                                         int row, v1::ExportRecord& out) {
+          v1::StockQuote& quote = *out.mutable_quote();
+          page.CopyTo(row, quote);
+          if (adjustment == domain::Adjustment::kRaw) return absl::OkStatus();
+          out.set_adjustment(std::string(domain::AdjustmentName(adjustment)));
+          return listed->Adjust(quote);
         };
         return plan;
       });

@@ -15,6 +15,7 @@
 #include "service/replica/routed_reads.h"
 #include "service/streams/arena_message.h"
 #include "service/streams/paged_stream.h"
+#include "storage/instrument_repository.h"
 #include "storage/market_event_repository.h"
 #include "storage/nifty_repository.h"
 #include "storage/quote_batch_repository.h"
@@ -31,6 +32,7 @@ struct ExportStores {
   storage::QuoteRepository& quotes;
   storage::NiftyRepository& nifty;
   storage::QuoteBatchRepository& quote_batches;
+  storage::InstrumentRepository& instruments;
 };
 
 using ExportReads = RoutedReads<ExportStores>;

@@ -112,22 +112,30 @@ def _enlarge(node):
 # - instruments are found by exactly one of symbol, isin and prefix, and a
 #   symbol or ISIN must be one of the security master: a positive case
 #   keeps the prefix alone (an empty answer when no name starts with it);
-# - the corporate actions, and a read with adjustment=split or all, are of
-#   an instrument of the security master: a positive case names the one
+# - the corporate actions, and a read or export with adjustment=split or
+#   all, are of an instrument of the security master: a positive case names the one
 #   contract.py imports (KNOWN_SYMBOL), over a range whose start is not
 #   after its end.
 KNOWN_SYMBOL = "CONTRACTCO"
+# - one corporate action an admin enters is valid only for an instrument of
+#   the security master, with the numbers of its kind (docs/api.md 13.7):
+#   a positive case enters a dividend of the known instrument (again: the
+#   same action is unchanged, still 200).
+KNOWN_ACTION = {"isin": "INE009A01021", "kind": "dividend", "exDate": "2021-06-01", "amount": 1.5}
 FILE_HEADERS = {
     "equity_list": "SYMBOL,NAME OF COMPANY,SERIES,DATE OF LISTING,PAID UP VALUE,MARKET LOT,ISIN NUMBER,FACE VALUE\n",
     "symbol_changes": "SM_NAME_OF_COMPANY,SM_KEY_SYMBOL,SM_NEW_SYMBOL,SM_APPLICABLE_FROM\n",
     "corporate_actions": "SYMBOL,COMPANY NAME,SERIES,PURPOSE,FACE VALUE,EX-DATE,RECORD DATE\n",
 }
-# The adjusted reads and the parameter naming their symbol or symbols.
+# The adjusted reads and the parameter naming their symbol or symbols (an
+# adjusted export needs `symbols`, docs/api.md 13.6).
 ADJUSTED_PATHS = {
     "/v1/developer/historical-candles": "symbol",
     "/v1/developer/quote-timeline": "symbol",
     "/v1/developer/candles": "symbols",
     "/v1/developer/quotes": "symbols",
+    "/v1/developer/export/quotes": "symbols",
+    "/v1/developer/export/candles": "symbols",
 }
 
 RANGE_PATHS = {
@@ -348,6 +356,8 @@ def map_case(context, case):
         case.body = FILE_HEADERS.get(kind, FILE_HEADERS["equity_list"])
     elif method == "POST" and path == "/v1/admin/corporate-actions/import":
         case.body = FILE_HEADERS["corporate_actions"]
+    elif method == "POST" and path == "/v1/admin/corporate-actions":
+        case.body = dict(KNOWN_ACTION)
     elif method == "GET" and path == "/v1/developer/instruments":
         _fix_instruments(case.query)
     elif method == "GET" and path == "/v1/developer/corporate-actions" and isinstance(case.query, dict):

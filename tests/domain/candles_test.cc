@@ -79,6 +79,18 @@ TEST(BuildCandles, OneMinute) {
                 });
 }
 
+// A candle remembers when its close was quoted (an unpriced quote after it
+// changes nothing): across a rename, that names its stored symbol.
+TEST(BuildCandles, CloseTimeIsTheLastPricedQuotes) {
+  const auto candles = BuildCandles(Interval("5minute"), SyntheticDay());
+  ASSERT_GE(candles.size(), 2u);
+  EXPECT_EQ(candles[0].close_time, Ist("2025-03-03T09:17:45"));
+  EXPECT_EQ(candles[1].close_time, Ist("2025-03-03T09:21:30"));
+  const auto day = BuildCandles(Interval("1day"), SyntheticDay());
+  ASSERT_EQ(day.size(), 1u);
+  EXPECT_EQ(day[0].close_time, Ist("2025-03-03T15:29:00"));
+}
+
 TEST(BuildCandles, FiveMinutes) {
   ExpectCandles(BuildCandles(Interval("5minute"), SyntheticDay()),
                 {

@@ -112,5 +112,34 @@ TEST(ExportRequests, CandlesTakeTheIndex) {
   EXPECT_EQ(parsed->interval.name, "1day");
 }
 
+TEST(ExportRequests, AdjustmentIsOneOfThreeAndNeedsSymbols) {
+  v1::ExportQuotesRequest quotes = Quotes("2035-03-06", "");
+  auto raw = ParseExportQuotes(quotes, BacktestClock());
+  ASSERT_TRUE(raw.ok()) << raw.status();
+  EXPECT_EQ(raw->adjustment, Adjustment::kRaw);
+
+  quotes.set_adjustment("split");
+  EXPECT_THAT(testing::ViolatedFields(
+                  ParseExportQuotes(quotes, BacktestClock()).status()),
+              UnorderedElementsAre("adjustment"));
+  quotes.add_symbols("INFY");
+  auto split = ParseExportQuotes(quotes, BacktestClock());
+  ASSERT_TRUE(split.ok()) << split.status();
+  EXPECT_EQ(split->adjustment, Adjustment::kSplit);
+
+  v1::ExportCandlesRequest candles;
+  candles.set_start_date("2035-03-06");
+  candles.set_interval("1day");
+  candles.add_symbols("INFY");
+  candles.set_adjustment("dividend");
+  EXPECT_THAT(testing::ViolatedFields(
+                  ParseExportCandles(candles, BacktestClock()).status()),
+              UnorderedElementsAre("adjustment"));
+  candles.set_adjustment("all");
+  auto all = ParseExportCandles(candles, BacktestClock());
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_EQ(all->adjustment, Adjustment::kAll);
+}
+
 }  // namespace
 }  // namespace mdc::domain

@@ -76,6 +76,8 @@ type parquetSummary struct {
 	Types  map[string]string    `json:"types"`
 	Nulls  map[string]int       `json:"nulls"`
 	Values map[string][]*string `json:"values"`
+	// The file's key-value metadata but Arrow's schema.
+	Metadata map[string]string `json:"metadata"`
 }
 
 var pyarrowOnce struct {

@@ -120,7 +120,7 @@ struct ServiceStack::Services {
         stream_slots(domain::StreamLimits{}),
         exports(calls,
                 ExportStores{repos.market_events, repos.quotes, repos.nifty,
-                             repos.quote_batches},
+                             repos.quote_batches, repos.instruments},
                 stream_slots) {}
 
   storage::Repositories repos;

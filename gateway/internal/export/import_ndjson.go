@@ -48,6 +48,9 @@ func (s *ndjsonSource) next() (*mdcv1.ExportRecord, int64, error) {
 		if err := ndjsonIn.Unmarshal(line, rec); err != nil {
 			return nil, 0, &placeError{"line", s.line, fmt.Errorf("is not a record as an export writes it: %v", err)}
 		}
+		if rec.Adjustment != nil {
+			return nil, 0, &placeError{"line", s.line, errAdjustedFile}
+		}
 		return rec, s.line, nil
 	}
 }

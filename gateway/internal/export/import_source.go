@@ -39,6 +39,9 @@ func headerError(unit string, place int64, l layout, got []string) error {
 		have[name] = true
 	}
 	for _, name := range got {
+		if name == adjustmentColumn && !want[name] {
+			return &placeError{unit, place, errAdjustedFile}
+		}
 		if !want[name] {
 			return &placeError{unit, place, fmt.Errorf("unexpected column %q: a %s file has the columns %s", name, l.kind, columnList(l))}
 		}

@@ -66,6 +66,9 @@ type layout struct {
 	// encode on several goroutines (pages.go). A shortlist snapshot is
 	// as many rows as entries: its pages are encoded in turn.
 	rowPerRecord bool
+	// adjustment of an adjusted export (its last column; adjustment.go);
+	// empty for stored data.
+	adjustment string
 }
 
 // instant is a stored instant as a UTC time.

@@ -80,6 +80,11 @@ func newParquetWriter(out io.Writer, l layout) (*parquetWriter, error) {
 	if err != nil {
 		return nil, err
 	}
+	if l.adjustment != "" {
+		if err := fw.AppendKeyValueMetadata(parquetAdjustmentKey, l.adjustment); err != nil {
+			return nil, err
+		}
+	}
 	rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 	rb.Reserve(parquetBatchRows)
 	return &parquetWriter{fw: fw, rb: rb, cols: rb.Fields()}, nil

@@ -186,6 +186,11 @@ func (rt route) serve(mux *runtime.ServeMux, conn grpc.ClientConnInterface, desc
 // true), then every message stream sends until its end, then the trailer
 // RowsTrailer with the count of the file's rows. stop cancels the stream.
 func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req proto.Message, chunk *wireChunk, more bool, stream chunkStream, stop context.CancelFunc, writeTimeout time.Duration, cuts Cuts) {
+	l := rt.layout
+	adjustment := requestAdjustment(req)
+	if adjusted(adjustment) {
+		l = withAdjustmentColumn(l, adjustment)
+	}
 	// An export lasts as long as it needs, but each chunk must be taken by
 	// the client within writeTimeout: the deadline moves on with every one.
 	rc := http.NewResponseController(w)
@@ -194,6 +199,9 @@ func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req 
 	h := w.Header()
 	h.Set("Content-Type", f.contentType)
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, rt.fileName(req, f)))
+	if adjustment != "" {
+		h.Set(AdjustmentHeader, adjustment)
+	}
 	h.Set("Trailer", RowsTrailer)
 	w.WriteHeader(http.StatusOK)
 	// The client learns at once that its file is coming.
@@ -208,7 +216,7 @@ func (rt route) writeFile(w http.ResponseWriter, r *http.Request, f format, req 
 		}
 		return k
 	}
-	enc, err := f.open(out, rt.layout)
+	enc, err := f.open(out, l)
 	if err != nil {
 		cuts.breakOff(w, r, newCut(0, err))
 		return
@@ -244,6 +252,9 @@ func (rt route) fileName(req proto.Message, f format) string {
 	start, end := days.GetStartDate(), days.GetEndDate()
 	if end == "" {
 		end = start
+	}
+	if a := requestAdjustment(req); adjusted(a) {
+		return fmt.Sprintf("%s_%s_%s_%s.%s", rt.layout.kind, start, end, a, f.name)
 	}
 	return fmt.Sprintf("%s_%s_%s.%s", rt.layout.kind, start, end, f.name)
 }

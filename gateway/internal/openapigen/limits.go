@@ -76,8 +76,11 @@ var propertyLimits = map[string]map[string]limit{
 	"Holiday":               {"name": {maxLength: 100, pattern: noControlPattern}, "date": {pattern: calendarDatePattern}},
 	"ShortlistEntry":        {"price": {nonNegative: true, max: bound(maxMagnitude)}, "name": {maxLength: 256, pattern: noControlPattern}},
 	"NiftyData":             {"dayChangePerc": magnitude},
-	"Ohlc":                  {"*": magnitude},
-	"DepthLevel":            {"*": magnitude},
+	// domain/corporate_action_entry.cc: 0 for the numbers a kind does not
+	// use, positive for the others, at most 1e15.
+	"CreateCorporateActionRequest": {"*": {nonNegative: true, max: bound(maxMagnitude)}},
+	"Ohlc":                         {"*": magnitude},
+	"DepthLevel":                   {"*": magnitude},
 	// Epoch milliseconds: a whole number >= 0 (domain/observations.cc).
 	"QuotePayload": {"last_trade_time": {whole: true, nonNegative: true, max: bound(maxMagnitude)}, "*": magnitude},
 	// The UNSPECIFIED value of a required enum is refused as "is required".

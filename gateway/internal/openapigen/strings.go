@@ -168,8 +168,16 @@ var propertyForms = map[string]map[string]stringForm{
 	"QuoteCrossSection":      {"adjustment": {enum: adjustments[1:]}},
 	"ImportFileResponse":     {"kind": {enum: importKinds}},
 	"CorporateActionInfo":    {"kind": {enum: actionKinds}},
-	"InstrumentInfo":         {"symbol": {pattern: optionalSymbolPattern}, "listingDate": {pattern: optionalDatePattern}},
-	"InstrumentSymbol":       {"validTo": {pattern: optionalDatePattern}},
+	// domain/corporate_action_entry.cc ParseActionEntry: one of isin and
+	// symbol, the other empty or absent.
+	"CreateCorporateActionRequest": {
+		"kind":        {enum: actionKinds},
+		"description": {pattern: noControlPattern, maxLength: 200},
+		"isin":        {pattern: `^(` + isinPattern[1:len(isinPattern)-1] + `)?$`},
+		"symbol":      {pattern: optionalSymbolPattern},
+	},
+	"InstrumentInfo":   {"symbol": {pattern: optionalSymbolPattern}, "listingDate": {pattern: optionalDatePattern}},
+	"InstrumentSymbol": {"validTo": {pattern: optionalDatePattern}},
 	// Empty when no day has data (before the backtest clock): not a "date".
 	"Coverage": {"date": {pattern: optionalDatePattern}},
 }
