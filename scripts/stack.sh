@@ -13,6 +13,8 @@
 #   scripts/stack.sh kill HANDLE NAME    SIGKILL one process (no drain)
 #   scripts/stack.sh resume HANDLE NAME  start a stopped process again with the
 #                                        same settings; wait until healthy
+#   scripts/stack.sh check HANDLE        exit 0 when both processes run, else
+#                                        say which exited, how (exit 1)
 #
 # A stack is a database of its own (created from the superuser URL
 # MDC_TEST_DATABASE_URL; without it, from a private PostgreSQL started in the
@@ -38,7 +40,8 @@
 #   --owner-pid PID           stop the stack when process PID exits (a test
 #                             run that crashed leaves no server behind)
 #   --no-gateway              start mdc-server only (healthy: its gRPC port
-#                             accepts connections)
+#                             accepts connections); `resume HANDLE gateway`
+#                             starts the gateway later
 #
 # Several stacks may run at once: each has its own folder, ports and database.
 # A process's exit status is kept in DIR/NAME.status, so `stop` reports a
@@ -52,7 +55,7 @@ health_timeout=30 # seconds for GET /health to answer 200
 stop_grace=20     # seconds between SIGTERM and SIGKILL
 
 usage() {
-  sed -n '7,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '7,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -134,14 +137,14 @@ wait_healthy() {
   url=$(cat "$dir/base_url")
   while :; do
     for name in server gateway; do
-      [ -f "$dir/$name.env" ] || continue
+      [ -f "$dir/$name.pid" ] || continue
       msg=$(exited "$dir" "$name")
       if [ -n "$msg" ]; then
         tail -n 40 "$(cat "$dir/$name.logpath")" >&2 || true
         die "$msg"
       fi
     done
-    if [ -f "$dir/gateway.env" ]; then
+    if [ -f "$dir/gateway.pid" ]; then
       code=$(curl -ks -o /dev/null -m 2 -w '%{http_code}' "$url/health" || true)
       [ "$code" = 200 ] && return 0
       last="status $code"
@@ -260,12 +263,14 @@ cmd_start() {
     # TLS inherited from the caller's environment unless given here:
     [ ${#server_env[@]} -eq 0 ] || printf '%s\n' "${server_env[@]}"
   } >"$dir/server.env"
-  if [ -n "$gateway" ]; then
+  if [ -x "$gateway_bin" ]; then
     printf '%s\n' "$gateway_bin" >"$dir/gateway.bin"
     printf '%s\n' "$dir/gateway.log" >"$dir/gateway.logpath"
     {
       printf '%s\n' "MDC_HTTP_ADDR=$http_addr" "MDC_GRPC_ADDR=$grpc_addr" \
-        "MDC_TLS_CERT=" "MDC_TLS_KEY=" "MDC_GRPC_TLS_CA=" "MDC_GRPC_TLS_SERVER_NAME="
+        "MDC_TLS_CERT=" "MDC_TLS_KEY=" "MDC_GRPC_TLS_CA=" "MDC_GRPC_TLS_SERVER_NAME=" \
+        "MDC_GATEWAY_METRICS_ADDR="
+      # ^ plain HTTP, plaintext gRPC and no metrics listener unless given:
       [ ${#gateway_env[@]} -eq 0 ] || printf '%s\n' "${gateway_env[@]}"
     } >"$dir/gateway.env"
   fi
@@ -291,7 +296,7 @@ cmd_start() {
     --arg grpc "$grpc_addr" --arg token "$token" --arg db "$db_name" --arg url "$db_url" \
     --arg super "$super_url" --argjson spid "$(cat "$dir/server.pid")" \
     --argjson gpid "$(cat "$dir/gateway.pid" 2>/dev/null || echo null)" \
-    --arg slog "$dir/server.log" --arg glog "${gateway:+$dir/gateway.log}" \
+    --arg slog "$dir/server.log" --arg glog "$dir/gateway.log" \
     '{handle: $dir, dir: $dir, base_url: $base, http_addr: $http, grpc_addr: $grpc,
       admin_token: $token, database: $db, database_url: $url, super_database_url: $super,
       server_pid: $spid, gateway_pid: $gpid, logs: {server: $slog, gateway: $glog}}'
@@ -326,7 +331,6 @@ cmd_stop() {
   [ -f "$dir/handle" ] || return 0
   local ok=1 name
   for name in gateway server; do
-    [ -f "$dir/$name.env" ] || continue
     stop_process "$dir" "$name" || ok=
   done
   if [ -s "$dir/database" ]; then
@@ -364,6 +368,16 @@ case $command in
     [ -z "$(exited "$1" "$2")" ] && [ -s "$1/$2.pid" ] && die "mdc-$2 is running"
     launch "$1" "$2"
     wait_healthy "$1"
+    ;;
+  check)
+    check_handle "${1:-}"
+    problems=0
+    for name in server gateway; do
+      [ -f "$1/$name.pid" ] || continue
+      msg=$(exited "$1" "$name")
+      [ -z "$msg" ] || { echo "$msg" >&2; problems=1; }
+    done
+    exit "$problems"
     ;;
   -h | --help | help) usage ;;
   *) usage ;;
