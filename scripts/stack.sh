@@ -11,8 +11,11 @@
 #   scripts/stack.sh stop HANDLE NAME    stop one process (NAME: server or
 #                                        gateway): SIGTERM, SIGKILL after 20 s
 #   scripts/stack.sh kill HANDLE NAME    SIGKILL one process (no drain)
-#   scripts/stack.sh resume HANDLE NAME  start a stopped process again with the
-#                                        same settings; wait until healthy
+#   scripts/stack.sh resume HANDLE NAME [--env KEY=VALUE]...
+#                                        start a stopped process again with the
+#                                        same settings (with --env: these, all
+#                                        of its settings, instead); wait until
+#                                        healthy
 #   scripts/stack.sh check HANDLE        exit 0 when both processes run, else
 #                                        say which exited, how (exit 1)
 #
@@ -55,7 +58,7 @@ health_timeout=30 # seconds for GET /health to answer 200
 stop_grace=20     # seconds between SIGTERM and SIGKILL
 
 usage() {
-  sed -n '7,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '7,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -366,6 +369,15 @@ case $command in
     check_handle "${1:-}"
     check_name "${2:-}" "$1"
     [ -z "$(exited "$1" "$2")" ] && [ -s "$1/$2.pid" ] && die "mdc-$2 is running"
+    if [ $# -gt 2 ]; then
+      settings=()
+      for ((i = 3; i <= $#; i += 2)); do
+        [ "${!i}" = --env ] || usage
+        j=$((i + 1))
+        settings+=("${!j:?--env needs KEY=VALUE}")
+      done
+      printf '%s\n' "${settings[@]}" >"$1/$2.env"
+    fi
     launch "$1" "$2"
     wait_healthy "$1"
     ;;

@@ -70,9 +70,10 @@ func TestBusyGatewayLogsWhy(t *testing.T) {
 			"Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n%s", holder, strings.Repeat(" ", 64<<10))
 	}
 	_, third := s.NewDeveloper(t, "developer")
-	// The holders' bytes have arrived once the strangers' half of the
-	// budget is held: the gateway's gauge says so.
-	waitForGauge(t, metricsAddr, "mdc_gateway_body_bytes_held_unknown_tokens", 131072/2)
+	// The holders' bytes (their tokens passed the token check, so they may
+	// use the whole budget) have all arrived once the budget is held: the
+	// gateway's gauge says so.
+	waitForGauge(t, metricsAddr, "mdc_gateway_body_bytes_held", 131072)
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)

@@ -150,10 +150,28 @@ func (s *Stack) Kill(name string) error {
 }
 
 // Resume starts a stopped process again with the same settings and returns
-// once the stack is healthy.
-func (s *Stack) Resume(name string) error {
-	_, err := run("resume", s.Handle, name)
+// once the stack is healthy. With env, those KEY=VALUE entries are all its
+// settings from now on (Env's, changed), instead of the ones it had.
+func (s *Stack) Resume(name string, env ...string) error {
+	args := []string{"resume", s.Handle, name}
+	for _, kv := range env {
+		args = append(args, "--env", kv)
+	}
+	_, err := run(args...)
 	return err
+}
+
+// Exited says how the process, "server" or "gateway", ended; "" while it
+// runs or before it was started.
+func (s *Stack) Exited(name string) string {
+	if s.PID(name) == 0 || s.Running(name) {
+		return ""
+	}
+	data, err := os.ReadFile(filepath.Join(s.Handle, name+".status"))
+	if err != nil {
+		return "mdc-" + name + " exited"
+	}
+	return "mdc-" + name + " exited with status " + strings.TrimSpace(string(data))
 }
 
 // Check fails, saying how, when a started process has exited.
