@@ -7,6 +7,7 @@
 import { execFile, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ENV_VARS = ["MDC_SERVER_BIN", "MDC_GATEWAY_BIN", "MDC_TEST_DATABASE_URL"] as const;
@@ -15,8 +16,10 @@ const ENV_VARS = ["MDC_SERVER_BIN", "MDC_GATEWAY_BIN", "MDC_TEST_DATABASE_URL"] 
  * stream tests see heartbeats and can use a short idle timeout. */
 export const WATCH_HEARTBEAT_SECONDS = 1;
 
-/** scripts/stack.sh of the checkout this file was built in (dist/test/ of clients/typescript). */
-const STACK_SH = process.env["MDC_STACK_SH"] || fileURLToPath(new URL("../../../../scripts/stack.sh", import.meta.url));
+/** scripts/stack.sh of the checkout this file was built in (dist/test/ of clients/typescript), also when a
+ * package (web/, the example) reaches it through its node_modules link. */
+const STACK_SH = process.env["MDC_STACK_SH"] ||
+  path.join(fs.realpathSync(path.dirname(fileURLToPath(import.meta.url))), "..", "..", "..", "..", "scripts", "stack.sh");
 
 export function missingEnv(): string[] {
   return ENV_VARS.filter((name) => !process.env[name]);
