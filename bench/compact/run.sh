@@ -37,6 +37,7 @@ if [ $# -lt 1 ]; then
 fi
 build_dir=$(cd "$1" && pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 admin_url=${MDC_BENCH_DATABASE_URL:?set MDC_BENCH_DATABASE_URL to a superuser URL}
 symbols=${MDC_COMPACT_SYMBOLS:-20}
 seconds=${MDC_COMPACT_SECONDS:-1000}
@@ -51,11 +52,6 @@ die() { log "error: $*"; exit 1; }
 
 url="${admin_url%/*}/$db"
 work=$(mktemp -d)
-token="mdc_bench_$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-grpc_port=$(free_port)
-http_port=$(free_port)
-base=http://127.0.0.1:$http_port
 psql_() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$url" "$@"; }
 
 # pg_cpu: CPU clock ticks of the PostgreSQL cluster so far (the postmaster
@@ -71,11 +67,11 @@ pg_cpu() {
   fi
 }
 
-pids=()
+stack=
 cleanup() {
   set +e
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+  # Stops the gateway and the server; the database is the benchmark's.
+  [ -z "$stack" ] || "$repo/scripts/stack.sh" stop "$stack" >/dev/null
   if [ "${MDC_COMPACT_KEEP_DB:-0}" != 1 ]; then
     psql -X -q "$admin_url" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 && log "dropped database $db"
   fi
@@ -88,17 +84,18 @@ log "building bench/compact"
 (cd "$here" && "$go" build -o "$work/compact" .)
 
 psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE DATABASE $db" >/dev/null
-DATABASE_URL=$url MDC_GRPC_ADDR=127.0.0.1:$grpc_port MDC_ADMIN_TOKEN=$token MDC_ACCESS_LOG=off \
-  MDC_METRICS_ADDR= MDC_RATE_LIMIT_READS=0 MDC_RATE_LIMIT_WRITES=0 "$build_dir/mdc-server" >"$work/server.log" 2>&1 &
-pids+=("$!")
-MDC_HTTP_ADDR=127.0.0.1:$http_port MDC_GRPC_ADDR=127.0.0.1:$grpc_port MDC_ACCESS_LOG=off \
-  "$build_dir/mdc-gateway" >"$work/gateway.log" 2>&1 &
-pids+=("$!")
-for _ in $(seq 100); do
-  curl -fsS "$base/health" >/dev/null 2>&1 && break
-  sleep 0.2
-done
-curl -fsS "$base/health" >/dev/null || die "the stack did not start (logs: $work)"
+# The stack: scripts/stack.sh, the one launcher of the tests and benchmarks,
+# on the benchmark's database, with the server's default pool (8; test
+# stacks use 4).
+started=$(MDC_SERVER_BIN=$build_dir/mdc-server MDC_GATEWAY_BIN=$build_dir/mdc-gateway \
+  "$repo/scripts/stack.sh" start --database-url "$url" --owner-pid $$ \
+  --server-env MDC_ACCESS_LOG=off --server-env MDC_RATE_LIMIT_READS=0 --server-env MDC_RATE_LIMIT_WRITES=0 --server-env MDC_DB_POOL_SIZE=8 \
+  --gateway-env MDC_ACCESS_LOG=off) || die "the stack did not start"
+stack=$(jq -r .handle <<<"$started")
+base=$(jq -r .base_url <<<"$started")
+token=$(jq -r .admin_token <<<"$started")
+server_pid=$(jq -r .server_pid <<<"$started")
+gateway_pid=$(jq -r .gateway_pid <<<"$started")
 
 now() { date +%s.%N; }
 get() { curl -sS --fail-with-body "$base$1" -H "Authorization: Bearer $token" || { log "GET $1 failed"; return 1; }; }

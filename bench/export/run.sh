@@ -46,6 +46,7 @@ if [ $# -lt 1 ]; then
 fi
 build_dir=$(cd "$1" && pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 admin_url=${MDC_BENCH_DATABASE_URL:?set MDC_BENCH_DATABASE_URL to a superuser URL}
 rows=${MDC_EXPORT_ROWS:-2000000}
 rounds=${MDC_EXPORT_ROUNDS:-3}
@@ -62,21 +63,19 @@ die() { log "error: $*"; exit 1; }
 
 url="${admin_url%/*}/$db"
 work=$(mktemp -d)
-token="mdc_bench_$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-grpc_port=$(free_port)
-http_port=$(free_port)
-base=http://127.0.0.1:$http_port
 baseline_gateway=${MDC_EXPORT_BASELINE_GATEWAY:-}
 baseline_port=$(free_port)
 baseline_base=http://127.0.0.1:$baseline_port
+baseline_pid=
 psql_() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$url" "$@"; }
 
-pids=()
+stack=
 cleanup() {
   set +e
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+  # Stops the gateway and the server; the database is the benchmark's.
+  [ -z "$stack" ] || "$repo/scripts/stack.sh" stop "$stack" >/dev/null
+  [ -z "$baseline_pid" ] || { kill "$baseline_pid"; wait "$baseline_pid"; } 2>/dev/null
   if [ "${MDC_EXPORT_KEEP_DB:-0}" != 1 ]; then
     psql -X -q "$admin_url" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 && log "dropped database $db"
   fi
@@ -89,30 +88,31 @@ log "building bench/export"
 (cd "$here" && "$go" build -o "$work/export" .)
 
 psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE DATABASE $db" >/dev/null
-DATABASE_URL=$url MDC_GRPC_ADDR=127.0.0.1:$grpc_port MDC_ADMIN_TOKEN=$token MDC_ACCESS_LOG=off \
-  MDC_METRICS_ADDR= MDC_RATE_LIMIT_READS=0 "$build_dir/mdc-server" >"$work/server.log" 2>&1 &
-server_pid=$!
-pids+=("$server_pid")
-MDC_HTTP_ADDR=127.0.0.1:$http_port MDC_GRPC_ADDR=127.0.0.1:$grpc_port MDC_ACCESS_LOG=off \
-  "$build_dir/mdc-gateway" >"$work/gateway.log" 2>&1 &
-gateway_pid=$!
-pids+=("$gateway_pid")
-baseline_pid=
+# The stack: scripts/stack.sh, the one launcher of the tests and benchmarks,
+# on the benchmark's database, with the server's default pool (8; test
+# stacks use 4).
+started=$(MDC_SERVER_BIN=$build_dir/mdc-server MDC_GATEWAY_BIN=$build_dir/mdc-gateway \
+  "$repo/scripts/stack.sh" start --database-url "$url" --owner-pid $$ \
+  --server-env MDC_ACCESS_LOG=off --server-env MDC_RATE_LIMIT_READS=0 --server-env MDC_DB_POOL_SIZE=8 \
+  --gateway-env MDC_ACCESS_LOG=off) || die "the stack did not start"
+stack=$(jq -r .handle <<<"$started")
+base=$(jq -r .base_url <<<"$started")
+token=$(jq -r .admin_token <<<"$started")
+server_pid=$(jq -r .server_pid <<<"$started")
+gateway_pid=$(jq -r .gateway_pid <<<"$started")
+grpc_addr=$(jq -r .grpc_addr <<<"$started")
+# The baseline gateway (MDC_EXPORT_BASELINE_GATEWAY: e.g. main's build) beside
+# the built one, on the same server, for before and after in one run.
 if [ -n "$baseline_gateway" ]; then
-  MDC_HTTP_ADDR=127.0.0.1:$baseline_port MDC_GRPC_ADDR=127.0.0.1:$grpc_port MDC_ACCESS_LOG=off \
+  MDC_HTTP_ADDR=127.0.0.1:$baseline_port MDC_GRPC_ADDR=$grpc_addr MDC_ACCESS_LOG=off \
     "$baseline_gateway" >"$work/baseline-gateway.log" 2>&1 &
   baseline_pid=$!
-  pids+=("$baseline_pid")
   for _ in $(seq 100); do
     curl -fsS "$baseline_base/health" >/dev/null 2>&1 && break
     sleep 0.2
   done
+  curl -fsS "$baseline_base/health" >/dev/null || die "the baseline gateway did not start (log: $work)"
 fi
-for _ in $(seq 100); do
-  curl -fsS "$base/health" >/dev/null 2>&1 && break
-  sleep 0.2
-done
-curl -fsS "$base/health" >/dev/null || die "the stack did not start (logs: $work)"
 
 log "storing the template quote and generating $rows quotes"
 depth='{"buy":[{"price":99.5,"quantity":10},{"price":99.4,"quantity":20},{"price":99.3,"quantity":30},{"price":99.2,"quantity":40},{"price":99.1,"quantity":50}],"sell":[{"price":100.5,"quantity":10},{"price":100.6,"quantity":20},{"price":100.7,"quantity":30},{"price":100.8,"quantity":40},{"price":100.9,"quantity":50}]}'

@@ -36,6 +36,7 @@ if [ $# -lt 1 ]; then
   exit 2
 fi
 build_dir=$(cd "$1" && pwd)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 admin_url=${MDC_BENCH_DATABASE_URL:?set MDC_BENCH_DATABASE_URL to a superuser URL}
 rows=${MDC_IMPORT_ROWS:-2000000}
 rounds=${MDC_IMPORT_ROUNDS:-3}
@@ -48,18 +49,13 @@ die() { log "error: $*"; exit 1; }
 
 url="${admin_url%/*}/$db"
 work=$(mktemp -d)
-token="mdc_bench_$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-grpc_port=$(free_port)
-http_port=$(free_port)
-base=http://127.0.0.1:$http_port
 psql_() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$url" "$@"; }
 
-pids=()
+stack=
 cleanup() {
   set +e
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+  # Stops the gateway and the server; the database is the benchmark's.
+  [ -z "$stack" ] || "$repo/scripts/stack.sh" stop "$stack" >/dev/null
   if [ "${MDC_IMPORT_KEEP_DB:-0}" != 1 ]; then
     psql -X -q "$admin_url" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 && log "dropped database $db"
   fi
@@ -69,19 +65,18 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE DATABASE $db" >/dev/null
-DATABASE_URL=$url MDC_GRPC_ADDR=127.0.0.1:$grpc_port MDC_ADMIN_TOKEN=$token MDC_ACCESS_LOG=off \
-  MDC_METRICS_ADDR= "$build_dir/mdc-server" >"$work/server.log" 2>&1 &
-server_pid=$!
-pids+=("$server_pid")
-TMPDIR=$work MDC_HTTP_ADDR=127.0.0.1:$http_port MDC_GRPC_ADDR=127.0.0.1:$grpc_port MDC_ACCESS_LOG=off \
-  "$build_dir/mdc-gateway" >"$work/gateway.log" 2>&1 &
-gateway_pid=$!
-pids+=("$gateway_pid")
-for _ in $(seq 100); do
-  curl -fsS "$base/health" >/dev/null 2>&1 && break
-  sleep 0.2
-done
-curl -fsS "$base/health" >/dev/null || die "the stack did not start (logs: $work)"
+# The stack: scripts/stack.sh, the one launcher of the tests and benchmarks,
+# on the benchmark's database, with the server's default pool (8; test
+# stacks use 4).
+started=$(MDC_SERVER_BIN=$build_dir/mdc-server MDC_GATEWAY_BIN=$build_dir/mdc-gateway \
+  "$repo/scripts/stack.sh" start --database-url "$url" --owner-pid $$ \
+  --server-env MDC_ACCESS_LOG=off --server-env MDC_DB_POOL_SIZE=8 \
+  --gateway-env "TMPDIR=$work" --gateway-env MDC_ACCESS_LOG=off) || die "the stack did not start"
+stack=$(jq -r .handle <<<"$started")
+base=$(jq -r .base_url <<<"$started")
+token=$(jq -r .admin_token <<<"$started")
+server_pid=$(jq -r .server_pid <<<"$started")
+gateway_pid=$(jq -r .gateway_pid <<<"$started")
 
 log "storing the template quote and generating $rows quotes"
 depth='{"buy":[{"price":99.5,"quantity":10},{"price":99.4,"quantity":20},{"price":99.3,"quantity":30},{"price":99.2,"quantity":40},{"price":99.1,"quantity":50}],"sell":[{"price":100.5,"quantity":10},{"price":100.6,"quantity":20},{"price":100.7,"quantity":30},{"price":100.8,"quantity":40},{"price":100.9,"quantity":50}]}'

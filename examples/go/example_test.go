@@ -1,6 +1,7 @@
 package main
 
-// Runs the example against a real stack: a fresh database created from
+// Runs the example against a real stack, started by scripts/stack.sh (the
+// one launcher of every suite): a fresh database created from
 // MDC_TEST_DATABASE_URL (scripts/test.sh exports it) and the mdc-server
 // binary named by MDC_SERVER_BIN on a free 127.0.0.1 port. Without those
 // variables the test is skipped, unless MDC_REQUIRE_STACK=1 (ctest sets it).
@@ -10,15 +11,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -31,11 +26,11 @@ import (
 
 	"github.com/mdc-project/mdc/clients/go/mdcclient"
 	mdcv1 "github.com/mdc-project/mdc/clients/go/mdcv1"
+	"github.com/mdc-project/mdc/clients/go/teststack"
 )
 
 const (
 	startTimeout = 30 * time.Second
-	stopGrace    = 20 * time.Second
 )
 
 func TestExampleAgainstServer(t *testing.T) {
@@ -138,81 +133,43 @@ func TestDescribeListsEveryBadField(t *testing.T) {
 	}
 }
 
-// startServer creates a database and starts mdc-server on it; both go away
-// when the test ends. It returns the gRPC address and the admin token.
+// startServer creates a database and starts mdc-server on it with
+// scripts/stack.sh (the one launcher of every suite, through package
+// teststack); both go away when the test ends. It returns the gRPC address
+// and the admin token.
 func startServer(t *testing.T) (addr, adminToken string) {
 	t.Helper()
-	bin, superURL := os.Getenv("MDC_SERVER_BIN"), os.Getenv("MDC_TEST_DATABASE_URL")
-	if bin == "" || superURL == "" {
+	if os.Getenv("MDC_SERVER_BIN") == "" || os.Getenv("MDC_TEST_DATABASE_URL") == "" {
 		msg := "MDC_SERVER_BIN and MDC_TEST_DATABASE_URL are needed (scripts/test.sh -R go-client sets them)"
 		if os.Getenv("MDC_REQUIRE_STACK") == "1" {
 			t.Fatal(msg)
 		}
 		t.Skip(msg)
 	}
-
-	dbName := "mdc_gotest_" + randomHex(t, 6)
-	psql(t, superURL, "CREATE DATABASE "+dbName)
-	t.Cleanup(func() { psql(t, superURL, "DROP DATABASE IF EXISTS "+dbName+" WITH (FORCE)") })
-	dbURL, err := url.Parse(superURL)
-	if err != nil {
-		t.Fatalf("MDC_TEST_DATABASE_URL: %v", err)
-	}
-	dbURL.Path = "/" + dbName
-
-	addr = freeAddr(t)
-	adminToken = randomToken(t)
-	logPath := filepath.Join(t.TempDir(), "server.log")
-	logFile, err := os.Create(logPath)
+	stack, err := teststack.Start(teststack.Options{NoGateway: true, DBPrefix: "mdc_gotest_"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer logFile.Close()
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(),
-		"DATABASE_URL="+dbURL.String(),
-		"MDC_GRPC_ADDR="+addr,
-		"MDC_ADMIN_TOKEN="+adminToken,
-		"MDC_METRICS_ADDR=",  // no metrics listener: ports stay free
-		"MDC_DB_POOL_SIZE=4", // several suites share one test cluster
-		"MDC_SECRET_KEY=",
-		"MDC_BROKER_TOKEN_URL=",
-	)
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = procAttr()
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	logTail := func() string {
-		data, _ := os.ReadFile(logPath)
+		data, _ := os.ReadFile(stack.Logs.Server)
 		lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 		if len(lines) > 40 {
 			lines = lines[len(lines)-40:]
 		}
 		return strings.Join(lines, "\n")
 	}
-	// Registered after the database's cleanup, so it runs before it.
 	t.Cleanup(func() {
-		select {
-		case err := <-exited:
+		if err := stack.Check(); err != nil {
 			t.Errorf("mdc-server ended before the test did: %v\n%s", err, logTail())
-			return
-		default:
-		}
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(stopGrace):
-			_ = cmd.Process.Kill()
-			<-exited
-			t.Errorf("mdc-server did not exit within %s of SIGTERM\n%s", stopGrace, logTail())
 		}
 		if t.Failed() {
 			t.Logf("mdc-server log:\n%s", logTail())
 		}
+		if err := stack.Stop(); err != nil {
+			t.Error(err)
+		}
 	})
+	addr, adminToken = stack.GRPCAddr, stack.AdminToken
 
 	// Ready when HealthService.Check answers.
 	conn, err := mdcclient.Dial(addr, "")
@@ -229,49 +186,11 @@ func startServer(t *testing.T) (addr, adminToken string) {
 		if err == nil {
 			return addr, adminToken
 		}
-		select {
-		case werr := <-exited:
-			exited <- werr // for the cleanup
-			t.Fatalf("mdc-server exited during start-up: %v\n%s", werr, logTail())
-		default:
-		}
 		if time.Now().After(deadline) {
 			t.Fatalf("mdc-server at %s not healthy within %s (last: %v)\n%s", addr, startTimeout, err, logTail())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-}
-
-func psql(t *testing.T, dbURL, sql string) {
-	t.Helper()
-	bin, err := exec.LookPath("psql")
-	if err != nil {
-		bin = "/usr/lib/postgresql/15/bin/psql"
-	}
-	out, err := exec.Command(bin, "--no-psqlrc", "--quiet", "--set=ON_ERROR_STOP=1",
-		"--dbname="+dbURL, "--command="+sql).CombinedOutput()
-	if err != nil {
-		t.Fatalf("psql %q: %v\n%s", sql, err, out)
-	}
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lis.Close()
-	return lis.Addr().String()
-}
-
-func randomHex(t *testing.T, n int) string {
-	t.Helper()
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(b)
 }
 
 // randomToken is shaped like the service's tokens: "mdc_" and 256 bits.

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The ctest `contract`: schemathesis against a private mdc stack.
 
-Starts its own stack like clients/python/tests/mdc_stack.py (a database
-``mdc_contract_<random>`` created through the superuser URL in
-``MDC_TEST_DATABASE_URL`` with psql; ``MDC_SERVER_BIN`` and ``MDC_GATEWAY_BIN``
-on free 127.0.0.1 ports; a fake broker token endpoint so
+Starts its own stack with scripts/stack.sh, the one launcher of every suite
+(a database ``mdc_contract_<random>`` created through the superuser URL in
+``MDC_TEST_DATABASE_URL``; ``MDC_SERVER_BIN`` and ``MDC_GATEWAY_BIN`` on free
+127.0.0.1 ports; a secret key and a fake broker token endpoint so
 GET /v1/developer/token has something to call), creates a developer and an
 admin through the API, and runs schemathesis (PyPI, pinned in
 requirements.txt, installed into a virtualenv under the build folder) with a
@@ -34,62 +34,39 @@ MDC_CONTRACT_MIN_ITEMS (default 40), MDC_CONTRACT_LARGE_EXAMPLES (default
 
 from __future__ import annotations
 
-import base64
-import ctypes
 import http.server
 import json
 import os
 import secrets
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 HERE = Path(__file__).resolve().parent
-HEALTH_TIMEOUT = 30.0
-STOP_GRACE = 20.0
+STACK_SH = HERE.parent.parent / "scripts" / "stack.sh"
 
 
 def log(msg: str) -> None:
     print(f"contract: {msg}", flush=True)
 
 
-def free_addr() -> str:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        host, port = s.getsockname()
-        return f"{host}:{port}"
-
-
-def random_token() -> str:
-    return "mdc_" + base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
-
-
-def psql(db_url: str, sql: str) -> str:
-    binary = shutil.which("psql") or "/usr/lib/postgresql/15/bin/psql"
-    result = subprocess.run(
-        [binary, "--no-psqlrc", "--quiet", "--tuples-only", "--no-align",
-         "--set=ON_ERROR_STOP=1", f"--dbname={db_url}", f"--command={sql}"],
-        capture_output=True, text=True, timeout=60,
-    )
+def stack_sh(*args: str) -> str:
+    """Runs scripts/stack.sh with args; its stdout, or RuntimeError with its stderr."""
+    result = subprocess.run(["bash", str(STACK_SH), *args], capture_output=True, text=True, timeout=120)
     if result.returncode != 0:
-        raise RuntimeError(f"psql {sql!r}: {result.stderr.strip()}")
-    return result.stdout.strip()
+        raise RuntimeError(f"stack.sh {' '.join(args[:2])}: {result.stderr.strip()}")
+    return result.stdout
 
 
-def _die_with_parent() -> None:
-    """The kernel kills the child when this script dies (PR_SET_PDEATHSIG)."""
+def tail(path: str, lines: int = 40) -> str:
     try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
+        return "\n".join(Path(path).read_text(errors="replace").splitlines()[-lines:])
     except OSError:
-        pass
+        return ""
 
 
 def venv_schemathesis(work: Path) -> Path:
@@ -140,40 +117,6 @@ class FakeBroker:
         self.server.server_close()
 
 
-class Process:
-    def __init__(self, name: str, binary: str, env: dict[str, str], log_path: Path) -> None:
-        self.name, self.binary, self.env, self.log_path = name, binary, env, log_path
-        self.popen: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with open(self.log_path, "ab") as out:
-            self.popen = subprocess.Popen(
-                [self.binary], env={**os.environ, **self.env}, stdout=out,
-                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent,
-            )
-
-    def exited(self) -> str:
-        if self.popen is None or self.popen.poll() is None:
-            return ""
-        return f"{self.name} exited with status {self.popen.returncode}"
-
-    def stop(self) -> None:
-        if self.popen is None or self.popen.poll() is not None:
-            return
-        self.popen.send_signal(signal.SIGTERM)
-        try:
-            self.popen.wait(STOP_GRACE)
-        except subprocess.TimeoutExpired:
-            self.popen.kill()
-            self.popen.wait()
-
-    def tail(self, lines: int = 40) -> str:
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return ""
-
-
 def call(base: str, method: str, path: str, token: str, body: object = None) -> dict:
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(base + path, data=data, method=method, headers={
@@ -194,24 +137,6 @@ def call_csv(base: str, path: str, token: str, csv: str) -> dict:
 # symbol of the security master, which no schema can state.
 KNOWN_EQUITY_LIST = ("SYMBOL,NAME OF COMPANY,SERIES,DATE OF LISTING,PAID UP VALUE,MARKET LOT,ISIN NUMBER,FACE VALUE\n"
                      "CONTRACTCO,Contract Co,EQ,02-JAN-2020,5,1,INE009A01021,5\n")
-
-
-def wait_healthy(base: str, processes: list[Process]) -> None:
-    deadline = time.monotonic() + HEALTH_TIMEOUT
-    last = "no answer yet"
-    while True:
-        for p in processes:
-            if ended := p.exited():
-                raise RuntimeError(f"{ended}\n{p.tail()}")
-        try:
-            with urllib.request.urlopen(base + "/health", timeout=2) as resp:
-                if resp.status == 200:
-                    return
-        except (urllib.error.URLError, OSError) as exc:
-            last = str(exc)
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"GET {base}/health did not answer 200 within {HEALTH_TIMEOUT}s ({last})")
-        time.sleep(0.1)
 
 
 def schemathesis_run(exe: Path, base: str, token: str, name: str, reports: Path, seed: str,
@@ -252,44 +177,25 @@ def main() -> int:
 
     run_dir = work / time.strftime("run-%Y%m%d-%H%M%S")
     run_dir.mkdir()
-    super_url = os.environ["MDC_TEST_DATABASE_URL"]
-    db_name = "mdc_contract_" + secrets.token_hex(6)
     broker = FakeBroker()
-    processes: list[Process] = []
-    created_db = False
+    stack: dict | None = None
     status = 2
     try:
-        psql(super_url, f"CREATE DATABASE {db_name}")
-        created_db = True
-        db_url = urlunsplit(urlsplit(super_url)._replace(path="/" + db_name))
-        grpc_addr, http_addr = free_addr(), free_addr()
-        bootstrap = random_token()
-        server = Process("mdc-server", os.environ["MDC_SERVER_BIN"], {
-            "DATABASE_URL": db_url,
-            "MDC_GRPC_ADDR": grpc_addr,
-            "MDC_ADMIN_TOKEN": bootstrap,
-            "MDC_METRICS_ADDR": "",
-            "MDC_DB_POOL_SIZE": "4",
+        stack = json.loads(stack_sh(
+            "start", "--db-prefix", "mdc_contract_", "--owner-pid", str(os.getpid()),
             # A key, so PUT /v1/admin/broker can store credentials (else 412).
-            "MDC_SECRET_KEY": secrets.token_hex(32),
-            "MDC_BROKER_TOKEN_URL": broker.url,
-            "MDC_BROKER_API_KEY": "contract-key",
-            "MDC_BROKER_API_SECRET": "contract-secret",
-        }, run_dir / "server.log")
-        gateway = Process("mdc-gateway", os.environ["MDC_GATEWAY_BIN"],
-                          {"MDC_HTTP_ADDR": http_addr, "MDC_GRPC_ADDR": grpc_addr},
-                          run_dir / "gateway.log")
-        processes = [server, gateway]
-        server.start()
-        gateway.start()
-        base = f"http://{http_addr}"
-        wait_healthy(base, processes)
+            "--server-env", "MDC_SECRET_KEY=" + secrets.token_hex(32),
+            "--server-env", "MDC_BROKER_TOKEN_URL=" + broker.url,
+            "--server-env", "MDC_BROKER_API_KEY=contract-key",
+            "--server-env", "MDC_BROKER_API_SECRET=contract-secret",
+        ))
+        base, bootstrap = stack["base_url"], stack["admin_token"]
         developer = call(base, "POST", "/v1/admin/developers", bootstrap,
                          {"username": "contract-developer", "role": "developer"})["token"]
         admin = call(base, "POST", "/v1/admin/developers", bootstrap,
                      {"username": "contract-admin", "role": "admin"})["token"]
         call_csv(base, "/v1/admin/instruments/import?kind=equity_list", admin, KNOWN_EQUITY_LIST)
-        log(f"stack on {base} (database {db_name}, logs in {run_dir})")
+        log(f"stack on {base} (database {stack['database']}, logs in {stack['dir']}, reports in {run_dir})")
 
         dev_status = schemathesis_run(exe, base, developer, "developer", run_dir, seed, examples,
                                       ["--exclude-path-regex", "^/v1/admin/"])
@@ -311,25 +217,31 @@ def main() -> int:
                                         large_examples,
                                         ["--include-path-regex", "^/v1/admin/", *large_flags],
                                         large) or admin_status
-        for p in processes:
-            if ended := p.exited():
-                log(f"{ended} during the run\n{p.tail()}")
-                dev_status = dev_status or 1
+        try:
+            stack_sh("check", stack["handle"])
+        except RuntimeError as exc:
+            log(f"{exc} during the run\n{tail(stack['logs']['server'])}\n{tail(stack['logs']['gateway'])}")
+            dev_status = dev_status or 1
         status = 1 if dev_status or admin_status else 0
-    except Exception as exc:  # setup failed: say why, with the logs
+    except Exception as exc:  # setup failed: say why (stack.sh kept and named the logs)
         log(f"setup failed: {exc}")
-        for p in processes:
-            log(f"--- {p.name}:\n{p.tail()}")
         status = 2
     finally:
-        for p in reversed(processes):
-            p.stop()
         broker.stop()
-        if created_db:
+        if stack is not None:
+            # The stack's logs are kept with the reports when the run failed.
+            keep = status != 0 or bool(os.environ.get("MDC_CONTRACT_KEEP_LOGS"))
             try:
-                psql(super_url, f"DROP DATABASE IF EXISTS {db_name} WITH (FORCE)")
+                stack_sh("stop", stack["handle"], *(["--keep"] if keep else []))
             except RuntimeError as exc:
                 log(str(exc))
+                status = status or 1
+                keep = True
+            if keep:
+                for name, path in stack["logs"].items():
+                    if os.path.exists(path):
+                        shutil.copyfile(path, run_dir / f"{name}.log")
+                shutil.rmtree(stack["dir"], ignore_errors=True)
     if status == 0 and not os.environ.get("MDC_CONTRACT_KEEP_LOGS"):
         shutil.rmtree(run_dir, ignore_errors=True)
     else:

@@ -49,7 +49,12 @@ func (f *fakeBroker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch mode {
 	case "slow":
-		time.Sleep(3 * time.Second) // the server gives up after 1 s
+		// Slower than the server waits (1 s): answer nothing until it has
+		// given up and closed the call.
+		select {
+		case <-r.Context().Done():
+		case <-time.After(30 * time.Second):
+		}
 	case "500":
 		http.Error(w, "broker down", http.StatusInternalServerError)
 		return

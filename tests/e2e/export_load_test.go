@@ -98,7 +98,7 @@ func TestExportStopsWhenTheClientLeaves(t *testing.T) {
 // peakRSS is a process's peak resident memory (VmHWM) in bytes.
 func peakRSS(t *testing.T, p *process) int64 {
 	t.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.pid()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func peakRSS(t *testing.T, p *process) int64 {
 			return kb << 10
 		}
 	}
-	t.Fatalf("no VmHWM in /proc/%d/status", p.cmd.Process.Pid)
+	t.Fatalf("no VmHWM in /proc/%d/status", p.pid())
 	return 0
 }
 

@@ -54,6 +54,12 @@ func (p *process) kill(t *testing.T) {
 	if !p.running() {
 		t.Fatalf("%s is not running; nothing to kill", p.name)
 	}
+	if p.stack != nil {
+		if err := p.stack.Kill(p.role); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
 	if err := p.cmd.Process.Kill(); err != nil {
 		t.Fatalf("killing %s: %v", p.name, err)
 	}

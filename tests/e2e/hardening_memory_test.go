@@ -89,7 +89,7 @@ func postJSON(s *Stack, path, token, body string) (int, string, error) {
 // rssOf is a process's resident memory now (VmRSS) in bytes.
 func rssOf(t *testing.T, p *process) int64 {
 	t.Helper()
-	return rssBytes(t, p.cmd.Process.Pid)
+	return rssBytes(t, p.pid())
 }
 
 func TestHostileBodiesStayBounded(t *testing.T) {

@@ -49,7 +49,12 @@ func TestAdminRoutesCheckTheRoleBeforeTheArguments(t *testing.T) {
 // made-up token is refused before its body is read, so the budget is held
 // by developers with valid tokens.
 func TestBusyGatewayLogsWhy(t *testing.T) {
-	s := StartStackWith(t, StackOptions{GatewayEnv: []string{"MDC_MAX_BODY_BYTES_IN_FLIGHT=131072"}})
+	metricsAddr, err := freeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := StartStackWith(t, StackOptions{GatewayEnv: []string{
+		"MDC_MAX_BODY_BYTES_IN_FLIGHT=131072", "MDC_GATEWAY_METRICS_ADDR=" + metricsAddr}})
 	addr := strings.TrimPrefix(s.BaseURL(), "http://")
 	// Two developers send 64 KiB each and stall: the whole budget is held.
 	var holders []net.Conn
@@ -65,7 +70,10 @@ func TestBusyGatewayLogsWhy(t *testing.T) {
 			"Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n%s", holder, strings.Repeat(" ", 64<<10))
 	}
 	_, third := s.NewDeveloper(t, "developer")
-	time.Sleep(300 * time.Millisecond)
+	// The holders' bytes (their tokens passed the token check, so they may
+	// use the whole budget) have all arrived once the budget is held: the
+	// gateway's gauge says so.
+	waitForGauge(t, metricsAddr, "mdc_gateway_body_bytes_held", 131072)
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,8 @@
 // Tests use the package's shared stack (SharedStack), or start a private one
 // (StartStack, or StartStackWith for extra server environment or a database
 // of their own) when they change the stack itself, e.g. stop the server, or
-// count what the whole database holds.
+// count what the whole database holds. Stacks are started by
+// scripts/stack.sh, as every suite's are (package teststack).
 package e2e
 
 import (
@@ -73,7 +74,7 @@ func runMain(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "e2e: starting the shared stack: %v\n", err)
 		if stack != nil {
 			stack.writeLogTails(os.Stderr, nil)
-			stack.shutdown(stderrLogger{})
+			stack.shutdown(stderrLogger{}, true)
 		}
 		return 1
 	}
@@ -84,10 +85,7 @@ func runMain(m *testing.M) int {
 	if code != 0 {
 		fmt.Fprintf(os.Stderr, "e2e: the shared stack's logs are kept in %s\n", stack.logDir)
 	}
-	stack.shutdown(stderrLogger{})
-	if code == 0 {
-		os.RemoveAll(stack.logDir)
-	}
+	stack.shutdown(stderrLogger{}, code != 0)
 	return code
 }
 

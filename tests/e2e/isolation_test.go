@@ -152,7 +152,7 @@ func TestBadCallersDoNotHurtOthers(t *testing.T) {
 		t.Errorf("gRPC watch got %s", eventKey(events[0]))
 	}
 	// The server gave back what the attack made it take, or never took it.
-	if rss := processRSS(t, s.server.cmd.Process.Pid); rss > 300<<20 {
+	if rss := processRSS(t, s.server.pid()); rss > 300<<20 {
 		t.Errorf("server RSS after the attack: %d MB", rss>>20)
 	}
 }

@@ -163,3 +163,26 @@ func (sc scrape) sum(name string, want map[string]string) float64 {
 	}
 	return total
 }
+
+// waitForGauge polls the /metrics page at addr until the unlabelled gauge
+// name reaches at least want, for at most 30 s: a gateway state (e.g. a held
+// body budget) read from the process instead of waited for by the clock.
+func waitForGauge(t *testing.T, addr, name string, want float64) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		last := "absent"
+		for _, s := range fetchScrape(t, addr) {
+			if s.name == name {
+				if s.value >= want {
+					return
+				}
+				last = fmt.Sprint(s.value)
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s at %s did not reach %v within 30 s (last: %s)", name, addr, want, last)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

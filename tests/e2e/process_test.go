@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/mdc-project/mdc/clients/go/teststack"
 )
 
 // process is one child binary of a stack, its output appended to a log file.
@@ -17,6 +19,10 @@ type process struct {
 	env     []string // added to the test binary's environment
 	logPath string
 	runAs   *syscall.Credential // the user it runs as; nil: the test's
+	// stack and role ("server", "gateway") make it one of a stack's
+	// processes, run by scripts/stack.sh: the methods below ask the script.
+	stack *teststack.Stack
+	role  string
 
 	cmd  *exec.Cmd
 	done chan struct{} // closed when the process has exited
@@ -25,6 +31,10 @@ type process struct {
 
 // start launches the process; its stdout and stderr go to logPath.
 func (p *process) start() error {
+	if p.stack != nil {
+		// env is all of its settings: the script's, maybe changed.
+		return p.stack.Resume(p.role, p.env...)
+	}
 	if p.running() {
 		return fmt.Errorf("%s is already running", p.name)
 	}
@@ -61,6 +71,9 @@ func (p *process) start() error {
 
 // running reports whether the process was started and has not exited.
 func (p *process) running() bool {
+	if p.stack != nil {
+		return p.stack.Running(p.role)
+	}
 	if p.done == nil {
 		return false
 	}
@@ -75,6 +88,9 @@ func (p *process) running() bool {
 // exited returns a description of how the process ended, or "" while it
 // runs.
 func (p *process) exited() string {
+	if p.stack != nil {
+		return p.stack.Exited(p.role)
+	}
 	if p.done == nil || p.running() {
 		return ""
 	}
@@ -91,6 +107,9 @@ func (p *process) stop(grace time.Duration) error {
 	if !p.running() {
 		return nil
 	}
+	if p.stack != nil {
+		return p.stack.StopProcess(p.role) // its grace is the script's, 20 s
+	}
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-p.done:
@@ -104,4 +123,12 @@ func (p *process) stop(grace time.Duration) error {
 		return fmt.Errorf("%s exited after SIGTERM: %v", p.name, p.err)
 	}
 	return p.err
+}
+
+// pid is the process id of the running process.
+func (p *process) pid() int {
+	if p.stack != nil {
+		return p.stack.PID(p.role)
+	}
+	return p.cmd.Process.Pid
 }

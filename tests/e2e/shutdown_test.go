@@ -61,8 +61,13 @@ func TestWritesUnderWayAtShutdownAreAnsweredAndKept(t *testing.T) {
 			}
 		}(w)
 	}
-	time.Sleep(300 * time.Millisecond) // the writes are flowing
-	s.StopServer(t)                    // fails the test unless it exits 0
+	// The writes are flowing: as many answered 200 as there are writers.
+	waitFor(t, "a write answered 200 to each writer", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return counts["200"] >= writers
+	})
+	s.StopServer(t) // fails the test unless it exits 0
 	wg.Wait()
 
 	t.Logf("answers: %v", counts)

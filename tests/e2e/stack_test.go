@@ -9,10 +9,11 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mdc-project/mdc/clients/go/teststack"
 )
 
 const (
@@ -23,9 +24,10 @@ const (
 // Stack is one running mdc: its own database, an mdc-server and an
 // mdc-gateway on free loopback ports, with their logs in a temporary folder.
 type Stack struct {
+	ts         *teststack.Stack // as scripts/stack.sh started it
 	adminToken string
-	dbName     string
-	dbURL      string // URL of the stack's own database
+	dbName     string // the stack's own database; "" when opts named one
+	dbURL      string // URL of the database the server runs on
 	grpcAddr   string
 	httpAddr   string
 	logDir     string
@@ -84,7 +86,7 @@ func StartStackWith(t *testing.T, opts StackOptions) *Stack {
 	if err != nil {
 		if s != nil {
 			s.logTails(t, nil)
-			s.shutdown(t)
+			s.shutdown(t, true)
 		}
 		t.Fatalf("starting a stack: %v", err)
 	}
@@ -93,87 +95,50 @@ func StartStackWith(t *testing.T, opts StackOptions) *Stack {
 			s.logTails(t, nil)
 			t.Logf("logs kept in %s", s.logDir)
 		}
-		s.shutdown(t)
-		if !t.Failed() {
-			os.RemoveAll(s.logDir)
-		}
+		s.shutdown(t, t.Failed())
 	})
 	return s
 }
 
-// startStack creates the database (unless opts names one), starts the
-// server and the gateway and waits until GET /health answers 200. On error
-// it returns the partly started stack (or nil) for the caller to report and
-// shut down.
+// startStack starts a stack through scripts/stack.sh, the one launcher of
+// every suite (package teststack): a fresh database (unless opts names one),
+// the server and the gateway, healthy when it returns. The script reports
+// and keeps the logs of a stack that failed to start.
 func startStack(log logger, opts StackOptions) (*Stack, error) {
-	logDir, err := os.MkdirTemp("", "mdc-e2e-")
-	if err != nil {
-		return nil, err
-	}
-	token, err := randomToken()
+	ts, err := teststack.Start(teststack.Options{
+		ServerEnv: opts.Env,
+		// The tests stand where a load balancer would: a test that plays
+		// many clients names each by X-Forwarded-For, so the failed-token
+		// throttle counts them apart.
+		GatewayEnv:  append([]string{"MDC_GATEWAY_TRUSTED_PROXIES=127.0.0.1,::1"}, opts.GatewayEnv...),
+		DatabaseURL: opts.DatabaseURL,
+		DBPrefix:    "mdc_e2e_",
+	})
 	if err != nil {
 		return nil, err
 	}
 	s := &Stack{
-		adminToken: token,
-		logDir:     logDir,
+		ts:         ts,
+		adminToken: ts.AdminToken,
+		dbName:     ts.Database,
+		dbURL:      ts.DatabaseURL,
+		grpcAddr:   ts.GRPCAddr,
+		httpAddr:   ts.HTTPAddr,
+		logDir:     ts.Dir,
 		client:     &http.Client{Timeout: 30 * time.Second, Transport: clientTransport(opts.ClientTLS)},
 		https:      opts.ClientTLS != nil,
 	}
-	if s.grpcAddr, err = freeAddr(); err != nil {
-		return s, err
-	}
-	if s.httpAddr, err = freeAddr(); err != nil {
-		return s, err
-	}
-	if opts.DatabaseURL != "" {
-		s.dbURL = opts.DatabaseURL
-	} else if s.dbName, s.dbURL, err = createDatabase(); err != nil {
-		return s, err
-	}
-	s.server = &process{
-		name:    "mdc-server",
-		bin:     env.serverBin,
-		logPath: filepath.Join(logDir, "server.log"),
-		env: append([]string{
-			"DATABASE_URL=" + s.dbURL,
-			"MDC_GRPC_ADDR=" + s.grpcAddr,
-			"MDC_ADMIN_TOKEN=" + s.adminToken,
-			"MDC_METRICS_ADDR=", // no metrics listener: ports stay free
-			// Several stacks share one test cluster (max_connections 100).
-			"MDC_DB_POOL_SIZE=4",
-			// Not inherited from the test's environment: a stack has no
-			// secret key and no broker unless opts.Env gives them.
-			"MDC_SECRET_KEY=",
-			"MDC_BROKER_TOKEN_URL=",
-			"MDC_GRPC_TLS_CERT=", "MDC_GRPC_TLS_KEY=", // plaintext unless opts.Env
-		}, opts.Env...),
-	}
-	s.gateway = &process{
-		name:    "mdc-gateway",
-		bin:     env.gatewayBin,
-		logPath: filepath.Join(logDir, "gateway.log"),
-		env: append([]string{
-			"MDC_HTTP_ADDR=" + s.httpAddr,
-			"MDC_GRPC_ADDR=" + s.grpcAddr,
-			// Plain HTTP and plaintext gRPC unless opts.GatewayEnv says.
-			"MDC_TLS_CERT=", "MDC_TLS_KEY=", "MDC_GRPC_TLS_CA=", "MDC_GRPC_TLS_SERVER_NAME=",
-			// The tests stand where a load balancer would: a test that
-			// plays many clients names each by X-Forwarded-For, so the
-			// failed-token throttle counts them apart.
-			"MDC_GATEWAY_TRUSTED_PROXIES=127.0.0.1,::1",
-		}, opts.GatewayEnv...),
-	}
-	if err := s.server.start(); err != nil {
-		return s, err
-	}
-	if err := s.gateway.start(); err != nil {
-		return s, err
+	s.server = &process{name: "mdc-server", stack: ts, role: "server", logPath: ts.Logs.Server}
+	s.gateway = &process{name: "mdc-gateway", stack: ts, role: "gateway", logPath: ts.Logs.Gateway}
+	for _, p := range []*process{s.server, s.gateway} {
+		if p.env, err = ts.Env(p.role); err != nil {
+			return s, err
+		}
 	}
 	if err := s.waitHealthy(); err != nil {
 		return s, err
 	}
-	log.Logf("stack up: http %s, grpc %s, database %s, logs %s", s.httpAddr, s.grpcAddr, s.dbName, logDir)
+	log.Logf("stack up: http %s, grpc %s, database %s, logs %s", s.httpAddr, s.grpcAddr, s.dbName, s.logDir)
 	return s, nil
 }
 
@@ -274,22 +239,17 @@ func (s *Stack) mustBePrivate(t *testing.T) {
 	}
 }
 
-// shutdown stops the gateway, then the server, then drops the database.
-// Problems are reported through log; an unclean server exit is one.
-func (s *Stack) shutdown(log logger) {
-	for _, p := range []*process{s.gateway, s.server} {
-		if p == nil {
-			continue
-		}
-		if err := p.stop(stopGrace); err != nil {
-			log.Logf("shutdown: %v", err)
-		}
+// shutdown stops the gateway, then the server, then drops the database the
+// stack created and, unless keepLogs, removes its folder. Problems are
+// reported through log; an unclean server exit is one (the folder is then
+// kept).
+func (s *Stack) shutdown(log logger, keepLogs bool) {
+	stop := s.ts.Stop
+	if keepLogs {
+		stop = s.ts.StopKeep
 	}
-	if s.dbName != "" {
-		if err := dropDatabase(s.dbName); err != nil {
-			log.Logf("shutdown: dropping database %s: %v", s.dbName, err)
-		}
-		s.dbName = ""
+	if err := stop(); err != nil {
+		log.Logf("shutdown: %v", err)
 	}
 }
 

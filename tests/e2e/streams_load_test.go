@@ -139,7 +139,7 @@ func TestWatcherThatNeverReadsStaysBounded(t *testing.T) {
 		}
 	}
 	write(0) // warm up: pools, prepared statements, buffers
-	base := rssBytes(t, s.server.cmd.Process.Pid)
+	base := rssBytes(t, s.server.pid())
 
 	client := mdcv1.NewStreamServiceClient(dialGRPC(t, s))
 	stream, err := client.WatchQuotes(withToken(streamContext(t), token), &mdcv1.WatchQuotesRequest{Symbols: symbols})
@@ -150,7 +150,7 @@ func TestWatcherThatNeverReadsStaysBounded(t *testing.T) {
 	for n := 1; n <= batches; n++ {
 		write(n)
 	}
-	grown := rssBytes(t, s.server.cmd.Process.Pid) - base
+	grown := rssBytes(t, s.server.pid()) - base
 	const written = batches * perBatch * 2000
 	const bound = 64 << 20
 	t.Logf("RSS grew by %d MiB while ~%d MiB of records were written for the watcher", grown>>20, written>>20)

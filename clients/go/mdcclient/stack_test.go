@@ -1,8 +1,10 @@
 package mdcclient_test
 
-// A real mdc-server for the stream tests, as examples/go's test starts one: a
-// fresh database created from MDC_TEST_DATABASE_URL (scripts/test.sh exports
-// it) and the binary named by MDC_SERVER_BIN on a free 127.0.0.1 port.
+// A real mdc-server for the stream tests, started by scripts/stack.sh (the
+// one launcher of every suite, through package teststack): a fresh database
+// created from MDC_TEST_DATABASE_URL (scripts/test.sh exports it) and the
+// binary named by MDC_SERVER_BIN on a free 127.0.0.1 port; the gateway
+// (MDC_GATEWAY_BIN) only for the tests that ask for it (startGateway).
 // Without those variables the tests are skipped, unless MDC_REQUIRE_STACK=1
 // (ctest sets it) makes that a failure.
 
@@ -13,12 +15,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net"
-	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -26,11 +25,11 @@ import (
 
 	"github.com/mdc-project/mdc/clients/go/mdcclient"
 	mdcv1 "github.com/mdc-project/mdc/clients/go/mdcv1"
+	"github.com/mdc-project/mdc/clients/go/teststack"
 )
 
 const (
 	startTimeout = 30 * time.Second
-	stopGrace    = 20 * time.Second
 	// watchHeartbeat is how often the server sends an idle watch a message
 	// (MDC_WATCH_HEARTBEAT): short, so that the stream tests see heartbeats
 	// and can use a short idle timeout.
@@ -40,78 +39,53 @@ const (
 // mdcServer is one mdc-server on its own database.
 type mdcServer struct {
 	t          *testing.T
-	bin        string
+	stack      *teststack.Stack
 	addr       string
 	adminToken string
-	env        []string
 	logPath    string
-	cmd        *exec.Cmd
-	exited     chan error
+	down       bool // stopped or killed by the test
 }
 
 // startMdcServer creates a database and starts mdc-server on it; both go away
 // when the test ends.
 func startMdcServer(t *testing.T) *mdcServer {
 	t.Helper()
-	bin, superURL := os.Getenv("MDC_SERVER_BIN"), os.Getenv("MDC_TEST_DATABASE_URL")
-	if bin == "" || superURL == "" {
+	if os.Getenv("MDC_SERVER_BIN") == "" || os.Getenv("MDC_TEST_DATABASE_URL") == "" {
 		msg := "MDC_SERVER_BIN and MDC_TEST_DATABASE_URL are needed (scripts/test.sh -R go-client sets them)"
 		if os.Getenv("MDC_REQUIRE_STACK") == "1" {
 			t.Fatal(msg)
 		}
 		t.Skip(msg)
 	}
-	dbName := "mdc_goclient_" + randomHex(t, 6)
-	psql(t, superURL, "CREATE DATABASE "+dbName)
-	t.Cleanup(func() { psql(t, superURL, "DROP DATABASE IF EXISTS "+dbName+" WITH (FORCE)") })
-	dbURL, err := url.Parse(superURL)
+	stack, err := teststack.Start(teststack.Options{
+		NoGateway: true,
+		DBPrefix:  "mdc_goclient_",
+		ServerEnv: []string{fmt.Sprintf("MDC_WATCH_HEARTBEAT=%d", int(watchHeartbeat.Seconds()))},
+	})
 	if err != nil {
-		t.Fatalf("MDC_TEST_DATABASE_URL: %v", err)
+		t.Fatal(err)
 	}
-	dbURL.Path = "/" + dbName
-
-	s := &mdcServer{t: t, bin: bin, addr: freeAddr(t), adminToken: randomToken(t),
-		logPath: filepath.Join(t.TempDir(), "server.log")}
-	s.env = append(os.Environ(),
-		"DATABASE_URL="+dbURL.String(),
-		"MDC_GRPC_ADDR="+s.addr,
-		"MDC_ADMIN_TOKEN="+s.adminToken,
-		"MDC_METRICS_ADDR=",  // no metrics listener: ports stay free
-		"MDC_DB_POOL_SIZE=4", // several suites share one test cluster
-		"MDC_SECRET_KEY=",
-		"MDC_BROKER_TOKEN_URL=",
-		fmt.Sprintf("MDC_WATCH_HEARTBEAT=%d", int(watchHeartbeat.Seconds())),
-	)
-	// Registered after the database's cleanup, so it runs before it.
+	s := &mdcServer{t: t, stack: stack, addr: stack.GRPCAddr, adminToken: stack.AdminToken, logPath: stack.Logs.Server}
 	t.Cleanup(func() {
-		s.stop()
+		if !s.down {
+			if err := stack.Check(); err != nil {
+				t.Errorf("mdc-server ended by itself: %v\n%s", err, s.logTail())
+			}
+		}
 		if t.Failed() {
 			t.Logf("mdc-server log:\n%s", s.logTail())
 		}
+		if err := stack.Stop(); err != nil {
+			t.Error(err)
+		}
 	})
-	s.start()
+	s.waitHealthy()
 	return s
 }
 
-// start starts the server process and waits until HealthService.Check
-// answers.
-func (s *mdcServer) start() {
+// waitHealthy waits until HealthService.Check answers.
+func (s *mdcServer) waitHealthy() {
 	s.t.Helper()
-	logFile, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer logFile.Close()
-	s.cmd = exec.Command(s.bin)
-	s.cmd.Env = s.env
-	s.cmd.Stdout, s.cmd.Stderr = logFile, logFile
-	s.cmd.SysProcAttr = procAttr()
-	if err := s.cmd.Start(); err != nil {
-		s.t.Fatalf("starting %s: %v", s.bin, err)
-	}
-	s.exited = make(chan error, 1)
-	go func(cmd *exec.Cmd, exited chan<- error) { exited <- cmd.Wait() }(s.cmd, s.exited)
-
 	conn, err := mdcclient.Dial(s.addr, "")
 	if err != nil {
 		s.t.Fatal(err)
@@ -126,12 +100,6 @@ func (s *mdcServer) start() {
 		if err == nil {
 			return
 		}
-		select {
-		case werr := <-s.exited:
-			s.exited <- werr
-			s.t.Fatalf("mdc-server exited during start-up: %v\n%s", werr, s.logTail())
-		default:
-		}
 		if time.Now().After(deadline) {
 			s.t.Fatalf("mdc-server at %s not healthy within %s (last: %v)\n%s", s.addr, startTimeout, err, s.logTail())
 		}
@@ -139,26 +107,23 @@ func (s *mdcServer) start() {
 	}
 }
 
+// start starts the server again (after stop or kill) on the same address
+// and database, and waits until HealthService.Check answers.
+func (s *mdcServer) start() {
+	s.t.Helper()
+	if err := s.stack.Resume("server"); err != nil {
+		s.t.Fatalf("%v\n%s", err, s.logTail())
+	}
+	s.down = false
+	s.waitHealthy()
+}
+
 // stop sends SIGTERM (the server drains) and waits for the process.
 func (s *mdcServer) stop() {
 	s.t.Helper()
-	if s.cmd == nil {
-		return
-	}
-	defer func() { s.cmd = nil }()
-	select {
-	case err := <-s.exited:
-		s.t.Errorf("mdc-server ended by itself: %v\n%s", err, s.logTail())
-		return
-	default:
-	}
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.exited:
-	case <-time.After(stopGrace):
-		_ = s.cmd.Process.Kill()
-		<-s.exited
-		s.t.Errorf("mdc-server did not exit within %s of SIGTERM\n%s", stopGrace, s.logTail())
+	s.down = true
+	if err := s.stack.StopProcess("server"); err != nil {
+		s.t.Errorf("%v\n%s", err, s.logTail())
 	}
 }
 
@@ -199,7 +164,12 @@ func dialAddr(t *testing.T, addr, token string, opts ...grpc.DialOption) *grpc.C
 }
 
 func (s *mdcServer) logTail() string {
-	data, _ := os.ReadFile(s.logPath)
+	return tail(s.logPath)
+}
+
+// tail is the last 40 lines of the file at path.
+func tail(path string) string {
+	data, _ := os.ReadFile(path)
 	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 	if len(lines) > 40 {
 		lines = lines[len(lines)-40:]

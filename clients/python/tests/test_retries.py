@@ -123,8 +123,9 @@ def test_backoff_grows_exponentially_with_jitter() -> None:
 
 
 def test_the_gateway_503_while_the_server_restarts_is_retried(stack: Stack, developer_token: str) -> None:
-    # The server is restarted from this thread: a child dies with the thread
-    # that started it (PR_SET_PDEATHSIG), so the patient call runs in another.
+    # The patient call runs in another thread while this one restarts the
+    # server, once the call has had a 503 and waits to retry (a gate on the
+    # client's retry wait, not a sleep).
     answers: list[object] = []
     with mdc.Client(stack.base_url, developer_token, retries=0) as impatient:
         stack.stop_server()
@@ -133,9 +134,17 @@ def test_the_gateway_503_while_the_server_restarts_is_retried(stack: Stack, deve
                 impatient.nifty()
             assert (caught.value.http_status, caught.value.code) == (503, "UNAVAILABLE")
             with mdc.Client(stack.base_url, developer_token, retries=15, backoff=0.2, max_backoff=1.0) as patient:
+                retrying = threading.Event()
+                wait_to_retry = patient._transport._sleep
+
+                def note_and_wait(seconds: float) -> None:
+                    retrying.set()
+                    wait_to_retry(seconds)
+
+                patient._transport._sleep = note_and_wait
                 waiting = threading.Thread(target=lambda: answers.append(_health(patient)))
                 waiting.start()
-                time.sleep(1.0)  # a few 503s first
+                assert retrying.wait(30), "the patient call never waited to retry"
                 stack.server.start()
                 waiting.join(30)
         finally:

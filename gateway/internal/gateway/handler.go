@@ -85,6 +85,8 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 		table.Add(http.MethodGet, path)
 	}
 	known := transport.NewKnownTokens()
+	budget := transport.NewBodyBudget(o.MaxBodyBytesInFlight)
+	o.metrics.ObserveBodyBudget(budget)
 	// The middleware, outermost first: a request meets them in this order.
 	// CRAFT: the order matters. The client address and the log line come
 	// before anything that may refuse (so a refusal is logged with its
@@ -113,7 +115,7 @@ func newHandler(ctx context.Context, conn, probe *grpc.ClientConn, streams grpc.
 		// the 4 MiB limit and budget (its own limits: MDC_IMPORT_MAX_BYTES).
 		{"JSON bodies: content type, limits and budget (imports apart)", func(next http.Handler) http.Handler {
 			checked := transport.RequireJSON(table, m,
-				transport.LimitBody(o.MaxBodyBytes, o.uploadRate, transport.NewBodyBudget(o.MaxBodyBytesInFlight), known, m, next))
+				transport.LimitBody(o.MaxBodyBytes, o.uploadRate, budget, known, m, next))
 			return importsApart(checked, next)
 		}},
 		{"UTF-8 path and query", func(next http.Handler) http.Handler { return transport.RejectInvalidUTF8(m, table, next) }},

@@ -137,7 +137,7 @@ func (b *budgetBody) Read(p []byte) (int, error) {
 			cancel()
 		}
 		if !ok {
-			all, strangers := b.budget.inUse()
+			all, strangers := b.budget.InUse()
 			return 0, b.refuse(http.StatusServiceUnavailable, status.New(codes.Unavailable, BusyMessage),
 				fmt.Errorf("body budget full for %v: %d of %d bytes held, %d by requests with unknown tokens (this one: %v)",
 					BodyWait, all, b.budget.size, strangers, b.stranger))

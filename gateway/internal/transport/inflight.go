@@ -153,8 +153,9 @@ func (b *BodyBudget) grantLocked() {
 	}
 }
 
-// inUse is the number of bytes taken, and the strangers' part of it.
-func (b *BodyBudget) inUse() (all, strangers int64) {
+// InUse is the number of bytes taken, and the strangers' part of it (the
+// gateway's metrics read it).
+func (b *BodyBudget) InUse() (all, strangers int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.used, b.strange

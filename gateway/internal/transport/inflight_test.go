@@ -44,11 +44,11 @@ func TestBodyBudget(t *testing.T) {
 	if !<-got {
 		t.Fatal("waiter not served after release")
 	}
-	if n, _ := b.inUse(); n != 50 {
+	if n, _ := b.InUse(); n != 50 {
 		t.Errorf("in use = %d, want 50", n)
 	}
 	b.release(50, false)
-	if n, _ := b.inUse(); n != 0 {
+	if n, _ := b.InUse(); n != 0 {
 		t.Errorf("in use = %d, want 0", n)
 	}
 }
@@ -90,7 +90,7 @@ func TestBodyBudgetKeepsHalfForKnownTokens(t *testing.T) {
 	if !<-stranger {
 		t.Fatal("stranger not served once strangers released")
 	}
-	if all, strangers := b.inUse(); all != 20 || strangers != 10 {
+	if all, strangers := b.InUse(); all != 20 || strangers != 10 {
 		t.Errorf("in use = %d (strangers %d), want 20 (10)", all, strangers)
 	}
 }
