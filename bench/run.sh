@@ -102,18 +102,18 @@ grpcload=$build_dir/grpcload
 # --- Scratch folder and clean-up ------------------------------------------------
 work=$(mktemp -d /tmp/mdc-bench.XXXXXX)
 chmod 755 "$work"
-stack=
+# shellcheck source=bench/stack.sh
+source "$root/bench/stack.sh"
 cleanup() {
   set +e
   # The gateway, then the server; the database is the cluster's own, kept
   # until the cluster goes. With MDC_BENCH_KEEP the stack's folder (logs)
   # stays too.
-  if [ -n "$stack" ]; then
-    if [ "${MDC_BENCH_KEEP:-0}" = 1 ]; then
-      "$root/scripts/stack.sh" stop "$stack" --keep >/dev/null && log "kept $stack"
-    else
-      "$root/scripts/stack.sh" stop "$stack" >/dev/null
-    fi
+  if [ "${MDC_BENCH_KEEP:-0}" = 1 ]; then
+    [ -z "$stack" ] || log "kept $stack"
+    bench_stack_stop --keep
+  else
+    bench_stack_stop
   fi
   [ -d "$work/data" ] && "$root/scripts/pg.sh" stop >/dev/null 2>&1
   if [ "${MDC_BENCH_KEEP:-0}" = 1 ]; then log "kept $work"; else rm -rf "$work"; fi
@@ -133,23 +133,15 @@ psql_() { "$pg_bin/psql" -X -q -t -A "$db_url" "$@"; }
 pg_pid=$(head -1 "$work/data/pg/data/postmaster.pid")
 
 # --- mdc-server and mdc-gateway -----------------------------------------------------
-# scripts/stack.sh on the cluster's database (neither created nor dropped by
-# it), with the server's default pool (the stack's own is 4) unless
-# MDC_BENCH_SERVER_ENV sets one: the pgbench baseline and the stack share
-# the one cluster, as before.
-stack_args=(--database-url "$db_url" --owner-pid $$ --server-env MDC_DB_POOL_SIZE=8)
+# bench/stack.sh (scripts/stack.sh) on the cluster's database, with the
+# server's default pool (the stack's own is 4) unless MDC_BENCH_SERVER_ENV
+# sets one: the pgbench baseline and the stack share the one cluster, as
+# before.
+stack_args=()
 for kv in ${MDC_BENCH_SERVER_ENV:-}; do stack_args+=(--server-env "$kv"); done
 for kv in ${MDC_BENCH_GATEWAY_ENV:-}; do stack_args+=(--gateway-env "$kv"); done
 log "starting mdc-server and mdc-gateway (scripts/stack.sh) ${MDC_BENCH_SERVER_ENV:-} ${MDC_BENCH_GATEWAY_ENV:-}"
-started=$(MDC_SERVER_BIN=$server_bin MDC_GATEWAY_BIN=$gateway_bin \
-  "$root/scripts/stack.sh" start "${stack_args[@]}") || die "the stack did not start"
-stack_field() { jq -r ".$1" <<<"$started"; }
-stack=$(stack_field handle)
-base_url=$(stack_field base_url)
-grpc_addr=$(stack_field grpc_addr)
-admin_token=$(stack_field admin_token)
-server_pid=$(stack_field server_pid)
-gateway_pid=$(stack_field gateway_pid)
+bench_stack_start "$build_dir" "$db_url" "${stack_args[@]}" || die "the stack did not start"
 
 developer=$(curl -fsS -X POST "$base_url/v1/admin/developers" \
   -H "Authorization: Bearer $admin_token" -H 'Content-Type: application/json' \

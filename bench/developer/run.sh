@@ -15,16 +15,16 @@ symbols=300
 base=${admin_url%/*}
 
 psql "$admin_url" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
-# The server alone, through scripts/stack.sh (the one launcher of the tests
-# and benchmarks), on the benchmark's database with the server's default
-# pool (8; test stacks use 4); it returns once the server serves.
-started=$(MDC_SERVER_BIN=$build/mdc-server "$(dirname "$0")/../../scripts/stack.sh" start \
-  --no-gateway --database-url "$base/$db" --owner-pid $$ --server-env MDC_DB_POOL_SIZE=8)
-read -r stack addr token log < <(jq -r '[.handle, .grpc_addr, .admin_token, .logs.server] | @tsv' <<<"$started")
-trap '"$(dirname "$0")/../../scripts/stack.sh" stop "$stack" >/dev/null || true' EXIT
+# The server alone (bench/stack.sh); the bench reads its log.
+# shellcheck source=bench/stack.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../stack.sh"
+trap bench_stack_stop EXIT
+bench_stack_start "$build" "$base/$db" --no-gateway
+token=$admin_token
+log=$server_log
 
 bench="$build/bench/developer/mdc-developer-bench"
-common=(--grpc-addr=$addr --token=$token --symbols=$symbols)
+common=(--grpc-addr=$grpc_addr --token=$token --symbols=$symbols)
 
 server_latency() {  # lines of the log from $1 on: p50/p99 per method
   tail -n +"$1" "$log" | python3 -c '
