@@ -8,8 +8,8 @@
 #   created nor dropped by the stack) with the server's default pool (8; test
 #   stacks use 4; an option may set another), stopped with the benchmark
 #   should it die without `bench_stack_stop`; sets stack (the handle),
-#   base_url, grpc_addr, admin_token, server_log, server_pid and gateway_pid
-#   ("null" with --no-gateway). Returns non-zero when the stack did not start.
+#   base_url, grpc_addr, admin_token, server_log, server_pid, gateway_pid
+#   ("null" with --no-gateway) and gateway_log. Returns non-zero when the stack did not start.
 # bench_stack_stop
 #   stops it (the gateway, then the server); nothing when none was started.
 
@@ -22,8 +22,8 @@ bench_stack_start() {
   started=$(MDC_SERVER_BIN=$build/mdc-server MDC_GATEWAY_BIN=$build/mdc-gateway \
     "$bench_repo/scripts/stack.sh" start --database-url "$url" --owner-pid $$ \
     --server-env MDC_DB_POOL_SIZE=8 "$@") || return 1
-  IFS=$'\t' read -r stack base_url grpc_addr admin_token server_log server_pid gateway_pid < <(
-    jq -r '[.handle, .base_url, .grpc_addr, .admin_token, .logs.server, .server_pid, .gateway_pid]
+  IFS=$'\t' read -r stack base_url grpc_addr admin_token server_log server_pid gateway_pid gateway_log < <(
+    jq -r '[.handle, .base_url, .grpc_addr, .admin_token, .logs.server, .server_pid, .gateway_pid, .logs.gateway]
       | map(tostring) | @tsv' <<<"$started")
 }
 
