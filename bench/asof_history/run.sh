@@ -6,8 +6,8 @@
 # On the PostgreSQL server MDC_BENCH_DATABASE_URL points at (a superuser URL)
 # it creates a database of its own, starts the built mdc-server (which applies
 # the migrations) and mdc-gateway on free local ports (bench/stack.sh),
-# creates a developer, and then, for each size of MDC_ASOF_SIZES in turn (the history grows, it is
-# not generated again):
+# creates a developer, and then, for each size of MDC_ASOF_SIZES in turn
+# (the history grows, it is not generated again):
 #   1. generates the missing trading days with SQL, one INSERT ... SELECT (one
 #      transaction) per day: 2,000 symbols x one quote a minute from 09:15 to
 #      15:30 IST (376 a symbol, 752,000 rows a day), weekdays from
