@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# mdc's ingest benchmark: builds, starts a private PostgreSQL 15, mdc-server
-# and mdc-gateway on 127.0.0.1, creates a developer, and measures in one run,
-# side by side:
+# mdc's ingest benchmark: builds, starts a private PostgreSQL 15 (scripts/pg.sh),
+# mdc-server and mdc-gateway on it (scripts/stack.sh, the one launcher of the
+# tests and benchmarks), creates a developer, and measures in one run, side
+# by side:
 #   1. Save Shortlist (20 entries) and Save NIFTY Quote through the gateway
 #      (wrk + bench/wrk/post.lua) at each connection count;
 #   2. the same over gRPC directly (bench/grpcload);
@@ -28,15 +29,19 @@
 #   MDC_BENCH_GRPC_CHANNELS  gRPC connections of grpcload (1, like the gateway)
 #   MDC_BENCH_BUILD_DIR    build folder (build)
 #   MDC_BENCH_SKIP_BUILD   1: use the binaries already in the build folder
-#   MDC_BENCH_SERVER_ARGS  extra mdc-server flags, e.g. "--db-pool-size 4"
+#   MDC_BENCH_SERVER_ENV   extra environment of mdc-server (KEY=VALUE ...), e.g.
+#                          "MDC_DB_POOL_SIZE=4" (the settings of the README's
+#                          table; the stack's pool of 4 is set back to the
+#                          server's default, 8, unless given here)
 #   MDC_BENCH_GATEWAY_ENV  extra environment of mdc-gateway, e.g. "GOMAXPROCS=1"
 #   MDC_BENCH_SQL          SQL run once after mdc-server applied its migrations,
 #                          before the tests: to measure a schema change, e.g.
 #                          "DROP INDEX stock_quotes_by_txid_seq"
-#   MDC_BENCH_PG_PORT / MDC_BENCH_GRPC_PORT / MDC_BENCH_HTTP_PORT
-#                          ports (25480 / 25481 / 25482), all on 127.0.0.1, below
-#                          the kernel's ephemeral range (32768-60999), so that
-#                          client sockets of other processes cannot hold them
+#   MDC_BENCH_PG_PORT      the cluster's port (25480) on 127.0.0.1, below the
+#                          kernel's ephemeral range (32768-60999), so that
+#                          client sockets of other processes cannot hold it;
+#                          mdc-server and mdc-gateway get free ports from
+#                          scripts/stack.sh
 #   MDC_BENCH_KEEP         1: keep the scratch folder (logs, cluster)
 #   MDC_BENCH_PERF         OP/PATH/CONNS, e.g. shortlist/gateway/64: record a
 #                          machine-wide `perf record -a` during that test into
@@ -45,7 +50,7 @@
 #   MDC_BENCH_SHORT        1: the short mode `make test` runs (ctest bench_short):
 #                          Save Shortlist and Save NIFTY Quote, 16 connections,
 #                          1 s warm-up and 2 s measured per test (each still
-#                          settable), ports 25490-25492, and the report written
+#                          settable), the cluster on port 25490, the report written
 #                          to <build folder>/bench-short.md instead of
 #                          bench/results/. A record of each build, never a
 #                          verdict: nothing in it is checked against a bound.
@@ -54,8 +59,9 @@ set -euo pipefail
 if [ "${MDC_BENCH_SHORT:-0}" = 1 ]; then
   : "${MDC_BENCH_DURATION:=2}" "${MDC_BENCH_WARMUP:=1}" "${MDC_BENCH_CONNS:=16}"
   : "${MDC_BENCH_OPS:=shortlist nifty}" "${MDC_BENCH_PG_PORT:=25490}"
-  : "${MDC_BENCH_GRPC_PORT:=25491}" "${MDC_BENCH_HTTP_PORT:=25492}"
 fi
+[ -z "${MDC_BENCH_SERVER_ARGS:-}" ] ||
+  { echo "MDC_BENCH_SERVER_ARGS is gone: give the settings as MDC_BENCH_SERVER_ENV (KEY=VALUE ...)" >&2; exit 2; }
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 duration=${MDC_BENCH_DURATION:-20}
@@ -69,8 +75,6 @@ grpc_channels=${MDC_BENCH_GRPC_CHANNELS:-1}
 runs=${MDC_BENCH_RUNS:-1}
 build_dir=${MDC_BENCH_BUILD_DIR:-$root/build}
 pg_port=${MDC_BENCH_PG_PORT:-25480}
-grpc_port=${MDC_BENCH_GRPC_PORT:-25481}
-http_port=${MDC_BENCH_HTTP_PORT:-25482}
 pg_bin=${PG_BIN:-/usr/lib/postgresql/15/bin}
 
 log() { printf '[bench %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
@@ -98,12 +102,19 @@ grpcload=$build_dir/grpcload
 # --- Scratch folder and clean-up ------------------------------------------------
 work=$(mktemp -d /tmp/mdc-bench.XXXXXX)
 chmod 755 "$work"
-server_pid=
-gateway_pid=
+# shellcheck source=bench/stack.sh
+source "$root/bench/stack.sh"
 cleanup() {
   set +e
-  [ -n "$gateway_pid" ] && kill "$gateway_pid" 2>/dev/null && wait "$gateway_pid" 2>/dev/null
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  # The gateway, then the server; the database is the cluster's own, kept
+  # until the cluster goes. With MDC_BENCH_KEEP the stack's folder (logs)
+  # stays too.
+  if [ "${MDC_BENCH_KEEP:-0}" = 1 ]; then
+    [ -z "$stack" ] || log "kept $stack"
+    bench_stack_stop --keep
+  else
+    bench_stack_stop
+  fi
   [ -d "$work/data" ] && "$root/scripts/pg.sh" stop >/dev/null 2>&1
   if [ "${MDC_BENCH_KEEP:-0}" = 1 ]; then log "kept $work"; else rm -rf "$work"; fi
 }
@@ -122,24 +133,15 @@ psql_() { "$pg_bin/psql" -X -q -t -A "$db_url" "$@"; }
 pg_pid=$(head -1 "$work/data/pg/data/postmaster.pid")
 
 # --- mdc-server and mdc-gateway -----------------------------------------------------
-admin_token=bench-admin-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-log "starting mdc-server on 127.0.0.1:$grpc_port ${MDC_BENCH_SERVER_ARGS:-}"
-# shellcheck disable=SC2086
-"$server_bin" --grpc-addr "127.0.0.1:$grpc_port" --database-url "$db_url" \
-  --admin-token "$admin_token" ${MDC_BENCH_SERVER_ARGS:-} 2>"$work/server.log" &
-server_pid=$!
-log "starting mdc-gateway on 127.0.0.1:$http_port ${MDC_BENCH_GATEWAY_ENV:-}"
-# shellcheck disable=SC2086
-env ${MDC_BENCH_GATEWAY_ENV:-} "$gateway_bin" --http-addr "127.0.0.1:$http_port" \
-  --grpc-addr "127.0.0.1:$grpc_port" 2>"$work/gateway.log" &
-gateway_pid=$!
-base_url=http://127.0.0.1:$http_port
-for _ in $(seq 1 100); do
-  if curl -fsS "$base_url/health" >/dev/null 2>&1; then break; fi
-  kill -0 "$server_pid" 2>/dev/null || die "mdc-server exited: $(tail -5 "$work/server.log")"
-  sleep 0.2
-done
-curl -fsS "$base_url/health" >/dev/null || die "stack not healthy: $(tail -5 "$work/server.log")"
+# bench/stack.sh (scripts/stack.sh) on the cluster's database, with the
+# server's default pool (the stack's own is 4) unless MDC_BENCH_SERVER_ENV
+# sets one: the pgbench baseline and the stack share the one cluster, as
+# before.
+stack_args=()
+for kv in ${MDC_BENCH_SERVER_ENV:-}; do stack_args+=(--server-env "$kv"); done
+for kv in ${MDC_BENCH_GATEWAY_ENV:-}; do stack_args+=(--gateway-env "$kv"); done
+log "starting mdc-server and mdc-gateway (scripts/stack.sh) ${MDC_BENCH_SERVER_ENV:-} ${MDC_BENCH_GATEWAY_ENV:-}"
+bench_stack_start "$build_dir" "$db_url" "${stack_args[@]}" || die "the stack did not start"
 
 developer=$(curl -fsS -X POST "$base_url/v1/admin/developers" \
   -H "Authorization: Bearer $admin_token" -H 'Content-Type: application/json' \
@@ -242,7 +244,7 @@ run_test() {
         MDC_BENCH_BASE=$base timed "$work/loadgen.cpu" wrk -t"$wrk_threads" -c"$conns" -d"${duration}s" --timeout 10s \
         -s "$root/bench/wrk/post.lua" "$base_url" | grep '^RESULT') ;;
     grpc)
-      out=$(timed "$work/loadgen.cpu" "$grpcload" run -addr "127.0.0.1:$grpc_port" -token "$token" -op "$op" \
+      out=$(timed "$work/loadgen.cpu" "$grpcload" run -addr "$grpc_addr" -token "$token" -op "$op" \
         -conns "$conns" -channels "$grpc_channels" -warmup "${warmup}s" \
         -duration "${duration}s" -base "$base" -warmup-base "$warm_base" | grep '^RESULT') ;;
     pgbench)
@@ -345,7 +347,7 @@ dirty=$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | gre
   echo "Commit $commit$dirty. Machine: $(nproc) cores ($(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)), $(awk '/MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo), load average at start: $load_before, at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') (fresh cluster, fsync and synchronous_commit on)."
   echo "${duration}s measured after ${warmup}s warm-up per test; wrk -t$wrk_threads; grpcload over $grpc_channels gRPC connection(s)."
-  echo "Server flags: ${MDC_BENCH_SERVER_ARGS:-(defaults)}; gateway environment: ${MDC_BENCH_GATEWAY_ENV:-(defaults)}."
+  echo "Server environment: ${MDC_BENCH_SERVER_ENV:-(defaults)}; gateway environment: ${MDC_BENCH_GATEWAY_ENV:-(defaults)} (scripts/stack.sh)."
   [ -z "${MDC_BENCH_SQL:-}" ] || echo "SQL run before the tests: \`$MDC_BENCH_SQL\`."
   echo
   if [ "$runs" -gt 1 ]; then

@@ -31,38 +31,6 @@ void AppendDigits(std::string& out, int64_t value, int digits) {
   out.append(text, digits);
 }
 
-// `now` as 2026-11-27T09:16:29.123Z (UTC, milliseconds): what
-// absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ") wrote, for a few thousand
-// instructions a line. Each thread keeps the text of its last second.
-// (`now` is the clock's: years 1970 to 9999.)
-void AppendTime(std::string& out, absl::Time now) {
-  thread_local int64_t cached_second = INT64_MIN;
-  thread_local std::string cached;  // "YYYY-MM-DDTHH:MM:SS"
-  const int64_t millis = absl::ToUnixMillis(now);
-  const int64_t second = millis / 1000;
-  if (second != cached_second) {
-    const absl::CivilSecond civil =
-        absl::ToCivilSecond(absl::FromUnixSeconds(second), absl::UTCTimeZone());
-    cached.clear();
-    AppendDigits(cached, civil.year(), 4);
-    cached += '-';
-    AppendDigits(cached, civil.month(), 2);
-    cached += '-';
-    AppendDigits(cached, civil.day(), 2);
-    cached += 'T';
-    AppendDigits(cached, civil.hour(), 2);
-    cached += ':';
-    AppendDigits(cached, civil.minute(), 2);
-    cached += ':';
-    AppendDigits(cached, civil.second(), 2);
-    cached_second = second;
-  }
-  out += cached;
-  out += '.';
-  AppendDigits(out, millis - second * 1000, 3);
-  out += 'Z';
-}
-
 void Write(Level level, absl::string_view message, Fields fields) {
   if (!Enabled(level)) return;
   std::string line;
@@ -91,6 +59,36 @@ void Write(Level level, absl::string_view message, Fields fields) {
 }
 
 }  // namespace
+
+// What absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ") wrote, for a few thousand
+// instructions a line.
+void AppendTime(std::string& out, absl::Time now) {
+  thread_local int64_t cached_second = INT64_MIN;
+  thread_local std::string cached;  // "YYYY-MM-DDTHH:MM:SS"
+  const int64_t millis = absl::ToUnixMillis(now);
+  const int64_t second = millis / 1000;
+  if (second != cached_second) {
+    const absl::CivilSecond civil =
+        absl::ToCivilSecond(absl::FromUnixSeconds(second), absl::UTCTimeZone());
+    cached.clear();
+    AppendDigits(cached, civil.year(), 4);
+    cached += '-';
+    AppendDigits(cached, civil.month(), 2);
+    cached += '-';
+    AppendDigits(cached, civil.day(), 2);
+    cached += 'T';
+    AppendDigits(cached, civil.hour(), 2);
+    cached += ':';
+    AppendDigits(cached, civil.minute(), 2);
+    cached += ':';
+    AppendDigits(cached, civil.second(), 2);
+    cached_second = second;
+  }
+  out += cached;
+  out += '.';
+  AppendDigits(out, millis - second * 1000, 3);
+  out += 'Z';
+}
 
 void AppendJsonString(absl::string_view text, std::string& out) {
   out += '"';

@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 
 namespace mdc::log {
 
@@ -73,6 +74,10 @@ void Error(absl::string_view message, Fields fields = {});
 
 // Appends `text` as a JSON string literal (quotes included) to `out`.
 void AppendJsonString(absl::string_view text, std::string& out);
+
+// Appends `now` as 2026-11-27T09:16:29.123Z (UTC, milliseconds), the lines'
+// "time" (years 1970 to 9999). Each thread keeps the text of its last second.
+void AppendTime(std::string& out, absl::Time now);
 
 }  // namespace mdc::log
 

@@ -55,6 +55,18 @@ mdc_build_dir() {
   fi
 }
 
+# close_fds: close every descriptor above 2 of the current (sub)shell, so a
+# process that outlives its script (PostgreSQL, a stack's server) holds no
+# lock and no pipe of the script's caller (who reads its stdout to the end).
+close_fds() {
+  local fd n
+  for fd in /proc/"$BASHPID"/fd/*; do
+    n=${fd##*/}
+    if [ "$n" -gt 2 ] 2>/dev/null; then eval "exec $n>&-"; fi
+  done
+  return 0
+}
+
 # free_port: a TCP port on 127.0.0.1 that nothing listens on right now.
 free_port() {
   python3 -c 'import socket

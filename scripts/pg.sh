@@ -47,16 +47,6 @@ own() {
   if is_root; then chown "$pg_user:$pg_user" "$@"; fi
 }
 
-# close_fds: close every descriptor above 2 of the current (sub)shell.
-close_fds() {
-  local fd n
-  for fd in /proc/"$BASHPID"/fd/*; do
-    n=${fd##*/}
-    if [ "$n" -gt 2 ] 2>/dev/null; then eval "exec $n>&-"; fi
-  done
-  return 0
-}
-
 is_initialised() { [ -f "$pgdata/PG_VERSION" ]; }
 
 is_running() {

@@ -62,18 +62,6 @@ usage() {
   exit 2
 }
 
-# close_fds: close every descriptor above 2 of the current (sub)shell, so a
-# process that outlives this script holds no pipe of its caller (who reads
-# our stdout to its end).
-close_fds() {
-  local fd n
-  for fd in /proc/"$BASHPID"/fd/*; do
-    n=${fd##*/}
-    if [ "$n" -gt 2 ] 2>/dev/null; then eval "exec $n>&-"; fi
-  done
-  return 0
-}
-
 random_token() { printf 'mdc_%s\n' "$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"; }
 
 # with_database URL NAME: URL with its database replaced by NAME.

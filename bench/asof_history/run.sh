@@ -5,9 +5,9 @@
 #
 # On the PostgreSQL server MDC_BENCH_DATABASE_URL points at (a superuser URL)
 # it creates a database of its own, starts the built mdc-server (which applies
-# the migrations) and mdc-gateway on free local ports, creates a developer,
-# and then, for each size of MDC_ASOF_SIZES in turn (the history grows, it is
-# not generated again):
+# the migrations) and mdc-gateway on free local ports (bench/stack.sh),
+# creates a developer, and then, for each size of MDC_ASOF_SIZES in turn
+# (the history grows, it is not generated again):
 #   1. generates the missing trading days with SQL, one INSERT ... SELECT (one
 #      transaction) per day: 2,000 symbols x one quote a minute from 09:15 to
 #      15:30 IST (376 a symbol, 752,000 rows a day), weekdays from
@@ -83,17 +83,13 @@ die() { log "error: $*"; exit 1; }
 url="${admin_url%/*}/$db"
 work=$(mktemp -d)
 results=${MDC_ASOF_RESULTS:-$work/results.txt}
-token="mdc_bench_$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-grpc_port=$(free_port)
-http_port=$(free_port)
 psql_() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$url" "$@"; }
 
-pids=()
+# shellcheck source=bench/stack.sh
+source "$here/../stack.sh"
 cleanup() {
   set +e
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+  bench_stack_stop
   if [ "${MDC_ASOF_KEEP_DB:-0}" != 1 ]; then
     psql -X -q "$admin_url" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 && log "dropped database $db"
   else
@@ -140,18 +136,10 @@ day0=$(date -d "$first_day 00:00 +0530" +%s)
 if [ "${MDC_ASOF_REUSE:-0}" != 1 ]; then
   psql -X -q "$admin_url" -c "CREATE DATABASE $db" >/dev/null
 fi
-MDC_ACCESS_LOG=off "$build_dir/mdc-server" --database-url="$url" \
-  --grpc-addr="127.0.0.1:$grpc_port" --admin-token="$token" 2>"$work/server.log" &
-pids+=($!)
-MDC_ACCESS_LOG=off "$build_dir/mdc-gateway" --http-addr "127.0.0.1:$http_port" \
-  --grpc-addr "127.0.0.1:$grpc_port" 2>"$work/gateway.log" &
-pids+=($!)
-base_url=http://127.0.0.1:$http_port
-for _ in $(seq 1 150); do
-  if curl -fsS "$base_url/health" >/dev/null 2>&1; then break; fi
-  sleep 0.2
-done
-curl -fsS "$base_url/health" >/dev/null || die "stack not healthy: $(tail -5 "$work/server.log")"
+# The stack: bench/stack.sh (scripts/stack.sh) on the benchmark's database.
+bench_stack_start "$build_dir" "$url" \
+  --server-env MDC_ACCESS_LOG=off --gateway-env MDC_ACCESS_LOG=off || die "the stack did not start"
+token=$admin_token
 
 # A developer of its own (the history's written_by).
 dev_name=asof_bench_$$
@@ -203,7 +191,7 @@ psql_ -c "ANALYZE bench_asof_template"
 existing=$(psql_ -c "SELECT count(*) FROM stock_quotes")
 if [ "$existing" = 0 ]; then
   log "storing 300 template quotes through SaveQuotes and comparing the stored bytes"
-  "$tool" save -grpc "127.0.0.1:$grpc_port" -token "$dev_token" -timestamp "${first_day}T09:15:00" -symbols 300
+  "$tool" save -grpc "$grpc_addr" -token "$dev_token" -timestamp "${first_day}T09:15:00" -symbols 300
   same=$(psql_ -c "SELECT count(*) FROM stock_quotes s JOIN bench_asof_template t
       ON t.nse_symbol = s.nse_symbol AND t.minute = 0
     WHERE s.trading_day = DATE '$first_day'
@@ -309,7 +297,7 @@ for size in $sizes; do
         if [ "$mode" = pgbench ]; then
           out=$(pgbench_run "$conns" "$have")
         else
-          out=$("$tool" run -mode "$mode" -url "$base_url" -grpc "127.0.0.1:$grpc_port" -token "$dev_token" \
+          out=$("$tool" run -mode "$mode" -url "$base_url" -grpc "$grpc_addr" -token "$dev_token" \
             -days "$days_csv" -symbols "$symbols" -conns "$conns" -warmup "${warmup}s" -duration "${duration}s" \
             | grep '^RESULT')
         fi

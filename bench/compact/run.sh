@@ -67,11 +67,12 @@ pg_cpu() {
   fi
 }
 
-stack=
+# shellcheck source=bench/stack.sh
+source "$repo/bench/stack.sh"
 cleanup() {
   set +e
   # Stops the gateway and the server; the database is the benchmark's.
-  [ -z "$stack" ] || "$repo/scripts/stack.sh" stop "$stack" >/dev/null
+  bench_stack_stop
   if [ "${MDC_COMPACT_KEEP_DB:-0}" != 1 ]; then
     psql -X -q "$admin_url" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 && log "dropped database $db"
   fi
@@ -84,18 +85,11 @@ log "building bench/compact"
 (cd "$here" && "$go" build -o "$work/compact" .)
 
 psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE DATABASE $db" >/dev/null
-# The stack: scripts/stack.sh, the one launcher of the tests and benchmarks,
-# on the benchmark's database, with the server's default pool (8; test
-# stacks use 4).
-started=$(MDC_SERVER_BIN=$build_dir/mdc-server MDC_GATEWAY_BIN=$build_dir/mdc-gateway \
-  "$repo/scripts/stack.sh" start --database-url "$url" --owner-pid $$ \
-  --server-env MDC_ACCESS_LOG=off --server-env MDC_RATE_LIMIT_READS=0 --server-env MDC_RATE_LIMIT_WRITES=0 --server-env MDC_DB_POOL_SIZE=8 \
-  --gateway-env MDC_ACCESS_LOG=off) || die "the stack did not start"
-stack=$(jq -r .handle <<<"$started")
-base=$(jq -r .base_url <<<"$started")
-token=$(jq -r .admin_token <<<"$started")
-server_pid=$(jq -r .server_pid <<<"$started")
-gateway_pid=$(jq -r .gateway_pid <<<"$started")
+# The stack: bench/stack.sh (scripts/stack.sh) on the benchmark's database.
+bench_stack_start "$build_dir" "$url" \
+  --server-env MDC_ACCESS_LOG=off --server-env MDC_RATE_LIMIT_READS=0 --server-env MDC_RATE_LIMIT_WRITES=0 \
+  --gateway-env MDC_ACCESS_LOG=off || die "the stack did not start"
+base=$base_url token=$admin_token
 
 now() { date +%s.%N; }
 get() { curl -sS --fail-with-body "$base$1" -H "Authorization: Bearer $token" || { log "GET $1 failed"; return 1; }; }

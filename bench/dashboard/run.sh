@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the dashboard benchmark end to end on this machine: a fresh database
 # on the PostgreSQL server MDC_BENCH_DATABASE_URL points at (a superuser URL),
-# the built mdc-server and mdc-gateway on free local ports, the load and the
+# the built mdc-server and mdc-gateway on free local ports (bench/stack.sh), the load and the
 # measurements (bench/dashboard/main.go), then stops what it started and
 # drops the database.
 #
@@ -22,40 +22,26 @@ command -v "$go" >/dev/null 2>&1 || go=/usr/local/go/bin/go
 
 db="mdc_bench_$$"
 url="${admin_url%/*}/$db"
-work=$(mktemp -d)
-token="mdc_bench_$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-grpc_port=$(free_port)
-http_port=$(free_port)
+# The server's metrics listener stays on, as when this was measured first.
 metrics_port=$(free_port)
+# shellcheck source=bench/stack.sh
+source "$here/../stack.sh"
 
-pids=()
 cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  bench_stack_stop || true
   psql -q "$admin_url" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
-  rm -rf "$work"
 }
 trap cleanup EXIT
 
 psql -q "$admin_url" -c "CREATE DATABASE $db" >/dev/null
-"$build_dir/mdc-server" --database-url="$url" --grpc-addr="127.0.0.1:$grpc_port" \
-  --metrics-addr="127.0.0.1:$metrics_port" --admin-token="$token" \
-  2>"$work/server.log" &
-pids+=($!)
-"$build_dir/mdc-gateway" --http-addr "127.0.0.1:$http_port" \
-  --grpc-addr "127.0.0.1:$grpc_port" 2>"$work/gateway.log" &
-pids+=($!)
-for _ in $(seq 1 100); do
-  if curl -fsS "http://127.0.0.1:$http_port/health" >/dev/null 2>&1; then break; fi
-  sleep 0.2
-done
-curl -fsS "http://127.0.0.1:$http_port/health" >/dev/null
+bench_stack_start "$build_dir" "$url" --server-env "MDC_METRICS_ADDR=127.0.0.1:$metrics_port" || exit 1
+token=$admin_token
 
 echo "machine: $(nproc) cores, $(uname -sr); PostgreSQL: $(psql -Atq "$admin_url" -c 'SHOW server_version')"
 bench() {
-  (cd "$here" && "$go" run . -url "http://127.0.0.1:$http_port" -token "$token" \
-    -server-log "$work/server.log" "$@")
+  (cd "$here" && "$go" run . -url "$base_url" -token "$token" \
+    -server-log "$server_log" "$@")
 }
 bench -phase load "$@"
 bench -phase measure -label "right after the load (no VACUUM yet)" "$@"

@@ -10,22 +10,21 @@ build=${1:?build dir}
 admin_url=${2:?superuser database URL, e.g. postgres://mdc@127.0.0.1:55432/mdc}
 requests=${3:-2000}
 db=mdc_bench_developer
-port=${MDC_BENCH_GRPC_PORT:-51990}
-token=bench-admin-token-0123456789abcdef
 first_day=2025-01-06
 symbols=300
-log=$(mktemp /tmp/mdc-bench-server.XXXXXX.log)
 base=${admin_url%/*}
 
 psql "$admin_url" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
-DATABASE_URL="$base/$db" MDC_ADMIN_TOKEN=$token MDC_GRPC_ADDR=127.0.0.1:$port \
-  "$build/mdc-server" 2>"$log" &
-server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 50); do grep -q '"msg":"serving"' "$log" && break; sleep 0.2; done
+# The server alone (bench/stack.sh); the bench reads its log.
+# shellcheck source=bench/stack.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../stack.sh"
+trap bench_stack_stop EXIT
+bench_stack_start "$build" "$base/$db" --no-gateway
+token=$admin_token
+log=$server_log
 
 bench="$build/bench/developer/mdc-developer-bench"
-common=(--grpc-addr=127.0.0.1:$port --token=$token --symbols=$symbols)
+common=(--grpc-addr=$grpc_addr --token=$token --symbols=$symbols)
 
 server_latency() {  # lines of the log from $1 on: p50/p99 per method
   tail -n +"$1" "$log" | python3 -c '

@@ -70,11 +70,12 @@ baseline_base=http://127.0.0.1:$baseline_port
 baseline_pid=
 psql_() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$url" "$@"; }
 
-stack=
+# shellcheck source=bench/stack.sh
+source "$repo/bench/stack.sh"
 cleanup() {
   set +e
   # Stops the gateway and the server; the database is the benchmark's.
-  [ -z "$stack" ] || "$repo/scripts/stack.sh" stop "$stack" >/dev/null
+  bench_stack_stop
   [ -z "$baseline_pid" ] || { kill "$baseline_pid"; wait "$baseline_pid"; } 2>/dev/null
   if [ "${MDC_EXPORT_KEEP_DB:-0}" != 1 ]; then
     psql -X -q "$admin_url" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 && log "dropped database $db"
@@ -88,19 +89,11 @@ log "building bench/export"
 (cd "$here" && "$go" build -o "$work/export" .)
 
 psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE DATABASE $db" >/dev/null
-# The stack: scripts/stack.sh, the one launcher of the tests and benchmarks,
-# on the benchmark's database, with the server's default pool (8; test
-# stacks use 4).
-started=$(MDC_SERVER_BIN=$build_dir/mdc-server MDC_GATEWAY_BIN=$build_dir/mdc-gateway \
-  "$repo/scripts/stack.sh" start --database-url "$url" --owner-pid $$ \
-  --server-env MDC_ACCESS_LOG=off --server-env MDC_RATE_LIMIT_READS=0 --server-env MDC_DB_POOL_SIZE=8 \
-  --gateway-env MDC_ACCESS_LOG=off) || die "the stack did not start"
-stack=$(jq -r .handle <<<"$started")
-base=$(jq -r .base_url <<<"$started")
-token=$(jq -r .admin_token <<<"$started")
-server_pid=$(jq -r .server_pid <<<"$started")
-gateway_pid=$(jq -r .gateway_pid <<<"$started")
-grpc_addr=$(jq -r .grpc_addr <<<"$started")
+# The stack: bench/stack.sh (scripts/stack.sh) on the benchmark's database.
+bench_stack_start "$build_dir" "$url" \
+  --server-env MDC_ACCESS_LOG=off --server-env MDC_RATE_LIMIT_READS=0 \
+  --gateway-env MDC_ACCESS_LOG=off || die "the stack did not start"
+base=$base_url token=$admin_token
 # The baseline gateway (MDC_EXPORT_BASELINE_GATEWAY: e.g. main's build) beside
 # the built one, on the same server, for before and after in one run.
 if [ -n "$baseline_gateway" ]; then

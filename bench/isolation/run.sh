@@ -62,22 +62,19 @@ die() { log "error: $*"; exit 1; }
 
 url="${admin_url%/*}/$db"
 work=$(mktemp -d)
-token="mdc_bench_$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-grpc_port=$(free_port)
-http_port=$(free_port)
-base=http://127.0.0.1:$http_port
 psql_() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$url" "$@"; }
 
-pids=()
+# shellcheck source=bench/stack.sh
+source "$here/../stack.sh"
 cleanup() {
   set +e
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+  if [ -n "${MDC_ISO_LOGS:-}" ] && [ -n "$stack" ]; then
+    mkdir -p "$MDC_ISO_LOGS" && cp "$server_log" "$gateway_log" "$MDC_ISO_LOGS"/
+  fi
+  bench_stack_stop
   if [ "${MDC_ISO_KEEP_DB:-0}" != 1 ]; then
     psql -X -q "$admin_url" -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 && log "dropped database $db"
   fi
-  if [ -n "${MDC_ISO_LOGS:-}" ]; then mkdir -p "$MDC_ISO_LOGS" && cp "$work"/*.log "$MDC_ISO_LOGS"/; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -87,22 +84,14 @@ log "building bench/isolation"
 (cd "$here" && "$go" build -o "$work/isolation" .)
 
 psql -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE DATABASE $db" >/dev/null
-# shellcheck disable=SC2086 # MDC_ISO_SERVER_ENV is a list of NAME=value words
-env DATABASE_URL="$url" MDC_GRPC_ADDR="127.0.0.1:$grpc_port" MDC_ADMIN_TOKEN="$token" MDC_ACCESS_LOG=off \
-  MDC_METRICS_ADDR= MDC_RATE_LIMIT_READS=0 MDC_RATE_LIMIT_WRITES=0 $server_env \
-  "$build_dir/mdc-server" >"$work/server.log" 2>&1 &
-server_pid=$!
-pids+=("$server_pid")
-# shellcheck disable=SC2086 # MDC_ISO_GATEWAY_ENV is a list of NAME=value words
-env MDC_HTTP_ADDR="127.0.0.1:$http_port" MDC_GRPC_ADDR="127.0.0.1:$grpc_port" MDC_ACCESS_LOG=off $gateway_env \
-  "$build_dir/mdc-gateway" >"$work/gateway.log" 2>&1 &
-gateway_pid=$!
-pids+=("$gateway_pid")
-for _ in $(seq 100); do
-  curl -fsS "$base/health" >/dev/null 2>&1 && break
-  sleep 0.2
-done
-curl -fsS "$base/health" >/dev/null || die "the stack did not start (logs: $work)"
+# The stack: bench/stack.sh (scripts/stack.sh) on the benchmark's database;
+# MDC_ISO_SERVER_ENV / MDC_ISO_GATEWAY_ENV come last, so they override.
+stack_args=(--server-env MDC_ACCESS_LOG=off --server-env MDC_RATE_LIMIT_READS=0
+  --server-env MDC_RATE_LIMIT_WRITES=0 --gateway-env MDC_ACCESS_LOG=off)
+for kv in $server_env; do stack_args+=(--server-env "$kv"); done
+for kv in $gateway_env; do stack_args+=(--gateway-env "$kv"); done
+bench_stack_start "$build_dir" "$url" "${stack_args[@]}" || die "the stack did not start"
+base=$base_url token=$admin_token
 
 log "storing the template quote and seeding $symbols symbols x 375 minutes"
 depth='{"buy":[{"price":99.5,"quantity":10},{"price":99.4,"quantity":20},{"price":99.3,"quantity":30},{"price":99.2,"quantity":40},{"price":99.1,"quantity":50}],"sell":[{"price":100.5,"quantity":10},{"price":100.6,"quantity":20},{"price":100.7,"quantity":30},{"price":100.8,"quantity":40},{"price":100.9,"quantity":50}]}'

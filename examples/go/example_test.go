@@ -189,7 +189,7 @@ func startServer(t *testing.T) (addr, adminToken string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("mdc-server at %s not healthy within %s (last: %v)\n%s", addr, startTimeout, err, logTail())
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // polling, not ordering
 	}
 }
 

@@ -77,7 +77,7 @@ absl::Duration ReplicaMonitor::LagAt(absl::Time now) const {
 bool ReplicaMonitor::Route() {
   ReplicaState state = state_.load(std::memory_order_relaxed);
   // The lag grows between checks: compare it as of this read.
-  if (state == ReplicaState::kInUse && LagAt(absl::Now()) > max_lag_) {
+  if (state == ReplicaState::kInUse && LagAt(probes_.now()) > max_lag_) {
     state = ReplicaState::kLagging;
   }
   const bool replica = state == ReplicaState::kInUse;
@@ -107,7 +107,7 @@ void ReplicaMonitor::Loop() {
 void ReplicaMonitor::Check() {
   // Read before asking the primary: whatever committed before `sampled`
   // ends at or before the position it gives.
-  const absl::Time sampled = absl::Now();
+  const absl::Time sampled = probes_.now();
   auto wal = probes_.primary_wal();
   auto replay = probes_.standby();
   if (wal.ok()) lag_.PrimaryWrote(sampled, *wal);
@@ -123,7 +123,7 @@ void ReplicaMonitor::Check() {
     caught_up_ns_.store(absl::ToUnixNanos(lag_.caught_up_to()),
                         std::memory_order_relaxed);
   }
-  const absl::Duration lag = LagAt(absl::Now());
+  const absl::Duration lag = LagAt(probes_.now());
   if (state == ReplicaState::kInUse && lag > max_lag_) {
     state = ReplicaState::kLagging;
   }
@@ -131,6 +131,7 @@ void ReplicaMonitor::Check() {
   metrics_.SetLag(lag);
   metrics_.SetInUse(state == ReplicaState::kInUse);
   LogChange(state, lag);
+  checks_.fetch_add(1);
 }
 
 void ReplicaMonitor::LogChange(ReplicaState now, absl::Duration lag) {

@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "domain/replica_lag.h"
 #include "service/metrics/replica_metrics.h"
@@ -49,6 +50,9 @@ class ReplicaMonitor {
     std::function<absl::StatusOr<int64_t>()> primary_wal;
     // The standby's replay (ReplicationRepository::Replayed).
     std::function<absl::StatusOr<storage::StandbyReplay>()> standby;
+    // The clock the lag is measured on (the checks' pace is not): tests
+    // set it to see how a lag ages without waiting for it.
+    std::function<absl::Time()> now = [] { return absl::Now(); };
   };
 
   // The production probes over both pools, which must outlive the monitor.
@@ -78,6 +82,10 @@ class ReplicaMonitor {
   // The state at the last check (or ReadFailed since).
   ReplicaState state() const { return state_.load(); }
 
+  // How many checks have ended: a test waits for the next ones instead of
+  // for a time.
+  int64_t checks() const { return checks_.load(); }
+
  private:
   void Loop();
   // One check: asks both databases, updates the lag, the state and the
@@ -92,6 +100,7 @@ class ReplicaMonitor {
   ReplicaMetrics& metrics_;
   const absl::Duration interval_;
   std::atomic<ReplicaState> state_{ReplicaState::kStarting};
+  std::atomic<int64_t> checks_{0};
   // domain::ReplicaLag::caught_up_to() in Unix nanoseconds; INT64_MIN until
   // known.
   std::atomic<int64_t> caught_up_ns_;

@@ -224,6 +224,11 @@ func (l *batchLoad) waitFor(p int, answer string, n int, within time.Duration) b
 func (l *batchLoad) hold(p int, answer string, n int, minTime, maxTime time.Duration) bool {
 	start := time.Now()
 	got := l.waitFor(p, answer, n, maxTime)
+	// Not ordering: the n answers are what the next step waits for. minTime
+	// is the phase's length as a soak: the writers keep writing under the
+	// phase's condition (a server away, a gateway back) for that long, so
+	// that what happens only over time (health checks, reconnects, pool
+	// churn) happens under load before the phase is judged.
 	if rest := minTime - time.Since(start); rest > 0 {
 		time.Sleep(rest)
 	}

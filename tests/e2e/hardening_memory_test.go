@@ -192,7 +192,7 @@ func TestHostileBodiesStayBounded(t *testing.T) {
 			t.Fatalf("gateway RSS %d MB a minute after the burst (%d MB before it, peak %d MB)",
 				rssOf(t, s.gateway)>>20, baseline>>20, peakRSS(t, s.gateway)>>20)
 		}
-		time.Sleep(time.Second)
+		time.Sleep(time.Second) // polling, not ordering
 	}
 	t.Logf("gateway RSS %d MB after the burst (%d MB before it)", rssOf(t, s.gateway)>>20, baseline>>20)
 }
@@ -291,7 +291,7 @@ func TestUnreadExportsAreCappedAndEnded(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the unread exports still hold the cap after 90 s: %v %v", resp, err)
 		}
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(500 * time.Millisecond) // polling, not ordering
 	}
 	for _, resp := range again {
 		resp.Body.Close()

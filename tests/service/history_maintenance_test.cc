@@ -113,7 +113,7 @@ TEST_F(HistoryMaintenanceTest, TheThreadRunsAPassAtStart) {
   {
     HistoryMaintenance maintenance(*partitions_, 0, absl::Hours(1));
     for (int i = 0; i < 500 && Exists("nifty_quotes_p2031_07") != "t"; ++i) {
-      absl::SleepFor(absl::Milliseconds(20));
+      absl::SleepFor(absl::Milliseconds(20));  // polling, not ordering
     }
   }
   EXPECT_EQ(db_->Query("SELECT tableoid::regclass FROM nifty_quotes"),

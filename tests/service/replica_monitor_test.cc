@@ -37,6 +37,11 @@ class FakeReplication {
     absl::MutexLock lock(&mu_);
     in_recovery_ = in_recovery;
   }
+  // Moves the clock the monitor measures the lag on.
+  void Advance(absl::Duration d) {
+    absl::MutexLock lock(&mu_);
+    now_ += d;
+  }
 
   ReplicaMonitor::Probes Probes() {
     return ReplicaMonitor::Probes{
@@ -51,6 +56,10 @@ class FakeReplication {
           replay.in_recovery = in_recovery_;
           if (in_recovery_) replay.replayed = replayed_;
           return replay;
+        },
+        [this] {
+          absl::MutexLock lock(&mu_);
+          return now_;
         }};
   }
 
@@ -61,6 +70,9 @@ class FakeReplication {
   bool paused_ ABSL_GUARDED_BY(mu_) = false;
   bool reachable_ ABSL_GUARDED_BY(mu_) = true;
   bool in_recovery_ ABSL_GUARDED_BY(mu_) = true;
+  // Starts at the real time and moves with it only through Advance: the
+  // lag of a paused replay grows when a test says so.
+  absl::Time now_ ABSL_GUARDED_BY(mu_) = absl::Now();
 };
 
 // Polls until the monitor's state is `want`; false after 10 s.
@@ -68,7 +80,17 @@ bool Reaches(const ReplicaMonitor& monitor, ReplicaState want) {
   const absl::Time deadline = absl::Now() + absl::Seconds(10);
   while (monitor.state() != want) {
     if (absl::Now() > deadline) return false;
-    absl::SleepFor(absl::Milliseconds(5));
+    absl::SleepFor(absl::Milliseconds(5));  // polling, not ordering
+  }
+  return true;
+}
+
+// Waits until `n` more checks than `before` have ended; false after 10 s.
+bool ChecksEnd(const ReplicaMonitor& monitor, int64_t before, int64_t n) {
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (monitor.checks() < before + n) {
+    if (absl::Now() > deadline) return false;
+    absl::SleepFor(absl::Milliseconds(5));  // polling, not ordering
   }
   return true;
 }
@@ -122,6 +144,8 @@ TEST(ReplicaMonitorTest, AStandbyPastTheBoundIsNotUsedUntilItCatchesUp) {
   ASSERT_TRUE(Reaches(monitor, ReplicaState::kInUse));
   db.PauseReplay(true);
   db.Write(100);
+  // The write stays unreplayed for 2 s of the monitor's clock.
+  db.Advance(absl::Seconds(2));
   ASSERT_TRUE(Reaches(monitor, ReplicaState::kLagging));
   EXPECT_FALSE(monitor.Route());
   db.PauseReplay(false);
@@ -136,8 +160,13 @@ TEST(ReplicaMonitorTest, AnIdlePrimaryIsNoLag) {
   ReplicaMonitor monitor(db.Probes(), absl::Seconds(1), metrics.replica(),
                          kFast);
   ASSERT_TRUE(Reaches(monitor, ReplicaState::kInUse));
-  absl::SleepFor(absl::Milliseconds(1500));
+  // 1.5 s on the monitor's clock pass between two checks, then a few checks
+  // run: an idle primary with the replay at its position is no lag.
+  const int64_t before = monitor.checks();
+  db.Advance(absl::Milliseconds(1500));
+  ASSERT_TRUE(ChecksEnd(monitor, before, 3));
   EXPECT_EQ(monitor.state(), ReplicaState::kInUse);
+  EXPECT_TRUE(monitor.Route());
 }
 
 TEST(ReplicaMonitorTest, AFailedReadSendsReadsToThePrimaryUntilTheNextCheck) {

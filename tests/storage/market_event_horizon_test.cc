@@ -80,7 +80,7 @@ absl::StatusOr<CommittedPage> ReadFinal(MarketEventRepository& events,
     if (!page.ok() || page->events.size() >= want || absl::Now() > deadline) {
       return page;
     }
-    absl::SleepFor(absl::Milliseconds(20));
+    absl::SleepFor(absl::Milliseconds(20));  // polling, not ordering
   }
 }
 

@@ -65,12 +65,12 @@ TEST(PartitionRace, AddingAMonthWhileItIsWrittenLosesNoWrite) {
   // Rows in DEFAULT first, then the partition is added under the writes.
   const absl::Time deadline = absl::Now() + absl::Seconds(30);
   while (written.load() < 300 && absl::Now() < deadline) {
-    absl::SleepFor(absl::Milliseconds(10));
+    absl::SleepFor(absl::Milliseconds(10));  // polling, not ordering
   }
   auto created = partitions.EnsurePartitions(0, absl::Seconds(10));
   const int at_attach = written.load();
   while (written.load() < at_attach + 300 && absl::Now() < deadline) {
-    absl::SleepFor(absl::Milliseconds(10));
+    absl::SleepFor(absl::Milliseconds(10));  // polling, not ordering
   }
   stop = true;
   for (auto& writer : writers) writer.join();

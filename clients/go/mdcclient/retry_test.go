@@ -59,9 +59,14 @@ type failing struct {
 	mu       sync.Mutex
 	errs     []error
 	attempts []time.Time
+	// afterAttempt, when set, runs after each attempt has been answered.
+	afterAttempt func()
 }
 
 func (f *failing) invoke(context.Context, string, any, any, *grpc.ClientConn, ...grpc.CallOption) error {
+	if f.afterAttempt != nil {
+		defer f.afterAttempt()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.attempts = append(f.attempts, time.Now())
@@ -217,10 +222,12 @@ func TestRetriesEndWithTheContext(t *testing.T) {
 		t.Errorf("waited %v for a retry the deadline did not allow", waited)
 	}
 
-	// The context cancelled while waiting: the last error, no more attempts.
+	// The context cancelled once the first attempt failed, so during the
+	// hour's wait: the last error, no more attempts. (A cancel from another
+	// goroutine after a delay would race the wait's start; this way the wait
+	// meets the cancelled context whichever comes first.)
 	ctx, cancel = context.WithCancel(context.Background())
-	f = &failing{errs: []error{unavailable()}}
-	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	f = &failing{errs: []error{unavailable()}, afterAttempt: cancel}
 	slow := mdcclient.RetryPolicy{MaxAttempts: 3, InitialBackoff: time.Hour, MaxBackoff: time.Hour}
 	if err := call(ctx, slow, mdcv1.DeveloperService_GetQuote_FullMethodName, f); status.Code(err) != codes.Unavailable || f.count() != 1 {
 		t.Errorf("cancelled while waiting: %d attempts, %v; want 1 and UNAVAILABLE", f.count(), err)

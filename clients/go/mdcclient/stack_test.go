@@ -103,7 +103,7 @@ func (s *mdcServer) waitHealthy() {
 		if time.Now().After(deadline) {
 			s.t.Fatalf("mdc-server at %s not healthy within %s (last: %v)\n%s", s.addr, startTimeout, err, s.logTail())
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // polling, not ordering
 	}
 }
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import ssl
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -17,7 +16,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 class Reply:
     status: int = 200
     body: object = field(default_factory=dict)
-    delay: float = 0.0  # seconds to wait before answering
+    # Answer only once the stub closes: a server that never answers in time
+    # (a gate, not a delay: the client's timeout is what ends the wait).
+    hold: bool = False
     headers: dict[str, str] = field(default_factory=dict)  # sent besides Content-Type/-Length
 
 
@@ -41,6 +42,7 @@ def stub_server(*script: Reply, tls: ssl.SSLContext | None = None) -> Iterator[S
     ``tls`` (a server context holding a certificate), over HTTPS."""
     received: list[Received] = []
     lock = threading.Lock()
+    closing = threading.Event()
 
     class Handler(BaseHTTPRequestHandler):
         def _answer(self) -> None:
@@ -49,7 +51,8 @@ def stub_server(*script: Reply, tls: ssl.SSLContext | None = None) -> Iterator[S
             with lock:
                 received.append(Received(self.command, self.path, dict(self.headers), body))
                 reply = script[min(len(received), len(script)) - 1]
-            time.sleep(reply.delay)
+            if reply.hold:
+                closing.wait()
             payload = json.dumps(reply.body).encode()
             try:
                 self.send_response(reply.status)
@@ -77,5 +80,6 @@ def stub_server(*script: Reply, tls: ssl.SSLContext | None = None) -> Iterator[S
         scheme = "https" if tls is not None else "http"
         yield Stub(f"{scheme}://127.0.0.1:{server.server_port}", received)
     finally:
+        closing.set()
         server.shutdown()
         server.server_close()

@@ -99,7 +99,7 @@ def test_a_watch_and_a_replay(stack: Stack, developer_token: str) -> None:
 
 def test_the_async_transport_retries_as_the_blocking_one() -> None:
     unavailable = Reply(503, {"code": 14, "message": "the server is not reachable"})
-    slow = Reply(200, {}, delay=0.6)
+    slow = Reply(200, {}, hold=True)
 
     async def main() -> None:
         with stub_server(unavailable, unavailable, Reply(200, answers.QUOTE)) as stub:

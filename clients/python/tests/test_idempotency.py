@@ -59,7 +59,7 @@ LOST: list[tuple[str, Callable[[mdc.Client], object], bool]] = [
 def test_a_lost_answer_is_sent_again_only_when_the_level_allows(
     rpc: str, call: Callable[[mdc.Client], object], sent_again: bool
 ) -> None:
-    never_in_time = Reply(200, {}, delay=0.6)
+    never_in_time = Reply(200, {}, hold=True)
     with stub_server(never_in_time) as stub, mdc.Client(stub.base_url, "mdc_token", timeout=0.15, retries=2,
                                                          backoff=0.01, max_backoff=0.01) as client:
         with pytest.raises(mdc.DeadlineExceeded) as caught:

@@ -89,7 +89,7 @@ def test_an_error_without_a_status_body_keeps_the_http_status() -> None:
 
 
 def test_a_timeout_raises_after_the_retries_with_the_cause_chained() -> None:
-    slow = Reply(200, {}, delay=1.0)
+    slow = Reply(200, {}, hold=True)
     with stub_server(slow) as stub, fast_client(stub.base_url, timeout=0.2, retries=1) as client:
         started = time.monotonic()
         with pytest.raises(mdc.DeadlineExceeded) as caught:

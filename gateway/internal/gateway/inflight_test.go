@@ -103,7 +103,16 @@ func TestAnnouncedBodiesHoldNothing(t *testing.T) {
 	o := testOptions()
 	o.MaxBodyBytesInFlight = 4 << 20
 	o.uploadRate = transport.UploadRate{Grace: 300 * time.Millisecond, MinBytesPerSecond: 64 << 10}
-	ts := httptest.NewServer(newTestHandlerWith(t, addr, o))
+	h := newTestHandlerWith(t, addr, o)
+	// Counts the holders whose requests reached the handler: from then on
+	// they wait for bodies that never come.
+	var entered atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "Bearer mdc_made_up" {
+			entered.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
 	t.Cleanup(ts.Close)
 
 	const holders = 16
@@ -128,7 +137,12 @@ func TestAnnouncedBodiesHoldNothing(t *testing.T) {
 			answers <- resp.Status
 		}()
 	}
-	time.Sleep(100 * time.Millisecond) // the holders are waiting for their bodies
+	for deadline := time.Now().Add(10 * time.Second); entered.Load() < holders; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d holders reached the gateway within 10 s", entered.Load(), holders)
+		}
+		time.Sleep(time.Millisecond) // polling, not ordering
+	}
 	client := ts.Client()
 	for i := range 20 {
 		req, _ := http.NewRequest("POST", ts.URL+"/v1/developer/collector/quotes", strings.NewReader(`{}`))
