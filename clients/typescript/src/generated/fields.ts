@@ -5,6 +5,7 @@
  * sending. */
 export const REQUEST_FIELDS: Readonly<Record<string, Readonly<Record<string, string | null>>>> = {
   "CompactHistoryRequest": { "through": null },
+  "CreateCorporateActionRequest": { "amount": null, "description": null, "exDate": null, "heldShares": null, "isin": null, "kind": null, "newFaceValue": null, "newShares": null, "oldFaceValue": null, "symbol": null },
   "CreateDeveloperRequest": { "role": null, "username": null },
   "CreateHolidaysRequest": { "dates": null, "holidays": "Holiday[]" },
   "CreateOrderBody": { "datetime": null, "entryPrice": null, "nseSymbol": null, "stopLossPrice": null, "takeProfitPrice": null, "timezone": null },

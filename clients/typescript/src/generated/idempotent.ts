@@ -51,6 +51,7 @@ export const IDEMPOTENT_OPERATIONS: Readonly<Record<string, boolean>> = {
   "GET /v1/health": true,
   "PATCH /v1/admin/developers/{id}/refresh-key": false,
   "PATCH /v1/dashboard/runs/{runId}": true,
+  "POST /v1/admin/corporate-actions": true,
   "POST /v1/admin/corporate-actions/import": true,
   "POST /v1/admin/data/compact": true,
   "POST /v1/admin/db-scripts": false,

@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/corporate-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enters one corporate action of an instrument, named by its ISIN or by its symbol on the ex-date (exactly one of the two), with the numbers its kind needs (docs/api.md section 13.7).
+         * @description Enters one corporate action of an instrument, named by its ISIN or by its symbol on the ex-date (exactly one of the two), with the numbers its kind needs (docs/api.md section 13.7). Entering the same action again changes nothing (`created` false). Returns INVALID_ARGUMENT naming the field: `isin`/`symbol` (both or neither given, malformed, or no instrument of the security master), `kind`, `ex_date` (malformed, or before the instrument's listing), a number of the kind that is zero, negative or not finite (or a number the kind does not use), `description`; FAILED_PRECONDITION when an action with the same ISIN, ex-date, kind and description is stored with other numbers.
+         */
+        post: operations["AdminService_CreateCorporateAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/corporate-actions/import": {
         parameters: {
             query?: never;
@@ -1220,6 +1240,12 @@ export interface components {
              */
             open: number;
             /**
+             * @description The symbol the candle's close was stored under, set when the symbol
+             *     asked is in the security master: its series is the instrument's across
+             *     renames (docs/api.md section 13.5). Absent for other symbols.
+             */
+            symbol?: string | null;
+            /**
              * Format: date-time
              * @description Start of the bucket, RFC 3339 UTC.
              */
@@ -1423,6 +1449,66 @@ export interface components {
              *     username then kind; empty under the backtest clock.
              */
             writers: components["schemas"]["WriterActivity"][];
+        };
+        /**
+         * @description Create Corporate Action request: one action, with the numbers of its
+         *     kind (the others 0 or absent).
+         */
+        CreateCorporateActionRequest: {
+            /**
+             * Format: double
+             * @description Dividend: rupees a share; rights: the price paid for a new share.
+             */
+            amount?: number | null;
+            /**
+             * @description What tells two actions of one kind on one day apart (a final and a
+             *     special dividend), at most 200 characters without control characters.
+             *     Default: written from the kind and numbers ("Bonus 1:1", "Dividend Rs
+             *     2.5"), so entering the same action twice is one action.
+             */
+            description?: string | null;
+            /**
+             * Format: date
+             * @description The ex-date, YYYY-MM-DD, on or after the instrument's listing;
+             *     required.
+             */
+            exDate: string;
+            /**
+             * Format: double
+             * @description Bonus and rights a:b: b, the shares held.
+             */
+            heldShares?: number | null;
+            /** @description The instrument's ISIN; or give `symbol`. */
+            isin?: string | null;
+            /**
+             * @description split, bonus, consolidation, dividend or rights; required.
+             * @enum {string}
+             */
+            kind: "split" | "bonus" | "consolidation" | "dividend" | "rights";
+            /**
+             * Format: double
+             * @description Split and consolidation: the face value after, in rupees (lower for a
+             *     split, higher for a consolidation).
+             */
+            newFaceValue?: number | null;
+            /**
+             * Format: double
+             * @description Bonus and rights a:b: a, the new shares for every b held.
+             */
+            newShares?: number | null;
+            /**
+             * Format: double
+             * @description Split and consolidation: the face value before, in rupees.
+             */
+            oldFaceValue?: number | null;
+            /** @description The instrument's symbol on `ex_date`; or give `isin`. */
+            symbol?: string | null;
+        };
+        /** @description What Create Corporate Action did. */
+        CreateCorporateActionResponse: {
+            action?: components["schemas"]["CorporateActionInfo"];
+            /** @description False when the same action was stored already (nothing changed). */
+            created: boolean;
         };
         /** @description Create Developer request. */
         CreateDeveloperRequest: {
@@ -1702,6 +1788,12 @@ export interface components {
         };
         /** @description One exported record with the trading day it belongs to. */
         ExportRecord: {
+            /**
+             * @description The adjustment that produced the record (split or all), set only in
+             *     adjusted exports: an adjusted record is not stored data, and the
+             *     import refuses it (docs/api.md section 13.6).
+             */
+            adjustment?: string | null;
             candle?: components["schemas"]["SymbolCandle"];
             nifty?: components["schemas"]["NiftyQuote"];
             quote?: components["schemas"]["StockQuote"];
@@ -3001,6 +3093,113 @@ export interface operations {
                 };
             };
             /** @description The server has no MDC_SECRET_KEY, so it cannot store the credentials encrypted. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The body is larger than the gateway's limit (MDC_MAX_BODY_BYTES, 4 MiB by default); it was not read. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server has no free database connection; retry later. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before sending the call again, when the rate limit refused it (reason RATE_LIMITED). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The server cannot reach the database or is shutting down, or the gateway cannot reach the server; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Any other error, with the same body: 500 internal error (no internal detail is ever shown), 504 when the call outlived the gateway's deadline (MDC_CALL_TIMEOUT), 409 when a write met a conflicting concurrent one (retry). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+        };
+    };
+    AdminService_CreateCorporateAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A caller's run id, logged with the request (first 128 characters); it changes nothing else. Printable ASCII (gRPC metadata carries nothing else); another byte: 400. */
+                "X-Run-Id"?: components["parameters"]["X-Run-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Create Corporate Action request: one action, with the numbers of its
+         *     kind (the others 0 or absent).
+         */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCorporateActionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCorporateActionResponse"];
+                };
+            };
+            /** @description A parameter or body field breaks its rule (a google.rpc.BadRequest detail names every bad field by its JSON name), the body is not JSON or has a value of the wrong JSON type, or the X-Current-Timestamp, X-Current-Timezone or X-Run-Id header is malformed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The Authorization header is missing or malformed, or the token is unknown or revoked. The answer carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description A developer token on an admin route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description An action with the same ISIN, ex-date, kind and description is stored with other numbers; give another description. */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -6844,6 +7043,15 @@ export interface operations {
                  *     parameter or separate them by commas. Empty: every stock symbol.
                  */
                 symbols?: string[];
+                /**
+                 * @description raw (default: as stored), split (splits, bonuses, consolidations) or
+                 *     all (also dividends and rights issues): prices and quantities
+                 *     multiplied as in docs/api.md section 13.4, point in time (the actions
+                 *     with ex-date on or before today, or the backtest clock's day). An
+                 *     adjusted export needs `symbols`, each of an instrument of the security
+                 *     master; the file says which adjustment produced it (section 13.6).
+                 */
+                adjustment?: "raw" | "split" | "all" | "";
                 /** @description The file format: `csv` (default; a header line, RFC 4180), `parquet` (typed columns) or `ndjson` (the JSON of one ExportRecord per line). The columns of each kind are in docs/api.md, "Export". */
                 format?: "csv" | "parquet" | "ndjson";
             };
@@ -7044,6 +7252,15 @@ export interface operations {
                  *     by commas. Empty: every symbol.
                  */
                 symbols?: string[];
+                /**
+                 * @description raw (default: as stored), split (splits, bonuses, consolidations) or
+                 *     all (also dividends and rights issues): prices and quantities
+                 *     multiplied as in docs/api.md section 13.4, point in time (the actions
+                 *     with ex-date on or before today, or the backtest clock's day). An
+                 *     adjusted export needs `symbols`, each of an instrument of the security
+                 *     master; the file says which adjustment produced it (section 13.6).
+                 */
+                adjustment?: "raw" | "split" | "all" | "";
                 /** @description The file format: `csv` (default; a header line, RFC 4180), `parquet` (typed columns) or `ndjson` (the JSON of one ExportRecord per line). The columns of each kind are in docs/api.md, "Export". */
                 format?: "csv" | "parquet" | "ndjson";
             };
