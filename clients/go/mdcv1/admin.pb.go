@@ -1640,6 +1640,195 @@ func (x *ImportFileResponse) GetIgnored() []*ImportedRowNote {
 	return nil
 }
 
+// Create Corporate Action request: one action, with the numbers of its
+// kind (the others 0 or absent).
+type CreateCorporateActionRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The instrument's ISIN; or give `symbol`.
+	Isin string `protobuf:"bytes,1,opt,name=isin,proto3" json:"isin,omitempty"`
+	// The instrument's symbol on `ex_date`; or give `isin`.
+	Symbol string `protobuf:"bytes,2,opt,name=symbol,proto3" json:"symbol,omitempty"`
+	// split, bonus, consolidation, dividend or rights; required.
+	Kind string `protobuf:"bytes,3,opt,name=kind,proto3" json:"kind,omitempty"`
+	// The ex-date, YYYY-MM-DD, on or after the instrument's listing;
+	// required.
+	ExDate string `protobuf:"bytes,4,opt,name=ex_date,json=exDate,proto3" json:"ex_date,omitempty"`
+	// Bonus and rights a:b: a, the new shares for every b held.
+	NewShares float64 `protobuf:"fixed64,5,opt,name=new_shares,json=newShares,proto3" json:"new_shares,omitempty"`
+	// Bonus and rights a:b: b, the shares held.
+	HeldShares float64 `protobuf:"fixed64,6,opt,name=held_shares,json=heldShares,proto3" json:"held_shares,omitempty"`
+	// Split and consolidation: the face value before, in rupees.
+	OldFaceValue float64 `protobuf:"fixed64,7,opt,name=old_face_value,json=oldFaceValue,proto3" json:"old_face_value,omitempty"`
+	// Split and consolidation: the face value after, in rupees (lower for a
+	// split, higher for a consolidation).
+	NewFaceValue float64 `protobuf:"fixed64,8,opt,name=new_face_value,json=newFaceValue,proto3" json:"new_face_value,omitempty"`
+	// Dividend: rupees a share; rights: the price paid for a new share.
+	Amount float64 `protobuf:"fixed64,9,opt,name=amount,proto3" json:"amount,omitempty"`
+	// What tells two actions of one kind on one day apart (a final and a
+	// special dividend), at most 200 characters without control characters.
+	// Default: written from the kind and numbers ("Bonus 1:1", "Dividend Rs
+	// 2.5"), so entering the same action twice is one action.
+	Description   string `protobuf:"bytes,10,opt,name=description,proto3" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateCorporateActionRequest) Reset() {
+	*x = CreateCorporateActionRequest{}
+	mi := &file_mdc_v1_admin_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateCorporateActionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateCorporateActionRequest) ProtoMessage() {}
+
+func (x *CreateCorporateActionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_admin_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateCorporateActionRequest.ProtoReflect.Descriptor instead.
+func (*CreateCorporateActionRequest) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *CreateCorporateActionRequest) GetIsin() string {
+	if x != nil {
+		return x.Isin
+	}
+	return ""
+}
+
+func (x *CreateCorporateActionRequest) GetSymbol() string {
+	if x != nil {
+		return x.Symbol
+	}
+	return ""
+}
+
+func (x *CreateCorporateActionRequest) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *CreateCorporateActionRequest) GetExDate() string {
+	if x != nil {
+		return x.ExDate
+	}
+	return ""
+}
+
+func (x *CreateCorporateActionRequest) GetNewShares() float64 {
+	if x != nil {
+		return x.NewShares
+	}
+	return 0
+}
+
+func (x *CreateCorporateActionRequest) GetHeldShares() float64 {
+	if x != nil {
+		return x.HeldShares
+	}
+	return 0
+}
+
+func (x *CreateCorporateActionRequest) GetOldFaceValue() float64 {
+	if x != nil {
+		return x.OldFaceValue
+	}
+	return 0
+}
+
+func (x *CreateCorporateActionRequest) GetNewFaceValue() float64 {
+	if x != nil {
+		return x.NewFaceValue
+	}
+	return 0
+}
+
+func (x *CreateCorporateActionRequest) GetAmount() float64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *CreateCorporateActionRequest) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// What Create Corporate Action did.
+type CreateCorporateActionResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The action as stored (with its factors as an adjusted read would
+	// apply them).
+	Action *CorporateActionInfo `protobuf:"bytes,1,opt,name=action,proto3" json:"action,omitempty"`
+	// False when the same action was stored already (nothing changed).
+	Created       bool `protobuf:"varint,2,opt,name=created,proto3" json:"created,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateCorporateActionResponse) Reset() {
+	*x = CreateCorporateActionResponse{}
+	mi := &file_mdc_v1_admin_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateCorporateActionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateCorporateActionResponse) ProtoMessage() {}
+
+func (x *CreateCorporateActionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mdc_v1_admin_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateCorporateActionResponse.ProtoReflect.Descriptor instead.
+func (*CreateCorporateActionResponse) Descriptor() ([]byte, []int) {
+	return file_mdc_v1_admin_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *CreateCorporateActionResponse) GetAction() *CorporateActionInfo {
+	if x != nil {
+		return x.Action
+	}
+	return nil
+}
+
+func (x *CreateCorporateActionResponse) GetCreated() bool {
+	if x != nil {
+		return x.Created
+	}
+	return false
+}
+
 var File_mdc_v1_admin_proto protoreflect.FileDescriptor
 
 const file_mdc_v1_admin_proto_rawDesc = "" +
@@ -1745,7 +1934,24 @@ const file_mdc_v1_admin_proto_rawDesc = "" +
 	"\bimported\x18\x02 \x01(\x05R\bimported\x12\x1c\n" +
 	"\tunchanged\x18\x03 \x01(\x05R\tunchanged\x123\n" +
 	"\brejected\x18\x04 \x03(\v2\x17.mdc.v1.ImportedRowNoteR\brejected\x121\n" +
-	"\aignored\x18\x05 \x03(\v2\x17.mdc.v1.ImportedRowNoteR\aignored2\xcf\x1a\n" +
+	"\aignored\x18\x05 \x03(\v2\x17.mdc.v1.ImportedRowNoteR\aignored\"\xc9\x02\n" +
+	"\x1cCreateCorporateActionRequest\x12\x12\n" +
+	"\x04isin\x18\x01 \x01(\tR\x04isin\x12\x16\n" +
+	"\x06symbol\x18\x02 \x01(\tR\x06symbol\x12\x18\n" +
+	"\x04kind\x18\x03 \x01(\tB\x04\xe2A\x01\x02R\x04kind\x12\x1d\n" +
+	"\aex_date\x18\x04 \x01(\tB\x04\xe2A\x01\x02R\x06exDate\x12\x1d\n" +
+	"\n" +
+	"new_shares\x18\x05 \x01(\x01R\tnewShares\x12\x1f\n" +
+	"\vheld_shares\x18\x06 \x01(\x01R\n" +
+	"heldShares\x12$\n" +
+	"\x0eold_face_value\x18\a \x01(\x01R\foldFaceValue\x12$\n" +
+	"\x0enew_face_value\x18\b \x01(\x01R\fnewFaceValue\x12\x16\n" +
+	"\x06amount\x18\t \x01(\x01R\x06amount\x12 \n" +
+	"\vdescription\x18\n" +
+	" \x01(\tR\vdescription\"n\n" +
+	"\x1dCreateCorporateActionResponse\x123\n" +
+	"\x06action\x18\x01 \x01(\v2\x1b.mdc.v1.CorporateActionInfoR\x06action\x12\x18\n" +
+	"\acreated\x18\x02 \x01(\bR\acreated2\x98\x1d\n" +
 	"\fAdminService\x12\x82\x01\n" +
 	"\x0eListDevelopers\x12\x1d.mdc.v1.ListDevelopersRequest\x1a\x1e.mdc.v1.ListDevelopersResponse\"1\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x16\x12\x14/v1/admin/developers\x90\x02\x01\x12\x95\x01\n" +
 	"\fGetDeveloper\x12\x1b.mdc.v1.GetDeveloperRequest\x1a\x11.mdc.v1.Developer\"U\xa2\x9f\x19-\b\x03\x10\x01\x18\x01 \x01*\x1d\b\x05\x12\x19No developer has this id.:\x04read\x82\xd3\xe4\x93\x02\x1b\x12\x19/v1/admin/developers/{id}\x90\x02\x01\x12\xdc\x01\n" +
@@ -1764,7 +1970,8 @@ const file_mdc_v1_admin_proto_rawDesc = "" +
 	"\x14SetBrokerCredentials\x12#.mdc.v1.SetBrokerCredentialsRequest\x1a\x1f.mdc.v1.BrokerCredentialsStatus\"\xb4\x01\xa2\x9f\x19\x91\x01\b\x03\x10\x01\x18\x01 \x01*S\b\t\x12OThe server has no MDC_SECRET_KEY, so it cannot store the credentials encrypted.:2replaces the stored credentials with the same ones\x82\xd3\xe4\x93\x02\x15:\x01*\x1a\x10/v1/admin/broker\x90\x02\x02\x12\x8b\x01\n" +
 	"\x14GetBrokerCredentials\x12#.mdc.v1.GetBrokerCredentialsRequest\x1a\x1f.mdc.v1.BrokerCredentialsStatus\"-\xa2\x9f\x19\x0e\b\x03\x10\x01\x18\x01 \x01:\x04read\x82\xd3\xe4\x93\x02\x12\x12\x10/v1/admin/broker\x90\x02\x01\x12\xb3\x01\n" +
 	"\x11ImportInstruments\x12 .mdc.v1.ImportInstrumentsRequest\x1a\x1a.mdc.v1.ImportFileResponse\"`\xa2\x9f\x190\b\x03\x10\x01\x18\x01 \x01:&importing a file again changes nothing\x82\xd3\xe4\x93\x02#:\x03csv\"\x1c/v1/admin/instruments/import\x90\x02\x02\x12\xc3\x01\n" +
-	"\x16ImportCorporateActions\x12%.mdc.v1.ImportCorporateActionsRequest\x1a\x1a.mdc.v1.ImportFileResponse\"f\xa2\x9f\x190\b\x03\x10\x01\x18\x01 \x01:&importing a file again changes nothing\x82\xd3\xe4\x93\x02):\x03csv\"\"/v1/admin/corporate-actions/import\x90\x02\x02B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
+	"\x16ImportCorporateActions\x12%.mdc.v1.ImportCorporateActionsRequest\x1a\x1a.mdc.v1.ImportFileResponse\"f\xa2\x9f\x190\b\x03\x10\x01\x18\x01 \x01:&importing a file again changes nothing\x82\xd3\xe4\x93\x02):\x03csv\"\"/v1/admin/corporate-actions/import\x90\x02\x02\x12\xc6\x02\n" +
+	"\x15CreateCorporateAction\x12$.mdc.v1.CreateCorporateActionRequest\x1a%.mdc.v1.CreateCorporateActionResponse\"\xdf\x01\xa2\x9f\x19\xb1\x01\b\x03\x10\x01\x18\x01 \x01*w\b\t\x12sAn action with the same ISIN, ex-date, kind and description is stored with other numbers; give another description.:.entering the same action again changes nothing\x82\xd3\xe4\x93\x02 :\x01*\"\x1b/v1/admin/corporate-actions\x90\x02\x02B\x1dZ\x1bmdc/gateway/gen/mdcv1;mdcv1b\x06proto3"
 
 var (
 	file_mdc_v1_admin_proto_rawDescOnce sync.Once
@@ -1778,7 +1985,7 @@ func file_mdc_v1_admin_proto_rawDescGZIP() []byte {
 	return file_mdc_v1_admin_proto_rawDescData
 }
 
-var file_mdc_v1_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_mdc_v1_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_mdc_v1_admin_proto_goTypes = []any{
 	(*ListDevelopersRequest)(nil),         // 0: mdc.v1.ListDevelopersRequest
 	(*ListDevelopersResponse)(nil),        // 1: mdc.v1.ListDevelopersResponse
@@ -1809,64 +2016,70 @@ var file_mdc_v1_admin_proto_goTypes = []any{
 	(*ImportCorporateActionsRequest)(nil), // 26: mdc.v1.ImportCorporateActionsRequest
 	(*ImportedRowNote)(nil),               // 27: mdc.v1.ImportedRowNote
 	(*ImportFileResponse)(nil),            // 28: mdc.v1.ImportFileResponse
-	nil,                                   // 29: mdc.v1.RunDbScriptRequest.ArgsEntry
-	(*Developer)(nil),                     // 30: mdc.v1.Developer
-	(*Holiday)(nil),                       // 31: mdc.v1.Holiday
-	(*timestamppb.Timestamp)(nil),         // 32: google.protobuf.Timestamp
-	(*ListHolidaysRequest)(nil),           // 33: mdc.v1.ListHolidaysRequest
-	(*emptypb.Empty)(nil),                 // 34: google.protobuf.Empty
-	(*ListHolidaysResponse)(nil),          // 35: mdc.v1.ListHolidaysResponse
+	(*CreateCorporateActionRequest)(nil),  // 29: mdc.v1.CreateCorporateActionRequest
+	(*CreateCorporateActionResponse)(nil), // 30: mdc.v1.CreateCorporateActionResponse
+	nil,                                   // 31: mdc.v1.RunDbScriptRequest.ArgsEntry
+	(*Developer)(nil),                     // 32: mdc.v1.Developer
+	(*Holiday)(nil),                       // 33: mdc.v1.Holiday
+	(*timestamppb.Timestamp)(nil),         // 34: google.protobuf.Timestamp
+	(*CorporateActionInfo)(nil),           // 35: mdc.v1.CorporateActionInfo
+	(*ListHolidaysRequest)(nil),           // 36: mdc.v1.ListHolidaysRequest
+	(*emptypb.Empty)(nil),                 // 37: google.protobuf.Empty
+	(*ListHolidaysResponse)(nil),          // 38: mdc.v1.ListHolidaysResponse
 }
 var file_mdc_v1_admin_proto_depIdxs = []int32{
-	30, // 0: mdc.v1.ListDevelopersResponse.developers:type_name -> mdc.v1.Developer
-	31, // 1: mdc.v1.CreateHolidaysRequest.holidays:type_name -> mdc.v1.Holiday
+	32, // 0: mdc.v1.ListDevelopersResponse.developers:type_name -> mdc.v1.Developer
+	33, // 1: mdc.v1.CreateHolidaysRequest.holidays:type_name -> mdc.v1.Holiday
 	11, // 2: mdc.v1.ListDataDatesResponse.dates:type_name -> mdc.v1.DataDate
 	18, // 3: mdc.v1.StorageReport.usage:type_name -> mdc.v1.StorageUsage
-	29, // 4: mdc.v1.RunDbScriptRequest.args:type_name -> mdc.v1.RunDbScriptRequest.ArgsEntry
-	32, // 5: mdc.v1.BrokerCredentialsStatus.updated_time:type_name -> google.protobuf.Timestamp
+	31, // 4: mdc.v1.RunDbScriptRequest.args:type_name -> mdc.v1.RunDbScriptRequest.ArgsEntry
+	34, // 5: mdc.v1.BrokerCredentialsStatus.updated_time:type_name -> google.protobuf.Timestamp
 	27, // 6: mdc.v1.ImportFileResponse.rejected:type_name -> mdc.v1.ImportedRowNote
 	27, // 7: mdc.v1.ImportFileResponse.ignored:type_name -> mdc.v1.ImportedRowNote
-	0,  // 8: mdc.v1.AdminService.ListDevelopers:input_type -> mdc.v1.ListDevelopersRequest
-	2,  // 9: mdc.v1.AdminService.GetDeveloper:input_type -> mdc.v1.GetDeveloperRequest
-	3,  // 10: mdc.v1.AdminService.CreateDeveloper:input_type -> mdc.v1.CreateDeveloperRequest
-	4,  // 11: mdc.v1.AdminService.RefreshDeveloperKey:input_type -> mdc.v1.RefreshDeveloperKeyRequest
-	5,  // 12: mdc.v1.AdminService.DeleteDeveloper:input_type -> mdc.v1.DeleteDeveloperRequest
-	33, // 13: mdc.v1.AdminService.ListHolidays:input_type -> mdc.v1.ListHolidaysRequest
-	6,  // 14: mdc.v1.AdminService.CreateHolidays:input_type -> mdc.v1.CreateHolidaysRequest
-	7,  // 15: mdc.v1.AdminService.DeleteHolidays:input_type -> mdc.v1.DeleteHolidaysRequest
-	8,  // 16: mdc.v1.AdminService.DeleteHoliday:input_type -> mdc.v1.DeleteHolidayRequest
-	10, // 17: mdc.v1.AdminService.ListDataDates:input_type -> mdc.v1.ListDataDatesRequest
-	13, // 18: mdc.v1.AdminService.DeleteDataDates:input_type -> mdc.v1.DeleteDataDatesRequest
-	20, // 19: mdc.v1.AdminService.RunDbScript:input_type -> mdc.v1.RunDbScriptRequest
-	15, // 20: mdc.v1.AdminService.CompactHistory:input_type -> mdc.v1.CompactHistoryRequest
-	17, // 21: mdc.v1.AdminService.GetStorageReport:input_type -> mdc.v1.GetStorageReportRequest
-	22, // 22: mdc.v1.AdminService.SetBrokerCredentials:input_type -> mdc.v1.SetBrokerCredentialsRequest
-	23, // 23: mdc.v1.AdminService.GetBrokerCredentials:input_type -> mdc.v1.GetBrokerCredentialsRequest
-	25, // 24: mdc.v1.AdminService.ImportInstruments:input_type -> mdc.v1.ImportInstrumentsRequest
-	26, // 25: mdc.v1.AdminService.ImportCorporateActions:input_type -> mdc.v1.ImportCorporateActionsRequest
-	1,  // 26: mdc.v1.AdminService.ListDevelopers:output_type -> mdc.v1.ListDevelopersResponse
-	30, // 27: mdc.v1.AdminService.GetDeveloper:output_type -> mdc.v1.Developer
-	30, // 28: mdc.v1.AdminService.CreateDeveloper:output_type -> mdc.v1.Developer
-	30, // 29: mdc.v1.AdminService.RefreshDeveloperKey:output_type -> mdc.v1.Developer
-	34, // 30: mdc.v1.AdminService.DeleteDeveloper:output_type -> google.protobuf.Empty
-	35, // 31: mdc.v1.AdminService.ListHolidays:output_type -> mdc.v1.ListHolidaysResponse
-	35, // 32: mdc.v1.AdminService.CreateHolidays:output_type -> mdc.v1.ListHolidaysResponse
-	9,  // 33: mdc.v1.AdminService.DeleteHolidays:output_type -> mdc.v1.DeleteHolidaysResponse
-	9,  // 34: mdc.v1.AdminService.DeleteHoliday:output_type -> mdc.v1.DeleteHolidaysResponse
-	12, // 35: mdc.v1.AdminService.ListDataDates:output_type -> mdc.v1.ListDataDatesResponse
-	14, // 36: mdc.v1.AdminService.DeleteDataDates:output_type -> mdc.v1.DeleteDataDatesResponse
-	21, // 37: mdc.v1.AdminService.RunDbScript:output_type -> mdc.v1.RunDbScriptResponse
-	16, // 38: mdc.v1.AdminService.CompactHistory:output_type -> mdc.v1.CompactHistoryResponse
-	19, // 39: mdc.v1.AdminService.GetStorageReport:output_type -> mdc.v1.StorageReport
-	24, // 40: mdc.v1.AdminService.SetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
-	24, // 41: mdc.v1.AdminService.GetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
-	28, // 42: mdc.v1.AdminService.ImportInstruments:output_type -> mdc.v1.ImportFileResponse
-	28, // 43: mdc.v1.AdminService.ImportCorporateActions:output_type -> mdc.v1.ImportFileResponse
-	26, // [26:44] is the sub-list for method output_type
-	8,  // [8:26] is the sub-list for method input_type
-	8,  // [8:8] is the sub-list for extension type_name
-	8,  // [8:8] is the sub-list for extension extendee
-	0,  // [0:8] is the sub-list for field type_name
+	35, // 8: mdc.v1.CreateCorporateActionResponse.action:type_name -> mdc.v1.CorporateActionInfo
+	0,  // 9: mdc.v1.AdminService.ListDevelopers:input_type -> mdc.v1.ListDevelopersRequest
+	2,  // 10: mdc.v1.AdminService.GetDeveloper:input_type -> mdc.v1.GetDeveloperRequest
+	3,  // 11: mdc.v1.AdminService.CreateDeveloper:input_type -> mdc.v1.CreateDeveloperRequest
+	4,  // 12: mdc.v1.AdminService.RefreshDeveloperKey:input_type -> mdc.v1.RefreshDeveloperKeyRequest
+	5,  // 13: mdc.v1.AdminService.DeleteDeveloper:input_type -> mdc.v1.DeleteDeveloperRequest
+	36, // 14: mdc.v1.AdminService.ListHolidays:input_type -> mdc.v1.ListHolidaysRequest
+	6,  // 15: mdc.v1.AdminService.CreateHolidays:input_type -> mdc.v1.CreateHolidaysRequest
+	7,  // 16: mdc.v1.AdminService.DeleteHolidays:input_type -> mdc.v1.DeleteHolidaysRequest
+	8,  // 17: mdc.v1.AdminService.DeleteHoliday:input_type -> mdc.v1.DeleteHolidayRequest
+	10, // 18: mdc.v1.AdminService.ListDataDates:input_type -> mdc.v1.ListDataDatesRequest
+	13, // 19: mdc.v1.AdminService.DeleteDataDates:input_type -> mdc.v1.DeleteDataDatesRequest
+	20, // 20: mdc.v1.AdminService.RunDbScript:input_type -> mdc.v1.RunDbScriptRequest
+	15, // 21: mdc.v1.AdminService.CompactHistory:input_type -> mdc.v1.CompactHistoryRequest
+	17, // 22: mdc.v1.AdminService.GetStorageReport:input_type -> mdc.v1.GetStorageReportRequest
+	22, // 23: mdc.v1.AdminService.SetBrokerCredentials:input_type -> mdc.v1.SetBrokerCredentialsRequest
+	23, // 24: mdc.v1.AdminService.GetBrokerCredentials:input_type -> mdc.v1.GetBrokerCredentialsRequest
+	25, // 25: mdc.v1.AdminService.ImportInstruments:input_type -> mdc.v1.ImportInstrumentsRequest
+	26, // 26: mdc.v1.AdminService.ImportCorporateActions:input_type -> mdc.v1.ImportCorporateActionsRequest
+	29, // 27: mdc.v1.AdminService.CreateCorporateAction:input_type -> mdc.v1.CreateCorporateActionRequest
+	1,  // 28: mdc.v1.AdminService.ListDevelopers:output_type -> mdc.v1.ListDevelopersResponse
+	32, // 29: mdc.v1.AdminService.GetDeveloper:output_type -> mdc.v1.Developer
+	32, // 30: mdc.v1.AdminService.CreateDeveloper:output_type -> mdc.v1.Developer
+	32, // 31: mdc.v1.AdminService.RefreshDeveloperKey:output_type -> mdc.v1.Developer
+	37, // 32: mdc.v1.AdminService.DeleteDeveloper:output_type -> google.protobuf.Empty
+	38, // 33: mdc.v1.AdminService.ListHolidays:output_type -> mdc.v1.ListHolidaysResponse
+	38, // 34: mdc.v1.AdminService.CreateHolidays:output_type -> mdc.v1.ListHolidaysResponse
+	9,  // 35: mdc.v1.AdminService.DeleteHolidays:output_type -> mdc.v1.DeleteHolidaysResponse
+	9,  // 36: mdc.v1.AdminService.DeleteHoliday:output_type -> mdc.v1.DeleteHolidaysResponse
+	12, // 37: mdc.v1.AdminService.ListDataDates:output_type -> mdc.v1.ListDataDatesResponse
+	14, // 38: mdc.v1.AdminService.DeleteDataDates:output_type -> mdc.v1.DeleteDataDatesResponse
+	21, // 39: mdc.v1.AdminService.RunDbScript:output_type -> mdc.v1.RunDbScriptResponse
+	16, // 40: mdc.v1.AdminService.CompactHistory:output_type -> mdc.v1.CompactHistoryResponse
+	19, // 41: mdc.v1.AdminService.GetStorageReport:output_type -> mdc.v1.StorageReport
+	24, // 42: mdc.v1.AdminService.SetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
+	24, // 43: mdc.v1.AdminService.GetBrokerCredentials:output_type -> mdc.v1.BrokerCredentialsStatus
+	28, // 44: mdc.v1.AdminService.ImportInstruments:output_type -> mdc.v1.ImportFileResponse
+	28, // 45: mdc.v1.AdminService.ImportCorporateActions:output_type -> mdc.v1.ImportFileResponse
+	30, // 46: mdc.v1.AdminService.CreateCorporateAction:output_type -> mdc.v1.CreateCorporateActionResponse
+	28, // [28:47] is the sub-list for method output_type
+	9,  // [9:28] is the sub-list for method input_type
+	9,  // [9:9] is the sub-list for extension type_name
+	9,  // [9:9] is the sub-list for extension extendee
+	0,  // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_mdc_v1_admin_proto_init() }
@@ -1883,7 +2096,7 @@ func file_mdc_v1_admin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mdc_v1_admin_proto_rawDesc), len(file_mdc_v1_admin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   30,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

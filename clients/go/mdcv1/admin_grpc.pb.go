@@ -41,6 +41,7 @@ const (
 	AdminService_GetBrokerCredentials_FullMethodName   = "/mdc.v1.AdminService/GetBrokerCredentials"
 	AdminService_ImportInstruments_FullMethodName      = "/mdc.v1.AdminService/ImportInstruments"
 	AdminService_ImportCorporateActions_FullMethodName = "/mdc.v1.AdminService/ImportCorporateActions"
+	AdminService_CreateCorporateAction_FullMethodName  = "/mdc.v1.AdminService/CreateCorporateAction"
 )
 
 // AdminServiceClient is the client API for AdminService service.
@@ -159,6 +160,18 @@ type AdminServiceClient interface {
 	// Returns INVALID_ARGUMENT naming `csv` (empty, not UTF-8 CSV text, or a
 	// header lacking the file's columns); nothing is imported then.
 	ImportCorporateActions(ctx context.Context, in *ImportCorporateActionsRequest, opts ...grpc.CallOption) (*ImportFileResponse, error)
+	// Enters one corporate action of an instrument, named by its ISIN or by
+	// its symbol on the ex-date (exactly one of the two), with the numbers
+	// its kind needs (docs/api.md section 13.7). Entering the same action
+	// again changes nothing (`created` false).
+	// Returns INVALID_ARGUMENT naming the field: `isin`/`symbol` (both or
+	// neither given, malformed, or no instrument of the security master),
+	// `kind`, `ex_date` (malformed, or before the instrument's listing),
+	// a number of the kind that is zero, negative or not finite (or a number
+	// the kind does not use), `description`; FAILED_PRECONDITION when an
+	// action with the same ISIN, ex-date, kind and description is stored
+	// with other numbers.
+	CreateCorporateAction(ctx context.Context, in *CreateCorporateActionRequest, opts ...grpc.CallOption) (*CreateCorporateActionResponse, error)
 }
 
 type adminServiceClient struct {
@@ -349,6 +362,16 @@ func (c *adminServiceClient) ImportCorporateActions(ctx context.Context, in *Imp
 	return out, nil
 }
 
+func (c *adminServiceClient) CreateCorporateAction(ctx context.Context, in *CreateCorporateActionRequest, opts ...grpc.CallOption) (*CreateCorporateActionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateCorporateActionResponse)
+	err := c.cc.Invoke(ctx, AdminService_CreateCorporateAction_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AdminServiceServer is the server API for AdminService service.
 // All implementations must embed UnimplementedAdminServiceServer
 // for forward compatibility.
@@ -465,6 +488,18 @@ type AdminServiceServer interface {
 	// Returns INVALID_ARGUMENT naming `csv` (empty, not UTF-8 CSV text, or a
 	// header lacking the file's columns); nothing is imported then.
 	ImportCorporateActions(context.Context, *ImportCorporateActionsRequest) (*ImportFileResponse, error)
+	// Enters one corporate action of an instrument, named by its ISIN or by
+	// its symbol on the ex-date (exactly one of the two), with the numbers
+	// its kind needs (docs/api.md section 13.7). Entering the same action
+	// again changes nothing (`created` false).
+	// Returns INVALID_ARGUMENT naming the field: `isin`/`symbol` (both or
+	// neither given, malformed, or no instrument of the security master),
+	// `kind`, `ex_date` (malformed, or before the instrument's listing),
+	// a number of the kind that is zero, negative or not finite (or a number
+	// the kind does not use), `description`; FAILED_PRECONDITION when an
+	// action with the same ISIN, ex-date, kind and description is stored
+	// with other numbers.
+	CreateCorporateAction(context.Context, *CreateCorporateActionRequest) (*CreateCorporateActionResponse, error)
 	mustEmbedUnimplementedAdminServiceServer()
 }
 
@@ -528,6 +563,9 @@ func (UnimplementedAdminServiceServer) ImportInstruments(context.Context, *Impor
 }
 func (UnimplementedAdminServiceServer) ImportCorporateActions(context.Context, *ImportCorporateActionsRequest) (*ImportFileResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ImportCorporateActions not implemented")
+}
+func (UnimplementedAdminServiceServer) CreateCorporateAction(context.Context, *CreateCorporateActionRequest) (*CreateCorporateActionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateCorporateAction not implemented")
 }
 func (UnimplementedAdminServiceServer) mustEmbedUnimplementedAdminServiceServer() {}
 func (UnimplementedAdminServiceServer) testEmbeddedByValue()                      {}
@@ -874,6 +912,24 @@ func _AdminService_ImportCorporateActions_Handler(srv interface{}, ctx context.C
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AdminService_CreateCorporateAction_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateCorporateActionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(AdminServiceServer).CreateCorporateAction(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: AdminService_CreateCorporateAction_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(AdminServiceServer).CreateCorporateAction(ctx, req.(*CreateCorporateActionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // AdminService_ServiceDesc is the grpc.ServiceDesc for AdminService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -952,6 +1008,10 @@ var AdminService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ImportCorporateActions",
 			Handler:    _AdminService_ImportCorporateActions_Handler,
+		},
+		{
+			MethodName: "CreateCorporateAction",
+			Handler:    _AdminService_CreateCorporateAction_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -35,7 +35,14 @@ type ExportQuotesRequest struct {
 	// NSE trading symbols, up to 1000, each 1-32 characters of A-Z a-z 0-9 &
 	// . _ - (case-sensitive, as stored); repeat the parameter or separate them
 	// by commas. Empty: every symbol.
-	Symbols       []string `protobuf:"bytes,3,rep,name=symbols,proto3" json:"symbols,omitempty"`
+	Symbols []string `protobuf:"bytes,3,rep,name=symbols,proto3" json:"symbols,omitempty"`
+	// raw (default: as stored), split (splits, bonuses, consolidations) or
+	// all (also dividends and rights issues): prices and quantities
+	// multiplied as in docs/api.md section 13.4, point in time (the actions
+	// with ex-date on or before today, or the backtest clock's day). An
+	// adjusted export needs `symbols`, each of an instrument of the security
+	// master; the file says which adjustment produced it (section 13.6).
+	Adjustment    string `protobuf:"bytes,4,opt,name=adjustment,proto3" json:"adjustment,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -89,6 +96,13 @@ func (x *ExportQuotesRequest) GetSymbols() []string {
 		return x.Symbols
 	}
 	return nil
+}
+
+func (x *ExportQuotesRequest) GetAdjustment() string {
+	if x != nil {
+		return x.Adjustment
+	}
+	return ""
 }
 
 // Export NIFTY request.
@@ -237,7 +251,14 @@ type ExportCandlesRequest struct {
 	Interval string `protobuf:"bytes,3,opt,name=interval,proto3" json:"interval,omitempty"`
 	// NSE trading symbols, up to 1000, or NIFTY (any case); repeat the
 	// parameter or separate them by commas. Empty: every stock symbol.
-	Symbols       []string `protobuf:"bytes,4,rep,name=symbols,proto3" json:"symbols,omitempty"`
+	Symbols []string `protobuf:"bytes,4,rep,name=symbols,proto3" json:"symbols,omitempty"`
+	// raw (default: as stored), split (splits, bonuses, consolidations) or
+	// all (also dividends and rights issues): prices and quantities
+	// multiplied as in docs/api.md section 13.4, point in time (the actions
+	// with ex-date on or before today, or the backtest clock's day). An
+	// adjusted export needs `symbols`, each of an instrument of the security
+	// master; the file says which adjustment produced it (section 13.6).
+	Adjustment    string `protobuf:"bytes,5,opt,name=adjustment,proto3" json:"adjustment,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -298,6 +319,13 @@ func (x *ExportCandlesRequest) GetSymbols() []string {
 		return x.Symbols
 	}
 	return nil
+}
+
+func (x *ExportCandlesRequest) GetAdjustment() string {
+	if x != nil {
+		return x.Adjustment
+	}
+	return ""
 }
 
 // One candle of one symbol.
@@ -378,7 +406,11 @@ type ExportRecord struct {
 	//	*ExportRecord_Nifty
 	//	*ExportRecord_Shortlist
 	//	*ExportRecord_Candle
-	Record        isExportRecord_Record `protobuf_oneof:"record"`
+	Record isExportRecord_Record `protobuf_oneof:"record"`
+	// The adjustment that produced the record (split or all), set only in
+	// adjusted exports: an adjusted record is not stored data, and the
+	// import refuses it (docs/api.md section 13.6).
+	Adjustment    *string `protobuf:"bytes,6,opt,name=adjustment,proto3,oneof" json:"adjustment,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -463,6 +495,13 @@ func (x *ExportRecord) GetCandle() *SymbolCandle {
 	return nil
 }
 
+func (x *ExportRecord) GetAdjustment() string {
+	if x != nil && x.Adjustment != nil {
+		return *x.Adjustment
+	}
+	return ""
+}
+
 type isExportRecord_Record interface {
 	isExportRecord_Record()
 }
@@ -545,12 +584,15 @@ var File_mdc_v1_export_proto protoreflect.FileDescriptor
 
 const file_mdc_v1_export_proto_rawDesc = "" +
 	"\n" +
-	"\x13mdc/v1/export.proto\x12\x06mdc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x13mdc/v1/market.proto\x1a\x14mdc/v1/options.proto\"o\n" +
+	"\x13mdc/v1/export.proto\x12\x06mdc.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/api/field_behavior.proto\x1a\x13mdc/v1/market.proto\x1a\x14mdc/v1/options.proto\"\x8f\x01\n" +
 	"\x13ExportQuotesRequest\x12#\n" +
 	"\n" +
 	"start_date\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\tstartDate\x12\x19\n" +
 	"\bend_date\x18\x02 \x01(\tR\aendDate\x12\x18\n" +
-	"\asymbols\x18\x03 \x03(\tR\asymbols\"T\n" +
+	"\asymbols\x18\x03 \x03(\tR\asymbols\x12\x1e\n" +
+	"\n" +
+	"adjustment\x18\x04 \x01(\tR\n" +
+	"adjustment\"T\n" +
 	"\x12ExportNiftyRequest\x12#\n" +
 	"\n" +
 	"start_date\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\tstartDate\x12\x19\n" +
@@ -560,25 +602,32 @@ const file_mdc_v1_export_proto_rawDesc = "" +
 	"start_date\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\tstartDate\x12\x19\n" +
 	"\bend_date\x18\x02 \x01(\tR\aendDate\x12\x12\n" +
 	"\x04type\x18\x03 \x01(\tR\x04type\x12\x14\n" +
-	"\x05scope\x18\x04 \x01(\tR\x05scope\"\x92\x01\n" +
+	"\x05scope\x18\x04 \x01(\tR\x05scope\"\xb2\x01\n" +
 	"\x14ExportCandlesRequest\x12#\n" +
 	"\n" +
 	"start_date\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\tstartDate\x12\x19\n" +
 	"\bend_date\x18\x02 \x01(\tR\aendDate\x12 \n" +
 	"\binterval\x18\x03 \x01(\tB\x04\xe2A\x01\x02R\binterval\x12\x18\n" +
-	"\asymbols\x18\x04 \x03(\tR\asymbols\"j\n" +
+	"\asymbols\x18\x04 \x03(\tR\asymbols\x12\x1e\n" +
+	"\n" +
+	"adjustment\x18\x05 \x01(\tR\n" +
+	"adjustment\"j\n" +
 	"\fSymbolCandle\x12\x16\n" +
 	"\x06symbol\x18\x01 \x01(\tR\x06symbol\x12\x1a\n" +
 	"\binterval\x18\x02 \x01(\tR\binterval\x12&\n" +
-	"\x06candle\x18\x03 \x01(\v2\x0e.mdc.v1.CandleR\x06candle\"\xf4\x01\n" +
+	"\x06candle\x18\x03 \x01(\v2\x0e.mdc.v1.CandleR\x06candle\"\xa8\x02\n" +
 	"\fExportRecord\x12\x1f\n" +
 	"\vtrading_day\x18\x01 \x01(\tR\n" +
 	"tradingDay\x12*\n" +
 	"\x05quote\x18\x02 \x01(\v2\x12.mdc.v1.StockQuoteH\x00R\x05quote\x12*\n" +
 	"\x05nifty\x18\x03 \x01(\v2\x12.mdc.v1.NiftyQuoteH\x00R\x05nifty\x121\n" +
 	"\tshortlist\x18\x04 \x01(\v2\x11.mdc.v1.ShortlistH\x00R\tshortlist\x12.\n" +
-	"\x06candle\x18\x05 \x01(\v2\x14.mdc.v1.SymbolCandleH\x00R\x06candleB\b\n" +
-	"\x06record\"=\n" +
+	"\x06candle\x18\x05 \x01(\v2\x14.mdc.v1.SymbolCandleH\x00R\x06candle\x12#\n" +
+	"\n" +
+	"adjustment\x18\x06 \x01(\tH\x01R\n" +
+	"adjustment\x88\x01\x01B\b\n" +
+	"\x06recordB\r\n" +
+	"\v_adjustment\"=\n" +
 	"\vExportChunk\x12.\n" +
 	"\arecords\x18\x01 \x03(\v2\x14.mdc.v1.ExportRecordR\arecords2\xa8\x06\n" +
 	"\rExportService\x12\xc0\x01\n" +

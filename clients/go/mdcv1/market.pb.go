@@ -1007,7 +1007,11 @@ type Candle struct {
 	// day's cumulative `volume` over the previous priced quote of the same
 	// trading day. Absent (null) when no quote of the bucket reported a
 	// volume: no data, as opposed to 0, no trades.
-	Volume        *float64 `protobuf:"fixed64,6,opt,name=volume,proto3,oneof" json:"volume,omitempty"`
+	Volume *float64 `protobuf:"fixed64,6,opt,name=volume,proto3,oneof" json:"volume,omitempty"`
+	// The symbol the candle's close was stored under, set when the symbol
+	// asked is in the security master: its series is the instrument's across
+	// renames (docs/api.md section 13.5). Absent for other symbols.
+	Symbol        *string `protobuf:"bytes,7,opt,name=symbol,proto3,oneof" json:"symbol,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1082,6 +1086,13 @@ func (x *Candle) GetVolume() float64 {
 		return *x.Volume
 	}
 	return 0
+}
+
+func (x *Candle) GetSymbol() string {
+	if x != nil && x.Symbol != nil {
+		return *x.Symbol
+	}
+	return ""
 }
 
 // Candles of one symbol at one interval, ascending by time; buckets without
@@ -1628,15 +1639,17 @@ const file_mdc_v1_market_proto_rawDesc = "" +
 	"\n" +
 	"quote_data\x18\x02 \x01(\v2\x11.mdc.v1.QuoteDataR\tquoteData\x12+\n" +
 	"\x0fday_change_perc\x18\x03 \x01(\x01H\x00R\rdayChangePerc\x88\x01\x01B\x12\n" +
-	"\x10_day_change_perc\"\xb0\x01\n" +
+	"\x10_day_change_perc\"\xd8\x01\n" +
 	"\x06Candle\x12.\n" +
 	"\x04time\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x12\n" +
 	"\x04open\x18\x02 \x01(\x01R\x04open\x12\x12\n" +
 	"\x04high\x18\x03 \x01(\x01R\x04high\x12\x10\n" +
 	"\x03low\x18\x04 \x01(\x01R\x03low\x12\x14\n" +
 	"\x05close\x18\x05 \x01(\x01R\x05close\x12\x1b\n" +
-	"\x06volume\x18\x06 \x01(\x01H\x00R\x06volume\x88\x01\x01B\t\n" +
-	"\a_volume\"\xcb\x01\n" +
+	"\x06volume\x18\x06 \x01(\x01H\x00R\x06volume\x88\x01\x01\x12\x1b\n" +
+	"\x06symbol\x18\a \x01(\tH\x01R\x06symbol\x88\x01\x01B\t\n" +
+	"\a_volumeB\t\n" +
+	"\a_symbol\"\xcb\x01\n" +
 	"\fCandleSeries\x12\x16\n" +
 	"\x06symbol\x18\x01 \x01(\tR\x06symbol\x12\x1a\n" +
 	"\binterval\x18\x02 \x01(\tR\binterval\x12)\n" +
