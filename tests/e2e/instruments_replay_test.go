@@ -18,16 +18,7 @@ func TestInstrumentsReplayFollowsTheRename(t *testing.T) {
 	_, token := s.NewDeveloper(t, "developer")
 	oldSym, newSym := uniqueSymbol(t, "PO"), uniqueSymbol(t, "PN")
 	other := uniqueSymbol(t, "PX") // not in the security master
-	isin := uniqueIsin(t)
-	expectImport(t, postCSV(t, s, "/v1/admin/instruments/import?kind=equity_list",
-		equityListHeader+newSym+",Replay Co,EQ,02-JAN-2031,10,1,"+isin+",10\n"), "equity_list", 1, 0)
-	expectImport(t, postCSV(t, s, "/v1/admin/instruments/import?kind=symbol_changes",
-		symbolChangeHeader+"Replay Co,"+oldSym+","+newSym+",15-Mar-2034\n"), "symbol_changes", 1, 0)
-	postQuotes(t, s, token, oldSym, renameHistory.old...)
-	postQuotes(t, s, token, newSym, renameHistory.new...)
-	// A collector still writing OLD after the rename: stored as sent,
-	// outside the instrument's series.
-	postQuotes(t, s, token, oldSym, devQuote{"2034-03-15T11:00:00", 999, 1})
+	storeRenameHistory(t, s, token, "Replay Co", oldSym, newSym)
 	postQuotes(t, s, token, other, devQuote{"2034-03-15T09:30:00", 50, 1}, devQuote{"2034-03-14T09:30:00", 49, 1})
 
 	client := mdcv1.NewStreamServiceClient(dialGRPC(t, s))

@@ -9,13 +9,10 @@ package mdcclient_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"google.golang.org/grpc/codes"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/mdc-project/mdc/clients/go/mdcclient"
 	mdcv1 "github.com/mdc-project/mdc/clients/go/mdcv1"
@@ -38,13 +35,7 @@ func TestAdjustedExportsAndOneEnteredActionAgainstTheServer(t *testing.T) {
 	isin := isinWithCheckDigit("INE" + strings.ToUpper(randomHex(t, 4)))
 	name := "Goexport " + tag + " Limited"
 	dir := t.TempDir()
-	file := func(name, text string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	file := func(name, text string) string { return writeTestFile(t, dir, name, text) }
 	if listed, err := mdcclient.ImportInstrumentsFile(ctx, adminConn, mdcclient.InstrumentFileEquityList, file("EQUITY_L.csv",
 		"SYMBOL,NAME OF COMPANY, SERIES, DATE OF LISTING, PAID UP VALUE, MARKET LOT, ISIN NUMBER, FACE VALUE\n"+
 			fmt.Sprintf("%s,%s,EQ,06-OCT-2020,10,1,%s,10\n", symbol, name, isin))); err != nil || listed.GetImported() != 1 {
@@ -56,14 +47,7 @@ func TestAdjustedExportsAndOneEnteredActionAgainstTheServer(t *testing.T) {
 			fmt.Sprintf("%s,%s,EQ,Face Value Split (Sub-Division) - From Rs 10/- Per Share To Rs 2/- Per Share,10,07-Feb-2036,-\n", symbol, name))); err != nil || imported.GetImported() != 2 {
 		t.Fatalf("corporate actions: %v %v", imported, err)
 	}
-	for i, day := range []string{expD1, expD2, expD3, expD4} {
-		_, err := mdcv1.NewCollectorServiceClient(conn).SaveQuotes(ctx, &mdcv1.SaveQuotesRequest{Data: &mdcv1.QuotesData{
-			Timestamp: day + "T10:00:00", Quotes: []*mdcv1.QuoteItem{{NseSymbol: symbol, QuoteData: &mdcv1.QuoteData{
-				Status: mdcv1.QuoteStatus_SUCCESS, Payload: &mdcv1.QuotePayload{LastPrice: proto.Float64(instrStored[i][0]), Volume: proto.Float64(instrStored[i][1])}}}}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	saveDailyQuotes(ctx, t, conn, symbol, []string{expD1, expD2, expD3, expD4})
 
 	// The dividend entered by the admin; its default description is NSE's
 	// wording, and entering it again changes nothing.

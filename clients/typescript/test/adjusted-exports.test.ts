@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { MdcClient, MdcError } from "../src/index.js";
+import { isinWithCheckDigit, nseDate } from "./nse-files.js";
 import { missingEnv, Stack } from "./stack.js";
 
 const missing = missingEnv();
@@ -22,22 +23,6 @@ const STORED: [string, number, number][] = [[D1, 1000, 100], [D2, 500, 200], [D3
 // D3's close).
 const SPLIT = [[100, 1000], [100, 1000], [100, 1000], [98, 1000]];
 const ALL = [[96, 1000], [96, 1000], [96, 1000], [98, 1000]];
-
-function isinWithCheckDigit(body: string): string {
-  const digits = [...body].map((c) => (/[A-Z]/.test(c) ? String(c.charCodeAt(0) - 55) : c)).join("");
-  let total = 0;
-  [...digits].reverse().forEach((d, i) => {
-    const n = Number(d) * (i % 2 === 0 ? 2 : 1);
-    total += n > 9 ? n - 9 : n;
-  });
-  return body + String((10 - (total % 10)) % 10);
-}
-
-function nseDate(day: string): string {
-  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-  const [y, m, d] = day.split("-");
-  return `${d}-${months[Number(m) - 1]}-${y}`;
-}
 
 function near(actual: number[][], expected: number[][]): void {
   assert.equal(actual.length, expected.length, `rows: ${JSON.stringify(actual)}`);
