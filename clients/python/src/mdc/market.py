@@ -236,6 +236,10 @@ class Candle(Record):
     #: volume); None when no quote of the bucket reported a volume (no data,
     #: as opposed to 0.0, no trades). NaN in a DataFrame.
     volume: float | None
+    #: The symbol the candle's close was stored under, for a symbol of the
+    #: security master (across a rename, the old or the new one; docs/api.md
+    #: section 13.5); None for other symbols and NIFTY.
+    symbol: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, repr=False)
@@ -280,14 +284,17 @@ class CandlesOfSymbols(Record):
         raise KeyError(symbol)
 
     def to_arrow(self) -> pyarrow.Table:
-        """A ``pyarrow.Table``: ``symbol``, then the columns of
-        :class:`Candle`, one row per candle."""
+        """A ``pyarrow.Table``: ``symbol`` (the series'), then the columns of
+        :class:`Candle`, one row per candle, its own ``symbol`` (the symbol
+        its close was stored under) named ``stored_symbol``."""
         from mdc.frames import _import, to_arrow
 
         pa = _import("pyarrow", "to_arrow", "pandas")
         candles = [c for s in self.series for c in s.candles]
         symbols = [s.symbol for s in self.series for _ in s.candles]
-        return to_arrow(Candle, candles).add_column(0, "symbol", pa.array(symbols, type=pa.string()))
+        table = to_arrow(Candle, candles)
+        table = table.rename_columns(["stored_symbol" if name == "symbol" else name for name in table.column_names])
+        return table.add_column(0, "symbol", pa.array(symbols, type=pa.string()))
 
     def to_pandas(self, *, tz: str | tzinfo | None = None) -> pandas.DataFrame:
         """A long ``pandas.DataFrame`` indexed by ``(symbol, time)`` (time
