@@ -19,6 +19,7 @@ StreamService::StreamService(CallRunner& calls, storage::ConnectionPool& pool,
                              StreamSlots& slots)
     : calls_(calls, v1::StreamService::service_full_name()),
       events_(pool),
+      instruments_(pool),
       heartbeat_(heartbeat),
       slots_(slots),
       workers_(kStreamWorkers),
@@ -65,8 +66,8 @@ grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::WatchShortlists(
 
 grpc::ServerWriteReactor<v1::MarketEvents>* StreamService::ReplayDay(
     grpc::CallbackServerContext* context, const v1::ReplayDayRequest* request) {
-  return StartReplay({calls_.runner(), workers_, slots_, events_}, context,
-                     calls_.Of(*request), *request);
+  return StartReplay({calls_.runner(), workers_, slots_, events_, instruments_},
+                     context, calls_.Of(*request), *request);
 }
 
 }  // namespace mdc

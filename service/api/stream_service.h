@@ -16,6 +16,7 @@
 #include "service/streams/stream_slots.h"
 #include "service/streams/stream_workers.h"
 #include "service/streams/wake_signal.h"
+#include "storage/instrument_repository.h"
 #include "storage/market_event_repository.h"
 #include "storage/pool.h"
 
@@ -53,6 +54,7 @@ class StreamService final : public v1::StreamService::CallbackService {
  private:
   ServiceCalls calls_;
   storage::MarketEventRepository events_;
+  storage::InstrumentRepository instruments_;
   const absl::Duration heartbeat_;
   StreamSlots& slots_;
   // Declared after what their threads use, so destroyed first.

@@ -6,8 +6,10 @@
 #include <utility>
 #include <vector>
 
+#include "domain/instrument_series.h"
 #include "domain/stream_requests.h"
 #include "mdc/v1/stream.grpc.pb.h"
+#include "service/api/instrument_series.h"
 #include "service/streams/paged_stream.h"
 
 namespace mdc {
@@ -65,13 +67,19 @@ class Source {
 class ReplaySource final : public MessageSource<v1::MarketEvents> {
  public:
   ReplaySource(storage::MarketEventRepository& events,
+               storage::InstrumentRepository& instruments,
                v1::ReplayDayRequest request)
-      : events_(events), request_(std::move(request)) {}
+      : events_(events),
+        instruments_(instruments),
+        request_(std::move(request)) {}
 
   absl::Status Open(const CallContext& call) override {
     auto plan = domain::ParseReplayDay(request_, call.clock);
     if (!plan.ok()) return plan.status();
     plan_ = *std::move(plan);
+    if (absl::Status followed = FollowRenames(); !followed.ok()) {
+      return followed;
+    }
     AddSource(domain::RecordKind::kNifty, plan_.nifty);
     AddSource(domain::RecordKind::kQuote, plan_.quotes);
     AddSource(domain::RecordKind::kShortlist, plan_.shortlists);
@@ -106,6 +114,23 @@ class ReplaySource final : public MessageSource<v1::MarketEvents> {
   }
 
  private:
+  // Replaces each listed symbol the security master knows by its
+  // instrument's symbol of the day, so the old and the new symbol replay
+  // the same records. When no listed symbol names anything that day, the
+  // day has no quotes to replay (an empty list would mean every symbol).
+  absl::Status FollowRenames() {
+    if (plan_.symbols.empty()) return absl::OkStatus();
+    std::vector<std::optional<domain::SymbolHistory>> histories;
+    for (const std::string& symbol : plan_.symbols) {
+      auto history = HistoryOfSymbol(symbol, instruments_);
+      if (!history.ok()) return history.status();
+      histories.push_back(*std::move(history));
+    }
+    plan_.symbols = domain::SymbolsOnDay(plan_.symbols, histories, plan_.day);
+    if (plan_.symbols.empty()) plan_.quotes = false;
+    return absl::OkStatus();
+  }
+
   void AddSource(domain::RecordKind kind, bool wanted) {
     if (!wanted) return;
     sources_.emplace_back(kind, plan_.cursor.has_value()
@@ -114,6 +139,7 @@ class ReplaySource final : public MessageSource<v1::MarketEvents> {
   }
 
   storage::MarketEventRepository& events_;
+  storage::InstrumentRepository& instruments_;
   const v1::ReplayDayRequest request_;
   domain::ReplayPlan plan_;
   std::vector<Source> sources_;
@@ -126,7 +152,8 @@ grpc::ServerWriteReactor<v1::MarketEvents>* StartReplay(
     const v1::ReplayDayRequest& request) {
   return StartPagedStream<v1::MarketEvents>(
       deps.calls, deps.workers, {deps.slots, domain::StreamKind::kReplay},
-      context, rpc, std::make_unique<ReplaySource>(deps.events, request),
+      context, rpc,
+      std::make_unique<ReplaySource>(deps.events, deps.instruments, request),
       {"replay ended", "events_sent"});
 }
 

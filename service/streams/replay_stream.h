@@ -15,6 +15,7 @@
 #include "service/calls/rpc_facts.h"
 #include "service/streams/stream_slots.h"
 #include "service/streams/stream_workers.h"
+#include "storage/instrument_repository.h"
 #include "storage/market_event_repository.h"
 
 namespace mdc {
@@ -29,6 +30,9 @@ struct ReplayDeps {
   StreamWorkers& workers;
   StreamSlots& slots;
   storage::MarketEventRepository& events;
+  // Listed symbols follow their instrument across renames (docs/api.md
+  // section 13.5): the day replays the symbol each had that day.
+  storage::InstrumentRepository& instruments;
 };
 
 // Starts a replay; the reactor deletes itself when the call is done.

@@ -27,20 +27,27 @@ var renameHistory = struct{ old, new []devQuote }{
 	},
 }
 
+// storeRenameHistory lists company under newSym (renamed from oldSym on
+// 2034-03-15) and stores renameHistory, then one more quote under oldSym
+// after the rename (999 at 11:00 IST on the 15th): a collector still
+// writing the old symbol is accepted, its record stays under OLD, outside
+// the instrument's series.
+func storeRenameHistory(t *testing.T, s *Stack, token, company, oldSym, newSym string) {
+	t.Helper()
+	expectImport(t, postCSV(t, s, "/v1/admin/instruments/import?kind=equity_list",
+		equityListHeader+newSym+","+company+",EQ,02-JAN-2031,10,1,"+uniqueIsin(t)+",10\n"), "equity_list", 1, 0)
+	expectImport(t, postCSV(t, s, "/v1/admin/instruments/import?kind=symbol_changes",
+		symbolChangeHeader+company+","+oldSym+","+newSym+",15-Mar-2034\n"), "symbol_changes", 1, 0)
+	postQuotes(t, s, token, oldSym, renameHistory.old...)
+	postQuotes(t, s, token, newSym, renameHistory.new...)
+	postQuotes(t, s, token, oldSym, devQuote{"2034-03-15T11:00:00", 999, 1})
+}
+
 func TestInstrumentsRenameContinuity(t *testing.T) {
 	s := SharedStack(t)
 	_, token := s.NewDeveloper(t, "developer")
 	oldSym, newSym := uniqueSymbol(t, "RO"), uniqueSymbol(t, "RN")
-	isin := uniqueIsin(t)
-	expectImport(t, postCSV(t, s, "/v1/admin/instruments/import?kind=equity_list",
-		equityListHeader+newSym+",Continuity Co,EQ,02-JAN-2031,10,1,"+isin+",10\n"), "equity_list", 1, 0)
-	expectImport(t, postCSV(t, s, "/v1/admin/instruments/import?kind=symbol_changes",
-		symbolChangeHeader+"Continuity Co,"+oldSym+","+newSym+",15-Mar-2034\n"), "symbol_changes", 1, 0)
-	postQuotes(t, s, token, oldSym, renameHistory.old...)
-	postQuotes(t, s, token, newSym, renameHistory.new...)
-	// A collector still writing the old symbol after the rename is
-	// accepted; its record stays under OLD, outside the instrument's series.
-	postQuotes(t, s, token, oldSym, devQuote{"2034-03-15T11:00:00", 999, 1})
+	storeRenameHistory(t, s, token, "Continuity Co", oldSym, newSym)
 
 	const start, end = "2034-03-13T00:00:00", "2034-03-18T00:00:00"
 	wantSymbols := []string{oldSym, oldSym, oldSym, newSym, newSym}

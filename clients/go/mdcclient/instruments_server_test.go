@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 
@@ -50,13 +51,7 @@ func TestInstrumentsCorporateActionsAndAdjustedReadsAgainstTheServer(t *testing.
 	isin := isinWithCheckDigit("INE" + strings.ToUpper(randomHex(t, 4)))
 	name := "Goinstr " + tag + " Limited"
 	dir := t.TempDir()
-	file := func(name, text string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	file := func(name, text string) string { return writeTestFile(t, dir, name, text) }
 
 	equityList := file("EQUITY_L.csv", "SYMBOL,NAME OF COMPANY, SERIES, DATE OF LISTING, PAID UP VALUE, MARKET LOT, ISIN NUMBER, FACE VALUE\n"+
 		fmt.Sprintf("%s,%s,EQ,06-OCT-2020,10,1,%s,10\n%s,Nobody,EQ,06-OCT-2020,10,1,INE000000000,10\n", symbol, name, isin, stranger))
@@ -111,14 +106,7 @@ func TestInstrumentsCorporateActionsAndAdjustedReadsAgainstTheServer(t *testing.
 		}
 	}
 
-	for i, day := range []string{instrD1, instrD2, instrD3, instrD4} {
-		_, err := mdcv1.NewCollectorServiceClient(conn).SaveQuotes(ctx, &mdcv1.SaveQuotesRequest{Data: &mdcv1.QuotesData{
-			Timestamp: day + "T10:00:00", Quotes: []*mdcv1.QuoteItem{{NseSymbol: symbol, QuoteData: &mdcv1.QuoteData{
-				Status: mdcv1.QuoteStatus_SUCCESS, Payload: &mdcv1.QuotePayload{LastPrice: proto.Float64(instrStored[i][0]), Volume: proto.Float64(instrStored[i][1])}}}}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	saveDailyQuotes(ctx, t, conn, symbol, []string{instrD1, instrD2, instrD3, instrD4})
 	actions, err := developer.ListCorporateActions(ctx, &mdcv1.ListCorporateActionsRequest{Symbol: oldSymbol})
 	if err != nil {
 		t.Fatal(err)
@@ -192,6 +180,30 @@ func TestInstrumentsCorporateActionsAndAdjustedReadsAgainstTheServer(t *testing.
 		t.Errorf("adjustment=dividend: %v", err)
 	} else if _, ok := e.Violation("adjustment"); !ok {
 		t.Errorf("violations %+v", e.FieldViolations)
+	}
+}
+
+// writeTestFile writes an NSE-layout file into dir and returns its path.
+func writeTestFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// saveDailyQuotes stores one quote of symbol at 10:00 IST of each day:
+// instrStored's close and volume of the same index.
+func saveDailyQuotes(ctx context.Context, t *testing.T, conn grpc.ClientConnInterface, symbol string, days []string) {
+	t.Helper()
+	for i, day := range days {
+		_, err := mdcv1.NewCollectorServiceClient(conn).SaveQuotes(ctx, &mdcv1.SaveQuotesRequest{Data: &mdcv1.QuotesData{
+			Timestamp: day + "T10:00:00", Quotes: []*mdcv1.QuoteItem{{NseSymbol: symbol, QuoteData: &mdcv1.QuoteData{
+				Status: mdcv1.QuoteStatus_SUCCESS, Payload: &mdcv1.QuotePayload{LastPrice: proto.Float64(instrStored[i][0]), Volume: proto.Float64(instrStored[i][1])}}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

@@ -127,6 +127,9 @@ def test_instruments_actions_and_adjusted_reads(stack: Stack, admin: mdc.Client,
         section = client.quotes([new], as_of=ist(D1, 15), adjustment="split")
     assert raw.adjustment is None and pairs(raw) == list(STORED.values())
     assert split.adjustment == "split" and flat(pairs(split)) == pytest.approx(flat(SPLIT))
+    # Each candle of a symbol of the master names the symbol its close was stored under.
+    assert [c.symbol for c in split.candles] == [new] * 4 and list(split.to_pandas()["symbol"]) == [new] * 4
+    assert list(of_symbols.to_pandas()["stored_symbol"]) == [new] * 4
     assert every.adjustment == "all" and flat(pairs(every)) == pytest.approx(flat(ALL))
     assert of_symbols[new].adjustment == "all" and flat(pairs(of_symbols[new])) == pytest.approx(flat(ALL))
     frame = every.to_pandas(tz="Asia/Kolkata")

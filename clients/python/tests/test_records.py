@@ -124,8 +124,8 @@ def test_strings_typed_as_dates_and_times_are_parsed() -> None:
 
 def test_a_table_has_its_columns_even_when_empty_and_a_tz_aware_index() -> None:
     empty = mdc.Records(mdc.Candle).to_pandas()
-    assert list(empty.columns) == ["open", "high", "low", "close", "volume"] and empty.index.name == "time"
-    assert mdc.Records(mdc.Candle).to_polars().columns == ["time", "open", "high", "low", "close", "volume"]
+    assert list(empty.columns) == ["open", "high", "low", "close", "volume", "symbol"] and empty.index.name == "time"
+    assert mdc.Records(mdc.Candle).to_polars().columns == ["time", "open", "high", "low", "close", "volume", "symbol"]
     candle = mdc.Candle(time=datetime(2025, 1, 2, 3, 45, tzinfo=UTC), open=1, high=2, low=0.5, close=1.5, volume=10)
     frame = mdc.Records(mdc.Candle, [candle]).to_pandas(tz=mdc.IST)
     assert str(frame.index.dtype) == "datetime64[us, Asia/Kolkata]" and frame.index[0].strftime("%H:%M") == "09:15"

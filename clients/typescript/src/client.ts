@@ -14,7 +14,7 @@ import { EventStream } from "./streams.js";
 import { type Dated, WIRE_TIMEZONE, instantParam, rangeParams, tradingDay, wallClock, withDates } from "./times.js";
 import { type CallData, type CallInit, type InitArg, type RouteOf, Transport, type TransportOptions, type Verb } from "./transport.js";
 import type {
-  Adjustment, FileImportResult, InstrumentFile, InstrumentLookup,
+  Adjustment, CorporateActionEntry, CorporateActionEntryResult, FileImportResult, InstrumentFile, InstrumentLookup,
   CandleInterval, CandleRow, CandlesOfSymbols, ExportKind, ExportOptions, ImportKind, ImportOptions, ImportResult, ListScope, ListType, QuoteData, ReplayKind, Role, Schemas, Scope,
   ShortlistEntry, ShortlistType, StreamEvent, StreamOptions, WatchListType, WatchScope,
 } from "./types.js";
@@ -398,6 +398,13 @@ export class MdcClient {
     return this.call("POST", "/v1/admin/corporate-actions/import", { body: csv, ...CSV_BODY });
   }
 
+  /** Enters one corporate action the files lack or got wrong (admin token; docs/api.md section 13.7).
+   * Entering the same action again changes nothing (`created: false`); the same kind, day and description
+   * with other numbers rejects with MdcError FAILED_PRECONDITION. */
+  async createCorporateAction(action: CorporateActionEntry): Promise<CorporateActionEntryResult> {
+    return this.call("POST", "/v1/admin/corporate-actions", { body: action });
+  }
+
   /** The service's health (no token needed); a service that cannot reach its database answers 503, thrown
    * as MdcError after the retries. */
   async health(): Promise<components["schemas"]["HealthCheckResponse"]> {
@@ -422,6 +429,7 @@ export class MdcClient {
       ...(opts.interval ? { interval: opts.interval } : {}),
       ...(opts.type ? { type: opts.type } : {}),
       ...(opts.scope ? { scope: opts.scope } : {}),
+      ...(opts.adjustment ? { adjustment: opts.adjustment } : {}),
       format: opts.format ?? "parquet",
     };
     const path = `/v1/developer/export/${kind}` as "/v1/developer/export/quotes";

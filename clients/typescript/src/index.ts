@@ -9,7 +9,7 @@ export { WIRE_TIMEZONE, tradingDay, wallClock, withDates } from "./times.js";
 export type { Dated, QuoteFields } from "./times.js";
 export { REQUEST_FIELDS } from "./generated/fields.js";
 export type {
-  Adjustment, FileImportResult, InstrumentFile, InstrumentLookup,
+  Adjustment, CorporateActionEntry, CorporateActionEntryResult, FileImportResult, InstrumentFile, InstrumentLookup,
   CandleInterval, CandleRow, CandlesOfSymbols, ExportFormat, ExportKind, ExportOptions, ImportKind, ImportOptions, ImportResult, ListScope, ListType, QuoteData, ReplayKind, Role, Schemas,
   Scope, ShortlistEntry, ShortlistType, StreamEvent, StreamOptions, WatchListType, WatchScope,
 } from "./types.js";

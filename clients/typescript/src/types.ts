@@ -31,6 +31,11 @@ export type InstrumentLookup = { symbol: string } | { isin: string } | { prefix:
 /** What an import of an NSE file did: rows imported, unchanged, rejected (line and reason) and, for corporate
  * actions, ignored (no price effect). */
 export type FileImportResult = Schemas["ImportFileResponse"];
+/** One corporate action an admin enters (docs/api.md section 13.7): `isin` or `symbol` (the instrument's on
+ * the ex-date), `kind`, `exDate` (YYYY-MM-DD) and the numbers its kind uses. */
+export type CorporateActionEntry = Schemas["CreateCorporateActionRequest"];
+/** The action as stored, and whether the entry created it (false: the same action was stored already). */
+export type CorporateActionEntryResult = Schemas["CreateCorporateActionResponse"];
 
 /** The record kinds a day replay takes ("quotes", "nifty", "shortlists"). */
 export type ReplayKind = NonNullable<Query<"/v1/developer/replay">["kinds"]>[number];
@@ -52,6 +57,9 @@ export interface ExportOptions {
   scope?: ListScope;
   /** "parquet" (default), "csv" or "ndjson". */
   format?: ExportFormat;
+  /** Quotes and candles of listed `symbols`: "raw" (default), "split" or "all" (docs/api.md section 13.6).
+   * An adjusted file says so: a last column `adjustment` (CSV, Parquet) or each NDJSON line's `adjustment`. */
+  adjustment?: Adjustment;
 }
 
 /** What an import stores (docs/api.md section 12): the last segment of its route. */

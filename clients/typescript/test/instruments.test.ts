@@ -1,12 +1,14 @@
 // The security master, corporate actions and adjusted reads through the client (docs/api.md section 13),
 // against the real stack: NSE-layout files this test writes (an equity list, a symbol change, corporate
 // actions with a 1:1 bonus, a 1:5 split and a dividend), then every read that takes `adjustment` checked
-// against values computed by hand, point in time (the backtest clock) included. Skipped without a stack
+// against values computed by hand, point in time (the backtest clock) included; and the adjusted exports
+// with an admin's entry of one corporate action (sections 13.6, 13.7). Skipped without a stack
 // unless MDC_REQUIRE_STACK=1 makes that a failure.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { MdcClient, MdcError } from "../src/index.js";
+import { isinWithCheckDigit, nseDate } from "./nse-files.js";
 import { missingEnv, Stack } from "./stack.js";
 
 const missing = missingEnv();
@@ -25,26 +27,20 @@ const STORED: [string, number, number][] = [[D1, 1000, 100], [D2, 500, 200], [D3
 const SPLIT = [[100, 1000], [100, 1000], [100, 1000], [98, 1000]];
 const ALL = [[96, 1000], [96, 1000], [96, 1000], [98, 1000]];
 
-function isinWithCheckDigit(body: string): string {
-  const digits = [...body].map((c) => (/[A-Z]/.test(c) ? String(c.charCodeAt(0) - 55) : c)).join("");
-  let total = 0;
-  [...digits].reverse().forEach((d, i) => {
-    const n = Number(d) * (i % 2 === 0 ? 2 : 1);
-    total += n > 9 ? n - 9 : n;
-  });
-  return body + String((10 - (total % 10)) % 10);
-}
-
-/** 03-Jan-2035, as NSE writes dates. */
-function nseDate(day: string): string {
-  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-  const [y, m, d] = day.split("-");
-  return `${d}-${months[Number(m) - 1]}-${y}`;
-}
-
 function near(actual: (number | null | undefined)[][], expected: number[][]): void {
   assert.equal(actual.length, expected.length, `rows: ${JSON.stringify(actual)}`);
   actual.forEach((row, i) => row.forEach((v, j) => assert.ok(Math.abs((v ?? NaN) - expected[i]![j]!) < 1e-9, `${JSON.stringify(actual)}`)));
+}
+
+// The exports' days, Tuesday to Friday: the bonus on E2, the split on E3, the dividend on E4 (STORED's prices
+// and volumes stored on them, so adjusted as SPLIT and ALL).
+const [E1, E2, E3, E4, E_AFTER] = ["2035-02-06", "2035-02-07", "2035-02-08", "2035-02-09", "2035-02-12"] as const;
+
+/** The rows of a CSV export (CRLF lines, no quoted commas in these files), as objects by column. */
+function csvRows(text: string): Record<string, string>[] {
+  const [header, ...lines] = text.trim().split(/\r?\n/);
+  const names = header!.split(",");
+  return lines.map((line) => Object.fromEntries(line.split(",").map((v, i) => [names[i], v])));
 }
 
 describe("instruments, corporate actions and adjusted reads", { skip: missing.length ? "no mdc stack" : false }, () => {
@@ -134,5 +130,58 @@ describe("instruments, corporate actions and adjusted reads", { skip: missing.le
     await assert.rejects(admin.importCorporateActions(changes), (e: unknown) =>
       e instanceof MdcError && e.httpStatus === 400 && e.fieldViolations.some((v) => v.field === "csv"));
     await assert.rejects(client.importCorporateActions(actionsFile), (e: unknown) => e instanceof MdcError && e.httpStatus === 403);
+  });
+
+  it("exports adjusted quotes and candles that say so", async () => {
+    const tag = randomBytes(3).toString("hex").toUpperCase();
+    const symbol = "TSEXP" + tag;
+    const isin = isinWithCheckDigit("INE" + randomBytes(4).toString("hex").toUpperCase());
+    const name = `Tsexport ${tag} Limited`;
+    const listed = await admin.importInstruments("equity_list",
+      "SYMBOL,NAME OF COMPANY, SERIES, DATE OF LISTING, PAID UP VALUE, MARKET LOT, ISIN NUMBER, FACE VALUE\n" +
+      `${symbol},${name},EQ,06-OCT-2020,10,1,${isin},10\n`);
+    assert.equal(listed.imported, 1);
+    const imported = await admin.importCorporateActions("SYMBOL,COMPANY NAME,SERIES,PURPOSE,FACE VALUE,EX-DATE,RECORD DATE\n" +
+      `${symbol},${name},EQ,Bonus 1:1,10,${nseDate(E2)},-\n` +
+      `${symbol},${name},EQ,Face Value Split (Sub-Division) - From Rs 10/- Per Share To Rs 2/- Per Share,10,${nseDate(E3)},-\n`);
+    assert.equal(imported.imported, 2);
+    for (const [i, [, price, volume]] of STORED.entries()) {
+      await client.saveQuotes(ist([E1, E2, E3, E4][i]!, 10), { [symbol]: { status: "SUCCESS", payload: { last_price: price, volume } } });
+    }
+
+    // The dividend entered by the admin; its default description is NSE's wording; again changes nothing.
+    const entered = await admin.createCorporateAction({ symbol, kind: "dividend", exDate: E4, amount: 4 });
+    assert.deepEqual([entered.created, entered.action?.isin, entered.action?.exDate, entered.action?.kind, entered.action?.amount,
+      entered.action?.description], [true, isin, E4, "dividend", 4, "Dividend Rs 4"]);
+    assert.equal((await admin.createCorporateAction({ isin, kind: "dividend", exDate: E4, amount: 4 })).created, false);
+    assert.deepEqual((await client.corporateActions(symbol)).map((a) => a.priceFactor), [0.5, 0.2, 0.96]);
+    await assert.rejects(admin.createCorporateAction({ isin, kind: "dividend", exDate: E4, amount: 5, description: "Dividend Rs 4" }),
+      (e: unknown) => e instanceof MdcError && e.code === "FAILED_PRECONDITION");
+    await assert.rejects(admin.createCorporateAction({ symbol, kind: "dividend", exDate: E4 }), (e: unknown) =>
+      e instanceof MdcError && e.httpStatus === 400 && e.fieldViolations.some((v) => v.field === "amount"));
+    await assert.rejects(client.createCorporateAction({ symbol, kind: "dividend", exDate: E4, amount: 4 }),
+      (e: unknown) => e instanceof MdcError && e.httpStatus === 403);
+
+    const later = client.backtestClock(ist(E_AFTER, 12), { runId: "ts-adjusted-exports" });
+    const text = async (stream: Promise<ReadableStream<Uint8Array>>) => new Response(await stream).text();
+    const candles = csvRows(await text(later.export("candles", ist(E1), { end: ist(E4), symbols: [symbol], interval: "1day",
+      format: "csv", adjustment: "split" })));
+    near(candles.map((r) => [Number(r["close"]), Number(r["volume"])]), SPLIT);
+    assert.deepEqual(candles.map((r) => r["adjustment"]), ["split", "split", "split", "split"]);
+    const lines = (await text(later.export("quotes", ist(E1), { end: ist(E4), symbols: [symbol], format: "ndjson",
+      adjustment: "all" }))).trim().split("\n").map((l) => JSON.parse(l) as { adjustment?: string; quote?: { quoteData?: {
+      payload?: { last_price?: number; volume?: number } } } });
+    near(lines.map((l) => [l.quote?.quoteData?.payload?.last_price ?? NaN, l.quote?.quoteData?.payload?.volume ?? NaN]), ALL);
+    assert.deepEqual(lines.map((l) => l.adjustment), ["all", "all", "all", "all"]);
+    const raw = csvRows(await text(later.export("quotes", ist(E1), { end: ist(E4), symbols: [symbol], format: "csv" })));
+    near(raw.map((r) => [Number(r["last_price"]), Number(r["volume"])]), STORED.map(([, p, v]) => [p, v]));
+    assert.ok(!("adjustment" in raw[0]!));
+    // Point in time: on E3 the dividend is not known yet.
+    const early = csvRows(await text(client.backtestClock(ist(E3, 12)).export("candles", ist(E1), { end: ist(E2), symbols: [symbol],
+      interval: "1day", format: "csv", adjustment: "all" })));
+    near(early.map((r) => [Number(r["close"]), Number(r["volume"])]), SPLIT.slice(0, 2));
+
+    await assert.rejects(client.export("quotes", ist(E1), { end: ist(E4), adjustment: "split" }), (e: unknown) =>
+      e instanceof MdcError && e.httpStatus === 400 && e.fieldViolations.some((v) => v.field === "adjustment"));
   });
 });

@@ -29,6 +29,7 @@ from mdc.coverage import (
 )
 from mdc.enums import (
     Adjustment,
+    CorporateActionKind,
     EventKind,
     ExportFormat,
     ExportKind,
@@ -66,6 +67,7 @@ from mdc.inputs import (
 )
 from mdc.instruments import (
     CorporateAction,
+    CorporateActionEntry,
     FileImportResult,
     ImportedRow,
     Instrument,
@@ -97,7 +99,7 @@ from mdc.streams import EventStream
 from mdc.times import IST, to_datetime
 
 __all__ = [
-    "IST", "Adjustment", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "CandlesOfSymbols", "Client", "CorporateAction", "Coverage",
+    "IST", "Adjustment", "AlreadyExists", "AsyncClient", "AsyncEventStream", "Candle", "CandleSeries", "CandlesOfSymbols", "Client", "CorporateAction", "CorporateActionEntry", "CorporateActionKind", "Coverage",
     "DeadlineExceeded", "Depth", "DepthDict", "DepthLevel", "DepthLevelDict", "Developer", "EventKind",
     "EventStream", "ExportFormat", "ExportKind", "FailedPrecondition", "FieldViolation", "FileImportResult", "Health", "Holiday", "HolidayCheck", "ImportResult", "ImportedRow", "Instrument", "InstrumentFile", "InstrumentSymbol", "Interval",
     "InvalidArgument", "MarketEvent", "MdcError", "MinuteRange", "NiftyQuote", "NotFound", "Ohlc", "OhlcDict", "Order",

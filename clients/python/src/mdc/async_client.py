@@ -26,6 +26,7 @@ from mdc.client_base import ClientBase
 from mdc.coverage import Coverage
 from mdc.enums import (
     Adjustment,
+    CorporateActionKind,
     ExportFormat,
     ExportKind,
     InstrumentFile,
@@ -36,7 +37,7 @@ from mdc.enums import (
     ShortlistType,
 )
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
-from mdc.instruments import CorporateAction, FileImportResult, Instrument
+from mdc.instruments import CorporateAction, CorporateActionEntry, FileImportResult, Instrument
 from mdc.market import (
     CandleSeries,
     CandlesOfSymbols,
@@ -188,6 +189,16 @@ class AsyncClient(ClientBase):
     async def import_corporate_actions(self, file: str | os.PathLike[str] | bytes) -> FileImportResult:
         return await self._run(ops.import_corporate_actions(file))
 
+    async def create_corporate_action(self, kind: CorporateActionKind, ex_date: date, *, symbol: str | None = None,
+                                      isin: str | None = None, new_shares: float = 0, held_shares: float = 0,
+                                      old_face_value: float = 0, new_face_value: float = 0, amount: float = 0,
+                                      description: str | None = None) -> CorporateActionEntry:
+        return await self._run(ops.create_corporate_action(kind, ex_date, symbol=symbol, isin=isin,
+                                                           new_shares=new_shares, held_shares=held_shares,
+                                                           old_face_value=old_face_value,
+                                                           new_face_value=new_face_value, amount=amount,
+                                                           description=description))
+
     async def health(self) -> Health:
         return await self._run(ops.health())
 
@@ -233,20 +244,21 @@ class AsyncClient(ClientBase):
     async def export(self, kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
                      interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
                      scope: Scope | None = None, format: ExportFormat | None = None,
-                     path: None = None) -> pandas.DataFrame: ...
+                     path: None = None, adjustment: Adjustment | None = None) -> pandas.DataFrame: ...
 
     @overload
     async def export(self, kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
                      interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
                      scope: Scope | None = None, format: ExportFormat | None = None,
-                     path: str | os.PathLike[str]) -> Path: ...
+                     path: str | os.PathLike[str], adjustment: Adjustment | None = None) -> Path: ...
 
     async def export(self, kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
                      interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
                      scope: Scope | None = None, format: ExportFormat | None = None,
-                     path: str | os.PathLike[str] | None = None) -> Path | pandas.DataFrame:
+                     path: str | os.PathLike[str] | None = None,
+                     adjustment: Adjustment | None = None) -> Path | pandas.DataFrame:
         call = ops.export(kind, start, end, symbols=symbols, interval=interval, shortlist_type=shortlist_type,
-                          scope=scope, format=format, path=path)
+                          scope=scope, format=format, path=path, adjustment=adjustment)
         response = await self._transport.open_stream(find_method(call.rpc), call.request, self._call_headers(),
                                                      read_timeout=IDLE_TIMEOUT, query=(("format", call.format),))
         part = None if call.path is None else downloads.partial(call.path)

@@ -26,6 +26,7 @@ from mdc.client_base import ClientBase
 from mdc.coverage import Coverage
 from mdc.enums import (
     Adjustment,
+    CorporateActionKind,
     ExportFormat,
     ExportKind,
     InstrumentFile,
@@ -36,7 +37,7 @@ from mdc.enums import (
     ShortlistType,
 )
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
-from mdc.instruments import CorporateAction, FileImportResult, Instrument
+from mdc.instruments import CorporateAction, CorporateActionEntry, FileImportResult, Instrument
 from mdc.market import (
     CandleSeries,
     CandlesOfSymbols,
@@ -280,6 +281,24 @@ class Client(ClientBase):
         rows without a price effect in ``ignored`` (section 13.3)."""
         return self._run(ops.import_corporate_actions(file))
 
+    def create_corporate_action(self, kind: CorporateActionKind, ex_date: date, *, symbol: str | None = None,
+                                isin: str | None = None, new_shares: float = 0, held_shares: float = 0,
+                                old_face_value: float = 0, new_face_value: float = 0, amount: float = 0,
+                                description: str | None = None) -> CorporateActionEntry:
+        """Enters one corporate action the files lack or got wrong (admin
+        token needed; docs/api.md section 13.7): of the instrument of
+        ``isin`` or of ``symbol`` on ``ex_date`` (exactly one). Bonus and
+        rights a:b take ``new_shares`` and ``held_shares``; split and
+        consolidation ``old_face_value`` and ``new_face_value``; dividend and
+        rights ``amount``. ``description`` defaults to NSE's wording
+        (``"Dividend Rs 4"``). Entering the same action again changes
+        nothing (``created`` False); the same kind, day and description with
+        other numbers raises :class:`~mdc.FailedPrecondition`."""
+        return self._run(ops.create_corporate_action(kind, ex_date, symbol=symbol, isin=isin, new_shares=new_shares,
+                                                     held_shares=held_shares, old_face_value=old_face_value,
+                                                     new_face_value=new_face_value, amount=amount,
+                                                     description=description))
+
     def health(self) -> Health:
         """The service's health (no token needed). A service that cannot reach
         its database answers 503, raised as :class:`~mdc.Unavailable` after
@@ -333,18 +352,19 @@ class Client(ClientBase):
     def export(self, kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
                interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
                scope: Scope | None = None, format: ExportFormat | None = None,
-               path: None = None) -> pandas.DataFrame: ...
+               path: None = None, adjustment: Adjustment | None = None) -> pandas.DataFrame: ...
 
     @overload
     def export(self, kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
                interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
                scope: Scope | None = None, format: ExportFormat | None = None,
-               path: str | os.PathLike[str]) -> Path: ...
+               path: str | os.PathLike[str], adjustment: Adjustment | None = None) -> Path: ...
 
     def export(self, kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
                interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
                scope: Scope | None = None, format: ExportFormat | None = None,
-               path: str | os.PathLike[str] | None = None) -> Path | pandas.DataFrame:
+               path: str | os.PathLike[str] | None = None,
+               adjustment: Adjustment | None = None) -> Path | pandas.DataFrame:
         """Every stored record of ``kind`` (``"quotes"``, ``"nifty"``,
         ``"shortlists"`` or ``"candles"``) of the trading days ``start`` to
         ``end`` (default: ``start``; at most 31 days), streamed as a file.
@@ -354,10 +374,13 @@ class Client(ClientBase):
         DataFrame of its Parquet form (the ``pandas`` extra). ``symbols``
         (quotes, candles), ``interval`` (candles, required),
         ``shortlist_type`` and ``scope`` (shortlists) narrow it. The columns:
-        docs/api.md section 11. An export that breaks off raises
-        :class:`~mdc.Unavailable`; ask again."""
+        docs/api.md section 11. ``adjustment`` (quotes and candles of listed
+        ``symbols``: ``"raw"``, ``"split"`` or ``"all"``) multiplies prices and
+        volumes for corporate actions (section 13.6); an adjusted file has a
+        last column ``adjustment`` and cannot be imported. An export that
+        breaks off raises :class:`~mdc.Unavailable`; ask again."""
         call = ops.export(kind, start, end, symbols=symbols, interval=interval, shortlist_type=shortlist_type,
-                          scope=scope, format=format, path=path)
+                          scope=scope, format=format, path=path, adjustment=adjustment)
         response = self._transport.open_stream(find_method(call.rpc), call.request, self._call_headers(),
                                                read_timeout=IDLE_TIMEOUT, query=(("format", call.format),))
         part = None if call.path is None else downloads.partial(call.path)

@@ -34,6 +34,9 @@ Interval = Literal[
 #: ``"all"`` (also dividends and rights issues).
 Adjustment = Literal["raw", "split", "all"]
 
+#: The kind of a corporate action (docs/api.md section 13.3).
+CorporateActionKind = Literal["split", "bonus", "consolidation", "dividend", "rights"]
+
 #: Which of NSE's instrument files an import reads (docs/api.md section
 #: 13.2): ``EQUITY_L.csv`` or the symbol-change list.
 InstrumentFile = Literal["equity_list", "symbol_changes"]

@@ -85,6 +85,18 @@ class ImportedRow(Record):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, repr=False)
+class CorporateActionEntry(Record):
+    """What an admin's entry of one corporate action did (docs/api.md
+    section 13.7): the action as stored and whether it is new (False: the
+    same action was stored already, nothing changed)."""
+
+    MESSAGE = "mdc.v1.CreateCorporateActionResponse"
+
+    action: CorporateAction
+    created: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, repr=False)
 class FileImportResult(Record):
     """What an import of NSE's equity list, symbol changes or corporate
     actions did: rows imported (added or changed something), unchanged

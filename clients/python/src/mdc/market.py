@@ -237,8 +237,8 @@ class Candle(Record):
     #: as opposed to 0.0, no trades). NaN in a DataFrame.
     volume: float | None
     #: The symbol the candle's close was stored under, for a symbol of the
-    #: security master (a renamed instrument's history spans its symbols:
-    #: docs/api.md section 13.5); None for other symbols.
+    #: security master (across a rename, the old or the new one; docs/api.md
+    #: section 13.5); None for other symbols and NIFTY.
     symbol: str | None = None
 
 
@@ -285,15 +285,15 @@ class CandlesOfSymbols(Record):
 
     def to_arrow(self) -> pyarrow.Table:
         """A ``pyarrow.Table``: ``symbol`` (the series'), then the columns of
-        :class:`Candle`, one row per candle, the candle's own ``symbol`` (the
-        one its close was stored under) as ``stored_symbol``."""
+        :class:`Candle`, one row per candle, its own ``symbol`` (the symbol
+        its close was stored under) named ``stored_symbol``."""
         from mdc.frames import _import, to_arrow
 
         pa = _import("pyarrow", "to_arrow", "pandas")
         candles = [c for s in self.series for c in s.candles]
         symbols = [s.symbol for s in self.series for _ in s.candles]
         table = to_arrow(Candle, candles)
-        table = table.rename_columns(["stored_symbol" if n == "symbol" else n for n in table.column_names])
+        table = table.rename_columns(["stored_symbol" if name == "symbol" else name for name in table.column_names])
         return table.add_column(0, "symbol", pa.array(symbols, type=pa.string()))
 
     def to_pandas(self, *, tz: str | tzinfo | None = None) -> pandas.DataFrame:
@@ -313,7 +313,7 @@ class CandlesOfSymbols(Record):
         from mdc.frames import to_polars
 
         return to_polars(Candle, self.to_arrow(), tz).select(["symbol", "time", "open", "high", "low", "close",
-                                                               "volume", "stored_symbol"])
+                                                               "volume"])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, repr=False)

@@ -35,6 +35,7 @@ from mdc.convert import from_message, records
 from mdc.coverage import Coverage
 from mdc.enums import (
     Adjustment,
+    CorporateActionKind,
     ExportFormat,
     ExportKind,
     InstrumentFile,
@@ -46,7 +47,7 @@ from mdc.enums import (
 )
 from mdc.errors import MdcError, invalid_argument
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
-from mdc.instruments import CorporateAction, FileImportResult, Instrument
+from mdc.instruments import CorporateAction, CorporateActionEntry, FileImportResult, Instrument
 from mdc.market import (
     CandleSeries,
     CandlesOfSymbols,
@@ -344,11 +345,11 @@ def corporate_actions(symbol: str, *, start: date | None = None, end: date | Non
 #: Each kind of export: its RPC, request message, and the arguments it
 #: takes besides the days and the format.
 _EXPORTS: dict[str, tuple[str, type[message.Message], frozenset[str]]] = {
-    "quotes": ("ExportService.ExportQuotes", export_pb2.ExportQuotesRequest, frozenset({"symbols"})),
+    "quotes": ("ExportService.ExportQuotes", export_pb2.ExportQuotesRequest, frozenset({"symbols", "adjustment"})),
     "nifty": ("ExportService.ExportNifty", export_pb2.ExportNiftyRequest, frozenset()),
     "shortlists": ("ExportService.ExportShortlists", export_pb2.ExportShortlistsRequest,
                    frozenset({"type", "scope"})),
-    "candles": ("ExportService.ExportCandles", export_pb2.ExportCandlesRequest, frozenset({"symbols", "interval"})),
+    "candles": ("ExportService.ExportCandles", export_pb2.ExportCandlesRequest, frozenset({"symbols", "interval", "adjustment"})),
 }
 _EXPORT_FORMATS = ("parquet", "csv", "ndjson")
 
@@ -356,12 +357,12 @@ _EXPORT_FORMATS = ("parquet", "csv", "ndjson")
 def export(kind: ExportKind, start: date, end: date | None = None, *, symbols: Iterable[str] = (),
            interval: Interval | None = None, shortlist_type: ShortlistType | None = None,
            scope: Scope | None = None, format: ExportFormat | None = None,
-           path: str | os.PathLike[str] | None = None) -> ExportCall:
+           path: str | os.PathLike[str] | None = None, adjustment: Adjustment | None = None) -> ExportCall:
     if kind not in _EXPORTS:
         raise invalid_argument("kind", f"must be one of {', '.join(_EXPORTS)}, got {kind!r}")
     rpc, request_class, takes = _EXPORTS[kind]
     given = {"symbols": strings("symbols", symbols) or None, "interval": interval, "type": shortlist_type,
-             "scope": scope}
+             "scope": scope, "adjustment": adjustment}
     names = {"type": "shortlist_type"}
     for key, value in given.items():
         if value is not None and key not in takes:
@@ -500,6 +501,19 @@ def import_instruments(kind: InstrumentFile, file: str | os.PathLike[str] | byte
 def import_corporate_actions(file: str | os.PathLike[str] | bytes) -> Op[FileImportResult]:
     req = admin_pb2.ImportCorporateActionsRequest(csv=_file_content(file))
     return (yield from _answer("AdminService.ImportCorporateActions", req, FileImportResult))
+
+
+def create_corporate_action(kind: CorporateActionKind, ex_date: date, *, symbol: str | None = None,
+                            isin: str | None = None, new_shares: float = 0, held_shares: float = 0,
+                            old_face_value: float = 0, new_face_value: float = 0, amount: float = 0,
+                            description: str | None = None) -> Op[CorporateActionEntry]:
+    if (symbol is None) == (isin is None):
+        raise invalid_argument("isin", "give exactly one of symbol and isin")
+    req = request(admin_pb2.CreateCorporateActionRequest, symbol=symbol, isin=isin, kind=kind,
+                  ex_date=build.trading_day("ex_date", ex_date, "ex_date"), new_shares=new_shares,
+                  held_shares=held_shares, old_face_value=old_face_value, new_face_value=new_face_value,
+                  amount=amount, description=description)
+    return (yield from _answer("AdminService.CreateCorporateAction", req, CorporateActionEntry))
 
 
 def _one_of(name: str, value: str, allowed: tuple[str, ...]) -> str:

@@ -26,6 +26,7 @@ def misuse(client: mdc.Client) -> None:
     client.candles("TCS", "7minute")  # error: "7minute"
     client.quote_timeline("TCS", adjustment="dividend")  # error: "dividend"
     client.import_instruments("corporate_actions", b"")  # error: "corporate_actions"
+    client.create_corporate_action("merger", AT.date(), symbol="TCS")  # error: "merger"
     mdc.QuotePayload(lastPrice=1.0)  # error: "lastPrice"
     client.quote_timeline("TCS").to_pandas(tz=5)  # error: "int"
     del volume

@@ -44,6 +44,11 @@ def research(client: mdc.Client) -> None:
     instrument = client.instruments(symbol="TCS", as_of=AT.date())[0]
     assert_type(instrument.symbols[0].valid_to, date | None)
     assert_type(client.corporate_actions("TCS", start=AT.date())[0].price_factor, float | None)
+    entry = client.create_corporate_action("split", AT.date(), symbol="TCS", old_face_value=10, new_face_value=2)
+    assert_type(entry.created, bool)
+    assert_type(entry.action.price_factor, float | None)
+    assert_type(client.export("candles", AT.date(), symbols=["TCS"], interval="1day", adjustment="split"),
+                pandas.DataFrame)
     assert_type(series.to_pandas(), pandas.DataFrame)
     shortlist = client.shortlist("TOP_GAINERS", as_of=AT)
     assert_type(shortlist.entries[0].price, float | None)
