@@ -37,7 +37,12 @@ from mdc.enums import (
     ShortlistType,
 )
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
-from mdc.instruments import CorporateAction, CorporateActionEntry, FileImportResult, Instrument
+from mdc.instruments import (
+    CorporateAction,
+    CorporateActionEntry,
+    FileImportResult,
+    Instrument,
+)
 from mdc.market import (
     CandleSeries,
     CandlesOfSymbols,

@@ -47,7 +47,12 @@ from mdc.enums import (
 )
 from mdc.errors import MdcError, invalid_argument
 from mdc.inputs import QuoteDataInput, ShortlistEntryInput
-from mdc.instruments import CorporateAction, CorporateActionEntry, FileImportResult, Instrument
+from mdc.instruments import (
+    CorporateAction,
+    CorporateActionEntry,
+    FileImportResult,
+    Instrument,
+)
 from mdc.market import (
     CandleSeries,
     CandlesOfSymbols,
