@@ -1,5 +1,8 @@
 #include "service/api/adjusted_reads.h"
 
+#include <optional>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "domain/field_errors.h"
 #include "domain/series_symbol.h"
@@ -51,6 +54,40 @@ absl::StatusOr<std::optional<double>> PreviousClose(
   return std::optional<double>();
 }
 
+namespace {
+
+// The factors of `adjustment` for `symbol`, whose lookup in the security
+// master found `record`: the one rule AdjustmentFor and
+// AdjustedSymbolOf share.
+absl::StatusOr<domain::AdjustmentFactors> FactorsOf(
+    domain::Adjustment adjustment, const std::string& symbol,
+    const std::optional<storage::InstrumentRecord>& record,
+    absl::CivilDay as_of, storage::InstrumentRepository& instruments,
+    storage::QuoteRepository& quotes, storage::NiftyRepository& nifty,
+    absl::string_view field) {
+  if (adjustment == domain::Adjustment::kRaw) {
+    return domain::AdjustmentFactors();
+  }
+  if (!record.has_value()) {
+    return domain::InvalidField(
+        field,
+        absl::StrCat(symbol,
+                     " is the symbol of no instrument in the security master, "
+                     "so it has no corporate actions to adjust for; import "
+                     "NSE's equity list, or ask for adjustment=raw"));
+  }
+  auto actions = instruments.Actions(record->instrument.isin,
+                                     domain::kEarliestListing, as_of);
+  if (!actions.ok()) return actions.status();
+  const domain::SymbolHistory& history = record->symbols;
+  return domain::AdjustmentFactors::For(
+      adjustment, *actions, as_of, [&](absl::CivilDay day) {
+        return PreviousClose(history, day, quotes, nifty);
+      });
+}
+
+}  // namespace
+
 absl::StatusOr<domain::AdjustmentFactors> AdjustmentFor(
     domain::Adjustment adjustment, const std::string& symbol,
     absl::CivilDay as_of, storage::InstrumentRepository& instruments,
@@ -61,22 +98,25 @@ absl::StatusOr<domain::AdjustmentFactors> AdjustmentFor(
   }
   auto record = instruments.FindBySymbol(symbol);
   if (!record.ok()) return record.status();
-  if (!record->has_value()) {
-    return domain::InvalidField(
-        field,
-        absl::StrCat(symbol,
-                     " is the symbol of no instrument in the security master, "
-                     "so it has no corporate actions to adjust for; import "
-                     "NSE's equity list, or ask for adjustment=raw"));
-  }
-  auto actions = instruments.Actions((*record)->instrument.isin,
-                                     domain::kEarliestListing, as_of);
-  if (!actions.ok()) return actions.status();
-  const domain::SymbolHistory& history = (*record)->symbols;
-  return domain::AdjustmentFactors::For(
-      adjustment, *actions, as_of, [&](absl::CivilDay day) {
-        return PreviousClose(history, day, quotes, nifty);
-      });
+  return FactorsOf(adjustment, symbol, *record, as_of, instruments, quotes,
+                   nifty, field);
+}
+
+absl::StatusOr<AdjustedSymbol> AdjustedSymbolOf(
+    domain::Adjustment adjustment, const std::string& symbol,
+    absl::CivilDay as_of, storage::InstrumentRepository& instruments,
+    storage::QuoteRepository& quotes, storage::NiftyRepository& nifty,
+    absl::string_view field) {
+  if (domain::IsNiftySymbol(symbol)) return AdjustedSymbol();
+  auto record = instruments.FindBySymbol(symbol);
+  if (!record.ok()) return record.status();
+  auto factors = FactorsOf(adjustment, symbol, *record, as_of, instruments,
+                           quotes, nifty, field);
+  if (!factors.ok()) return factors.status();
+  AdjustedSymbol resolved;
+  resolved.factors = *std::move(factors);
+  if (record->has_value()) resolved.history = std::move((*record)->symbols);
+  return resolved;
 }
 
 }  // namespace mdc

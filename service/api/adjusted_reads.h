@@ -4,6 +4,7 @@
 #ifndef MDC_SERVICE_API_ADJUSTED_READS_H_
 #define MDC_SERVICE_API_ADJUSTED_READS_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -20,6 +21,21 @@ namespace mdc {
 // request's parameter of the symbol) when an adjusted read asks for a
 // symbol no instrument of the security master has had.
 absl::StatusOr<domain::AdjustmentFactors> AdjustmentFor(
+    domain::Adjustment adjustment, const std::string& symbol,
+    absl::CivilDay as_of, storage::InstrumentRepository& instruments,
+    storage::QuoteRepository& quotes, storage::NiftyRepository& nifty,
+    absl::string_view field = "symbol");
+
+// What a read of `symbol` needs from the security master, from one lookup:
+// the symbol history of its instrument (nullopt for a symbol the master
+// does not know and for NIFTY; SymbolSeries reads across its renames with
+// it, instrument_series.h) and the factors of `adjustment` as of `as_of`.
+// Errors as AdjustmentFor's.
+struct AdjustedSymbol {
+  std::optional<domain::SymbolHistory> history;
+  domain::AdjustmentFactors factors;
+};
+absl::StatusOr<AdjustedSymbol> AdjustedSymbolOf(
     domain::Adjustment adjustment, const std::string& symbol,
     absl::CivilDay as_of, storage::InstrumentRepository& instruments,
     storage::QuoteRepository& quotes, storage::NiftyRepository& nifty,

@@ -2,6 +2,7 @@
 // as of an instant (GetQuotes) and the candles of several symbols
 // (GetCandlesOfSymbols).
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -18,7 +19,6 @@
 #include "domain/time_range.h"
 #include "service/api/adjusted_reads.h"
 #include "service/api/developer_service.h"
-#include "service/api/instrument_series.h"
 #include "service/api/market_reads.h"
 
 namespace mdc {
@@ -126,15 +126,15 @@ grpc::Status DeveloperService::GetCandlesOfSymbols(
         // is checked after each, so at most twice the bound is ever held.
         int total = 0;
         for (const std::string& symbol : symbols) {
-          auto factors =
-              AdjustmentFor(*adjustment, symbol, as_of, stores.instruments,
-                            stores.quotes, stores.nifty, "symbols");
-          if (!factors.ok()) return factors.status();
-          auto series = SeriesOfSymbol(symbol, stores.instruments,
-                                       stores.quotes, stores.nifty);
-          if (!series.ok()) return series.status();
-          auto candles = series->Candles(*interval, range->start, range->end,
-                                         kCandleScanPage, *factors);
+          auto read =
+              AdjustedSymbolOf(*adjustment, symbol, as_of, stores.instruments,
+                               stores.quotes, stores.nifty, "symbols");
+          if (!read.ok()) return read.status();
+          const SymbolSeries series(symbol, stores.quotes, stores.nifty,
+                                    std::move(read->history));
+          const domain::AdjustmentFactors& factors = read->factors;
+          auto candles = series.Candles(*interval, range->start, range->end,
+                                        kCandleScanPage, factors);
           if (!candles.ok()) return candles.status();
           total += static_cast<int>(candles->size());
           if (total > domain::kMaxCandles) {
@@ -148,10 +148,10 @@ grpc::Status DeveloperService::GetCandlesOfSymbols(
                              "interval"));
           }
           if (candles->empty()) {
-            response->add_missing(series->name());
+            response->add_missing(series.name());
           } else {
             v1::CandleSeries* out = response->add_series();
-            ToProto(*series, *interval, *candles, out);
+            ToProto(series, *interval, *candles, out);
             if (*adjustment != domain::Adjustment::kRaw) {
               out->set_adjustment(
                   std::string(domain::AdjustmentName(*adjustment)));

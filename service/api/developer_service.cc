@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -23,7 +24,6 @@
 #include "domain/time.h"
 #include "domain/time_range.h"
 #include "service/api/adjusted_reads.h"
-#include "service/api/instrument_series.h"
 #include "service/api/market_reads.h"
 
 namespace mdc {
@@ -118,21 +118,21 @@ grpc::Status DeveloperService::GetQuoteTimeline(
             domain::EndIs::kExclusive);
         if (!range.ok()) return range.status();
         // Point in time: the actions known on the read's day.
-        auto factors =
-            AdjustmentFor(*adjustment, request->symbol(),
-                          domain::TradingDay(call.clock.Now(absl::Now())),
-                          stores.instruments, stores.quotes, stores.nifty);
-        if (!factors.ok()) return factors.status();
-        auto series = SeriesOfSymbol(request->symbol(), stores.instruments,
-                                     stores.quotes, stores.nifty);
-        if (!series.ok()) return series.status();
-        auto rows = series->Quotes(range->start, range->end, page.after,
-                                   domain::PageReadSize(page.size));
+        auto read =
+            AdjustedSymbolOf(*adjustment, request->symbol(),
+                             domain::TradingDay(call.clock.Now(absl::Now())),
+                             stores.instruments, stores.quotes, stores.nifty);
+        if (!read.ok()) return read.status();
+        const SymbolSeries series(request->symbol(), stores.quotes,
+                                  stores.nifty, std::move(read->history));
+        const domain::AdjustmentFactors& factors = read->factors;
+        auto rows = series.Quotes(range->start, range->end, page.after,
+                                  domain::PageReadSize(page.size));
         if (!rows.ok()) return rows.status();
         response->set_next_page_token(TrimTimelinePage(*rows, page.size));
-        response->set_nse_symbol(series->name());
+        response->set_nse_symbol(series.name());
         for (auto& quote : *rows) {
-          domain::AdjustQuote(*factors, &quote);
+          domain::AdjustQuote(factors, &quote);
           *response->add_quotes() = std::move(quote);
         }
         if (*adjustment != domain::Adjustment::kRaw) {
@@ -213,18 +213,18 @@ grpc::Status DeveloperService::GetHistoricalCandles(
             domain::EndIs::kExclusive);
         if (!range.ok()) return range.status();
         // Point in time: the actions known on the read's day.
-        auto factors =
-            AdjustmentFor(*adjustment, request->symbol(),
-                          domain::TradingDay(call.clock.Now(absl::Now())),
-                          stores.instruments, stores.quotes, stores.nifty);
-        if (!factors.ok()) return factors.status();
-        auto series = SeriesOfSymbol(request->symbol(), stores.instruments,
-                                     stores.quotes, stores.nifty);
-        if (!series.ok()) return series.status();
-        auto candles = series->Candles(*interval, range->start, range->end,
-                                       kCandleScanPage, *factors);
+        auto read =
+            AdjustedSymbolOf(*adjustment, request->symbol(),
+                             domain::TradingDay(call.clock.Now(absl::Now())),
+                             stores.instruments, stores.quotes, stores.nifty);
+        if (!read.ok()) return read.status();
+        const SymbolSeries series(request->symbol(), stores.quotes,
+                                  stores.nifty, std::move(read->history));
+        const domain::AdjustmentFactors& factors = read->factors;
+        auto candles = series.Candles(*interval, range->start, range->end,
+                                      kCandleScanPage, factors);
         if (!candles.ok()) return candles.status();
-        ToProto(*series, *interval, *candles, response);
+        ToProto(series, *interval, *candles, response);
         if (*adjustment != domain::Adjustment::kRaw) {
           response->set_adjustment(
               std::string(domain::AdjustmentName(*adjustment)));

@@ -15,12 +15,4 @@ absl::StatusOr<std::optional<domain::SymbolHistory>> HistoryOfSymbol(
   return std::move((*record)->symbols);
 }
 
-absl::StatusOr<SymbolSeries> SeriesOfSymbol(
-    const std::string& symbol, storage::InstrumentRepository& instruments,
-    storage::QuoteRepository& quotes, storage::NiftyRepository& nifty) {
-  auto history = HistoryOfSymbol(symbol, instruments);
-  if (!history.ok()) return history.status();
-  return SymbolSeries(symbol, quotes, nifty, *std::move(history));
-}
-
 }  // namespace mdc

@@ -1,6 +1,6 @@
-// The series a read by symbol covers: the instrument's across its renames
-// when the security master knows the symbol, else the symbol's records as
-// stored (docs/api.md section 13.5).
+// The symbol history a read by symbol covers: the instrument's across its
+// renames when the security master knows the symbol; none, so the symbol's
+// records as stored, otherwise (docs/api.md section 13.5).
 #ifndef MDC_SERVICE_API_INSTRUMENT_SERIES_H_
 #define MDC_SERVICE_API_INSTRUMENT_SERIES_H_
 
@@ -9,7 +9,6 @@
 
 #include "absl/status/statusor.h"
 #include "domain/security_master.h"
-#include "service/api/market_reads.h"
 #include "storage/instrument_repository.h"
 
 namespace mdc {
@@ -18,11 +17,6 @@ namespace mdc {
 // nullopt for a symbol the master does not know and for NIFTY.
 absl::StatusOr<std::optional<domain::SymbolHistory>> HistoryOfSymbol(
     const std::string& symbol, storage::InstrumentRepository& instruments);
-
-// The series of `symbol` (checked by domain::CheckSeriesSymbol).
-absl::StatusOr<SymbolSeries> SeriesOfSymbol(
-    const std::string& symbol, storage::InstrumentRepository& instruments,
-    storage::QuoteRepository& quotes, storage::NiftyRepository& nifty);
 
 }  // namespace mdc
 

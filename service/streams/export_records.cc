@@ -157,19 +157,17 @@ struct ListedInstruments {
                        domain::Adjustment adjustment, absl::CivilDay as_of,
                        const ExportStores& stores) {
     for (const std::string& symbol : symbols) {
-      auto history = HistoryOfSymbol(symbol, stores.instruments);
-      if (!history.ok()) return history.status();
-      if (adjustment != domain::Adjustment::kRaw) {
-        auto of = AdjustmentFor(adjustment, symbol, as_of, stores.instruments,
-                                stores.quotes, stores.nifty, "symbols");
-        if (!of.ok()) return of.status();
-        if (history->has_value()) {
-          for (const domain::SymbolPeriod& period : **history) {
-            factors.insert_or_assign(period.symbol, *of);
-          }
+      auto resolved =
+          AdjustedSymbolOf(adjustment, symbol, as_of, stores.instruments,
+                           stores.quotes, stores.nifty, "symbols");
+      if (!resolved.ok()) return resolved.status();
+      if (adjustment != domain::Adjustment::kRaw &&
+          resolved->history.has_value()) {
+        for (const domain::SymbolPeriod& period : *resolved->history) {
+          factors.insert_or_assign(period.symbol, resolved->factors);
         }
       }
-      histories.push_back(*std::move(history));
+      histories.push_back(std::move(resolved->history));
     }
     resolved = true;
     return absl::OkStatus();
