@@ -388,15 +388,25 @@ bool StoredQuote::operator==(const StoredQuote& other) const {
          txid == other.txid;
 }
 
-std::string EncodeQuoteBatch(const std::vector<StoredQuote>& quotes) {
-  Writer raw;
+void PutStoredQuotes(const std::vector<StoredQuote>& quotes, Writer& raw) {
   raw.Varint(quotes.size());
   PutRowColumns(quotes, raw);
   EncodePayloadColumns(quotes, raw);
+}
 
-  const std::string& input = raw.out();
+absl::StatusOr<std::vector<StoredQuote>> GetStoredQuotes(Reader& in) {
+  const uint64_t count = in.Varint();
+  if (in.failed() || count > static_cast<uint64_t>(kMaxQuotesPerBatch)) {
+    return absl::DataLossError("compacted batch: bad quote count");
+  }
+  std::vector<StoredQuote> quotes = GetRowColumns(count, in);
+  DecodePayloadColumns(in, quotes);
+  return quotes;
+}
+
+std::string FrameBatch(char version, const std::string& input) {
   Writer batch;
-  batch.Byte(kPayloadColumnsVersion);
+  batch.Byte(version);
   batch.Varint(input.size());
   std::string& out = batch.out();
   const size_t header = out.size();
@@ -410,19 +420,17 @@ std::string EncodeQuoteBatch(const std::vector<StoredQuote>& quotes) {
   return std::move(out);
 }
 
-absl::StatusOr<std::vector<StoredQuote>> DecodeQuoteBatch(
-    absl::string_view batch) {
+absl::StatusOr<std::string> UnframeBatch(absl::string_view batch,
+                                         int& version) {
   Reader header(batch);
-  const int version = header.Byte();
-  if (header.failed() ||
-      (version != kPayloadWholeVersion && version != kPayloadColumnsVersion)) {
-    return absl::DataLossError(
-        absl::StrCat("compacted quote batch: unknown format version ",
-                     header.failed() ? -1 : version));
+  version = header.Byte();
+  if (header.failed()) {
+    version = -1;
+    return absl::DataLossError("compacted batch: no format version");
   }
   const uint64_t raw_size = header.Varint();
   if (header.failed() || raw_size > kMaxRawBytes) {
-    return absl::DataLossError("compacted quote batch: bad header");
+    return absl::DataLossError("compacted batch: bad header");
   }
   // What follows the header is the zstd frame.
   const absl::string_view frame = header.rest();
@@ -430,19 +438,38 @@ absl::StatusOr<std::vector<StoredQuote>> DecodeQuoteBatch(
   const size_t decompressed =
       ZSTD_decompress(raw.data(), raw.size(), frame.data(), frame.size());
   if (ZSTD_isError(decompressed) || decompressed != raw_size) {
-    return absl::DataLossError("compacted quote batch: corrupt zstd frame");
+    return absl::DataLossError("compacted batch: corrupt zstd frame");
   }
+  return raw;
+}
 
-  Reader in(raw);
-  const uint64_t count = in.Varint();
-  if (in.failed() || count > static_cast<uint64_t>(kMaxQuotesPerBatch)) {
-    return absl::DataLossError("compacted quote batch: bad quote count");
+std::string EncodeQuoteBatch(const std::vector<StoredQuote>& quotes) {
+  Writer raw;
+  PutStoredQuotes(quotes, raw);
+  return FrameBatch(kPayloadColumnsVersion, raw.out());
+}
+
+absl::StatusOr<std::vector<StoredQuote>> DecodeQuoteBatch(
+    absl::string_view batch) {
+  int version = -1;
+  auto raw = UnframeBatch(batch, version);
+  if (version != kPayloadWholeVersion && version != kPayloadColumnsVersion) {
+    return absl::DataLossError(absl::StrCat(
+        "compacted quote batch: unknown format version ", version));
   }
-  std::vector<StoredQuote> quotes = GetRowColumns(count, in);
+  if (!raw.ok()) return raw.status();
+  Reader in(*raw);
+  absl::StatusOr<std::vector<StoredQuote>> quotes;
   if (version == kPayloadWholeVersion) {
-    DecodeWholePayloads(in, quotes);
+    const uint64_t count = in.Varint();
+    if (in.failed() || count > static_cast<uint64_t>(kMaxQuotesPerBatch)) {
+      return absl::DataLossError("compacted quote batch: bad quote count");
+    }
+    quotes = GetRowColumns(count, in);
+    DecodeWholePayloads(in, *quotes);
   } else {
-    DecodePayloadColumns(in, quotes);
+    quotes = GetStoredQuotes(in);
+    if (!quotes.ok()) return quotes.status();
   }
   if (in.failed() || !in.at_end()) {
     return absl::DataLossError("compacted quote batch: truncated columns");

@@ -17,6 +17,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "domain/column_codec.h"
 
 namespace mdc::domain {
 
@@ -49,6 +50,23 @@ std::string EncodeQuoteBatch(const std::vector<StoredQuote>& quotes);
 // the bytes are not such a batch (truncated, corrupted, unknown version).
 absl::StatusOr<std::vector<StoredQuote>> DecodeQuoteBatch(
     absl::string_view batch);
+
+// The layers of a batch, shared with the codecs of other series that add
+// columns of their own after the quotes' (domain/nifty_batch_codec.h).
+
+// The quotes' count and columns (the current layout), uncompressed.
+void PutStoredQuotes(const std::vector<StoredQuote>& quotes,
+                     columns::Writer& raw);
+// What PutStoredQuotes wrote; DataLoss on a bad count (a truncated column
+// sets in.failed() instead: the caller checks it once at the end).
+absl::StatusOr<std::vector<StoredQuote>> GetStoredQuotes(columns::Reader& in);
+
+// A batch's bytes: `version` (its layout), the size of `raw`, then `raw`
+// compressed with zstd.
+std::string FrameBatch(char version, const std::string& raw);
+// The raw columns of a batch FrameBatch made; `version` is its first byte
+// (-1 when there is none) even when the rest is corrupt (DataLoss).
+absl::StatusOr<std::string> UnframeBatch(absl::string_view batch, int& version);
 
 }  // namespace mdc::domain
 

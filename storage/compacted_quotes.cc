@@ -1,6 +1,7 @@
 #include "storage/compacted_quotes.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <utility>
@@ -43,9 +44,9 @@ std::string ShadowingQuery(int first) {
       "AND r.trading_day = c.trading_day))");
 }
 
-// `sql` with the WITH query in front, joining a WITH list it may have.
-std::string ShadowedSql(absl::string_view sql, int first) {
-  const std::string shadow = ShadowingQuery(first);
+// `sql` with the WITH query `shadow` in front, joining a WITH list it may
+// have.
+std::string ShadowedSql(absl::string_view sql, const std::string& shadow) {
   if (absl::StartsWith(sql, "WITH RECURSIVE ")) {
     return absl::StrCat("WITH RECURSIVE ", shadow, ", ",
                         sql.substr(sizeof("WITH RECURSIVE ") - 1));
@@ -116,21 +117,30 @@ absl::StatusOr<std::vector<CompactedQuote>> LoadCompactedQuotes(
   return quotes;
 }
 
-const Statement& WithCompactedQuotes(const Statement& statement,
-                                     int first_parameter) {
+const Statement& WithQueryInFront(
+    const Statement& statement, absl::string_view suffix,
+    const std::function<std::string()>& with_query) {
   static absl::Mutex mutex(absl::kConstInit);
   static auto* built =
       new std::map<std::string, std::unique_ptr<ShadowedStatement>>();
   absl::MutexLock lock(&mutex);
-  std::unique_ptr<ShadowedStatement>& entry = (*built)[statement.name];
+  const std::string name = absl::StrCat(statement.name, suffix);
+  std::unique_ptr<ShadowedStatement>& entry = (*built)[name];
   if (entry == nullptr) {
     entry = std::make_unique<ShadowedStatement>();
-    entry->name = absl::StrCat(statement.name, "_with_compacted");
-    entry->sql = ShadowedSql(statement.sql, first_parameter);
+    entry->name = name;
+    entry->sql = ShadowedSql(statement.sql, with_query());
     entry->statement = Statement{entry->name.c_str(), entry->sql.c_str(),
                                  /*merged=*/nullptr, statement.plan_each_time};
   }
   return entry->statement;
+}
+
+const Statement& WithCompactedQuotes(const Statement& statement,
+                                     int first_parameter) {
+  return WithQueryInFront(statement, "_with_compacted", [first_parameter] {
+    return ShadowingQuery(first_parameter);
+  });
 }
 
 void AppendCompactedQuotes(const std::vector<CompactedQuote>& quotes,

@@ -15,11 +15,13 @@
 #ifndef MDC_STORAGE_COMPACTED_QUOTES_H_
 #define MDC_STORAGE_COMPACTED_QUOTES_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "domain/quote_batch_codec.h"
@@ -69,6 +71,14 @@ absl::StatusOr<Result> ExecSeeingCompactedQuotes(Connection& conn,
 // statement; the same name with "_with_compacted" after it.
 const Statement& WithCompactedQuotes(const Statement& statement,
                                      int first_parameter);
+
+// `statement` with `with_query()` (one item of a WITH list) in front of
+// it, joining a WITH list it may have; named statement.name + `suffix`,
+// built on first use and kept for the process. WithCompactedQuotes and
+// the NIFTY quotes' sibling (storage/compacted_nifty.h) use it.
+const Statement& WithQueryInFront(
+    const Statement& statement, absl::string_view suffix,
+    const std::function<std::string()>& with_query);
 
 // Appends `quotes` as the parameters WithCompactedQuotes reads.
 void AppendCompactedQuotes(const std::vector<CompactedQuote>& quotes,

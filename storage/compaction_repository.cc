@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "domain/quote_batch_codec.h"
 #include "storage/compacted_quotes.h"
+#include "storage/nifty_compaction.h"
 
 namespace mdc::storage {
 namespace {
@@ -290,21 +291,15 @@ absl::Status CompactMonth(Connection& conn,
   return removed.status();
 }
 
-}  // namespace
-
-absl::StatusOr<CompactionCounts> CompactionRepository::CompactThrough(
-    absl::CivilDay through, absl::Duration lock_wait) {
-  std::vector<absl::CivilDay> days;
-  {
-    auto conn = pool_.Acquire();
-    if (!conn.ok()) return conn.status();
-    auto listed = (*conn)->Exec(kDaysToCompact, Params().Date(through));
-    if (!listed.ok()) return listed.status();
-    for (int row = 0; row < listed->rows(); ++row) {
-      days.push_back(listed->Date(row, 0));
-    }
-  }
-  CompactionCounts counts;
+// Runs `compact_month` on each month of `days` (ascending) in a
+// transaction of its own, adding what it counted to `counts`.
+absl::Status CompactEachMonth(
+    ConnectionPool& pool, const std::vector<absl::CivilDay>& days,
+    absl::Duration lock_wait,
+    absl::Status (*compact_month)(Connection&,
+                                  const std::vector<absl::CivilDay>&,
+                                  CompactionCounts&),
+    CompactionCounts& counts) {
   size_t first = 0;
   while (first < days.size()) {
     size_t end = first;
@@ -315,19 +310,54 @@ absl::StatusOr<CompactionCounts> CompactionRepository::CompactThrough(
     const std::vector<absl::CivilDay> month(days.begin() + first,
                                             days.begin() + end);
     CompactionCounts month_counts;
-    absl::Status status = pool_.InTransaction([&](Connection& conn) {
+    absl::Status status = pool.InTransaction([&](Connection& conn) {
       month_counts = CompactionCounts();
       if (auto set = SetCompactionLimits(conn, lock_wait); !set.ok()) {
         return set;
       }
-      return CompactMonth(conn, month, month_counts);
+      return compact_month(conn, month, month_counts);
     });
     if (!status.ok()) return status;
     counts.days += month_counts.days;
     counts.quotes += month_counts.quotes;
     counts.batches += month_counts.batches;
     counts.busy_months += month_counts.busy_months;
+    counts.nifty_days += month_counts.nifty_days;
+    counts.nifty_quotes += month_counts.nifty_quotes;
+    counts.nifty_batches += month_counts.nifty_batches;
     first = end;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<CompactionCounts> CompactionRepository::CompactThrough(
+    absl::CivilDay through, absl::Duration lock_wait) {
+  std::vector<absl::CivilDay> days;
+  std::vector<absl::CivilDay> nifty_days;
+  {
+    auto conn = pool_.Acquire();
+    if (!conn.ok()) return conn.status();
+    auto listed = (*conn)->Exec(kDaysToCompact, Params().Date(through));
+    if (!listed.ok()) return listed.status();
+    for (int row = 0; row < listed->rows(); ++row) {
+      days.push_back(listed->Date(row, 0));
+    }
+    auto nifty = NiftyDaysToCompact(**conn, through);
+    if (!nifty.ok()) return nifty.status();
+    nifty_days = *std::move(nifty);
+  }
+  CompactionCounts counts;
+  if (auto done =
+          CompactEachMonth(pool_, days, lock_wait, CompactMonth, counts);
+      !done.ok()) {
+    return done;
+  }
+  if (auto done = CompactEachMonth(pool_, nifty_days, lock_wait,
+                                   CompactNiftyMonth, counts);
+      !done.ok()) {
+    return done;
   }
   return counts;
 }

@@ -31,14 +31,19 @@ struct CompactionCounts {
   int64_t batches = 0;  // written (a day compacted again rewrites its
                         // symbols' batches)
   int busy_months = 0;  // skipped: another server was compacting them
+  // The NIFTY quotes' (storage/nifty_compaction.h), as above.
+  int nifty_days = 0;
+  int64_t nifty_quotes = 0;
+  int64_t nifty_batches = 0;
 };
 
 class CompactionRepository {
  public:
   explicit CompactionRepository(ConnectionPool& pool) : pool_(pool) {}
 
-  // Compacts the stock quotes of every trading day up to `through` that
-  // has any in the row store, one month per transaction. Waits at most
+  // Compacts the stock quotes, then the NIFTY quotes, of every trading day
+  // up to `through` that has any in the row store, one month (of one kind)
+  // per transaction. Waits at most
   // `lock_wait` for each table lock (the partition swap briefly locks
   // stock_quotes against reads and writes), then fails that month with
   // nothing changed. No statement timeout applies (maintenance).

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "storage/compacted_nifty.h"
 #include "storage/compacted_quotes.h"
 
 namespace mdc::storage {
@@ -58,6 +59,8 @@ constexpr Statement kLatestDay{
     "WHERE trading_day <= $1 AND first_observed_at < $2 UNION ALL "
     "SELECT max(trading_day) FROM nifty_quotes "
     "WHERE trading_day <= $1 AND observed_at < $2 UNION ALL "
+    "SELECT max(trading_day) FROM nifty_quote_batches "
+    "WHERE trading_day <= $1 AND first_observed_at < $2 UNION ALL "
     "SELECT max(trading_day) FROM shortlist_snapshots "
     "WHERE trading_day <= $1 AND observed_at < $2) days"};
 
@@ -68,12 +71,16 @@ absl::StatusOr<std::vector<SeriesMinutes>> ReadMinutes(
   if (!conn.ok()) return conn.status();
   Params params;
   params.Date(day).Time(session.open).Int32(session.minutes).Time(before);
-  // Only the stock quotes have a compacted form.
+  // The stock and NIFTY quotes have a compacted form.
   auto result =
       &statement == &kQuoteMinutes
           ? ExecSeeingCompactedQuotes(
                 **conn, statement, std::move(params),
                 CompactedFilter{day, day, std::nullopt, std::nullopt, before})
+      : &statement == &kNiftyMinutes
+          ? ExecSeeingCompactedNifty(
+                **conn, statement, std::move(params),
+                CompactedNiftyFilter{day, day, std::nullopt, before})
           : (*conn)->Exec(statement, params);
   if (!result.ok()) return result.status();
   std::vector<SeriesMinutes> series;

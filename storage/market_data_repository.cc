@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "storage/compacted_nifty.h"
 #include "storage/compacted_quotes.h"
 
 namespace mdc::storage {
@@ -22,6 +23,9 @@ constexpr Statement kListDates{
     "         FROM stock_quote_batches GROUP BY trading_day"
     "  UNION ALL SELECT trading_day, 0, 0, count(*) FROM nifty_quotes "
     "         GROUP BY trading_day"
+    // Compacted NIFTY quotes (migration 0015), likewise.
+    "  UNION ALL SELECT trading_day, 0, 0, sum(row_count) "
+    "         FROM nifty_quote_batches GROUP BY trading_day"
     ") AS per_kind GROUP BY day ORDER BY day"};
 
 // A day is deleted row by row within its month's partition. A month whose
@@ -50,7 +54,11 @@ constexpr Statement kDeleteQuoteDays{
 constexpr Statement kDeleteNiftyDays{
     "market_data_delete_nifty_days",
     "WITH deleted AS (DELETE FROM nifty_quotes "
-    "WHERE trading_day = ANY($1) RETURNING 1) SELECT count(*) FROM deleted"};
+    "WHERE trading_day = ANY($1) RETURNING 1), "
+    "batches AS (DELETE FROM nifty_quote_batches "
+    "WHERE trading_day = ANY($1) RETURNING row_count) "
+    "SELECT (SELECT count(*) FROM deleted) + "
+    "(SELECT coalesce(sum(row_count), 0) FROM batches)::int8"};
 
 // Partitions whose whole month is before $1 are dropped, the rest deleted
 // row by row (migration 0010, mdc_purge_before). Each returns the rows
@@ -68,7 +76,9 @@ constexpr Statement kCountBefore{
     "       (SELECT count(*) FROM stock_quotes WHERE trading_day < $1) + "
     "       (SELECT coalesce(sum(row_count), 0) FROM stock_quote_batches "
     "        WHERE trading_day < $1)::int8,"
-    "       (SELECT count(*) FROM nifty_quotes WHERE trading_day < $1)"};
+    "       (SELECT count(*) FROM nifty_quotes WHERE trading_day < $1) + "
+    "       (SELECT coalesce(sum(row_count), 0) FROM nifty_quote_batches "
+    "        WHERE trading_day < $1)::int8"};
 
 // The days with quotes in both stores: compacted, then written again.
 constexpr Statement kDaysInBothStores{
@@ -89,6 +99,17 @@ constexpr Statement kCompactedQuotesOfOtherSymbols{
     "market_data_compacted_other_symbols",
     "SELECT coalesce(sum(row_count), 0)::int8 FROM stock_quote_batches "
     "WHERE trading_day = $1 AND NOT nse_symbol = ANY($2)"};
+
+// The NIFTY days with quotes in both stores, and their quotes each counted
+// once, read with the day's compacted quotes (storage/compacted_nifty.h).
+constexpr Statement kNiftyDaysInBothStores{
+    "market_data_nifty_days_in_both_stores",
+    "SELECT DISTINCT q.trading_day FROM nifty_quotes q "
+    "WHERE q.trading_day IN (SELECT trading_day FROM nifty_quote_batches) "
+    "ORDER BY 1"};
+constexpr Statement kCountNiftyOfDay{
+    "market_data_count_nifty_of_day",
+    "SELECT count(*) FROM nifty_quotes WHERE trading_day = $1"};
 
 // The quotes of `day`, a day with quotes in both stores, each counted once
 // (a later write that replaced a compacted quote is one quote).
@@ -190,6 +211,18 @@ absl::StatusOr<std::vector<DataDateCounts>> MarketDataRepository::ListDates() {
     if (!quotes.ok()) return quotes.status();
     for (DataDateCounts& date : dates) {
       if (date.day == day) date.quotes = *quotes;
+    }
+  }
+  auto nifty_both = (*conn)->Exec(kNiftyDaysInBothStores);
+  if (!nifty_both.ok()) return nifty_both.status();
+  for (int row = 0; row < nifty_both->rows(); ++row) {
+    const absl::CivilDay day = nifty_both->Date(row, 0);
+    auto counted = ExecSeeingCompactedNifty(
+        **conn, kCountNiftyOfDay, Params().Date(day),
+        CompactedNiftyFilter{day, day, std::nullopt, std::nullopt});
+    if (!counted.ok()) return counted.status();
+    for (DataDateCounts& date : dates) {
+      if (date.day == day) date.nifty_quotes = counted->Int64(0, 0);
     }
   }
   return dates;

@@ -1,6 +1,7 @@
 #include "storage/market_event_repository.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "domain/market_enums.h"
+#include "storage/compacted_nifty.h"
 #include "storage/compacted_quotes.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
@@ -348,8 +350,15 @@ absl::StatusOr<Result> MarketEventRepository::QuotesPage(
 absl::StatusOr<Result> MarketEventRepository::NiftyPage(
     absl::CivilDay day, const domain::KeysetBound& bound, absl::Time end,
     int limit) {
-  return Exec(pool_, kReplayNifty,
-              Params().Date(day).Time(bound.at).Time(end).Int32(limit));
+  auto conn = pool_.Acquire();
+  if (!conn.ok()) return conn.status();
+  // The first `limit` compacted quotes after bound.at, one more in case
+  // one is at bound.at itself (storage/compacted_nifty.h).
+  CompactedNiftyFilter compacted{day, day, bound.at, end};
+  if (limit > 0 && limit < INT32_MAX) compacted.first_count = limit + 1;
+  return ExecSeeingCompactedNifty(
+      **conn, kReplayNifty,
+      Params().Date(day).Time(bound.at).Time(end).Int32(limit), compacted);
 }
 
 absl::StatusOr<Result> MarketEventRepository::ShortlistsPage(

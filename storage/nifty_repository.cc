@@ -1,9 +1,12 @@
 #include "storage/nifty_repository.h"
 
+#include <cstdint>
+
 #include "absl/status/status.h"
 #include "domain/proto_time.h"
 #include "domain/time.h"
 #include "storage/committed_write.h"
+#include "storage/compacted_nifty.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
 #include "storage/trading_day_bounds.h"
@@ -101,13 +104,23 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
                                 std::optional<absl::Time> after, int limit) {
   auto conn = pool.Acquire();
   if (!conn.ok()) return conn.status();
-  return (*conn)->Exec(page, Params()
-                                 .Time(start)
-                                 .Time(end)
-                                 .Time(PageAfter(after, start))
-                                 .Int32(limit)
-                                 .Date(TradingDayFrom(PageAfter(after, start)))
-                                 .Date(TradingDayTo(end)));
+  const absl::Time page_after = PageAfter(after, start);
+  // The compacted quotes of the page's days (storage/compacted_nifty.h):
+  // the first `limit` after page_after, and one more in case one is at
+  // page_after itself (the filter's bounds are inclusive).
+  CompactedNiftyFilter compacted{TradingDayFrom(page_after), TradingDayTo(end),
+                                 page_after, end};
+  if (limit > 0 && limit < INT32_MAX) compacted.first_count = limit + 1;
+  compacted.priced_only = &page == &kNiftyPricePoints;
+  return ExecSeeingCompactedNifty(**conn, page,
+                                  Params()
+                                      .Time(start)
+                                      .Time(end)
+                                      .Time(page_after)
+                                      .Int32(limit)
+                                      .Date(TradingDayFrom(page_after))
+                                      .Date(TradingDayTo(end)),
+                                  compacted);
 }
 
 }  // namespace
@@ -136,12 +149,16 @@ absl::StatusOr<std::optional<v1::NiftyQuote>> NiftyRepository::FindLatest(
     absl::Time not_before, absl::Time at) {
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  auto result =
-      (*conn)->Exec(kFindLatestNifty, Params()
-                                          .Time(not_before)
-                                          .Time(at)
-                                          .Date(TradingDayFrom(not_before))
-                                          .Date(TradingDayTo(at)));
+  CompactedNiftyFilter compacted{TradingDayFrom(not_before), TradingDayTo(at),
+                                 not_before, at};
+  compacted.latest_only = true;
+  auto result = ExecSeeingCompactedNifty(**conn, kFindLatestNifty,
+                                         Params()
+                                             .Time(not_before)
+                                             .Time(at)
+                                             .Date(TradingDayFrom(not_before))
+                                             .Date(TradingDayTo(at)),
+                                         compacted);
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::NiftyQuote>(*result, NiftyAt);
 }
