@@ -164,9 +164,13 @@ int RunCompact(std::map<std::string, std::string>& flags,
                  std::string(counts.status().message()).c_str());
     return 1;
   }
-  std::fprintf(out, "days %d quotes %lld batches %lld busy_months %d\n",
+  std::fprintf(out,
+               "days %d quotes %lld batches %lld busy_months %d "
+               "nifty_days %d nifty_quotes %lld nifty_batches %lld\n",
                counts->days, static_cast<long long>(counts->quotes),
-               static_cast<long long>(counts->batches), counts->busy_months);
+               static_cast<long long>(counts->batches), counts->busy_months,
+               counts->nifty_days, static_cast<long long>(counts->nifty_quotes),
+               static_cast<long long>(counts->nifty_batches));
   return 0;
 }
 

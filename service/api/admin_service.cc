@@ -257,6 +257,9 @@ grpc::Status AdminService::CompactHistory(
     response->set_quotes(counts->quotes);
     response->set_batches(counts->batches);
     response->set_busy_months(counts->busy_months);
+    response->set_nifty_days(counts->nifty_days);
+    response->set_nifty_quotes(counts->nifty_quotes);
+    response->set_nifty_batches(counts->nifty_batches);
     return absl::OkStatus();
   });
 }

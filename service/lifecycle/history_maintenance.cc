@@ -90,13 +90,16 @@ void HistoryMaintenance::Loop() {
                     {"interval", absl::FormatDuration(interval_)}});
       continue;
     }
-    if (compacted->days > 0) {
+    if (compacted->days > 0 || compacted->nifty_days > 0) {
       log::Info("compacted closed trading days",
                 {{"compact_after_days", compact_after_days_},
                  {"days", compacted->days},
                  {"quotes", compacted->quotes},
                  {"batches", compacted->batches},
-                 {"busy_months", compacted->busy_months}});
+                 {"busy_months", compacted->busy_months},
+                 {"nifty_days", compacted->nifty_days},
+                 {"nifty_quotes", compacted->nifty_quotes},
+                 {"nifty_batches", compacted->nifty_batches}});
       // The storage metrics follow the compaction (a report counts every
       // partition's rows: after a change, not on a timer).
       if (storage_report_ != nullptr) {

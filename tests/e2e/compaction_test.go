@@ -360,7 +360,7 @@ func TestCompactionKilledHalfWayLeavesEveryQuoteOnce(t *testing.T) {
 		t.Errorf("compact --through an open day: %v, stderr %q", err, stderr)
 	}
 	out, stderr, err := s.RunServerCommand(t, "compact", "--through", compactDay)
-	if err != nil || out != "days 1 quotes 1260 batches 4 busy_months 0" {
+	if err != nil || out != "days 1 quotes 1260 batches 4 busy_months 0 nifty_days 0 nifty_quotes 0 nifty_batches 0" {
 		t.Fatalf("mdc-server compact after the kill: %v, stdout %q, stderr %q", err, out, stderr)
 	}
 	sameReads(t, "after the compaction resumed", before, readAll(t, s, token, reads))

@@ -812,7 +812,8 @@ func (x *DeleteDataDatesResponse) GetNiftyQuotes() int32 {
 type CompactHistoryRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The last trading day to compact (YYYY-MM-DD, Asia/Kolkata), before
-	// today: every day up to it with quotes in the row store is compacted.
+	// today: every day up to it with stock or NIFTY quotes in the row store
+	// is compacted.
 	Through       string `protobuf:"bytes,1,opt,name=through,proto3" json:"through,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -864,8 +865,15 @@ type CompactHistoryResponse struct {
 	Quotes int64 `protobuf:"varint,2,opt,name=quotes,proto3" json:"quotes,omitempty"`
 	// Batches written.
 	Batches int64 `protobuf:"varint,3,opt,name=batches,proto3" json:"batches,omitempty"`
-	// Months skipped because another server was compacting them.
-	BusyMonths    int32 `protobuf:"varint,4,opt,name=busy_months,json=busyMonths,proto3" json:"busy_months,omitempty"`
+	// Months skipped because another server was compacting them (of the
+	// stock quotes or of the NIFTY quotes).
+	BusyMonths int32 `protobuf:"varint,4,opt,name=busy_months,json=busyMonths,proto3" json:"busy_months,omitempty"`
+	// Trading days whose NIFTY quotes were compacted.
+	NiftyDays int32 `protobuf:"varint,5,opt,name=nifty_days,json=niftyDays,proto3" json:"nifty_days,omitempty"`
+	// NIFTY quotes moved from the row store into batches.
+	NiftyQuotes int64 `protobuf:"varint,6,opt,name=nifty_quotes,json=niftyQuotes,proto3" json:"nifty_quotes,omitempty"`
+	// NIFTY batches written.
+	NiftyBatches  int64 `protobuf:"varint,7,opt,name=nifty_batches,json=niftyBatches,proto3" json:"nifty_batches,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -924,6 +932,27 @@ func (x *CompactHistoryResponse) GetBatches() int64 {
 func (x *CompactHistoryResponse) GetBusyMonths() int32 {
 	if x != nil {
 		return x.BusyMonths
+	}
+	return 0
+}
+
+func (x *CompactHistoryResponse) GetNiftyDays() int32 {
+	if x != nil {
+		return x.NiftyDays
+	}
+	return 0
+}
+
+func (x *CompactHistoryResponse) GetNiftyQuotes() int64 {
+	if x != nil {
+		return x.NiftyQuotes
+	}
+	return 0
+}
+
+func (x *CompactHistoryResponse) GetNiftyBatches() int64 {
+	if x != nil {
+		return x.NiftyBatches
 	}
 	return 0
 }
@@ -1882,13 +1911,17 @@ const file_mdc_v1_admin_proto_rawDesc = "" +
 	"\x06quotes\x18\x02 \x01(\x05R\x06quotes\x12!\n" +
 	"\fnifty_quotes\x18\x03 \x01(\x05R\vniftyQuotes\"7\n" +
 	"\x15CompactHistoryRequest\x12\x1e\n" +
-	"\athrough\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\athrough\"\x7f\n" +
+	"\athrough\x18\x01 \x01(\tB\x04\xe2A\x01\x02R\athrough\"\xe6\x01\n" +
 	"\x16CompactHistoryResponse\x12\x12\n" +
 	"\x04days\x18\x01 \x01(\x05R\x04days\x12\x16\n" +
 	"\x06quotes\x18\x02 \x01(\x03R\x06quotes\x12\x18\n" +
 	"\abatches\x18\x03 \x01(\x03R\abatches\x12\x1f\n" +
 	"\vbusy_months\x18\x04 \x01(\x05R\n" +
-	"busyMonths\"\x19\n" +
+	"busyMonths\x12\x1d\n" +
+	"\n" +
+	"nifty_days\x18\x05 \x01(\x05R\tniftyDays\x12!\n" +
+	"\fnifty_quotes\x18\x06 \x01(\x03R\vniftyQuotes\x12#\n" +
+	"\rnifty_batches\x18\a \x01(\x03R\fniftyBatches\"\x19\n" +
 	"\x17GetStorageReportRequest\"\x9a\x01\n" +
 	"\fStorageUsage\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +

@@ -1335,7 +1335,8 @@ export interface components {
             /**
              * Format: date
              * @description The last trading day to compact (YYYY-MM-DD, Asia/Kolkata), before
-             *     today: every day up to it with quotes in the row store is compacted.
+             *     today: every day up to it with stock or NIFTY quotes in the row store
+             *     is compacted.
              */
             through: string;
         };
@@ -1348,7 +1349,8 @@ export interface components {
             batches: string;
             /**
              * Format: int32
-             * @description Months skipped because another server was compacting them.
+             * @description Months skipped because another server was compacting them (of the
+             *     stock quotes or of the NIFTY quotes).
              */
             busyMonths: number;
             /**
@@ -1356,6 +1358,21 @@ export interface components {
              * @description Trading days compacted (days that had quotes in the row store).
              */
             days: number;
+            /**
+             * Format: int64
+             * @description NIFTY batches written.
+             */
+            niftyBatches: string;
+            /**
+             * Format: int32
+             * @description Trading days whose NIFTY quotes were compacted.
+             */
+            niftyDays: number;
+            /**
+             * Format: int64
+             * @description NIFTY quotes moved from the row store into batches.
+             */
+            niftyQuotes: string;
             /**
              * Format: int64
              * @description Stock quotes moved from the row store into batches.
