@@ -72,8 +72,13 @@ func (w *walk) payload(r *rand.Rand, shape string, at time.Time) map[string]any 
 }
 
 func main() {
+	if len(os.Args) >= 2 && os.Args[1] == "nifty" {
+		writeNifty(os.Args[2:]) // nifty.go
+		return
+	}
 	if len(os.Args) < 2 || os.Args[1] != "write" {
 		fmt.Fprintln(os.Stderr, "usage: compact write -url URL -token T -day YYYY-MM-DD -symbols N -seconds N -shape full|short")
+		fmt.Fprintln(os.Stderr, "       compact nifty -url URL -token T -day YYYY-MM-DD -seconds N")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet("write", flag.ExitOnError)

@@ -20,15 +20,19 @@
 #      /usr/bin/time (wall seconds, peak RSS), records the growth of
 #      stock_quote_batches (heap, index, TOAST) per quote, and runs the
 #      same reads again, checking each answers byte for byte the same.
-# Then it prints a markdown table, stops what it started and drops the
-# database.
+# Then a day of NIFTY quotes (bench/compact/nifty.go: MDC_COMPACT_NIFTY_SECONDS
+# quotes, one a second, the level a random walk) the same way: bytes per
+# quote row-wise and compacted, the compaction, the NIFTY export and as-of
+# before and after (byte for byte). Then it prints markdown tables, stops
+# what it started and drops the database.
 #
 #   MDC_BENCH_DATABASE_URL=postgres://mdc:PW@127.0.0.1:54329/mdc \
 #     bench/compact/run.sh BUILD_DIR
 #
 # Environment (optional): MDC_COMPACT_SYMBOLS (20), MDC_COMPACT_SECONDS
 # (1000: a batch is 1,000 quotes of a symbol, so a day of the market fills
-# them), MDC_COMPACT_ROUNDS (3), MDC_COMPACT_KEEP_DB=1 keeps the database.
+# them), MDC_COMPACT_NIFTY_SECONDS (20000), MDC_COMPACT_ROUNDS (3),
+# MDC_COMPACT_KEEP_DB=1 keeps the database.
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
@@ -158,6 +162,43 @@ for shape in full short; do
   rows+=("| $shape | $((row_bytes / quotes)) | $((batch_bytes / quotes)) | $((column_bytes / quotes)) | $(echo "scale=1; $row_bytes / $batch_bytes" | bc) | $((left / 1024)) | $(echo "$quotes / $compact_s" | bc) | $(awk '{print $2 + $3}' "$work/$shape.rss") | $pg_cpu_s | $(awk -v q="$quotes" -v pg="$pg_cpu_s" '{c = $2 + $3 + pg; print (c > 0 ? int(q / c) : "-")}' "$work/$shape.rss") | $(($(awk '{print $1}' "$work/$shape.rss") / 1024)) | $(ratio export) | $(ratio candles) | $(ratio asof) | $(ratio xsection) |")
 done
 
+# NIFTY (one series, one quote a request): bytes per NIFTY quote row-wise
+# and compacted in the same run, the compaction, and the NIFTY export and
+# as-of checked byte for byte.
+nifty_quotes=${MDC_COMPACT_NIFTY_SECONDS:-20000}
+nday=2025-08-01
+log "nifty: writing $nifty_quotes NIFTY quotes on $nday"
+"$work/compact" nifty -url "$base" -token "$token" -day "$nday" -seconds "$nifty_quotes"
+psql_ -c "SELECT mdc_ensure_partitions(0, 'nifty_quotes')" >/dev/null
+psql_ -c "VACUUM (ANALYZE) nifty_quotes" -c "CHECKPOINT"
+stored=$(psql_ -c "SELECT count(*) FROM nifty_quotes WHERE trading_day = '$nday'")
+[ "$stored" = "$nifty_quotes" ] || die "stored $stored NIFTY quotes, want $nifty_quotes"
+nifty_row_bytes=$(psql_ -c "SELECT pg_total_relation_size('nifty_quotes_p2025_08')")
+nifty_reads() {
+  for _ in $(seq "$rounds"); do
+    timed "$1.export" "/v1/developer/export/nifty?start_date=$nday&end_date=$nday&format=csv"
+    timed "$1.asof" "/v1/developer/nifty?datetime=${nday}T12:00:00"
+  done
+}
+nifty_reads nifty.rows
+nifty_batches_before=$(psql_ -c "SELECT pg_total_relation_size('nifty_quote_batches')")
+log "nifty: compacting"
+start=$(now)
+/usr/bin/time -f '%M %U %S' -o "$work/nifty.rss" "$build_dir/mdc-server" compact --through "$nday" \
+  --database-url "$url" >"$work/nifty.compact" 2>>"$work/compact.log"
+end=$(now)
+nifty_compact_s=$(echo "$end - $start" | bc)
+grep -q "nifty_quotes $nifty_quotes " "$work/nifty.compact" || die "NIFTY compaction: $(cat "$work/nifty.compact")"
+psql_ -c "VACUUM (ANALYZE) nifty_quote_batches" -c "CHECKPOINT"
+nifty_batch_bytes=$(($(psql_ -c "SELECT pg_total_relation_size('nifty_quote_batches')") - nifty_batches_before))
+nifty_column_bytes=$(psql_ -c "SELECT sum(pg_column_size(columns)) FROM nifty_quote_batches WHERE trading_day = '$nday'")
+nifty_reads nifty.compacted
+for read in export asof; do
+  cmp -s "$work/nifty.rows.$read.out" "$work/nifty.compacted.$read.out" ||
+    die "nifty: the $read read answers differently after compaction"
+done
+nifty_ratio() { echo "scale=2; $(median "nifty.rows.$1") / $(median "nifty.compacted.$1")" | bc; }
+
 cat <<EOF
 
 $symbols symbols x $seconds quotes ($quotes quotes a shape), $rounds rounds of reads (medians).
@@ -167,4 +208,10 @@ $symbols symbols x $seconds quotes ($quotes quotes a shape), $rounds rounds of r
 $(printf '%s\n' "${rows[@]}")
 
 Speeds are row-wise seconds / compacted seconds (above 1: the compacted day reads faster).
+
+NIFTY: $nifty_quotes quotes, one a second.
+
+| kind | bytes/quote row-wise | bytes/quote compacted | of which the encoded columns | smaller by | compaction quotes/s | compaction peak RSS (MB) | NIFTY export speed compacted/row-wise | NIFTY as-of speed |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|
+| nifty | $((nifty_row_bytes / nifty_quotes)) | $((nifty_batch_bytes / nifty_quotes)) | $((nifty_column_bytes / nifty_quotes)) | $(echo "scale=1; $nifty_row_bytes / $nifty_batch_bytes" | bc) | $(echo "$nifty_quotes / $nifty_compact_s" | bc) | $(($(awk '{print $1}' "$work/nifty.rss") / 1024)) | $(nifty_ratio export) | $(nifty_ratio asof) |
 EOF
