@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "domain/quote_batch_codec.h"
 #include "storage/compacted_quotes.h"
+#include "storage/compaction_month.h"
 #include "storage/nifty_compaction.h"
 
 namespace mdc::storage {
@@ -245,50 +246,15 @@ absl::Status CompactDay(Connection& conn, absl::CivilDay day,
   return absl::OkStatus();
 }
 
-// Compacts `days` (one month's) in the current transaction.
+// Compacts `days` (one month's) of stock quotes in the current transaction.
 absl::Status CompactMonth(Connection& conn,
                           const std::vector<absl::CivilDay>& days,
                           CompactionCounts& counts) {
-  auto turn = conn.Exec(kTryMonthTurn, Params().Date(days.front()));
-  if (!turn.ok()) return turn.status();
-  if (!turn->Bool(0, 0)) {
-    ++counts.busy_months;
-    return absl::OkStatus();
-  }
-  auto partition = conn.Exec(kMonthPartition, Params().Date(days.front()));
-  if (!partition.ok()) return partition.status();
-  if (partition->rows() == 0) {
-    auto added = conn.Exec(kAddMonthPartition, Params().Date(days.front()));
-    if (!added.ok()) return added.status();
-    partition = conn.Exec(kMonthPartition, Params().Date(days.front()));
-    if (!partition.ok()) return partition.status();
-  }
-  std::optional<std::string> part;
-  if (partition->rows() > 0) part = partition->String(0, 0);
-  // No write to the month may land between reading its rows and the swap:
-  // writers of the month wait for this transaction (reads go on).
-  const std::string locked = part.value_or("stock_quotes_default");
-  if (auto lock = conn.ExecScript(
-          absl::StrCat("LOCK TABLE ", locked, " IN SHARE MODE"));
-      !lock.ok()) {
-    return lock.status();
-  }
-  // Looked for again under the lock: another server may have compacted
-  // some of them since they were listed.
-  auto with_rows = conn.Exec(kDaysWithRows, Params().DateArray(days));
-  if (!with_rows.ok()) return with_rows.status();
-  std::vector<absl::CivilDay> todo;
-  for (int row = 0; row < with_rows->rows(); ++row) {
-    todo.push_back(with_rows->Date(row, 0));
-  }
-  if (todo.empty()) return absl::OkStatus();
-  for (absl::CivilDay day : todo) {
-    if (auto done = CompactDay(conn, day, counts); !done.ok()) return done;
-  }
-  auto removed =
-      part ? conn.Exec(kRewritePartition, Params().Text(*part).DateArray(todo))
-           : conn.Exec(kDeleteDays, Params().DateArray(todo));
-  return removed.status();
+  static constexpr CompactedKind kStockQuotes{
+      kTryMonthTurn,          kMonthPartition, kAddMonthPartition,
+      "stock_quotes_default", kDaysWithRows,   CompactDay,
+      kRewritePartition,      kDeleteDays};
+  return CompactMonthOf(kStockQuotes, conn, days, counts);
 }
 
 // Runs `compact_month` on each month of `days` (ascending) in a

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "domain/nifty_batch_codec.h"
 #include "storage/compacted_nifty.h"
+#include "storage/compaction_month.h"
 
 namespace mdc::storage {
 namespace {
@@ -170,49 +171,11 @@ absl::StatusOr<std::vector<absl::CivilDay>> NiftyDaysToCompact(
 absl::Status CompactNiftyMonth(Connection& conn,
                                const std::vector<absl::CivilDay>& days,
                                CompactionCounts& counts) {
-  const Params month = Params().Date(days.front());
-  auto turn = conn.Exec(kTryNiftyMonthTurn, month);
-  if (!turn.ok()) return turn.status();
-  if (!turn->Bool(0, 0)) {
-    ++counts.busy_months;
-    return absl::OkStatus();
-  }
-  auto partition = conn.Exec(kNiftyMonthPartition, month);
-  if (!partition.ok()) return partition.status();
-  if (partition->rows() == 0) {
-    auto added = conn.Exec(kAddNiftyMonthPartition, month);
-    if (!added.ok()) return added.status();
-    partition = conn.Exec(kNiftyMonthPartition, month);
-    if (!partition.ok()) return partition.status();
-  }
-  std::optional<std::string> part;
-  if (partition->rows() > 0) part = partition->String(0, 0);
-  // No write to the month may land between reading its rows and the swap.
-  if (auto lock = conn.ExecScript(
-          absl::StrCat("LOCK TABLE ", part.value_or("nifty_quotes_default"),
-                       " IN SHARE MODE"));
-      !lock.ok()) {
-    return lock.status();
-  }
-  // Looked for again under the lock: another server may have compacted
-  // some of them since they were listed.
-  auto with_rows = conn.Exec(kNiftyDaysWithRows, Params().DateArray(days));
-  if (!with_rows.ok()) return with_rows.status();
-  std::vector<absl::CivilDay> todo;
-  for (int row = 0; row < with_rows->rows(); ++row) {
-    todo.push_back(with_rows->Date(row, 0));
-  }
-  if (todo.empty()) return absl::OkStatus();
-  for (absl::CivilDay day : todo) {
-    if (auto done = CompactNiftyDay(conn, day, counts); !done.ok()) {
-      return done;
-    }
-  }
-  auto removed =
-      part ? conn.Exec(kRewriteNiftyPartition,
-                       Params().Text(*part).DateArray(todo))
-           : conn.Exec(kDeleteCompactedNiftyRows, Params().DateArray(todo));
-  return removed.status();
+  static constexpr CompactedKind kNiftyQuotes{
+      kTryNiftyMonthTurn,     kNiftyMonthPartition,     kAddNiftyMonthPartition,
+      "nifty_quotes_default", kNiftyDaysWithRows,       CompactNiftyDay,
+      kRewriteNiftyPartition, kDeleteCompactedNiftyRows};
+  return CompactMonthOf(kNiftyQuotes, conn, days, counts);
 }
 
 }  // namespace mdc::storage

@@ -193,20 +193,7 @@ func TestCompactionKilledHalfWayLeavesEveryNiftyQuoteOnce(t *testing.T) {
 	reads := niftyCompactionReads()
 	before := readAll(t, s, token, reads)
 
-	// The compaction stops at its first write of the day's batches, behind
-	// this lock, with the day's rows read and encoded; the server is killed
-	// there.
-	lock := holdLock(t, s, "LOCK TABLE nifty_quote_batches IN EXCLUSIVE MODE")
-	answered := make(chan *Response, 1)
-	go func() { answered <- compact(t, s, niftyCompactDay) }()
-	waitFor(t, "the compaction waiting for its batch write", func() bool {
-		return s.SQL(t, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "+
-			"AND query LIKE '%nifty_quote_batches%'") == "1"
-	})
-	s.KillServer(t)
-	<-answered
-	lock.release(t)
-	s.StartServer(t)
+	killCompactionAtBatchWrite(t, s, "nifty_quote_batches", niftyCompactDay)
 
 	if n := s.SQL(t, "SELECT count(*) FROM nifty_quote_batches"); n != "0" {
 		t.Errorf("the killed compaction left %s NIFTY batches", n)

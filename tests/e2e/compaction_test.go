@@ -334,19 +334,7 @@ func TestCompactionKilledHalfWayLeavesEveryQuoteOnce(t *testing.T) {
 	reads := compactionReads(a, b, c)
 	before := readAll(t, s, token, reads)
 
-	// The compaction stops at its first write of a batch, behind this lock,
-	// with the day's rows read and encoded; the server is killed there.
-	lock := holdLock(t, s, "LOCK TABLE stock_quote_batches IN EXCLUSIVE MODE")
-	answered := make(chan *Response, 1)
-	go func() { answered <- compact(t, s, compactDay) }()
-	waitFor(t, "the compaction waiting for its batch write", func() bool {
-		return s.SQL(t, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "+
-			"AND query LIKE '%stock_quote_batches%'") == "1"
-	})
-	s.KillServer(t)
-	<-answered
-	lock.release(t)
-	s.StartServer(t)
+	killCompactionAtBatchWrite(t, s, "stock_quote_batches", compactDay)
 
 	if n := s.SQL(t, "SELECT count(*) FROM stock_quote_batches"); n != "0" {
 		t.Errorf("the killed compaction left %s batches", n)
@@ -364,6 +352,25 @@ func TestCompactionKilledHalfWayLeavesEveryQuoteOnce(t *testing.T) {
 		t.Fatalf("mdc-server compact after the kill: %v, stdout %q, stderr %q", err, out, stderr)
 	}
 	sameReads(t, "after the compaction resumed", before, readAll(t, s, token, reads))
+}
+
+// killCompactionAtBatchWrite compacts through `through` and kills the
+// server while the compaction waits, behind a lock on batches (its batches
+// table), at its first write of a batch, with the day's rows read and
+// encoded; then starts the server again.
+func killCompactionAtBatchWrite(t *testing.T, s *Stack, batches, through string) {
+	t.Helper()
+	lock := holdLock(t, s, "LOCK TABLE "+batches+" IN EXCLUSIVE MODE")
+	answered := make(chan *Response, 1)
+	go func() { answered <- compact(t, s, through) }()
+	waitFor(t, "the compaction waiting for its batch write", func() bool {
+		return s.SQL(t, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "+
+			"AND query LIKE '%"+batches+"%'") == "1"
+	})
+	s.KillServer(t)
+	<-answered
+	lock.release(t)
+	s.StartServer(t)
 }
 
 // exitCode is a command's exit status (0 when it ran to success, -1 when it
