@@ -113,20 +113,25 @@ func main() {
 				"quoteData": map[string]any{"status": "SUCCESS", "payload": walks[i].payload(r, *shape, at)},
 			})
 		}
-		body, _ := json.Marshal(map[string]any{"data": map[string]any{
+		post(client, *url+"/v1/developer/collector/quotes", *token, map[string]any{"data": map[string]any{
 			"timestamp": at.Format("2006-01-02T15:04:05"), "timezone": "Asia/Kolkata", "quotes": quotes}})
-		req, _ := http.NewRequest(http.MethodPost, *url+"/v1/developer/collector/quotes", bytes.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+*token)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := client.Do(req)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			fmt.Fprintf(os.Stderr, "SaveQuotes: HTTP %d\n", resp.StatusCode)
-			os.Exit(1)
-		}
+	}
+}
+
+// post sends body as JSON with the token; any failure ends the command.
+func post(client *http.Client, url, token string, body any) {
+	encoded, _ := json.Marshal(body)
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(encoded))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		fmt.Fprintf(os.Stderr, "POST %s: HTTP %d\n", url, resp.StatusCode)
+		os.Exit(1)
 	}
 }

@@ -16,8 +16,6 @@ package main
 //     compact nifty -url URL -token T -day 2025-08-01 -seconds 20000
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand"
@@ -52,21 +50,8 @@ func writeNifty(args []string) {
 			"last_price": index.price, "day_change": change, "day_change_perc": perc,
 			"ohlc": map[string]any{"open": index.open, "high": index.high, "low": index.low, "close": previousClose},
 		}
-		body, _ := json.Marshal(map[string]any{"data": map[string]any{
+		post(client, *url+"/v1/developer/collector/nifty", *token, map[string]any{"data": map[string]any{
 			"timestamp": at.Format("2006-01-02T15:04:05"), "timezone": "Asia/Kolkata",
 			"quoteData": map[string]any{"status": "SUCCESS", "payload": payload}, "dayChangePerc": perc}})
-		req, _ := http.NewRequest(http.MethodPost, *url+"/v1/developer/collector/nifty", bytes.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+*token)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := client.Do(req)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			fmt.Fprintf(os.Stderr, "SaveNifty: HTTP %d\n", resp.StatusCode)
-			os.Exit(1)
-		}
 	}
 }
