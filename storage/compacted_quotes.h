@@ -23,6 +23,7 @@
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "domain/quote_batch_codec.h"
+#include "storage/decoded_batch_cache.h"
 #include "storage/pg.h"
 
 namespace mdc::storage {
@@ -50,6 +51,27 @@ struct CompactedFilter {
   // the row store at the same instant still replaces it.
   bool latest_only = false;
 };
+
+// One compacted batch meeting a filter, decoded (shared with the cache of
+// decoded batches, storage/decoded_batch_cache.h).
+struct CompactedBatch {
+  std::string symbol;
+  absl::CivilDay trading_day;
+  DecodedBatch quotes;
+};
+
+// The batches meeting a filter (with latest_only: at most one per symbol,
+// the one that can hold its latest quote), and whether the row store holds
+// any quote within the filter's bounds.
+struct CompactedBatches {
+  std::vector<CompactedBatch> batches;
+  bool row_store_has_rows = false;
+};
+
+// The batches `filter` selects, decoded once and then kept in the cache.
+// DataLoss when a batch cannot be decoded.
+absl::StatusOr<CompactedBatches> LoadCompactedBatches(
+    Connection& conn, const CompactedFilter& filter);
 
 // The decoded quotes of the batches `filter` selects. DataLoss when a batch
 // cannot be decoded.
