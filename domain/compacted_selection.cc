@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <queue>
+#include <utility>
 
 namespace mdc::domain {
 namespace {
@@ -10,16 +11,18 @@ bool Earlier(const StoredQuote& quote, int64_t at_us) {
   return quote.observed_at_us < at_us;
 }
 
-// A run's next candidate in a k-way merge.
+// A run's next candidate in a k-way merge, its order key at hand (the
+// heap compares keys, not quotes scattered in memory).
 struct Cursor {
+  int64_t at_us;
+  const std::string* symbol;
   const QuoteRun* run;
   size_t next;
 };
 
 }  // namespace
 
-bool IsAscending(const QuoteRun& run) {
-  const std::vector<StoredQuote>& quotes = *run.quotes;
+bool IsAscending(const std::vector<StoredQuote>& quotes) {
   for (size_t i = 1; i < quotes.size(); ++i) {
     if (quotes[i - 1].observed_at_us >= quotes[i].observed_at_us) return false;
   }
@@ -33,44 +36,46 @@ std::vector<QuoteRef> FirstQuotesAfter(const std::vector<QuoteRun>& runs,
                                        bool priced_only) {
   // Later in the merge's order: the heap's top is the earliest candidate.
   auto later = [](const Cursor& a, const Cursor& b) {
-    const StoredQuote& qa = (*a.run->quotes)[a.next];
-    const StoredQuote& qb = (*b.run->quotes)[b.next];
-    if (qa.observed_at_us != qb.observed_at_us) {
-      return qa.observed_at_us > qb.observed_at_us;
-    }
-    return *a.run->symbol > *b.run->symbol;
+    if (a.at_us != b.at_us) return a.at_us > b.at_us;
+    return *a.symbol > *b.symbol;
   };
-  std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(later);
-  // Skips to a run's next quote that can be read: priced when asked, within
-  // end_us; false when the run has none left.
+  std::vector<Cursor> cursors;
+  cursors.reserve(runs.size());
+  // Moves to a run's next quote that can be read (priced when asked) and
+  // keeps its instant; false when the run has none left before end_us.
   auto settle = [&](Cursor& cursor) {
     const std::vector<StoredQuote>& quotes = *cursor.run->quotes;
     while (cursor.next < quotes.size() && priced_only &&
            !quotes[cursor.next].last_price.has_value()) {
       ++cursor.next;
     }
-    return cursor.next < quotes.size() &&
-           quotes[cursor.next].observed_at_us < end_us;
+    if (cursor.next >= quotes.size()) return false;
+    cursor.at_us = quotes[cursor.next].observed_at_us;
+    return cursor.at_us < end_us;
   };
   for (const QuoteRun& run : runs) {
     const std::vector<StoredQuote>& quotes = *run.quotes;
     Cursor cursor{
-        &run, static_cast<size_t>(std::lower_bound(quotes.begin(), quotes.end(),
-                                                   after_us, Earlier) -
-                                  quotes.begin())};
+        0, run.symbol, &run,
+        static_cast<size_t>(
+            std::lower_bound(quotes.begin(), quotes.end(), after_us, Earlier) -
+            quotes.begin())};
     // At the bound's instant only symbols after the bound's come after it.
     if (cursor.next < quotes.size() &&
         quotes[cursor.next].observed_at_us == after_us &&
         *run.symbol <= after_symbol) {
       ++cursor.next;
     }
-    if (settle(cursor)) heap.push(cursor);
+    if (settle(cursor)) cursors.push_back(cursor);
   }
+  std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(
+      later, std::move(cursors));
   std::vector<QuoteRef> picked;
+  picked.reserve(std::min<size_t>(static_cast<size_t>(limit), 1 << 16));
   while (static_cast<int>(picked.size()) < limit && !heap.empty()) {
     Cursor cursor = heap.top();
     heap.pop();
-    picked.push_back({cursor.run->symbol, &(*cursor.run->quotes)[cursor.next]});
+    picked.push_back({cursor.symbol, &(*cursor.run->quotes)[cursor.next]});
     ++cursor.next;
     if (settle(cursor)) heap.push(cursor);
   }

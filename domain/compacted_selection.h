@@ -26,9 +26,9 @@ struct QuoteRef {
   const StoredQuote* quote;
 };
 
-// Whether `run` is ascending by instant with no two quotes at one instant
+// Whether `quotes` are ascending by instant with no two quotes at one instant
 // (the order compaction writes a batch in); a read relies on it.
-bool IsAscending(const QuoteRun& run);
+bool IsAscending(const std::vector<StoredQuote>& quotes);
 
 // The first `limit` quotes of `runs` (each ascending) after the keyset
 // bound (after_us, after_symbol) and before end_us, in the order (instant,

@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "domain/compacted_selection.h"
 #include "storage/pg_binary.h"
 
 namespace mdc::storage {
@@ -56,6 +57,45 @@ constexpr Statement kLoadLatestBatches{
     "ORDER BY nse_symbol, trading_day DESC, first_observed_at DESC) b "
     "WHERE $4::timestamptz IS NULL OR last_observed_at >= $4",
     /*merged=*/nullptr, /*plan_each_time=*/true};
+// The same for the common shapes, with every bound given ($3 unused when
+// no symbols are): planned once, as prepared statements are, not each time
+// (planning costs more than the scan: a replay or an export lists a page's
+// batches for each of its pages).
+#define MDC_BATCHES_WITHIN(symbols)              \
+  "WHERE trading_day BETWEEN $1 AND $2 " symbols \
+  "AND last_observed_at >= $4 AND first_observed_at <= $5 "
+#define MDC_ROW_STORE_HAS_ROWS_WITHIN(symbols)      \
+  "(SELECT EXISTS (SELECT 1 FROM stock_quote_rows " \
+  "WHERE trading_day BETWEEN $1 AND $2 " symbols    \
+  "AND observed_at >= $4 AND observed_at <= $5))"
+#define MDC_OF_SYMBOLS "AND nse_symbol = ANY($3::text[]) "
+constexpr Statement kLoadBatchesWithin{
+    "compacted_quotes_batches_within",
+    "SELECT " MDC_BATCH_IDENTITY ", " MDC_ROW_STORE_HAS_ROWS_WITHIN("")
+    " FROM stock_quote_batches " MDC_BATCHES_WITHIN("") "AND $3::text[] IS NULL"};
+constexpr Statement kLoadBatchesOfSymbolsWithin{
+    "compacted_quotes_batches_of_symbols_within",
+    "SELECT " MDC_BATCH_IDENTITY ", " MDC_ROW_STORE_HAS_ROWS_WITHIN(
+        MDC_OF_SYMBOLS) " FROM stock_quote_batches " MDC_BATCHES_WITHIN(MDC_OF_SYMBOLS)};
+constexpr Statement kLoadLatestBatchesOfSymbols{
+    "compacted_quotes_latest_batches_of_symbols",
+    "SELECT * FROM (SELECT DISTINCT ON (nse_symbol) " MDC_BATCH_IDENTITY
+    ", last_observed_at, " MDC_ROW_STORE_HAS_ROWS_WITHIN(MDC_OF_SYMBOLS)
+    " FROM stock_quote_batches WHERE trading_day BETWEEN $1 AND $2 "
+    MDC_OF_SYMBOLS "AND first_observed_at <= $5 "
+    "ORDER BY nse_symbol, trading_day DESC, first_observed_at DESC) b "
+    "WHERE last_observed_at >= $4"};
+
+// The statement listing the batches `filter` selects.
+const Statement& ListingOf(const CompactedFilter& filter) {
+  const bool bounded = filter.not_before && filter.not_after;
+  if (!bounded) return filter.latest_only ? kLoadLatestBatches : kLoadBatches;
+  if (filter.latest_only) {
+    return filter.symbols ? kLoadLatestBatchesOfSymbols : kLoadLatestBatches;
+  }
+  return filter.symbols ? kLoadBatchesOfSymbolsWithin : kLoadBatchesWithin;
+}
+
 // The bytes of the batches not in the cache, by key.
 constexpr Statement kFetchColumns{
     "compacted_quotes_fetch_columns",
@@ -137,8 +177,7 @@ absl::StatusOr<CompactedBatches> LoadCompactedBatches(
       params.Null(pg_binary::kTimestamptzOid);
     }
   }
-  auto listed =
-      conn.Exec(filter.latest_only ? kLoadLatestBatches : kLoadBatches, params);
+  auto listed = conn.Exec(ListingOf(filter), params);
   if (!listed.ok()) return listed.status();
   CompactedBatches loaded;
   const int has_rows_column = listed->columns() - 1;
@@ -171,8 +210,9 @@ absl::StatusOr<CompactedBatches> LoadCompactedBatches(
       const BatchIdentity id = IdentityAt(*fetched, row);
       auto decoded = domain::DecodeQuoteBatch(fetched->Bytes(row, 7));
       if (!decoded.ok()) return decoded.status();
-      auto quotes = std::make_shared<const std::vector<domain::StoredQuote>>(
-          *std::move(decoded));
+      auto quotes = std::make_shared<DecodedQuotes>();
+      quotes->quotes = *std::move(decoded);
+      quotes->ascending = domain::IsAscending(quotes->quotes);
       cache.Put(id, quotes);
       // A batch compacted again between the two statements is another
       // identity: its newer content stands in for the listed one.
@@ -212,7 +252,7 @@ absl::StatusOr<std::vector<CompactedQuote>> LoadCompactedQuotes(
   // With latest_only: the place in `quotes` of each symbol's latest.
   std::map<std::string, size_t> latest;
   for (const CompactedBatch& batch : loaded->batches) {
-    for (const domain::StoredQuote& quote : *batch.quotes) {
+    for (const domain::StoredQuote& quote : batch.quotes->quotes) {
       if (quote.observed_at_us < first_us || quote.observed_at_us > last_us) {
         continue;
       }

@@ -24,9 +24,8 @@ bool RunsOf(const CompactedBatches& loaded,
             std::vector<domain::QuoteRun>& runs) {
   runs.reserve(loaded.batches.size());
   for (const CompactedBatch& batch : loaded.batches) {
-    domain::QuoteRun run{&batch.symbol, batch.quotes.get()};
-    if (!domain::IsAscending(run)) return false;
-    runs.push_back(run);
+    if (!batch.quotes->ascending) return false;
+    runs.push_back({&batch.symbol, &batch.quotes->quotes});
   }
   return true;
 }
@@ -156,8 +155,8 @@ absl::StatusOr<Result> LatestSeeingCompacted(Connection& conn,
   // Each symbol's latest compacted quote (its one batch).
   absl::flat_hash_map<std::string, const domain::StoredQuote*> compacted;
   for (const CompactedBatch& batch : loaded->batches) {
-    const domain::QuoteRun run{&batch.symbol, batch.quotes.get()};
-    if (!domain::IsAscending(run)) {
+    const domain::QuoteRun run{&batch.symbol, &batch.quotes->quotes};
+    if (!batch.quotes->ascending) {
       return ExecSeeingCompactedQuotes(conn, statement, params, filter);
     }
     if (const domain::StoredQuote* latest =

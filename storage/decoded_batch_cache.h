@@ -47,7 +47,14 @@ struct BatchIdentity {
   }
 };
 
-using DecodedBatch = std::shared_ptr<const std::vector<domain::StoredQuote>>;
+// A batch's quotes, and whether they are ascending by instant with no two
+// at one instant (as compaction writes them; the fast reads rely on it and
+// read the general way otherwise): checked once, when decoded.
+struct DecodedQuotes {
+  std::vector<domain::StoredQuote> quotes;
+  bool ascending = false;
+};
+using DecodedBatch = std::shared_ptr<const DecodedQuotes>;
 
 class DecodedBatchCache {
  public:
