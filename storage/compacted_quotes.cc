@@ -244,6 +244,11 @@ absl::StatusOr<std::vector<CompactedQuote>> LoadCompactedQuotes(
     Connection& conn, const CompactedFilter& filter) {
   auto loaded = LoadCompactedBatches(conn, filter);
   if (!loaded.ok()) return loaded.status();
+  return QuotesWithin(*loaded, filter);
+}
+
+std::vector<CompactedQuote> QuotesWithin(const CompactedBatches& loaded,
+                                         const CompactedFilter& filter) {
   const int64_t first_us =
       filter.not_before ? absl::ToUnixMicros(*filter.not_before) : INT64_MIN;
   const int64_t last_us =
@@ -251,7 +256,7 @@ absl::StatusOr<std::vector<CompactedQuote>> LoadCompactedQuotes(
   std::vector<CompactedQuote> quotes;
   // With latest_only: the place in `quotes` of each symbol's latest.
   std::map<std::string, size_t> latest;
-  for (const CompactedBatch& batch : loaded->batches) {
+  for (const CompactedBatch& batch : loaded.batches) {
     for (const domain::StoredQuote& quote : batch.quotes->quotes) {
       if (quote.observed_at_us < first_us || quote.observed_at_us > last_us) {
         continue;
@@ -325,11 +330,21 @@ void AppendCompactedQuotes(const std::vector<CompactedQuote>& quotes,
 absl::StatusOr<Result> ExecSeeingCompactedQuotes(
     Connection& conn, const Statement& statement, Params params,
     const CompactedFilter& filter) {
-  auto compacted = LoadCompactedQuotes(conn, filter);
-  if (!compacted.ok()) return compacted.status();
-  if (compacted->empty()) return conn.Exec(statement, params);
+  auto loaded = LoadCompactedBatches(conn, filter);
+  if (!loaded.ok()) return loaded.status();
+  return ExecSeeingLoadedQuotes(conn, statement, std::move(params), *loaded,
+                                filter);
+}
+
+absl::StatusOr<Result> ExecSeeingLoadedQuotes(Connection& conn,
+                                              const Statement& statement,
+                                              Params params,
+                                              const CompactedBatches& loaded,
+                                              const CompactedFilter& filter) {
+  const std::vector<CompactedQuote> compacted = QuotesWithin(loaded, filter);
+  if (compacted.empty()) return conn.Exec(statement, params);
   const int first = params.size() + 1;
-  AppendCompactedQuotes(*compacted, params);
+  AppendCompactedQuotes(compacted, params);
   return conn.Exec(WithCompactedQuotes(statement, first), params);
 }
 

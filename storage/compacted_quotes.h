@@ -78,6 +78,18 @@ absl::StatusOr<CompactedBatches> LoadCompactedBatches(
 absl::StatusOr<std::vector<CompactedQuote>> LoadCompactedQuotes(
     Connection& conn, const CompactedFilter& filter);
 
+// The quotes of `loaded` within `filter`'s instants (with latest_only: each
+// symbol's latest).
+std::vector<CompactedQuote> QuotesWithin(const CompactedBatches& loaded,
+                                         const CompactedFilter& filter);
+
+// ExecSeeingCompactedQuotes with the batches already loaded.
+absl::StatusOr<Result> ExecSeeingLoadedQuotes(Connection& conn,
+                                              const Statement& statement,
+                                              Params params,
+                                              const CompactedBatches& loaded,
+                                              const CompactedFilter& filter);
+
 // Runs `statement` with `params`, seeing the compacted quotes `filter`
 // selects as rows of stock_quotes (see the top of this file).
 absl::StatusOr<Result> ExecSeeingCompactedQuotes(Connection& conn,

@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "domain/compacted_selection.h"
+#include "domain/time.h"
 #include "storage/pg_binary.h"
 #include "storage/synthesized_result.h"
 #include "storage/trading_day_bounds.h"
@@ -70,8 +71,8 @@ absl::StatusOr<Result> DayPageSeeingCompacted(
   if (loaded->batches.empty()) return conn.Exec(statement, params);
   std::vector<domain::QuoteRun> runs;
   if (!RunsOf(*loaded, runs)) {
-    return ExecSeeingCompactedQuotes(conn, statement, std::move(params),
-                                     filter);
+    return ExecSeeingLoadedQuotes(conn, statement, std::move(params), *loaded,
+                                  filter);
   }
   // Exact even with rows in the row store: a row replaces only the
   // compacted quote of its own key, so it takes that quote's place in the
@@ -106,8 +107,8 @@ absl::StatusOr<Result> SymbolPageSeeingCompacted(
   if (loaded->batches.empty()) return conn.Exec(statement, params);
   std::vector<domain::QuoteRun> runs;
   if (!RunsOf(*loaded, runs)) {
-    return ExecSeeingCompactedQuotes(conn, statement, std::move(params),
-                                     filter);
+    return ExecSeeingLoadedQuotes(conn, statement, std::move(params), *loaded,
+                                  filter);
   }
   const bool priced_only = columns == SymbolPageColumns::kPricePoints;
   // After `after` and from `start` on: after the later of the two bounds.
@@ -157,7 +158,7 @@ absl::StatusOr<Result> LatestSeeingCompacted(Connection& conn,
   for (const CompactedBatch& batch : loaded->batches) {
     const domain::QuoteRun run{&batch.symbol, &batch.quotes->quotes};
     if (!batch.quotes->ascending) {
-      return ExecSeeingCompactedQuotes(conn, statement, params, filter);
+      return ExecSeeingLoadedQuotes(conn, statement, params, *loaded, filter);
     }
     if (const domain::StoredQuote* latest =
             domain::LatestWithin(run, not_before_us, at_us)) {
@@ -206,6 +207,53 @@ absl::StatusOr<Result> LatestSeeingCompacted(Connection& conn,
   latest.SetTime(0, absl::FromUnixMicros(found->second->observed_at_us));
   latest.SetBytes(1, found->second->quote_data);
   return std::move(latest).Take();
+}
+
+bool PricesFromBatches(
+    const CompactedBatches& loaded, const std::vector<domain::SymbolDay>& keys,
+    absl::Time before,
+    absl::flat_hash_map<domain::SymbolDay, std::vector<domain::PricePoint>>&
+        found) {
+  if (loaded.row_store_has_rows) return false;
+  // Each key's batches, in time order (a symbol-day's never overlap).
+  absl::flat_hash_map<domain::SymbolDay, std::vector<const DecodedQuotes*>>
+      batches;
+  for (const CompactedBatch& batch : loaded.batches) {
+    if (!batch.quotes->ascending) return false;
+    if (batch.quotes->quotes.empty()) continue;
+    batches[domain::SymbolDay{batch.symbol, batch.trading_day}].push_back(
+        batch.quotes.get());
+  }
+  const int64_t before_us = absl::ToUnixMicros(before);
+  for (const domain::SymbolDay& key : keys) {
+    auto of_key = batches.find(key);
+    if (of_key == batches.end()) continue;
+    std::vector<const DecodedQuotes*>& runs = of_key->second;
+    std::sort(runs.begin(), runs.end(),
+              [](const DecodedQuotes* a, const DecodedQuotes* b) {
+                return a->quotes.front().observed_at_us <
+                       b->quotes.front().observed_at_us;
+              });
+    // The statement's bounds: the trading day's instants (in the exchange
+    // zone), before `before`, priced.
+    const int64_t from_us = absl::ToUnixMicros(domain::DayStart(key.second));
+    const int64_t to_us = std::min(
+        before_us, absl::ToUnixMicros(domain::DayStart(key.second + 1)));
+    std::vector<domain::PricePoint> points;
+    for (const DecodedQuotes* run : runs) {
+      for (const domain::StoredQuote& quote : run->quotes) {
+        if (quote.observed_at_us < from_us || quote.observed_at_us >= to_us ||
+            !quote.last_price.has_value()) {
+          continue;
+        }
+        points.push_back(
+            domain::PricePoint{absl::FromUnixMicros(quote.observed_at_us),
+                               quote.last_price, quote.volume});
+      }
+    }
+    if (!points.empty()) found[key] = std::move(points);
+  }
+  return true;
 }
 
 }  // namespace mdc::storage

@@ -22,10 +22,13 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
+#include "domain/candles.h"
 #include "domain/stream_cursors.h"
+#include "domain/symbol_day.h"
 #include "storage/compacted_quotes.h"
 #include "storage/pg.h"
 
@@ -63,6 +66,19 @@ absl::StatusOr<Result> LatestSeeingCompacted(Connection& conn,
                                              const Params& params,
                                              const CompactedFilter& filter,
                                              bool with_symbol);
+
+// The prices of each (symbol, trading day) of `keys` stamped that day
+// before `before`, ascending, from `loaded` (listed for those symbols and
+// days up to `before`) into `found` (keys without any absent), as
+// QuoteBatchRepository::PricesOfSymbolDays's statement gives them: no
+// quote leaves PostgreSQL only to have three of its columns sent back.
+// False, with nothing filled, when the statement must run: the row store
+// holds quotes within those bounds.
+bool PricesFromBatches(
+    const CompactedBatches& loaded, const std::vector<domain::SymbolDay>& keys,
+    absl::Time before,
+    absl::flat_hash_map<domain::SymbolDay, std::vector<domain::PricePoint>>&
+        found);
 
 }  // namespace mdc::storage
 

@@ -148,9 +148,16 @@ QuoteBatchRepository::PricesOfSymbolDays(
   CompactedFilter compacted{*std::min_element(days.begin(), days.end()),
                             *std::max_element(days.begin(), days.end()),
                             std::move(distinct_symbols), std::nullopt, before};
-  auto result = ExecSeeingCompactedQuotes(
+  auto loaded = LoadCompactedBatches(**conn, compacted);
+  if (!loaded.ok()) return loaded.status();
+  if (!loaded->batches.empty() &&
+      PricesFromBatches(*loaded, keys, before, found)) {
+    return found;
+  }
+  auto result = ExecSeeingLoadedQuotes(
       **conn, kPricesOfSymbolDays,
-      Params().TextArray(symbols).DateArray(days).Time(before), compacted);
+      Params().TextArray(symbols).DateArray(days).Time(before), *loaded,
+      compacted);
   if (!result.ok()) return result.status();
   std::vector<domain::PricePoint>* current = nullptr;
   int64_t current_index = 0;

@@ -17,6 +17,7 @@
 #include "absl/time/time.h"
 #include "storage/compacted_quotes.h"
 #include "storage/compaction_repository.h"
+#include "storage/quote_batch_repository.h"
 #include "storage/trading_day_bounds.h"
 #include "tests/support/test_database.h"
 
@@ -259,6 +260,61 @@ void CompareEveryRead(testing::TestDatabase& db) {
   CompareLatest(db, At(0), At(300) + absl::Milliseconds(500));
   CompareLatest(db, At(0), At(600) + absl::Microseconds(1));
   CompareLatest(db, At(0), At(901));
+}
+
+// The dashboard's prices of (symbol, day) keys, every point written out.
+std::string PricesOf(testing::TestDatabase& db, absl::Time before) {
+  QuoteBatchRepository repository(db.pool());
+  const std::vector<domain::SymbolDay> keys = {{"AAA", kDay},
+                                               {"aab", kDay},
+                                               {"B_B", kDay},
+                                               {"NONE", kDay},
+                                               {"AAA", kDay + 1}};
+  auto prices = repository.PricesOfSymbolDays(keys, before);
+  EXPECT_TRUE(prices.ok()) << prices.status();
+  if (!prices.ok()) return "";
+  std::string out;
+  for (const domain::SymbolDay& key : keys) {
+    auto found = prices->find(key);
+    if (found == prices->end()) continue;
+    absl::StrAppend(&out, key.first, " ", absl::FormatCivilTime(key.second),
+                    ":");
+    for (const domain::PricePoint& point : found->second) {
+      absl::StrAppend(&out, " ", absl::FormatTime(point.time), "=",
+                      point.last_price.value_or(-1), "/",
+                      point.volume.value_or(-1));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+TEST(CompactedReadsFast, PricesOfSymbolDaysFromTheBatches) {
+  testing::TestDatabase db;
+  WriteDay(db);
+  const std::string all = PricesOf(db, absl::InfiniteFuture());
+  const std::string part = PricesOf(db, At(900));
+  ASSERT_NE(all, part);
+  Compact(db);
+  EXPECT_EQ(PricesOf(db, absl::InfiniteFuture()), all);
+  EXPECT_EQ(PricesOf(db, At(900)), part);
+  // With later writes the statement runs over both stores: the new price
+  // is there, and the priceless quote took its instant's price away.
+  WriteLate(db);
+  const std::string late = PricesOf(db, absl::InfiniteFuture());
+  EXPECT_NE(
+      late.find(absl::FormatTime(At(300) + absl::Milliseconds(500)) + "=7/7"),
+      std::string::npos);
+  // B_B's line: from "B_B " to the end of its line.
+  auto line_of = [](const std::string& prices, const std::string& symbol) {
+    const size_t start = prices.find(symbol + " ");
+    if (start == std::string::npos) return std::string();
+    return prices.substr(start, prices.find('\n', start) - start);
+  };
+  const std::string priceless_at = absl::FormatTime(At(901)) + "=";
+  EXPECT_NE(line_of(all, "B_B").find(priceless_at), std::string::npos);
+  EXPECT_EQ(line_of(late, "B_B").find(priceless_at), std::string::npos)
+      << "B_B's 09:30:01 kept the price a later write took away";
 }
 
 TEST(CompactedReadsFast, AnswerAsTheStatementOverBothStores) {
