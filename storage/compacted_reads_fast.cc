@@ -165,6 +165,20 @@ absl::StatusOr<Result> LatestSeeingCompacted(Connection& conn,
       compacted[batch.symbol] = latest;
     }
   }
+  if (!compacted.empty() && !loaded->row_store_has_rows) {
+    // Nothing in the row store within the bounds: no statement to run.
+    SynthesizedResult only(
+        with_symbol ? std::vector<Oid>{kTextOid, kTimestamptzOid, kByteaOid}
+                    : std::vector<Oid>{kTimestamptzOid, kByteaOid});
+    for (const auto& [symbol, quote] : compacted) {
+      only.AddRow();
+      int col = 0;
+      if (with_symbol) only.SetBytes(col++, symbol);
+      only.SetTime(col++, absl::FromUnixMicros(quote->observed_at_us));
+      only.SetBytes(col, quote->quote_data);
+    }
+    return std::move(only).Take();
+  }
   // The row store's answer (stock_quotes itself is the row store).
   auto rows = conn.Exec(statement, params);
   if (!rows.ok() || compacted.empty()) return rows;

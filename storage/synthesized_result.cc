@@ -27,8 +27,9 @@ SynthesizedResult::SynthesizedResult(const std::vector<Oid>& types)
 
 void SynthesizedResult::AddRow() {
   ++row_;
-  // A row exists once one of its values is set; NULLs for a start.
-  for (int col = 0; col < columns_; ++col) SetNull(col);
+  // A row exists once one of its values is set; libpq makes it with every
+  // column NULL.
+  SetNull(0);
 }
 
 void SynthesizedResult::SetBytes(int col, absl::string_view value) {
