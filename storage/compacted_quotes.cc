@@ -73,17 +73,25 @@ constexpr Statement kLoadBatchesWithin{
     "compacted_quotes_batches_within",
     "SELECT " MDC_BATCH_IDENTITY ", " MDC_ROW_STORE_HAS_ROWS_WITHIN("")
     " FROM stock_quote_batches " MDC_BATCHES_WITHIN("") "AND $3::text[] IS NULL"};
+// Of given symbols: a descent of the primary key (nse_symbol, trading_day,
+// first_observed_at) per symbol, not a scan of the day's batches filtered
+// by symbol (what a generic plan of `nse_symbol = ANY($3)`, or of the join
+// pulled up, chose: OFFSET 0 keeps the join a loop of descents).
+#define MDC_EACH_SYMBOL                                     \
+  " FROM (SELECT DISTINCT unnest($3::text[]) AS symbol) s " \
+  "CROSS JOIN LATERAL (SELECT * FROM stock_quote_batches "  \
+  "WHERE nse_symbol = s.symbol AND trading_day BETWEEN $1 AND $2 "
 constexpr Statement kLoadBatchesOfSymbolsWithin{
     "compacted_quotes_batches_of_symbols_within",
-    "SELECT " MDC_BATCH_IDENTITY ", " MDC_ROW_STORE_HAS_ROWS_WITHIN(
-        MDC_OF_SYMBOLS) " FROM stock_quote_batches " MDC_BATCHES_WITHIN(MDC_OF_SYMBOLS)};
+    "SELECT " MDC_BATCH_IDENTITY
+    ", " MDC_ROW_STORE_HAS_ROWS_WITHIN(MDC_OF_SYMBOLS) MDC_EACH_SYMBOL
+    "AND last_observed_at >= $4 AND first_observed_at <= $5 OFFSET 0) b"};
 constexpr Statement kLoadLatestBatchesOfSymbols{
     "compacted_quotes_latest_batches_of_symbols",
-    "SELECT * FROM (SELECT DISTINCT ON (nse_symbol) " MDC_BATCH_IDENTITY
-    ", last_observed_at, " MDC_ROW_STORE_HAS_ROWS_WITHIN(MDC_OF_SYMBOLS)
-    " FROM stock_quote_batches WHERE trading_day BETWEEN $1 AND $2 "
-    MDC_OF_SYMBOLS "AND first_observed_at <= $5 "
-    "ORDER BY nse_symbol, trading_day DESC, first_observed_at DESC) b "
+    "SELECT " MDC_BATCH_IDENTITY
+    ", " MDC_ROW_STORE_HAS_ROWS_WITHIN(MDC_OF_SYMBOLS) MDC_EACH_SYMBOL
+    "AND first_observed_at <= $5 "
+    "ORDER BY trading_day DESC, first_observed_at DESC LIMIT 1) b "
     "WHERE last_observed_at >= $4"};
 
 // The statement listing the batches `filter` selects.
