@@ -174,12 +174,20 @@ for shape in $shapes; do
       die "$shape: the $read read answers differently after compaction"
   done
   ratio() { echo "scale=2; $(median "$shape.rows.$1") / $(median "$shape.compacted.$1")" | bc; }
-  p99s() { echo "$(p99 "$shape.rows.$1") $(p99 "$shape.compacted.$1")" | awk '{printf "%.1f / %.1f (%.2fx)", $1 * 1000, $2 * 1000, $2 / $1}'; }
+  # "median row-wise / compacted; p99 row-wise / compacted (compacted slower by)" in ms.
+  p99s() {
+    echo "$(median "$shape.rows.$1") $(median "$shape.compacted.$1") $(p99 "$shape.rows.$1") $(p99 "$shape.compacted.$1")" |
+      awk '{printf "%.1f / %.1f; %.1f / %.1f (%.2fx)", $1 * 1000, $2 * 1000, $3 * 1000, $4 * 1000, $4 / $3}'
+  }
   export_rates=$(echo "$(median "$shape.rows.export") $(median "$shape.compacted.export")" |
     awk -v q="$quotes" '{printf "%d / %d", q / $1, q / $2}')
   read_rows+=("| $shape | $export_rates | $(ratio export) | $(ratio candles) | $(p99s asof_p) | $(p99s xsection_p) |")
   rows+=("| $shape | $((row_bytes / quotes)) | $((batch_bytes / quotes)) | $((column_bytes / quotes)) | $(echo "scale=1; $row_bytes / $batch_bytes" | bc) | $((left / 1024)) | $(echo "$quotes / $compact_s" | bc) | $(awk '{print $2 + $3}' "$work/$shape.rss") | $pg_cpu_s | $(awk -v q="$quotes" -v pg="$pg_cpu_s" '{c = $2 + $3 + pg; print (c > 0 ? int(q / c) : "-")}' "$work/$shape.rss") | $(($(awk '{print $1}' "$work/$shape.rss") / 1024)) | $(ratio export) | $(ratio candles) | $(ratio asof) | $(ratio xsection) |")
 done
+
+# The serving mdc-server's peak RSS over the whole run (its cache of
+# decoded batches included).
+server_peak=$(awk '/^VmHWM/ {print int($2 / 1024)}' "/proc/$server_pid/status" 2>/dev/null || echo -)
 
 cat <<EOF
 
@@ -191,9 +199,11 @@ $(printf '%s\n' "${rows[@]}")
 
 Speeds are row-wise seconds / compacted seconds (above 1: the compacted day reads faster).
 
-Reads of the day ($symbols symbols): export rows/s (median of $rounds), p99 of $samples as-of and cross-section reads of every symbol.
+Reads of the day ($symbols symbols): export rows/s (median of $rounds), median and p99 of $samples as-of and cross-section reads of every symbol.
 
-| shape | export rows/s row-wise / compacted | export speed | candle export speed | as-of p99 ms row-wise / compacted (slower by) | cross-section p99 ms row-wise / compacted (slower by) |
+| shape | export rows/s row-wise / compacted | export speed | candle export speed | as-of ms: median row-wise / compacted; p99 row-wise / compacted (p99 slower by) | cross-section of every symbol, same |
 |---|---:|---:|---:|---:|---:|
 $(printf '%s\n' "${read_rows[@]}")
+
+Peak RSS of the serving mdc-server over the run: ${server_peak} MB.
 EOF
