@@ -1,27 +1,130 @@
 #include "storage/compacted_quotes.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "domain/compacted_selection.h"
 #include "storage/pg_binary.h"
 
 namespace mdc::storage {
 namespace {
 
-// NULL symbols or instants: no condition on them.
+// The batches meeting a CompactedFilter, without their bytes (those come
+// from the cache of decoded batches, or kFetchColumns): $1-$2 trading days,
+// $3 symbols, $4-$5 instants (NULL: no condition). The last column says
+// whether the row store holds any quote within the same bounds: when not,
+// a read can answer from the decoded quotes alone. Planned each time so
+// the NULL conditions fold away and both scans use their indexes.
+#define MDC_BATCH_IDENTITY                                              \
+  "nse_symbol, trading_day, first_observed_at, compacted_at, min_seq, " \
+  "max_seq, row_count"
+#define MDC_BATCHES_MEETING                                  \
+  "WHERE trading_day BETWEEN $1 AND $2 "                     \
+  "AND ($3::text[] IS NULL OR nse_symbol = ANY($3)) "        \
+  "AND ($4::timestamptz IS NULL OR last_observed_at >= $4) " \
+  "AND ($5::timestamptz IS NULL OR first_observed_at <= $5) "
+#define MDC_ROW_STORE_HAS_ROWS                          \
+  "(SELECT EXISTS (SELECT 1 FROM stock_quote_rows "     \
+  "WHERE trading_day BETWEEN $1 AND $2 "                \
+  "AND ($3::text[] IS NULL OR nse_symbol = ANY($3)) "   \
+  "AND ($4::timestamptz IS NULL OR observed_at >= $4) " \
+  "AND ($5::timestamptz IS NULL OR observed_at <= $5)))"
 constexpr Statement kLoadBatches{
-    "compacted_quotes_load",
-    "SELECT nse_symbol, trading_day, columns FROM stock_quote_batches "
-    "WHERE trading_day BETWEEN $1 AND $2 "
+    "compacted_quotes_batches",
+    "SELECT " MDC_BATCH_IDENTITY ", " MDC_ROW_STORE_HAS_ROWS
+    " FROM stock_quote_batches " MDC_BATCHES_MEETING,
+    /*merged=*/nullptr, /*plan_each_time=*/true};
+// For latest_only: per symbol only the batch that can hold its latest
+// quote <= $5. The batches of a symbol do not overlap in time (a day's are
+// cut from its quotes in time order, days follow each other), so that is
+// the one with the greatest (trading_day, first_observed_at) starting at or
+// before $5; it holds a quote in [$4, $5] when it ends at or after $4, and
+// then no earlier batch holds a later one.
+constexpr Statement kLoadLatestBatches{
+    "compacted_quotes_latest_batches",
+    "SELECT * FROM (SELECT DISTINCT ON (nse_symbol) " MDC_BATCH_IDENTITY
+    ", last_observed_at, " MDC_ROW_STORE_HAS_ROWS
+    " FROM stock_quote_batches WHERE trading_day BETWEEN $1 AND $2 "
     "AND ($3::text[] IS NULL OR nse_symbol = ANY($3)) "
-    "AND ($4::timestamptz IS NULL OR last_observed_at >= $4) "
-    "AND ($5::timestamptz IS NULL OR first_observed_at <= $5)"};
+    "AND ($5::timestamptz IS NULL OR first_observed_at <= $5) "
+    "ORDER BY nse_symbol, trading_day DESC, first_observed_at DESC) b "
+    "WHERE $4::timestamptz IS NULL OR last_observed_at >= $4",
+    /*merged=*/nullptr, /*plan_each_time=*/true};
+// The same for the common shapes, with every bound given ($3 unused when
+// no symbols are): planned once, as prepared statements are, not each time
+// (planning costs more than the scan: a replay or an export lists a page's
+// batches for each of its pages).
+#define MDC_BATCHES_WITHIN(symbols)              \
+  "WHERE trading_day BETWEEN $1 AND $2 " symbols \
+  "AND last_observed_at >= $4 AND first_observed_at <= $5 "
+#define MDC_ROW_STORE_HAS_ROWS_WITHIN(symbols)      \
+  "(SELECT EXISTS (SELECT 1 FROM stock_quote_rows " \
+  "WHERE trading_day BETWEEN $1 AND $2 " symbols    \
+  "AND observed_at >= $4 AND observed_at <= $5))"
+#define MDC_OF_SYMBOLS "AND nse_symbol = ANY($3::text[]) "
+constexpr Statement kLoadBatchesWithin{
+    "compacted_quotes_batches_within",
+    "SELECT " MDC_BATCH_IDENTITY ", " MDC_ROW_STORE_HAS_ROWS_WITHIN("")
+    " FROM stock_quote_batches " MDC_BATCHES_WITHIN("") "AND $3::text[] IS NULL"};
+// Of given symbols: a descent of the primary key (nse_symbol, trading_day,
+// first_observed_at) per symbol, not a scan of the day's batches filtered
+// by symbol (what a generic plan of `nse_symbol = ANY($3)`, or of the join
+// pulled up, chose: OFFSET 0 keeps the join a loop of descents).
+#define MDC_EACH_SYMBOL                                     \
+  " FROM (SELECT DISTINCT unnest($3::text[]) AS symbol) s " \
+  "CROSS JOIN LATERAL (SELECT * FROM stock_quote_batches "  \
+  "WHERE nse_symbol = s.symbol AND trading_day BETWEEN $1 AND $2 "
+constexpr Statement kLoadBatchesOfSymbolsWithin{
+    "compacted_quotes_batches_of_symbols_within",
+    "SELECT " MDC_BATCH_IDENTITY
+    ", " MDC_ROW_STORE_HAS_ROWS_WITHIN(MDC_OF_SYMBOLS) MDC_EACH_SYMBOL
+    "AND last_observed_at >= $4 AND first_observed_at <= $5 OFFSET 0) b"};
+constexpr Statement kLoadLatestBatchesOfSymbols{
+    "compacted_quotes_latest_batches_of_symbols",
+    "SELECT " MDC_BATCH_IDENTITY
+    ", " MDC_ROW_STORE_HAS_ROWS_WITHIN(MDC_OF_SYMBOLS) MDC_EACH_SYMBOL
+    "AND first_observed_at <= $5 "
+    "ORDER BY trading_day DESC, first_observed_at DESC LIMIT 1) b "
+    "WHERE last_observed_at >= $4"};
+
+// The statement listing the batches `filter` selects.
+const Statement& ListingOf(const CompactedFilter& filter) {
+  const bool bounded = filter.not_before && filter.not_after;
+  if (!bounded) return filter.latest_only ? kLoadLatestBatches : kLoadBatches;
+  if (filter.latest_only) {
+    return filter.symbols ? kLoadLatestBatchesOfSymbols : kLoadLatestBatches;
+  }
+  return filter.symbols ? kLoadBatchesOfSymbolsWithin : kLoadBatchesWithin;
+}
+
+// The bytes of the batches not in the cache, by key.
+constexpr Statement kFetchColumns{
+    "compacted_quotes_fetch_columns",
+    "SELECT b.nse_symbol, b.trading_day, b.first_observed_at, b.compacted_at, "
+    "b.min_seq, b.max_seq, b.row_count, b.columns "
+    "FROM unnest($1::text[], $2::date[], $3::timestamptz[]) "
+    "AS k(nse_symbol, trading_day, first_observed_at) "
+    "JOIN stock_quote_batches b ON b.nse_symbol = k.nse_symbol "
+    "AND b.trading_day = k.trading_day "
+    "AND b.first_observed_at = k.first_observed_at"};
+
+BatchIdentity IdentityAt(const Result& result, int row) {
+  return BatchIdentity{result.String(row, 0),
+                       result.Date(row, 1),
+                       absl::ToUnixMicros(result.Time(row, 2)),
+                       absl::ToUnixMicros(result.Time(row, 3)),
+                       result.Int64(row, 4),
+                       result.Int64(row, 5),
+                       result.Int64(row, 6)};
+}
 
 // The WITH query that stands for stock_quotes; `first` is the number of
 // the first of its ten parameters. A quote also in the row store is read
@@ -67,7 +170,7 @@ struct ShadowedStatement {
 
 }  // namespace
 
-absl::StatusOr<std::vector<CompactedQuote>> LoadCompactedQuotes(
+absl::StatusOr<CompactedBatches> LoadCompactedBatches(
     Connection& conn, const CompactedFilter& filter) {
   Params params;
   params.Date(filter.from).Date(filter.to);
@@ -83,8 +186,78 @@ absl::StatusOr<std::vector<CompactedQuote>> LoadCompactedQuotes(
       params.Null(pg_binary::kTimestamptzOid);
     }
   }
-  auto batches = conn.Exec(kLoadBatches, params);
-  if (!batches.ok()) return batches.status();
+  auto listed = conn.Exec(ListingOf(filter), params);
+  if (!listed.ok()) return listed.status();
+  CompactedBatches loaded;
+  const int has_rows_column = listed->columns() - 1;
+  DecodedBatchCache& cache = DecodedBatchCache::Shared();
+  // The batches not in the cache, by key, and where they go.
+  std::vector<std::string> missing_symbols;
+  std::vector<absl::CivilDay> missing_days;
+  std::vector<absl::Time> missing_firsts;
+  absl::flat_hash_map<BatchIdentity, size_t> missing_at;
+  for (int row = 0; row < listed->rows(); ++row) {
+    if (row == 0) loaded.row_store_has_rows = listed->Bool(0, has_rows_column);
+    BatchIdentity id = IdentityAt(*listed, row);
+    DecodedBatch quotes = cache.Find(id);
+    if (quotes == nullptr) {
+      missing_symbols.push_back(id.symbol);
+      missing_days.push_back(id.trading_day);
+      missing_firsts.push_back(absl::FromUnixMicros(id.first_observed_at_us));
+      missing_at.emplace(id, loaded.batches.size());
+    }
+    loaded.batches.push_back(
+        CompactedBatch{id.symbol, id.trading_day, std::move(quotes)});
+  }
+  if (!missing_symbols.empty()) {
+    auto fetched = conn.Exec(kFetchColumns, Params()
+                                                .TextArray(missing_symbols)
+                                                .DateArray(missing_days)
+                                                .TimeArray(missing_firsts));
+    if (!fetched.ok()) return fetched.status();
+    for (int row = 0; row < fetched->rows(); ++row) {
+      const BatchIdentity id = IdentityAt(*fetched, row);
+      auto decoded = domain::DecodeQuoteBatch(fetched->Bytes(row, 7));
+      if (!decoded.ok()) return decoded.status();
+      auto quotes = std::make_shared<DecodedQuotes>();
+      quotes->quotes = *std::move(decoded);
+      quotes->ascending = domain::IsAscending(quotes->quotes);
+      cache.Put(id, quotes);
+      // A batch compacted again between the two statements is another
+      // identity: its newer content stands in for the listed one.
+      auto place = missing_at.find(id);
+      if (place != missing_at.end()) {
+        loaded.batches[place->second].quotes = std::move(quotes);
+        continue;
+      }
+      for (CompactedBatch& batch : loaded.batches) {
+        if (batch.quotes == nullptr && batch.symbol == id.symbol &&
+            batch.trading_day == id.trading_day) {
+          batch.quotes = quotes;
+          break;
+        }
+      }
+    }
+    // Batches gone meanwhile (their day deleted or compacted again).
+    loaded.batches.erase(
+        std::remove_if(loaded.batches.begin(), loaded.batches.end(),
+                       [](const CompactedBatch& batch) {
+                         return batch.quotes == nullptr;
+                       }),
+        loaded.batches.end());
+  }
+  return loaded;
+}
+
+absl::StatusOr<std::vector<CompactedQuote>> LoadCompactedQuotes(
+    Connection& conn, const CompactedFilter& filter) {
+  auto loaded = LoadCompactedBatches(conn, filter);
+  if (!loaded.ok()) return loaded.status();
+  return QuotesWithin(*loaded, filter);
+}
+
+std::vector<CompactedQuote> QuotesWithin(const CompactedBatches& loaded,
+                                         const CompactedFilter& filter) {
   const int64_t first_us =
       filter.not_before ? absl::ToUnixMicros(*filter.not_before) : INT64_MIN;
   const int64_t last_us =
@@ -92,25 +265,21 @@ absl::StatusOr<std::vector<CompactedQuote>> LoadCompactedQuotes(
   std::vector<CompactedQuote> quotes;
   // With latest_only: the place in `quotes` of each symbol's latest.
   std::map<std::string, size_t> latest;
-  for (int row = 0; row < batches->rows(); ++row) {
-    auto decoded = domain::DecodeQuoteBatch(batches->Bytes(row, 2));
-    if (!decoded.ok()) return decoded.status();
-    const std::string symbol = batches->String(row, 0);
-    const absl::CivilDay day = batches->Date(row, 1);
-    for (domain::StoredQuote& quote : *decoded) {
+  for (const CompactedBatch& batch : loaded.batches) {
+    for (const domain::StoredQuote& quote : batch.quotes->quotes) {
       if (quote.observed_at_us < first_us || quote.observed_at_us > last_us) {
         continue;
       }
       if (!filter.latest_only) {
-        quotes.push_back({symbol, day, std::move(quote)});
+        quotes.push_back({batch.symbol, batch.trading_day, quote});
         continue;
       }
-      auto [place, added] = latest.try_emplace(symbol, quotes.size());
+      auto [place, added] = latest.try_emplace(batch.symbol, quotes.size());
       if (added) {
-        quotes.push_back({symbol, day, std::move(quote)});
+        quotes.push_back({batch.symbol, batch.trading_day, quote});
       } else if (quote.observed_at_us >
                  quotes[place->second].quote.observed_at_us) {
-        quotes[place->second] = {symbol, day, std::move(quote)};
+        quotes[place->second] = {batch.symbol, batch.trading_day, quote};
       }
     }
   }
@@ -179,11 +348,21 @@ void AppendCompactedQuotes(const std::vector<CompactedQuote>& quotes,
 absl::StatusOr<Result> ExecSeeingCompactedQuotes(
     Connection& conn, const Statement& statement, Params params,
     const CompactedFilter& filter) {
-  auto compacted = LoadCompactedQuotes(conn, filter);
-  if (!compacted.ok()) return compacted.status();
-  if (compacted->empty()) return conn.Exec(statement, params);
+  auto loaded = LoadCompactedBatches(conn, filter);
+  if (!loaded.ok()) return loaded.status();
+  return ExecSeeingLoadedQuotes(conn, statement, std::move(params), *loaded,
+                                filter);
+}
+
+absl::StatusOr<Result> ExecSeeingLoadedQuotes(Connection& conn,
+                                              const Statement& statement,
+                                              Params params,
+                                              const CompactedBatches& loaded,
+                                              const CompactedFilter& filter) {
+  const std::vector<CompactedQuote> compacted = QuotesWithin(loaded, filter);
+  if (compacted.empty()) return conn.Exec(statement, params);
   const int first = params.size() + 1;
-  AppendCompactedQuotes(*compacted, params);
+  AppendCompactedQuotes(compacted, params);
   return conn.Exec(WithCompactedQuotes(statement, first), params);
 }
 

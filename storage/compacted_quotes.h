@@ -25,6 +25,7 @@
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "domain/quote_batch_codec.h"
+#include "storage/decoded_batch_cache.h"
 #include "storage/pg.h"
 
 namespace mdc::storage {
@@ -53,10 +54,43 @@ struct CompactedFilter {
   bool latest_only = false;
 };
 
+// One compacted batch meeting a filter, decoded (shared with the cache of
+// decoded batches, storage/decoded_batch_cache.h).
+struct CompactedBatch {
+  std::string symbol;
+  absl::CivilDay trading_day;
+  DecodedBatch quotes;
+};
+
+// The batches meeting a filter (with latest_only: at most one per symbol,
+// the one that can hold its latest quote), and whether the row store holds
+// any quote within the filter's bounds.
+struct CompactedBatches {
+  std::vector<CompactedBatch> batches;
+  bool row_store_has_rows = false;
+};
+
+// The batches `filter` selects, decoded once and then kept in the cache.
+// DataLoss when a batch cannot be decoded.
+absl::StatusOr<CompactedBatches> LoadCompactedBatches(
+    Connection& conn, const CompactedFilter& filter);
+
 // The decoded quotes of the batches `filter` selects. DataLoss when a batch
 // cannot be decoded.
 absl::StatusOr<std::vector<CompactedQuote>> LoadCompactedQuotes(
     Connection& conn, const CompactedFilter& filter);
+
+// The quotes of `loaded` within `filter`'s instants (with latest_only: each
+// symbol's latest).
+std::vector<CompactedQuote> QuotesWithin(const CompactedBatches& loaded,
+                                         const CompactedFilter& filter);
+
+// ExecSeeingCompactedQuotes with the batches already loaded.
+absl::StatusOr<Result> ExecSeeingLoadedQuotes(Connection& conn,
+                                              const Statement& statement,
+                                              Params params,
+                                              const CompactedBatches& loaded,
+                                              const CompactedFilter& filter);
 
 // Runs `statement` with `params`, seeing the compacted quotes `filter`
 // selects as rows of stock_quotes (see the top of this file).

@@ -10,7 +10,7 @@
 #include "absl/time/time.h"
 #include "domain/market_enums.h"
 #include "storage/compacted_nifty.h"
-#include "storage/compacted_quotes.h"
+#include "storage/compacted_reads_fast.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
 
@@ -338,13 +338,11 @@ absl::StatusOr<Result> MarketEventRepository::QuotesPage(
   Params params;
   params.Date(day).Time(bound.at).Text(bound.key1).Time(end).Int32(limit);
   if (!symbols.empty()) params.TextArray(symbols);
-  CompactedFilter compacted{day, day, std::nullopt, bound.at, end};
-  if (!symbols.empty()) compacted.symbols = symbols;
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  return ExecSeeingCompactedQuotes(
+  return DayPageSeeingCompacted(
       **conn, symbols.empty() ? kReplayQuotes : kReplayQuotesOf,
-      std::move(params), compacted);
+      std::move(params), day, symbols, bound, end, limit);
 }
 
 absl::StatusOr<Result> MarketEventRepository::NiftyPage(

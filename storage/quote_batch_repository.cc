@@ -5,6 +5,7 @@
 #include "absl/status/status.h"
 #include "domain/proto_time.h"
 #include "storage/compacted_quotes.h"
+#include "storage/compacted_reads_fast.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
 #include "storage/trading_day_bounds.h"
@@ -105,14 +106,14 @@ QuoteBatchRepository::FindLatestOfSymbols(
   CompactedFilter compacted{
       TradingDayFrom(not_before), TradingDayTo(at), symbols, not_before, at,
       /*latest_only=*/true};
-  auto result = ExecSeeingCompactedQuotes(**conn, kFindLatestOfSymbols,
-                                          Params()
-                                              .TextArray(symbols)
-                                              .Time(not_before)
-                                              .Time(at)
-                                              .Date(TradingDayFrom(not_before))
-                                              .Date(TradingDayTo(at)),
-                                          compacted);
+  auto result = LatestSeeingCompacted(**conn, kFindLatestOfSymbols,
+                                      Params()
+                                          .TextArray(symbols)
+                                          .Time(not_before)
+                                          .Time(at)
+                                          .Date(TradingDayFrom(not_before))
+                                          .Date(TradingDayTo(at)),
+                                      compacted, /*with_symbol=*/true);
   if (!result.ok()) return result.status();
   auto quotes = ReadRows<v1::StockQuote>(*result, SymbolQuoteAt);
   if (!quotes.ok()) return quotes.status();
@@ -147,9 +148,16 @@ QuoteBatchRepository::PricesOfSymbolDays(
   CompactedFilter compacted{*std::min_element(days.begin(), days.end()),
                             *std::max_element(days.begin(), days.end()),
                             std::move(distinct_symbols), std::nullopt, before};
-  auto result = ExecSeeingCompactedQuotes(
+  auto loaded = LoadCompactedBatches(**conn, compacted);
+  if (!loaded.ok()) return loaded.status();
+  if (!loaded->batches.empty() &&
+      PricesFromBatches(*loaded, keys, before, found)) {
+    return found;
+  }
+  auto result = ExecSeeingLoadedQuotes(
       **conn, kPricesOfSymbolDays,
-      Params().TextArray(symbols).DateArray(days).Time(before), compacted);
+      Params().TextArray(symbols).DateArray(days).Time(before), *loaded,
+      compacted);
   if (!result.ok()) return result.status();
   std::vector<domain::PricePoint>* current = nullptr;
   int64_t current_index = 0;

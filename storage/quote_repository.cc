@@ -8,7 +8,7 @@
 #include "domain/proto_time.h"
 #include "domain/time.h"
 #include "storage/committed_write.h"
-#include "storage/compacted_quotes.h"
+#include "storage/compacted_reads_fast.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
 #include "storage/trading_day_bounds.h"
@@ -79,13 +79,11 @@ absl::StatusOr<v1::StockQuote> QuoteAt(const Result& result, int row,
 absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
                                 const std::string& symbol, absl::Time start,
                                 absl::Time end, std::optional<absl::Time> after,
-                                int limit) {
+                                int limit, SymbolPageColumns columns) {
   auto conn = pool.Acquire();
   if (!conn.ok()) return conn.status();
   const absl::Time page_after = PageAfter(after, start);
-  CompactedFilter compacted{TradingDayFrom(page_after), TradingDayTo(end),
-                            std::vector<std::string>{symbol}, page_after, end};
-  return ExecSeeingCompactedQuotes(**conn, page,
+  return SymbolPageSeeingCompacted(**conn, page,
                                    Params()
                                        .Text(symbol)
                                        .Time(start)
@@ -94,7 +92,8 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
                                        .Int32(limit)
                                        .Date(TradingDayFrom(page_after))
                                        .Date(TradingDayTo(end)),
-                                   compacted);
+                                   symbol, start, end, page_after, limit,
+                                   columns);
 }
 
 }  // namespace
@@ -144,14 +143,14 @@ absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
                             not_before,
                             at,
                             /*latest_only=*/true};
-  auto result = ExecSeeingCompactedQuotes(**conn, kFindLatestQuote,
-                                          Params()
-                                              .Text(symbol)
-                                              .Time(not_before)
-                                              .Time(at)
-                                              .Date(TradingDayFrom(not_before))
-                                              .Date(TradingDayTo(at)),
-                                          compacted);
+  auto result = LatestSeeingCompacted(**conn, kFindLatestQuote,
+                                      Params()
+                                          .Text(symbol)
+                                          .Time(not_before)
+                                          .Time(at)
+                                          .Date(TradingDayFrom(not_before))
+                                          .Date(TradingDayTo(at)),
+                                      compacted, /*with_symbol=*/false);
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::StockQuote>(*result, QuoteAt, symbol);
 }
@@ -159,8 +158,8 @@ absl::StatusOr<std::optional<v1::StockQuote>> QuoteRepository::FindLatest(
 absl::StatusOr<std::vector<v1::StockQuote>> QuoteRepository::ListRange(
     const std::string& symbol, absl::Time start, absl::Time end,
     std::optional<absl::Time> after, int limit) {
-  auto result =
-      ExecPage(pool_, kListQuoteRange, symbol, start, end, after, limit);
+  auto result = ExecPage(pool_, kListQuoteRange, symbol, start, end, after,
+                         limit, SymbolPageColumns::kQuotes);
   if (!result.ok()) return result.status();
   return ReadRows<v1::StockQuote>(*result, QuoteAt, symbol);
 }
@@ -168,8 +167,8 @@ absl::StatusOr<std::vector<v1::StockQuote>> QuoteRepository::ListRange(
 absl::StatusOr<std::vector<domain::PricePoint>> QuoteRepository::PricePoints(
     const std::string& symbol, absl::Time start, absl::Time end,
     std::optional<absl::Time> after, int limit) {
-  auto result =
-      ExecPage(pool_, kQuotePricePoints, symbol, start, end, after, limit);
+  auto result = ExecPage(pool_, kQuotePricePoints, symbol, start, end, after,
+                         limit, SymbolPageColumns::kPricePoints);
   if (!result.ok()) return result.status();
   return ReadPricePoints(*result);
 }

@@ -29,10 +29,15 @@
 #   MDC_BENCH_DATABASE_URL=postgres://mdc:PW@127.0.0.1:54329/mdc \
 #     bench/compact/run.sh BUILD_DIR
 #
+# Besides, SAMPLES times each, an as-of of one symbol and a cross-section
+# of every symbol at instants spread over the day, for their p99 latency.
+#
 # Environment (optional): MDC_COMPACT_SYMBOLS (20), MDC_COMPACT_SECONDS
 # (1000: a batch is 1,000 quotes of a symbol, so a day of the market fills
 # them), MDC_COMPACT_NIFTY_SECONDS (20000), MDC_COMPACT_ROUNDS (3),
-# MDC_COMPACT_KEEP_DB=1 keeps the database.
+# MDC_COMPACT_SAMPLES (100), MDC_COMPACT_SHAPES ("full short"),
+# MDC_COMPACT_KEEP_DB=1 keeps the database. Reads of a day of 1,000
+# symbols (issue 32's goals): MDC_COMPACT_SYMBOLS=1000 MDC_COMPACT_SECONDS=60.
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
@@ -46,6 +51,8 @@ admin_url=${MDC_BENCH_DATABASE_URL:?set MDC_BENCH_DATABASE_URL to a superuser UR
 symbols=${MDC_COMPACT_SYMBOLS:-20}
 seconds=${MDC_COMPACT_SECONDS:-1000}
 rounds=${MDC_COMPACT_ROUNDS:-3}
+samples=${MDC_COMPACT_SAMPLES:-100}
+shapes=${MDC_COMPACT_SHAPES:-full short}
 quotes=$((symbols * seconds))
 db=mdc_bench_compact_$$
 go=go
@@ -106,6 +113,8 @@ timed() {
   echo "$end - $start" | bc >>"$work/$1.secs"
 }
 median() { sort -g "$work/$1.secs" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# p99 NAME: the 99th percentile of NAME's seconds (nearest rank).
+p99() { sort -g "$work/$1.secs" | awk '{a[NR]=$1} END {r = int(NR * 0.99 + 0.99); print a[r < 1 ? 1 : r]}'; }
 symbol_list() { seq 0 $((symbols - 1)) | awk -v p="$1" '{printf "%s%s%04d", (NR>1?",":""), p, $1}'; }
 
 # reads STAGE DAY PREFIX: the reads, ROUNDS times each.
@@ -118,10 +127,19 @@ reads() {
     timed "$stage.asof" "/v1/developer/quote?symbol=${prefix}0007&datetime=${day}T09:16:00"
     timed "$stage.xsection" "/v1/developer/quotes?symbols=$list&datetime=${day}T09:16:00"
   done
+  # Latency samples at instants spread over the day (the same in both
+  # stages), one symbol after another for the as-of.
+  local i at
+  for i in $(seq 0 $((samples - 1))); do
+    at=$(date -u -d "$day 09:15:00 UTC + $((i * seconds / samples)) seconds" +%H:%M:%S)
+    timed "$stage.asof_p" "/v1/developer/quote?symbol=${prefix}$(printf %04d $((i % symbols)))&datetime=${day}T$at"
+    timed "$stage.xsection_p" "/v1/developer/quotes?symbols=$list&datetime=${day}T$at"
+  done
 }
 
 rows=()
-for shape in full short; do
+read_rows=()
+for shape in $shapes; do
   if [ "$shape" = full ]; then day=2025-06-02 prefix=BF; else day=2025-07-01 prefix=BS; fi
   month=${day:0:4}_${day:5:2}
   log "$shape: writing $quotes quotes on $day"
@@ -159,6 +177,14 @@ for shape in full short; do
       die "$shape: the $read read answers differently after compaction"
   done
   ratio() { echo "scale=2; $(median "$shape.rows.$1") / $(median "$shape.compacted.$1")" | bc; }
+  # "median row-wise / compacted; p99 row-wise / compacted (compacted slower by)" in ms.
+  p99s() {
+    echo "$(median "$shape.rows.$1") $(median "$shape.compacted.$1") $(p99 "$shape.rows.$1") $(p99 "$shape.compacted.$1")" |
+      awk '{printf "%.1f / %.1f; %.1f / %.1f (%.2fx)", $1 * 1000, $2 * 1000, $3 * 1000, $4 * 1000, $4 / $3}'
+  }
+  export_rates=$(echo "$(median "$shape.rows.export") $(median "$shape.compacted.export")" |
+    awk -v q="$quotes" '{printf "%d / %d", q / $1, q / $2}')
+  read_rows+=("| $shape | $export_rates | $(ratio export) | $(ratio candles) | $(p99s asof_p) | $(p99s xsection_p) |")
   rows+=("| $shape | $((row_bytes / quotes)) | $((batch_bytes / quotes)) | $((column_bytes / quotes)) | $(echo "scale=1; $row_bytes / $batch_bytes" | bc) | $((left / 1024)) | $(echo "$quotes / $compact_s" | bc) | $(awk '{print $2 + $3}' "$work/$shape.rss") | $pg_cpu_s | $(awk -v q="$quotes" -v pg="$pg_cpu_s" '{c = $2 + $3 + pg; print (c > 0 ? int(q / c) : "-")}' "$work/$shape.rss") | $(($(awk '{print $1}' "$work/$shape.rss") / 1024)) | $(ratio export) | $(ratio candles) | $(ratio asof) | $(ratio xsection) |")
 done
 
@@ -199,6 +225,10 @@ for read in export asof; do
 done
 nifty_ratio() { echo "scale=2; $(median "nifty.rows.$1") / $(median "nifty.compacted.$1")" | bc; }
 
+# The serving mdc-server's peak RSS over the whole run (its cache of
+# decoded batches included).
+server_peak=$(awk '/^VmHWM/ {print int($2 / 1024)}' "/proc/$server_pid/status" 2>/dev/null || echo -)
+
 cat <<EOF
 
 $symbols symbols x $seconds quotes ($quotes quotes a shape), $rounds rounds of reads (medians).
@@ -214,4 +244,12 @@ NIFTY: $nifty_quotes quotes, one a second.
 | kind | bytes/quote row-wise | bytes/quote compacted | of which the encoded columns | smaller by | compaction quotes/s | compaction peak RSS (MB) | NIFTY export speed compacted/row-wise | NIFTY as-of speed |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
 | nifty | $((nifty_row_bytes / nifty_quotes)) | $((nifty_batch_bytes / nifty_quotes)) | $((nifty_column_bytes / nifty_quotes)) | $(echo "scale=1; $nifty_row_bytes / $nifty_batch_bytes" | bc) | $(echo "$nifty_quotes / $nifty_compact_s" | bc) | $(($(awk '{print $1}' "$work/nifty.rss") / 1024)) | $(nifty_ratio export) | $(nifty_ratio asof) |
+
+Reads of the day ($symbols symbols): export rows/s (median of $rounds), median and p99 of $samples as-of and cross-section reads of every symbol.
+
+| shape | export rows/s row-wise / compacted | export speed | candle export speed | as-of ms: median row-wise / compacted; p99 row-wise / compacted (p99 slower by) | cross-section of every symbol, same |
+|---|---:|---:|---:|---:|---:|
+$(printf '%s\n' "${read_rows[@]}")
+
+Peak RSS of the serving mdc-server over the run: ${server_peak} MB.
 EOF

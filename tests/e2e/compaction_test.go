@@ -146,6 +146,8 @@ func compactionReads(a, b, c string) []string {
 		"/v1/developer/export/candles?start_date=" + day + "&end_date=" + day + "&interval=1day&format=parquet",
 		"/v1/developer/replay?date=" + day,
 		"/v1/developer/replay?date=" + day + "&symbols=" + b + "," + c,
+		"/v1/developer/replay?date=" + day + "&symbols=" + a,
+		"/v1/developer/export/quotes?start_date=" + day + "&end_date=" + day + "&format=csv&symbols=" + b + "," + c,
 		"/v1/dashboard/candles?symbol=" + a + "&date=" + day,
 		"/v1/dashboard/candles?symbol=" + a + "&interval=5minute&date=" + day,
 		"/v1/dashboard/quote-timelines?symbol=" + b + "&date=" + day,
@@ -296,7 +298,14 @@ func TestCompactionKeepsEveryReadTheSame(t *testing.T) {
 	// newer write winning; the next compaction folds them in and every
 	// read stays the same.
 	postQuotes(t, s, token, a, devQuote{compactDay + "T12:00:05", 1999, 5}, devQuote{compactDay + "T12:00:00", 1777, 7})
-	waitForWriteTallies(t, s, compactDay, 1262)
+	postQuotes(t, s, token, b, devQuote{compactDay + "T12:00:05", 260, 9})
+	// A quote without a price replacing a priced compacted one: the priced
+	// reads (candles) must drop the instant, not fall back on the batch.
+	priceless := compactQuote(5, 1500)
+	expectStatus(t, s.Do(t, "POST", "/v1/developer/collector/quotes", token, map[string]any{"data": map[string]any{
+		"timestamp": compactDay + "T12:00:10", "timezone": "Asia/Kolkata",
+		"quotes": []any{map[string]any{"nseSymbol": a, "quoteData": priceless}}}}), 200)
+	waitForWriteTallies(t, s, compactDay, 1264)
 	late := readAll(t, s, token, reads)
 	if q := s.Do(t, "GET", reads[0], token, nil); !strings.Contains(q.Text(), "1777") {
 		t.Errorf("as-of after the late write reads the compacted quote: %s", q.Text())
@@ -305,11 +314,11 @@ func TestCompactionKeepsEveryReadTheSame(t *testing.T) {
 		t.Errorf("as-of after the late write misses the new quote: %s", q.Text())
 	}
 	// The CSV export: one line more (the new quote), not two.
-	if got, want := strings.Count(late[reads[11]], "\n"), strings.Count(before[reads[11]], "\n")+1; got != want {
+	if got, want := strings.Count(late[reads[11]], "\n"), strings.Count(before[reads[11]], "\n")+2; got != want {
 		t.Errorf("CSV export after the late writes: %d lines, want %d", got, want)
 	}
 	r = compact(t, s, compactDay)
-	if r.Status != 200 || fmt.Sprint(r.JSON["days"]) != "1" || fmt.Sprint(r.JSON["quotes"]) != "2" {
+	if r.Status != 200 || fmt.Sprint(r.JSON["days"]) != "1" || fmt.Sprint(r.JSON["quotes"]) != "4" {
 		t.Errorf("compacting the late writes: %v", r)
 	}
 	sameReads(t, "after folding the late writes in", late, readAll(t, s, token, reads))
@@ -317,8 +326,8 @@ func TestCompactionKeepsEveryReadTheSame(t *testing.T) {
 	// Deleting the day removes its compacted quotes too.
 	r = s.Do(t, "DELETE", "/v1/admin/data/dates", s.AdminToken(), map[string]any{"dates": []string{compactDay}})
 	expectStatus(t, r, 200)
-	if fmt.Sprint(r.JSON["quotes"]) != "1261" {
-		t.Errorf("deleted quotes: %s, want 1261", r.Text())
+	if fmt.Sprint(r.JSON["quotes"]) != "1262" {
+		t.Errorf("deleted quotes: %s, want 1262", r.Text())
 	}
 	if n := s.SQL(t, "SELECT count(*) FROM stock_quote_batches"); n != "0" {
 		t.Errorf("%s batches left after deleting the day", n)

@@ -1,0 +1,98 @@
+#include "domain/compacted_selection.h"
+
+#include <algorithm>
+#include <queue>
+#include <utility>
+
+namespace mdc::domain {
+namespace {
+
+bool Earlier(const StoredQuote& quote, int64_t at_us) {
+  return quote.observed_at_us < at_us;
+}
+
+// A run's next candidate in a k-way merge, its order key at hand (the
+// heap compares keys, not quotes scattered in memory).
+struct Cursor {
+  int64_t at_us;
+  const std::string* symbol;
+  const QuoteRun* run;
+  size_t next;
+};
+
+}  // namespace
+
+bool IsAscending(const std::vector<StoredQuote>& quotes) {
+  for (size_t i = 1; i < quotes.size(); ++i) {
+    if (quotes[i - 1].observed_at_us >= quotes[i].observed_at_us) return false;
+  }
+  return true;
+}
+
+std::vector<QuoteRef> FirstQuotesAfter(const std::vector<QuoteRun>& runs,
+                                       int64_t after_us,
+                                       const std::string& after_symbol,
+                                       int64_t end_us, int limit,
+                                       bool priced_only) {
+  // Later in the merge's order: the heap's top is the earliest candidate.
+  auto later = [](const Cursor& a, const Cursor& b) {
+    if (a.at_us != b.at_us) return a.at_us > b.at_us;
+    return *a.symbol > *b.symbol;
+  };
+  std::vector<Cursor> cursors;
+  cursors.reserve(runs.size());
+  // Moves to a run's next quote that can be read (priced when asked) and
+  // keeps its instant; false when the run has none left before end_us.
+  auto settle = [&](Cursor& cursor) {
+    const std::vector<StoredQuote>& quotes = *cursor.run->quotes;
+    while (cursor.next < quotes.size() && priced_only &&
+           !quotes[cursor.next].last_price.has_value()) {
+      ++cursor.next;
+    }
+    if (cursor.next >= quotes.size()) return false;
+    cursor.at_us = quotes[cursor.next].observed_at_us;
+    return cursor.at_us < end_us;
+  };
+  for (const QuoteRun& run : runs) {
+    const std::vector<StoredQuote>& quotes = *run.quotes;
+    Cursor cursor{
+        0, run.symbol, &run,
+        static_cast<size_t>(
+            std::lower_bound(quotes.begin(), quotes.end(), after_us, Earlier) -
+            quotes.begin())};
+    // At the bound's instant only symbols after the bound's come after it.
+    if (cursor.next < quotes.size() &&
+        quotes[cursor.next].observed_at_us == after_us &&
+        *run.symbol <= after_symbol) {
+      ++cursor.next;
+    }
+    if (settle(cursor)) cursors.push_back(cursor);
+  }
+  std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(
+      later, std::move(cursors));
+  std::vector<QuoteRef> picked;
+  picked.reserve(std::min<size_t>(static_cast<size_t>(limit), 1 << 16));
+  while (static_cast<int>(picked.size()) < limit && !heap.empty()) {
+    Cursor cursor = heap.top();
+    heap.pop();
+    picked.push_back({cursor.symbol, &(*cursor.run->quotes)[cursor.next]});
+    ++cursor.next;
+    if (settle(cursor)) heap.push(cursor);
+  }
+  return picked;
+}
+
+const StoredQuote* LatestWithin(const QuoteRun& run, int64_t not_before_us,
+                                int64_t at_us) {
+  const std::vector<StoredQuote>& quotes = *run.quotes;
+  // The first quote after at_us; the one before it is the latest <= at_us.
+  auto after = std::upper_bound(quotes.begin(), quotes.end(), at_us,
+                                [](int64_t at, const StoredQuote& quote) {
+                                  return at < quote.observed_at_us;
+                                });
+  if (after == quotes.begin()) return nullptr;
+  const StoredQuote& latest = *(after - 1);
+  return latest.observed_at_us >= not_before_us ? &latest : nullptr;
+}
+
+}  // namespace mdc::domain

@@ -1,0 +1,332 @@
+// The fast reads of compacted days (storage/compacted_reads_fast.h) against
+// a real PostgreSQL: every page and every latest quote they give is the one
+// the general path (the statement over both stores, compacted_quotes.h)
+// gives, row for row and byte for byte: on a day compacted whole, and with
+// later writes in the row store (a new instant, a replaced quote, a quote
+// without a price replacing a priced one).
+#include "storage/compacted_reads_fast.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "storage/compacted_quotes.h"
+#include "storage/compaction_repository.h"
+#include "storage/quote_batch_repository.h"
+#include "storage/trading_day_bounds.h"
+#include "tests/support/test_database.h"
+
+namespace mdc::storage {
+namespace {
+
+const absl::CivilDay kDay(2026, 5, 4);
+const absl::TimeZone kIst = absl::FixedTimeZone(19800);
+// Symbols whose order COLLATE "C" is not a dictionary's.
+const std::vector<std::string> kSymbols = {"AAA", "aab", "BB-1", "B_B"};
+
+absl::Time At(int second) {
+  return absl::FromCivil(absl::CivilSecond(2026, 5, 4, 9, 15, 0), kIst) +
+         absl::Seconds(second);
+}
+
+// 1,200 quotes of each symbol, a second apart, some without a price or a
+// volume; "aab" only every third second.
+void WriteDay(testing::TestDatabase& db) {
+  db.Query(
+      "INSERT INTO stock_quotes (nse_symbol, observed_at, trading_day, "
+      "last_price, volume, quote_data) SELECT s, ('2026-05-04 "
+      "09:15:00+05:30'::timestamptz + g * interval '1 second'), '2026-05-04', "
+      "CASE WHEN g % 7 = 3 THEN NULL ELSE 100 + g * 0.05 END, "
+      "CASE WHEN g % 5 = 1 THEN NULL ELSE g * 10 END, "
+      "convert_to(s || ' payload ' || g, 'UTF8') "
+      "FROM generate_series(0, 1199) g, "
+      "(VALUES ('AAA'), ('aab'), ('BB-1'), ('B_B')) v(s) "
+      "WHERE s <> 'aab' OR g % 3 = 0");
+  db.Query("SELECT mdc_ensure_partitions(0, 'stock_quotes')");
+}
+
+void Compact(testing::TestDatabase& db) {
+  CompactionRepository compaction(db.pool());
+  auto counts = compaction.CompactThrough(kDay, absl::Seconds(10));
+  ASSERT_TRUE(counts.ok()) << counts.status();
+  ASSERT_EQ(db.Query("SELECT count(*) FROM stock_quotes WHERE trading_day = "
+                     "'2026-05-04'"),
+            "0");
+}
+
+// Later writes to the compacted day: a new instant, a replaced quote, and
+// a quote without a price in place of a priced one.
+void WriteLate(testing::TestDatabase& db) {
+  db.Query(
+      "INSERT INTO stock_quotes (nse_symbol, observed_at, trading_day, "
+      "last_price, volume, quote_data) VALUES "
+      "('AAA', '2026-05-04 09:20:00.5+05:30', '2026-05-04', 7, 7, 'late'), "
+      "('BB-1', '2026-05-04 09:25:00+05:30', '2026-05-04', 8, NULL, 'again'), "
+      "('B_B', '2026-05-04 09:30:01+05:30', '2026-05-04', NULL, 1, 'none')");
+}
+
+// Every value of every row, NULLs told apart.
+std::string Rows(const Result& result) {
+  std::string out;
+  for (int row = 0; row < result.rows(); ++row) {
+    for (int col = 0; col < result.columns(); ++col) {
+      absl::StrAppend(&out,
+                      result.IsNull(row, col)
+                          ? "NULL"
+                          : absl::BytesToHexString(result.Bytes(row, col)),
+                      "|");
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+// The replay page statement's shape (storage/market_event_repository.cc).
+constexpr Statement kDayPage{
+    "test_fast_day_page",
+    "SELECT observed_at, nse_symbol, '', quote_data, NULL::float8 "
+    "FROM stock_quotes WHERE trading_day = $1 "
+    "AND (observed_at, nse_symbol COLLATE \"C\") > ($2, $3 COLLATE \"C\") "
+    "AND observed_at < $4 ORDER BY observed_at, nse_symbol COLLATE \"C\" "
+    "LIMIT $5"};
+constexpr Statement kDayPageOf{
+    "test_fast_day_page_of",
+    "SELECT observed_at, nse_symbol, '', quote_data, NULL::float8 "
+    "FROM stock_quotes WHERE trading_day = $1 "
+    "AND (observed_at, nse_symbol COLLATE \"C\") > ($2, $3 COLLATE \"C\") "
+    "AND observed_at < $4 AND nse_symbol = ANY($6) "
+    "ORDER BY observed_at, nse_symbol COLLATE \"C\" LIMIT $5"};
+
+// Pages through the day with both paths; every page must be the same.
+// Returns the number of rows read.
+int CompareDayPages(testing::TestDatabase& db,
+                    const std::vector<std::string>& symbols, int limit) {
+  auto conn = db.pool().Acquire();
+  EXPECT_TRUE(conn.ok());
+  domain::KeysetBound bound{At(-1), "", ""};
+  const absl::Time end = At(1100);
+  int read = 0;
+  for (int page = 0; page < 1000; ++page) {
+    Params params;
+    params.Date(kDay).Time(bound.at).Text(bound.key1).Time(end).Int32(limit);
+    if (!symbols.empty()) params.TextArray(symbols);
+    const Statement& statement = symbols.empty() ? kDayPage : kDayPageOf;
+    auto fast = DayPageSeeingCompacted(**conn, statement, params, kDay, symbols,
+                                       bound, end, limit);
+    CompactedFilter filter{kDay, kDay, std::nullopt, bound.at, end};
+    if (!symbols.empty()) filter.symbols = symbols;
+    auto general = ExecSeeingCompactedQuotes(**conn, statement, params, filter);
+    EXPECT_TRUE(fast.ok()) << fast.status();
+    EXPECT_TRUE(general.ok()) << general.status();
+    if (!fast.ok() || !general.ok()) return read;
+    EXPECT_EQ(Rows(*fast), Rows(*general)) << "page " << page;
+    read += general->rows();
+    if (general->rows() < limit) break;
+    const int last = general->rows() - 1;
+    bound = {general->Time(last, 0), general->String(last, 1), ""};
+  }
+  return read;
+}
+
+// A symbol's page statements (storage/quote_repository.cc).
+constexpr Statement kPricePoints{
+    "test_fast_price_points",
+    "SELECT observed_at, last_price, volume FROM stock_quotes "
+    "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at < $3 "
+    "AND observed_at > $4 AND last_price IS NOT NULL "
+    "AND trading_day BETWEEN $6 AND $7 ORDER BY observed_at LIMIT $5"};
+constexpr Statement kQuoteRange{
+    "test_fast_quote_range",
+    "SELECT observed_at, quote_data FROM stock_quotes "
+    "WHERE nse_symbol = $1 AND observed_at >= $2 AND observed_at < $3 "
+    "AND observed_at > $4 AND trading_day BETWEEN $6 AND $7 "
+    "ORDER BY observed_at LIMIT $5"};
+
+int CompareSymbolPages(testing::TestDatabase& db, const std::string& symbol,
+                       SymbolPageColumns columns, int limit) {
+  auto conn = db.pool().Acquire();
+  EXPECT_TRUE(conn.ok());
+  const Statement& statement =
+      columns == SymbolPageColumns::kPricePoints ? kPricePoints : kQuoteRange;
+  const absl::Time start = At(10), end = At(1150);
+  absl::Time after = start - absl::Microseconds(1);
+  int read = 0;
+  for (int page = 0; page < 1000; ++page) {
+    Params params;
+    params.Text(symbol)
+        .Time(start)
+        .Time(end)
+        .Time(after)
+        .Int32(limit)
+        .Date(TradingDayFrom(after))
+        .Date(TradingDayTo(end));
+    auto fast = SymbolPageSeeingCompacted(**conn, statement, params, symbol,
+                                          start, end, after, limit, columns);
+    auto general = ExecSeeingCompactedQuotes(
+        **conn, statement, params,
+        CompactedFilter{TradingDayFrom(after), TradingDayTo(end),
+                        std::vector<std::string>{symbol}, after, end});
+    EXPECT_TRUE(fast.ok()) << fast.status();
+    EXPECT_TRUE(general.ok()) << general.status();
+    if (!fast.ok() || !general.ok()) return read;
+    EXPECT_EQ(Rows(*fast), Rows(*general)) << symbol << " page " << page;
+    read += general->rows();
+    if (general->rows() < limit) break;
+    after = general->Time(general->rows() - 1, 0);
+  }
+  return read;
+}
+
+constexpr Statement kLatestOfSymbols{
+    "test_fast_latest_of_symbols",
+    "SELECT s.symbol, q.observed_at, q.quote_data "
+    "FROM unnest($1::text[]) AS s(symbol) "
+    "CROSS JOIN LATERAL (SELECT observed_at, quote_data FROM stock_quotes "
+    "WHERE nse_symbol = s.symbol AND observed_at >= $2 "
+    "AND observed_at <= $3 AND trading_day BETWEEN $4 AND $5 "
+    "ORDER BY observed_at DESC LIMIT 1) q ORDER BY 1"};
+
+// The latest quotes in [not_before, at] by both paths (sorted by symbol:
+// the fast path's rows come in no particular order).
+void CompareLatest(testing::TestDatabase& db, absl::Time not_before,
+                   absl::Time at) {
+  auto conn = db.pool().Acquire();
+  ASSERT_TRUE(conn.ok());
+  std::vector<std::string> symbols = kSymbols;
+  symbols.push_back("NONE");
+  Params params;
+  params.TextArray(symbols)
+      .Time(not_before)
+      .Time(at)
+      .Date(TradingDayFrom(not_before))
+      .Date(TradingDayTo(at));
+  CompactedFilter filter{
+      TradingDayFrom(not_before), TradingDayTo(at), symbols, not_before, at,
+      /*latest_only=*/true};
+  auto fast = LatestSeeingCompacted(**conn, kLatestOfSymbols, params, filter,
+                                    /*with_symbol=*/true);
+  auto general =
+      ExecSeeingCompactedQuotes(**conn, kLatestOfSymbols, params, filter);
+  ASSERT_TRUE(fast.ok()) << fast.status();
+  ASSERT_TRUE(general.ok()) << general.status();
+  std::vector<std::string> fast_rows;
+  for (int row = 0; row < fast->rows(); ++row) {
+    fast_rows.push_back(absl::StrCat(fast->String(row, 0), " ",
+                                     absl::FormatTime(fast->Time(row, 1)), " ",
+                                     fast->String(row, 2)));
+  }
+  std::sort(fast_rows.begin(), fast_rows.end(),
+            [](auto& a, auto& b) { return a < b; });
+  std::vector<std::string> general_rows;
+  for (int row = 0; row < general->rows(); ++row) {
+    general_rows.push_back(absl::StrCat(general->String(row, 0), " ",
+                                        absl::FormatTime(general->Time(row, 1)),
+                                        " ", general->String(row, 2)));
+  }
+  std::sort(general_rows.begin(), general_rows.end());
+  EXPECT_EQ(fast_rows, general_rows)
+      << absl::FormatTime(not_before) << " " << absl::FormatTime(at);
+}
+
+void CompareEveryRead(testing::TestDatabase& db) {
+  for (int limit : {97, 1000}) {
+    EXPECT_GT(CompareDayPages(db, {}, limit), 0);
+    EXPECT_GT(CompareDayPages(db, {"aab", "B_B"}, limit), 0);
+  }
+  for (const std::string& symbol : kSymbols) {
+    for (int limit : {250, 5000}) {
+      EXPECT_GT(CompareSymbolPages(db, symbol, SymbolPageColumns::kPricePoints,
+                                   limit),
+                0);
+      EXPECT_GT(
+          CompareSymbolPages(db, symbol, SymbolPageColumns::kQuotes, limit), 0);
+    }
+  }
+  for (const auto& [from, to] : std::vector<std::pair<int, int>>{{0, 1199},
+                                                                 {300, 301},
+                                                                 {0, 900},
+                                                                 {901, 901},
+                                                                 {1200, 1500},
+                                                                 {-100, -1},
+                                                                 {1000, 1000},
+                                                                 {999, 1001}}) {
+    CompareLatest(db, At(from), At(to));
+  }
+  CompareLatest(db, At(0), At(300) + absl::Milliseconds(500));
+  CompareLatest(db, At(0), At(600) + absl::Microseconds(1));
+  CompareLatest(db, At(0), At(901));
+}
+
+// The dashboard's prices of (symbol, day) keys, every point written out.
+std::string PricesOf(testing::TestDatabase& db, absl::Time before) {
+  QuoteBatchRepository repository(db.pool());
+  const std::vector<domain::SymbolDay> keys = {{"AAA", kDay},
+                                               {"aab", kDay},
+                                               {"B_B", kDay},
+                                               {"NONE", kDay},
+                                               {"AAA", kDay + 1}};
+  auto prices = repository.PricesOfSymbolDays(keys, before);
+  EXPECT_TRUE(prices.ok()) << prices.status();
+  if (!prices.ok()) return "";
+  std::string out;
+  for (const domain::SymbolDay& key : keys) {
+    auto found = prices->find(key);
+    if (found == prices->end()) continue;
+    absl::StrAppend(&out, key.first, " ", absl::FormatCivilTime(key.second),
+                    ":");
+    for (const domain::PricePoint& point : found->second) {
+      absl::StrAppend(&out, " ", absl::FormatTime(point.time), "=",
+                      point.last_price.value_or(-1), "/",
+                      point.volume.value_or(-1));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+TEST(CompactedReadsFast, PricesOfSymbolDaysFromTheBatches) {
+  testing::TestDatabase db;
+  WriteDay(db);
+  const std::string all = PricesOf(db, absl::InfiniteFuture());
+  const std::string part = PricesOf(db, At(900));
+  ASSERT_NE(all, part);
+  Compact(db);
+  EXPECT_EQ(PricesOf(db, absl::InfiniteFuture()), all);
+  EXPECT_EQ(PricesOf(db, At(900)), part);
+  // With later writes the statement runs over both stores: the new price
+  // is there, and the priceless quote took its instant's price away.
+  WriteLate(db);
+  const std::string late = PricesOf(db, absl::InfiniteFuture());
+  EXPECT_NE(
+      late.find(absl::FormatTime(At(300) + absl::Milliseconds(500)) + "=7/7"),
+      std::string::npos);
+  // B_B's line: from "B_B " to the end of its line.
+  auto line_of = [](const std::string& prices, const std::string& symbol) {
+    const size_t start = prices.find(symbol + " ");
+    if (start == std::string::npos) return std::string();
+    return prices.substr(start, prices.find('\n', start) - start);
+  };
+  const std::string priceless_at = absl::FormatTime(At(901)) + "=";
+  EXPECT_NE(line_of(all, "B_B").find(priceless_at), std::string::npos);
+  EXPECT_EQ(line_of(late, "B_B").find(priceless_at), std::string::npos)
+      << "B_B's 09:30:01 kept the price a later write took away";
+}
+
+TEST(CompactedReadsFast, AnswerAsTheStatementOverBothStores) {
+  testing::TestDatabase db;
+  WriteDay(db);
+  // Row-wise: no batch, the statement runs as it is.
+  CompareEveryRead(db);
+  Compact(db);
+  CompareEveryRead(db);
+  WriteLate(db);
+  CompareEveryRead(db);
+}
+
+}  // namespace
+}  // namespace mdc::storage
