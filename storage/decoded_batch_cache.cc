@@ -25,7 +25,9 @@ DecodedBatch DecodedBatchCache::Find(const BatchIdentity& id) {
 }
 
 void DecodedBatchCache::Put(const BatchIdentity& id, DecodedBatch batch) {
-  const int64_t size = SizeOf(batch->quotes) + static_cast<int64_t>(id.symbol.size());
+  const int64_t size = SizeOf(batch->quotes) +
+                       static_cast<int64_t>(batch->instants.capacity() * 8) +
+                       static_cast<int64_t>(id.symbol.size());
   if (size > budget_) return;
   absl::MutexLock lock(&mutex_);
   if (index_.contains(id)) return;

@@ -52,6 +52,7 @@ struct BatchIdentity {
 // read the general way otherwise): checked once, when decoded.
 struct DecodedQuotes {
   std::vector<domain::StoredQuote> quotes;
+  std::vector<int64_t> instants;  // of the quotes (domain::InstantsOf)
   bool ascending = false;
 };
 using DecodedBatch = std::shared_ptr<const DecodedQuotes>;
