@@ -72,8 +72,8 @@ class DecodedBatchCache {
 
   int64_t bytes() const;
 
-  // The memory `quotes` take, roughly (what the budget counts).
-  static int64_t SizeOf(const std::vector<domain::StoredQuote>& quotes);
+  // The memory a kept batch takes, roughly (what the budget counts).
+  static int64_t SizeOf(const BatchIdentity& id, const DecodedQuotes& batch);
 
  private:
   struct Entry {
