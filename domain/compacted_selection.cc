@@ -7,10 +7,6 @@
 namespace mdc::domain {
 namespace {
 
-bool Earlier(const StoredQuote& quote, int64_t at_us) {
-  return quote.observed_at_us < at_us;
-}
-
 // A run's next candidate in a k-way merge, its order key at hand (the
 // heap compares keys, not quotes scattered in memory).
 struct Cursor {
@@ -21,6 +17,15 @@ struct Cursor {
 };
 
 }  // namespace
+
+std::vector<int64_t> InstantsOf(const std::vector<StoredQuote>& quotes) {
+  std::vector<int64_t> instants;
+  instants.reserve(quotes.size());
+  for (const StoredQuote& quote : quotes) {
+    instants.push_back(quote.observed_at_us);
+  }
+  return instants;
+}
 
 bool IsAscending(const std::vector<StoredQuote>& quotes) {
   for (size_t i = 1; i < quotes.size(); ++i) {
@@ -44,25 +49,27 @@ std::vector<QuoteRef> FirstQuotesAfter(const std::vector<QuoteRun>& runs,
   // Moves to a run's next quote that can be read (priced when asked) and
   // keeps its instant; false when the run has none left before end_us.
   auto settle = [&](Cursor& cursor) {
-    const std::vector<StoredQuote>& quotes = *cursor.run->quotes;
-    while (cursor.next < quotes.size() && priced_only &&
-           !quotes[cursor.next].last_price.has_value()) {
-      ++cursor.next;
+    const std::vector<int64_t>& instants = *cursor.run->instants;
+    if (priced_only) {
+      const std::vector<StoredQuote>& quotes = *cursor.run->quotes;
+      while (cursor.next < quotes.size() &&
+             !quotes[cursor.next].last_price.has_value()) {
+        ++cursor.next;
+      }
     }
-    if (cursor.next >= quotes.size()) return false;
-    cursor.at_us = quotes[cursor.next].observed_at_us;
+    if (cursor.next >= instants.size()) return false;
+    cursor.at_us = instants[cursor.next];
     return cursor.at_us < end_us;
   };
   for (const QuoteRun& run : runs) {
-    const std::vector<StoredQuote>& quotes = *run.quotes;
+    const std::vector<int64_t>& instants = *run.instants;
     Cursor cursor{
         0, run.symbol, &run,
         static_cast<size_t>(
-            std::lower_bound(quotes.begin(), quotes.end(), after_us, Earlier) -
-            quotes.begin())};
+            std::lower_bound(instants.begin(), instants.end(), after_us) -
+            instants.begin())};
     // At the bound's instant only symbols after the bound's come after it.
-    if (cursor.next < quotes.size() &&
-        quotes[cursor.next].observed_at_us == after_us &&
+    if (cursor.next < instants.size() && instants[cursor.next] == after_us &&
         *run.symbol <= after_symbol) {
       ++cursor.next;
     }
@@ -84,15 +91,13 @@ std::vector<QuoteRef> FirstQuotesAfter(const std::vector<QuoteRun>& runs,
 
 const StoredQuote* LatestWithin(const QuoteRun& run, int64_t not_before_us,
                                 int64_t at_us) {
-  const std::vector<StoredQuote>& quotes = *run.quotes;
+  const std::vector<int64_t>& instants = *run.instants;
   // The first quote after at_us; the one before it is the latest <= at_us.
-  auto after = std::upper_bound(quotes.begin(), quotes.end(), at_us,
-                                [](int64_t at, const StoredQuote& quote) {
-                                  return at < quote.observed_at_us;
-                                });
-  if (after == quotes.begin()) return nullptr;
-  const StoredQuote& latest = *(after - 1);
-  return latest.observed_at_us >= not_before_us ? &latest : nullptr;
+  const size_t after = static_cast<size_t>(
+      std::upper_bound(instants.begin(), instants.end(), at_us) -
+      instants.begin());
+  if (after == 0 || instants[after - 1] < not_before_us) return nullptr;
+  return &(*run.quotes)[after - 1];
 }
 
 }  // namespace mdc::domain

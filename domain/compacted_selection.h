@@ -14,11 +14,17 @@
 
 namespace mdc::domain {
 
-// A symbol's quotes (one batch) ascending by observed_at.
+// A symbol's quotes (one batch) ascending by observed_at, with their
+// instants side by side (InstantsOf): the searches and the merge read those,
+// eight bytes a quote, not the quotes scattered in memory.
 struct QuoteRun {
   const std::string* symbol;
   const std::vector<StoredQuote>* quotes;
+  const std::vector<int64_t>* instants;
 };
+
+// The observed_at of each of `quotes`, in their order.
+std::vector<int64_t> InstantsOf(const std::vector<StoredQuote>& quotes);
 
 // One quote of a run.
 struct QuoteRef {

@@ -221,6 +221,7 @@ absl::StatusOr<CompactedBatches> LoadCompactedBatches(
       if (!decoded.ok()) return decoded.status();
       auto quotes = std::make_shared<DecodedQuotes>();
       quotes->quotes = *std::move(decoded);
+      quotes->instants = domain::InstantsOf(quotes->quotes);
       quotes->ascending = domain::IsAscending(quotes->quotes);
       cache.Put(id, quotes);
       // A batch compacted again between the two statements is another

@@ -26,7 +26,8 @@ bool RunsOf(const CompactedBatches& loaded,
   runs.reserve(loaded.batches.size());
   for (const CompactedBatch& batch : loaded.batches) {
     if (!batch.quotes->ascending) return false;
-    runs.push_back({&batch.symbol, &batch.quotes->quotes});
+    runs.push_back(
+        {&batch.symbol, &batch.quotes->quotes, &batch.quotes->instants});
   }
   return true;
 }
@@ -156,7 +157,8 @@ absl::StatusOr<Result> LatestSeeingCompacted(Connection& conn,
   // Each symbol's latest compacted quote (its one batch).
   absl::flat_hash_map<std::string, const domain::StoredQuote*> compacted;
   for (const CompactedBatch& batch : loaded->batches) {
-    const domain::QuoteRun run{&batch.symbol, &batch.quotes->quotes};
+    const domain::QuoteRun run{&batch.symbol, &batch.quotes->quotes,
+                               &batch.quotes->instants};
     if (!batch.quotes->ascending) {
       return ExecSeeingLoadedQuotes(conn, statement, params, *loaded, filter);
     }

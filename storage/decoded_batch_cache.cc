@@ -25,7 +25,7 @@ DecodedBatch DecodedBatchCache::Find(const BatchIdentity& id) {
 }
 
 void DecodedBatchCache::Put(const BatchIdentity& id, DecodedBatch batch) {
-  const int64_t size = SizeOf(batch->quotes) + static_cast<int64_t>(id.symbol.size());
+  const int64_t size = SizeOf(id, *batch);
   if (size > budget_) return;
   absl::MutexLock lock(&mutex_);
   if (index_.contains(id)) return;
@@ -44,11 +44,13 @@ int64_t DecodedBatchCache::bytes() const {
   return bytes_;
 }
 
-int64_t DecodedBatchCache::SizeOf(
-    const std::vector<domain::StoredQuote>& quotes) {
+int64_t DecodedBatchCache::SizeOf(const BatchIdentity& id,
+                                  const DecodedQuotes& batch) {
   int64_t size = static_cast<int64_t>(
-      sizeof(quotes) + quotes.capacity() * sizeof(domain::StoredQuote));
-  for (const domain::StoredQuote& quote : quotes) {
+      sizeof(batch) + id.symbol.size() +
+      batch.quotes.capacity() * sizeof(domain::StoredQuote) +
+      batch.instants.capacity() * sizeof(int64_t));
+  for (const domain::StoredQuote& quote : batch.quotes) {
     // Short payloads live inside the string itself.
     if (quote.quote_data.capacity() > 15) {
       size += static_cast<int64_t>(quote.quote_data.capacity());

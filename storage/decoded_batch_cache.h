@@ -52,6 +52,7 @@ struct BatchIdentity {
 // read the general way otherwise): checked once, when decoded.
 struct DecodedQuotes {
   std::vector<domain::StoredQuote> quotes;
+  std::vector<int64_t> instants;  // of the quotes (domain::InstantsOf)
   bool ascending = false;
 };
 using DecodedBatch = std::shared_ptr<const DecodedQuotes>;
@@ -71,8 +72,8 @@ class DecodedBatchCache {
 
   int64_t bytes() const;
 
-  // The memory `quotes` take, roughly (what the budget counts).
-  static int64_t SizeOf(const std::vector<domain::StoredQuote>& quotes);
+  // The memory a kept batch takes, roughly (what the budget counts).
+  static int64_t SizeOf(const BatchIdentity& id, const DecodedQuotes& batch);
 
  private:
   struct Entry {

@@ -37,9 +37,13 @@ class CompactedSelectionTest : public ::testing::Test {
                                                   Quote(30)};
   const std::vector<StoredQuote> upper_first_ = {Quote(10), Quote(15)};
   const std::vector<StoredQuote> upper_second_ = {Quote(20), Quote(40)};
-  const std::vector<QuoteRun> runs_ = {{&lower_, &lower_quotes_},
-                                       {&upper_, &upper_second_},
-                                       {&upper_, &upper_first_}};
+  const std::vector<int64_t> lower_at_ = InstantsOf(lower_quotes_),
+                             upper_first_at_ = InstantsOf(upper_first_),
+                             upper_second_at_ = InstantsOf(upper_second_);
+  const std::vector<QuoteRun> runs_ = {
+      {&lower_, &lower_quotes_, &lower_at_},
+      {&upper_, &upper_second_, &upper_second_at_},
+      {&upper_, &upper_first_, &upper_first_at_}};
 };
 
 TEST_F(CompactedSelectionTest, MergesInInstantThenByteOrder) {
@@ -67,7 +71,7 @@ TEST_F(CompactedSelectionTest, PricedOnlySkipsQuotesWithoutAPrice) {
 }
 
 TEST_F(CompactedSelectionTest, LatestWithinBounds) {
-  const QuoteRun run{&lower_, &lower_quotes_};
+  const QuoteRun run{&lower_, &lower_quotes_, &lower_at_};
   EXPECT_EQ(LatestWithin(run, 0, 25)->observed_at_us, 20);
   EXPECT_EQ(LatestWithin(run, 0, 30)->observed_at_us, 30);
   EXPECT_EQ(LatestWithin(run, 0, 1000)->observed_at_us, 30);
