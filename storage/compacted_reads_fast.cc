@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/time/clock.h"
 #include "domain/compacted_selection.h"
 #include "domain/time.h"
+#include "storage/day_page_read_ahead.h"
 #include "storage/pg_binary.h"
 #include "storage/synthesized_result.h"
 #include "storage/trading_day_bounds.h"
@@ -59,42 +62,126 @@ absl::StatusOr<Result> ExecOverBothStores(
   return conn.Exec(WithCompactedQuotes(statement, first), params);
 }
 
-}  // namespace
+// What DayPageSeeingCompacted checks before it serves pages read ahead:
+// whether the row store holds a quote of the day ($1) of the symbols ($2,
+// all when NULL) in [$3, $4], and the day's batches (their number and
+// latest compaction).
+constexpr Statement kDayPageAheadCheck{
+    "compacted_quotes_day_page_ahead_check",
+    "SELECT (SELECT EXISTS (SELECT 1 FROM stock_quote_rows "
+    "WHERE trading_day = $1 AND ($2::text[] IS NULL OR nse_symbol = ANY($2)) "
+    "AND observed_at >= $3 AND observed_at <= $4)), count(*), "
+    "coalesce(max(compacted_at), '-infinity') "
+    "FROM stock_quote_batches WHERE trading_day = $1"};
 
-absl::StatusOr<Result> DayPageSeeingCompacted(
-    Connection& conn, const Statement& statement, Params params,
-    absl::CivilDay day, const std::vector<std::string>& symbols,
-    const domain::KeysetBound& bound, absl::Time end, int limit) {
-  CompactedFilter filter{day, day, std::nullopt, bound.at, end};
-  if (!symbols.empty()) filter.symbols = symbols;
-  auto loaded = LoadCompactedBatches(conn, filter);
-  if (!loaded.ok()) return loaded.status();
-  if (loaded->batches.empty()) return conn.Exec(statement, params);
-  std::vector<domain::QuoteRun> runs;
-  if (!RunsOf(*loaded, runs)) {
-    return ExecSeeingLoadedQuotes(conn, statement, std::move(params), *loaded,
-                                  filter);
+struct DayCheck {
+  bool row_store_has_rows = false;
+  int64_t batches = 0;
+  int64_t compacted_us = 0;
+};
+
+absl::StatusOr<DayCheck> CheckDay(Connection& conn, absl::CivilDay day,
+                                  const std::vector<std::string>& symbols,
+                                  absl::Time after, absl::Time end) {
+  Params params;
+  params.Date(day);
+  if (symbols.empty()) {
+    params.Null(pg_binary::kTextArrayOid);
+  } else {
+    params.TextArray(symbols);
   }
-  // Exact even with rows in the row store: a row replaces only the
-  // compacted quote of its own key, so it takes that quote's place in the
-  // order, and the page's filters are all on the key.
-  const std::vector<domain::QuoteRef> picked =
-      domain::FirstQuotesAfter(runs, absl::ToUnixMicros(bound.at), bound.key1,
-                               absl::ToUnixMicros(end), limit);
-  if (loaded->row_store_has_rows) {
-    return ExecOverBothStores(conn, statement, std::move(params), *loaded,
-                              picked);
-  }
+  params.Time(after).Time(end);
+  auto result = conn.Exec(kDayPageAheadCheck, params);
+  if (!result.ok()) return result.status();
+  const absl::Time compacted = result->Time(0, 2);
+  return DayCheck{result->Bool(0, 0), result->Int64(0, 1),
+                  compacted == absl::InfinitePast()
+                      ? INT64_MIN
+                      : absl::ToUnixMicros(compacted)};
+}
+
+// The page of `limit` quotes from `ahead`'s next one on, built as the rows
+// the day page's statement would have sent; the rest kept for the next page.
+Result ServeAhead(DayPageKey key, DayPageQuotes ahead, int limit) {
   SynthesizedResult page(
       {kTimestamptzOid, kTextOid, kTextOid, kByteaOid, kFloat8Oid});
-  for (const domain::QuoteRef& ref : picked) {
+  const size_t stop =
+      std::min(ahead.quotes.size(), ahead.next + static_cast<size_t>(limit));
+  for (size_t i = ahead.next; i < stop; ++i) {
+    const domain::QuoteRef& ref = ahead.quotes[i];
     page.AddRow();
     page.SetTime(0, absl::FromUnixMicros(ref.quote->observed_at_us));
     page.SetBytes(1, *ref.symbol);
     page.SetBytes(2, "");
     page.SetBytes(3, ref.quote->quote_data);
   }
+  ahead.next = stop;
+  ahead.kept_at = absl::Now();
+  DayPageReadAhead::Shared().Keep(std::move(key), std::move(ahead));
   return std::move(page).Take();
+}
+
+}  // namespace
+
+absl::StatusOr<Result> DayPageSeeingCompacted(
+    Connection& conn, const Statement& statement, Params params,
+    absl::CivilDay day, const std::vector<std::string>& symbols,
+    const domain::KeysetBound& bound, absl::Time end, int limit) {
+  DayPageKey key{day,
+                 symbols,
+                 absl::ToUnixMicros(end),
+                 limit,
+                 absl::ToUnixMicros(bound.at),
+                 bound.key1};
+  const absl::Time now = absl::Now();
+  if (auto ahead = DayPageReadAhead::Shared().Take(key, now)) {
+    const size_t left = ahead->quotes.size() - ahead->next;
+    auto check = CheckDay(conn, day, symbols, bound.at, end);
+    if (!check.ok()) return check.status();
+    if (!check->row_store_has_rows && check->batches == ahead->day_batches &&
+        check->compacted_us == ahead->day_compacted_us &&
+        (left >= static_cast<size_t>(limit) || ahead->to_the_end)) {
+      return ServeAhead(std::move(key), *std::move(ahead), limit);
+    }
+  }
+  CompactedFilter filter{day, day, std::nullopt, bound.at, end};
+  if (!symbols.empty()) filter.symbols = symbols;
+  auto loaded = LoadCompactedBatches(conn, filter);
+  if (!loaded.ok()) return loaded.status();
+  if (loaded->batches.empty()) return conn.Exec(statement, params);
+  auto batches = std::make_shared<const CompactedBatches>(*std::move(loaded));
+  std::vector<domain::QuoteRun> runs;
+  if (!RunsOf(*batches, runs)) {
+    return ExecSeeingLoadedQuotes(conn, statement, std::move(params), *batches,
+                                  filter);
+  }
+  if (batches->row_store_has_rows) {
+    // Exact even with rows in the row store: a row replaces only the
+    // compacted quote of its own key, so it takes that quote's place in the
+    // order, and the page's filters are all on the key.
+    const std::vector<domain::QuoteRef> picked = domain::FirstQuotesAfter(
+        runs, key.after_us, bound.key1, key.end_us, limit);
+    return ExecOverBothStores(conn, statement, std::move(params), *batches,
+                              picked);
+  }
+  // From the batches alone: this page and the next ones at once
+  // (storage/day_page_read_ahead.h), with what the next pages check. A
+  // change between the listing and this check is the window the listing
+  // and the fetch of the batches have too (docs/architecture.md, Limits);
+  // a day deleted meanwhile (no batches) or written to is not read ahead.
+  auto day_now = CheckDay(conn, day, symbols, bound.at, end);
+  if (!day_now.ok()) return day_now.status();
+  const bool read_ahead = !day_now->row_store_has_rows && day_now->batches > 0;
+  const int64_t wanted = int64_t{limit} * (read_ahead ? kDayPageReadAhead : 1);
+  const int pick = wanted > INT32_MAX ? INT32_MAX : static_cast<int>(wanted);
+  DayPageQuotes ahead;
+  ahead.quotes = domain::FirstQuotesAfter(runs, key.after_us, bound.key1,
+                                          key.end_us, pick);
+  ahead.to_the_end = ahead.quotes.size() < static_cast<size_t>(pick);
+  ahead.day_batches = day_now->batches;
+  ahead.day_compacted_us = day_now->compacted_us;
+  ahead.batches = std::move(batches);
+  return ServeAhead(std::move(key), std::move(ahead), limit);
 }
 
 absl::StatusOr<Result> SymbolPageSeeingCompacted(

@@ -328,5 +328,60 @@ TEST(CompactedReadsFast, AnswerAsTheStatementOverBothStores) {
   CompareEveryRead(db);
 }
 
+// The pages of a compacted day are read ahead (storage/day_page_read_ahead.h):
+// a page asked for after the day changed (a late write within it, the day's
+// batches compacted again or deleted) must still answer as the statement.
+TEST(CompactedReadsFast, PagesReadAheadSeeWhatChangedBetweenPages) {
+  testing::TestDatabase db;
+  WriteDay(db);
+  Compact(db);
+  auto conn = db.pool().Acquire();
+  ASSERT_TRUE(conn.ok());
+  const absl::Time end = At(1100);
+  const int limit = 100;
+  domain::KeysetBound bound{At(-1), "", ""};
+  // Reads the next page both ways and moves the bound past it.
+  auto next_page = [&](const std::string& when) {
+    Params params;
+    params.Date(kDay).Time(bound.at).Text(bound.key1).Time(end).Int32(limit);
+    auto fast = DayPageSeeingCompacted(**conn, kDayPage, params, kDay, {},
+                                       bound, end, limit);
+    auto general = ExecSeeingCompactedQuotes(
+        **conn, kDayPage, params,
+        CompactedFilter{kDay, kDay, std::nullopt, bound.at, end});
+    ASSERT_TRUE(fast.ok()) << fast.status();
+    ASSERT_TRUE(general.ok()) << general.status();
+    EXPECT_EQ(Rows(*fast), Rows(*general)) << when;
+    if (general->rows() > 0) {
+      const int last = general->rows() - 1;
+      bound = {general->Time(last, 0), general->String(last, 1), ""};
+    }
+  };
+  next_page("the first page");  // reads the next ones ahead
+  next_page("a page read ahead");
+  // A new instant of another symbol inside the next page, in the row store.
+  const std::string instant = absl::FormatTime(
+      "%Y-%m-%d %H:%M:%E6S%Ez", bound.at + absl::Milliseconds(500), kIst);
+  db.Query(absl::StrCat(
+      "INSERT INTO stock_quotes (nse_symbol, observed_at, trading_day, "
+      "last_price, volume, quote_data) VALUES ('ZZZ', '",
+      instant, "', '2026-05-04', 1, 1, 'between pages')"));
+  next_page("after a late write within the page");
+  next_page("the page after the late write");
+  // The late write folded in by a new compaction of the day.
+  Compact(db);
+  next_page("after the day was compacted again");
+  next_page("the page after that");
+  // The day deleted (its batches gone) while pages are read ahead.
+  db.Query("DELETE FROM stock_quote_batches WHERE trading_day = '2026-05-04'");
+  next_page("after the day was deleted");
+  Params params;
+  params.Date(kDay).Time(bound.at).Text(bound.key1).Time(end).Int32(limit);
+  auto after_delete = DayPageSeeingCompacted(**conn, kDayPage, params, kDay, {},
+                                             bound, end, limit);
+  ASSERT_TRUE(after_delete.ok()) << after_delete.status();
+  EXPECT_EQ(after_delete->rows(), 0);
+}
+
 }  // namespace
 }  // namespace mdc::storage
