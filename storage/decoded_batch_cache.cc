@@ -8,7 +8,8 @@ bool BatchIdentity::operator==(const BatchIdentity& other) const {
   return symbol == other.symbol && trading_day == other.trading_day &&
          first_observed_at_us == other.first_observed_at_us &&
          compacted_at_us == other.compacted_at_us && min_seq == other.min_seq &&
-         max_seq == other.max_seq && row_count == other.row_count;
+         max_seq == other.max_seq && row_count == other.row_count &&
+         table == other.table;
 }
 
 DecodedBatchCache& DecodedBatchCache::Shared() {
@@ -25,7 +26,9 @@ DecodedBatch DecodedBatchCache::Find(const BatchIdentity& id) {
 }
 
 void DecodedBatchCache::Put(const BatchIdentity& id, DecodedBatch batch) {
-  const int64_t size = SizeOf(batch->quotes) + static_cast<int64_t>(id.symbol.size());
+  const int64_t size =
+      SizeOf(batch->quotes) + static_cast<int64_t>(id.symbol.size()) +
+      static_cast<int64_t>(batch->day_change_perc.capacity() * sizeof(double));
   if (size > budget_) return;
   absl::MutexLock lock(&mutex_);
   if (index_.contains(id)) return;
