@@ -8,7 +8,8 @@ bool BatchIdentity::operator==(const BatchIdentity& other) const {
   return symbol == other.symbol && trading_day == other.trading_day &&
          first_observed_at_us == other.first_observed_at_us &&
          compacted_at_us == other.compacted_at_us && min_seq == other.min_seq &&
-         max_seq == other.max_seq && row_count == other.row_count;
+         max_seq == other.max_seq && row_count == other.row_count &&
+         table == other.table;
 }
 
 DecodedBatchCache& DecodedBatchCache::Shared() {
@@ -49,7 +50,8 @@ int64_t DecodedBatchCache::SizeOf(const BatchIdentity& id,
   int64_t size = static_cast<int64_t>(
       sizeof(batch) + id.symbol.size() +
       batch.quotes.capacity() * sizeof(domain::StoredQuote) +
-      batch.instants.capacity() * sizeof(int64_t));
+      batch.instants.capacity() * sizeof(int64_t) +
+      batch.day_change_perc.capacity() * sizeof(double));
   for (const domain::StoredQuote& quote : batch.quotes) {
     // Short payloads live inside the string itself.
     if (quote.quote_data.capacity() > 15) {

@@ -28,6 +28,10 @@ namespace mdc::storage {
 // stays well under 200 MB.
 inline constexpr int64_t kDecodedBatchCacheBytes = int64_t{48} << 20;
 
+// Which table a batch is stored in: a NIFTY batch has no symbol, so the
+// table tells it apart from a stock batch of the same day and instant.
+enum class BatchTable { kStockQuotes, kNiftyQuotes };
+
 // What names one stored batch's content.
 struct BatchIdentity {
   std::string symbol;
@@ -37,13 +41,14 @@ struct BatchIdentity {
   int64_t min_seq = 0;
   int64_t max_seq = 0;
   int64_t row_count = 0;
+  BatchTable table = BatchTable::kStockQuotes;
 
   bool operator==(const BatchIdentity& other) const;
   template <typename H>
   friend H AbslHashValue(H h, const BatchIdentity& b) {
     return H::combine(std::move(h), b.symbol, b.trading_day,
                       b.first_observed_at_us, b.compacted_at_us, b.min_seq,
-                      b.max_seq, b.row_count);
+                      b.max_seq, b.row_count, b.table);
   }
 };
 
@@ -53,6 +58,8 @@ struct BatchIdentity {
 struct DecodedQuotes {
   std::vector<domain::StoredQuote> quotes;
   std::vector<int64_t> instants;  // of the quotes (domain::InstantsOf)
+  // A NIFTY batch's: each quote's own day change (empty for a stock batch).
+  std::vector<double> day_change_perc;
   bool ascending = false;
 };
 using DecodedBatch = std::shared_ptr<const DecodedQuotes>;

@@ -10,6 +10,7 @@
 #include "absl/time/time.h"
 #include "domain/market_enums.h"
 #include "storage/compacted_nifty.h"
+#include "storage/compacted_nifty_fast.h"
 #include "storage/compacted_reads_fast.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
@@ -354,9 +355,10 @@ absl::StatusOr<Result> MarketEventRepository::NiftyPage(
   // one is at bound.at itself (storage/compacted_nifty.h).
   CompactedNiftyFilter compacted{day, day, bound.at, end};
   if (limit > 0 && limit < INT32_MAX) compacted.first_count = limit + 1;
-  return ExecSeeingCompactedNifty(
+  return NiftyPageSeeingCompacted(
       **conn, kReplayNifty,
-      Params().Date(day).Time(bound.at).Time(end).Int32(limit), compacted);
+      Params().Date(day).Time(bound.at).Time(end).Int32(limit), compacted,
+      /*start=*/bound.at, bound.at, end, limit, NiftyPageColumns::kReplay);
 }
 
 absl::StatusOr<Result> MarketEventRepository::ShortlistsPage(

@@ -7,6 +7,7 @@
 #include "domain/time.h"
 #include "storage/committed_write.h"
 #include "storage/compacted_nifty.h"
+#include "storage/compacted_nifty_fast.h"
 #include "storage/quote_columns.h"
 #include "storage/rows.h"
 #include "storage/trading_day_bounds.h"
@@ -112,7 +113,7 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
                                  page_after, end};
   if (limit > 0 && limit < INT32_MAX) compacted.first_count = limit + 1;
   compacted.priced_only = &page == &kNiftyPricePoints;
-  return ExecSeeingCompactedNifty(**conn, page,
+  return NiftyPageSeeingCompacted(**conn, page,
                                   Params()
                                       .Time(start)
                                       .Time(end)
@@ -120,7 +121,10 @@ absl::StatusOr<Result> ExecPage(ConnectionPool& pool, const Statement& page,
                                       .Int32(limit)
                                       .Date(TradingDayFrom(page_after))
                                       .Date(TradingDayTo(end)),
-                                  compacted);
+                                  compacted, start, page_after, end, limit,
+                                  compacted.priced_only
+                                      ? NiftyPageColumns::kPricePoints
+                                      : NiftyPageColumns::kQuotes);
 }
 
 }  // namespace
@@ -152,13 +156,13 @@ absl::StatusOr<std::optional<v1::NiftyQuote>> NiftyRepository::FindLatest(
   CompactedNiftyFilter compacted{TradingDayFrom(not_before), TradingDayTo(at),
                                  not_before, at};
   compacted.latest_only = true;
-  auto result = ExecSeeingCompactedNifty(**conn, kFindLatestNifty,
-                                         Params()
-                                             .Time(not_before)
-                                             .Time(at)
-                                             .Date(TradingDayFrom(not_before))
-                                             .Date(TradingDayTo(at)),
-                                         compacted);
+  auto result = NiftyLatestSeeingCompacted(**conn, kFindLatestNifty,
+                                           Params()
+                                               .Time(not_before)
+                                               .Time(at)
+                                               .Date(TradingDayFrom(not_before))
+                                               .Date(TradingDayTo(at)),
+                                           compacted);
   if (!result.ok()) return result.status();
   return ReadFirstRow<v1::NiftyQuote>(*result, NiftyAt);
 }

@@ -23,7 +23,8 @@
 # Then a day of NIFTY quotes (bench/compact/nifty.go: MDC_COMPACT_NIFTY_SECONDS
 # quotes, one a second, the level a random walk) the same way: bytes per
 # quote row-wise and compacted, the compaction, the NIFTY export and as-of
-# before and after (byte for byte). Then it prints markdown tables, stops
+# before and after (byte for byte), and SAMPLES NIFTY as-of reads spread
+# over the day for their p99. Then it prints markdown tables, stops
 # what it started and drops the database.
 #
 #   MDC_BENCH_DATABASE_URL=postgres://mdc:PW@127.0.0.1:54329/mdc \
@@ -205,6 +206,13 @@ nifty_reads() {
     timed "$1.export" "/v1/developer/export/nifty?start_date=$nday&end_date=$nday&format=csv"
     timed "$1.asof" "/v1/developer/nifty?datetime=${nday}T12:00:00"
   done
+  # As-of latency samples at instants spread over the day (the same in
+  # both stages), for the p99.
+  local i at
+  for i in $(seq 0 $((samples - 1))); do
+    at=$(date -u -d "$nday 09:15:00 UTC + $((i * nifty_quotes / samples)) seconds" +%H:%M:%S)
+    timed "$1.asof_p" "/v1/developer/nifty?datetime=${nday}T$at"
+  done
 }
 nifty_reads nifty.rows
 nifty_batches_before=$(psql_ -c "SELECT pg_total_relation_size('nifty_quote_batches')")
@@ -219,11 +227,17 @@ psql_ -c "VACUUM (ANALYZE) nifty_quote_batches" -c "CHECKPOINT"
 nifty_batch_bytes=$(($(psql_ -c "SELECT pg_total_relation_size('nifty_quote_batches')") - nifty_batches_before))
 nifty_column_bytes=$(psql_ -c "SELECT sum(pg_column_size(columns)) FROM nifty_quote_batches WHERE trading_day = '$nday'")
 nifty_reads nifty.compacted
-for read in export asof; do
+for read in export asof asof_p; do
   cmp -s "$work/nifty.rows.$read.out" "$work/nifty.compacted.$read.out" ||
     die "nifty: the $read read answers differently after compaction"
 done
 nifty_ratio() { echo "scale=2; $(median "nifty.rows.$1") / $(median "nifty.compacted.$1")" | bc; }
+# NIFTY export rows/s row-wise / compacted, and the as-of samples' median
+# and p99 (ms) row-wise / compacted (p99 slower by).
+nifty_export_rates=$(echo "$(median nifty.rows.export) $(median nifty.compacted.export)" |
+  awk -v q="$nifty_quotes" '{printf "%d / %d", q / $1, q / $2}')
+nifty_asof_p99s=$(echo "$(median nifty.rows.asof_p) $(median nifty.compacted.asof_p) $(p99 nifty.rows.asof_p) $(p99 nifty.compacted.asof_p)" |
+  awk '{printf "%.1f / %.1f; %.1f / %.1f (%.2fx)", $1 * 1000, $2 * 1000, $3 * 1000, $4 * 1000, $4 / $3}')
 
 # The serving mdc-server's peak RSS over the whole run (its cache of
 # decoded batches included).
@@ -241,9 +255,9 @@ Speeds are row-wise seconds / compacted seconds (above 1: the compacted day read
 
 NIFTY: $nifty_quotes quotes, one a second.
 
-| kind | bytes/quote row-wise | bytes/quote compacted | of which the encoded columns | smaller by | compaction quotes/s | compaction peak RSS (MB) | NIFTY export speed compacted/row-wise | NIFTY as-of speed |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|
-| nifty | $((nifty_row_bytes / nifty_quotes)) | $((nifty_batch_bytes / nifty_quotes)) | $((nifty_column_bytes / nifty_quotes)) | $(echo "scale=1; $nifty_row_bytes / $nifty_batch_bytes" | bc) | $(echo "$nifty_quotes / $nifty_compact_s" | bc) | $(($(awk '{print $1}' "$work/nifty.rss") / 1024)) | $(nifty_ratio export) | $(nifty_ratio asof) |
+| kind | bytes/quote row-wise | bytes/quote compacted | of which the encoded columns | smaller by | compaction quotes/s | compaction peak RSS (MB) | NIFTY export speed compacted/row-wise | NIFTY as-of speed | NIFTY export rows/s row-wise / compacted | NIFTY as-of ms ($samples samples): median row-wise / compacted; p99 row-wise / compacted (p99 slower by) |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| nifty | $((nifty_row_bytes / nifty_quotes)) | $((nifty_batch_bytes / nifty_quotes)) | $((nifty_column_bytes / nifty_quotes)) | $(echo "scale=1; $nifty_row_bytes / $nifty_batch_bytes" | bc) | $(echo "$nifty_quotes / $nifty_compact_s" | bc) | $(($(awk '{print $1}' "$work/nifty.rss") / 1024)) | $(nifty_ratio export) | $(nifty_ratio asof) | $nifty_export_rates | $nifty_asof_p99s |
 
 Reads of the day ($symbols symbols): export rows/s (median of $rounds), median and p99 of $samples as-of and cross-section reads of every symbol.
 

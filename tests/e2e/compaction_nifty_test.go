@@ -158,7 +158,13 @@ func TestCompactionKeepsEveryNiftyReadTheSame(t *testing.T) {
 	// A later write: a new quote and one replacing a compacted quote land in
 	// the row store and are read at once; the next compaction folds them in.
 	postNifty(t, s, token, devQuote{niftyCompactDay + "T12:00:05", 19999, 5}, devQuote{niftyCompactDay + "T12:00:00", 17777, 7})
-	waitForNiftyTallies(t, s, niftyCompactDay, 1022)
+	// And a quote without a price replacing a priced compacted one: the
+	// candles and price pages read over both stores lose that price.
+	failed, dayChange := niftyCompactQuote(5)
+	expectStatus(t, s.Do(t, "POST", "/v1/developer/collector/nifty", token, map[string]any{"data": map[string]any{
+		"timestamp": niftyCompactDay + "T12:00:10", "timezone": "Asia/Kolkata", "quoteData": failed, "dayChangePerc": dayChange,
+	}}), 200)
+	waitForNiftyTallies(t, s, niftyCompactDay, 1023)
 	late := readAll(t, s, token, reads)
 	if q := s.Do(t, "GET", reads[0], token, nil); !strings.Contains(q.Text(), "17777") {
 		t.Errorf("NIFTY as-of after the late write reads the compacted quote: %s", q.Text())
@@ -167,7 +173,7 @@ func TestCompactionKeepsEveryNiftyReadTheSame(t *testing.T) {
 		t.Errorf("NIFTY CSV export after the late writes: %d lines, want %d", got, want)
 	}
 	r = compact(t, s, niftyCompactDay)
-	if r.Status != 200 || fmt.Sprint(r.JSON["niftyDays"]) != "1" || fmt.Sprint(r.JSON["niftyQuotes"]) != "2" {
+	if r.Status != 200 || fmt.Sprint(r.JSON["niftyDays"]) != "1" || fmt.Sprint(r.JSON["niftyQuotes"]) != "3" {
 		t.Errorf("compacting the late NIFTY writes: %v", r)
 	}
 	sameReads(t, "after folding the late writes in", late, readAll(t, s, token, reads))
