@@ -125,6 +125,7 @@ absl::StatusOr<DecodedBatch> DecodedNifty(Connection& conn,
       quotes->quotes.push_back(std::move(nifty.quote));
       quotes->day_change_perc.push_back(nifty.day_change_perc);
     }
+    quotes->instants = domain::InstantsOf(quotes->quotes);
     quotes->ascending = domain::IsAscending(quotes->quotes);
     cache.Put(id, quotes);
     batch = std::move(quotes);
@@ -272,9 +273,9 @@ absl::StatusOr<Result> NiftyLatestSeeingCompacted(
     }
     held = *std::move(decoded);
     static const std::string kNoSymbol;
-    if (const domain::StoredQuote* found =
-            domain::LatestWithin(domain::QuoteRun{&kNoSymbol, &held->quotes},
-                                 not_before_us, at_us)) {
+    if (const domain::StoredQuote* found = domain::LatestWithin(
+            domain::QuoteRun{&kNoSymbol, &held->quotes, &held->instants},
+            not_before_us, at_us)) {
       latest = PickedNifty{held.get(),
                            static_cast<size_t>(found - held->quotes.data())};
     }
