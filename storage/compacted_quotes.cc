@@ -170,6 +170,77 @@ struct ShadowedStatement {
 
 }  // namespace
 
+namespace {
+
+// Decodes (or finds in the cache) the batches of `loaded` at `places` whose
+// quotes are not set yet; `ids` are the listed identities of every batch.
+absl::Status FillBatches(Connection& conn,
+                         const std::vector<BatchIdentity>& ids,
+                         const std::vector<size_t>& places,
+                         CompactedBatches& loaded) {
+  DecodedBatchCache& cache = DecodedBatchCache::Shared();
+  // The batches not in the cache, by key, and where they go.
+  std::vector<std::string> missing_symbols;
+  std::vector<absl::CivilDay> missing_days;
+  std::vector<absl::Time> missing_firsts;
+  absl::flat_hash_map<BatchIdentity, size_t> missing_at;
+  for (size_t place : places) {
+    if (loaded.batches[place].quotes != nullptr) continue;
+    const BatchIdentity& id = ids[place];
+    loaded.batches[place].quotes = cache.Find(id);
+    if (loaded.batches[place].quotes == nullptr) {
+      missing_symbols.push_back(id.symbol);
+      missing_days.push_back(id.trading_day);
+      missing_firsts.push_back(absl::FromUnixMicros(id.first_observed_at_us));
+      missing_at.emplace(id, place);
+    }
+  }
+  if (missing_symbols.empty()) return absl::OkStatus();
+  auto fetched = conn.Exec(kFetchColumns, Params()
+                                              .TextArray(missing_symbols)
+                                              .DateArray(missing_days)
+                                              .TimeArray(missing_firsts));
+  if (!fetched.ok()) return fetched.status();
+  for (int row = 0; row < fetched->rows(); ++row) {
+    const BatchIdentity id = IdentityAt(*fetched, row);
+    auto decoded = domain::DecodeQuoteBatch(fetched->Bytes(row, 7));
+    if (!decoded.ok()) return decoded.status();
+    auto quotes = std::make_shared<DecodedQuotes>();
+    quotes->quotes = *std::move(decoded);
+    quotes->instants = domain::InstantsOf(quotes->quotes);
+    quotes->ascending = domain::IsAscending(quotes->quotes);
+    cache.Put(id, quotes);
+    // A batch compacted again between the two statements is another
+    // identity: its newer content stands in for the listed one.
+    auto place = missing_at.find(id);
+    if (place != missing_at.end()) {
+      loaded.batches[place->second].quotes = std::move(quotes);
+      continue;
+    }
+    for (const auto& [listed_id, at] : missing_at) {
+      CompactedBatch& batch = loaded.batches[at];
+      if (batch.quotes == nullptr && batch.symbol == id.symbol &&
+          batch.trading_day == id.trading_day) {
+        batch.quotes = quotes;
+        break;
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The quotes of `batch` stamped in (after_us, before_us); all of them when
+// its quotes are not in order (then the reader takes every batch).
+int64_t QuotesBetween(const CompactedBatch& batch, int64_t after_us,
+                      int64_t before_us) {
+  const std::vector<int64_t>& instants = batch.quotes->instants;
+  if (!batch.quotes->ascending) return INT64_MIN;
+  return std::lower_bound(instants.begin(), instants.end(), before_us) -
+         std::upper_bound(instants.begin(), instants.end(), after_us);
+}
+
+}  // namespace
+
 absl::StatusOr<CompactedBatches> LoadCompactedBatches(
     Connection& conn, const CompactedFilter& filter) {
   Params params;
@@ -190,63 +261,68 @@ absl::StatusOr<CompactedBatches> LoadCompactedBatches(
   if (!listed.ok()) return listed.status();
   CompactedBatches loaded;
   const int has_rows_column = listed->columns() - 1;
-  DecodedBatchCache& cache = DecodedBatchCache::Shared();
-  // The batches not in the cache, by key, and where they go.
-  std::vector<std::string> missing_symbols;
-  std::vector<absl::CivilDay> missing_days;
-  std::vector<absl::Time> missing_firsts;
-  absl::flat_hash_map<BatchIdentity, size_t> missing_at;
+  std::vector<BatchIdentity> ids;
+  ids.reserve(listed->rows());
   for (int row = 0; row < listed->rows(); ++row) {
     if (row == 0) loaded.row_store_has_rows = listed->Bool(0, has_rows_column);
-    BatchIdentity id = IdentityAt(*listed, row);
-    DecodedBatch quotes = cache.Find(id);
-    if (quotes == nullptr) {
-      missing_symbols.push_back(id.symbol);
-      missing_days.push_back(id.trading_day);
-      missing_firsts.push_back(absl::FromUnixMicros(id.first_observed_at_us));
-      missing_at.emplace(id, loaded.batches.size());
-    }
+    ids.push_back(IdentityAt(*listed, row));
     loaded.batches.push_back(
-        CompactedBatch{id.symbol, id.trading_day, std::move(quotes)});
+        CompactedBatch{ids.back().symbol, ids.back().trading_day, nullptr});
   }
-  if (!missing_symbols.empty()) {
-    auto fetched = conn.Exec(kFetchColumns, Params()
-                                                .TextArray(missing_symbols)
-                                                .DateArray(missing_days)
-                                                .TimeArray(missing_firsts));
-    if (!fetched.ok()) return fetched.status();
-    for (int row = 0; row < fetched->rows(); ++row) {
-      const BatchIdentity id = IdentityAt(*fetched, row);
-      auto decoded = domain::DecodeQuoteBatch(fetched->Bytes(row, 7));
-      if (!decoded.ok()) return decoded.status();
-      auto quotes = std::make_shared<DecodedQuotes>();
-      quotes->quotes = *std::move(decoded);
-      quotes->instants = domain::InstantsOf(quotes->quotes);
-      quotes->ascending = domain::IsAscending(quotes->quotes);
-      cache.Put(id, quotes);
-      // A batch compacted again between the two statements is another
-      // identity: its newer content stands in for the listed one.
-      auto place = missing_at.find(id);
-      if (place != missing_at.end()) {
-        loaded.batches[place->second].quotes = std::move(quotes);
+  std::vector<size_t> order(ids.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  size_t taken = order.size();
+  if (filter.first_quotes > 0 && filter.not_before && !order.empty()) {
+    // In order of first instants, more batches at a time until the ones
+    // taken hold enough quotes before the first instant of the rest.
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return ids[a].first_observed_at_us < ids[b].first_observed_at_us;
+    });
+    const int64_t after_us = absl::ToUnixMicros(*filter.not_before);
+    taken = 0;
+    // At least those begun by the bound: each may hold the next quote.
+    while (taken < order.size() &&
+           ids[order[taken]].first_observed_at_us <= after_us) {
+      ++taken;
+    }
+    size_t step = 16;
+    while (true) {
+      taken = std::min(order.size(), taken + step);
+      step *= 2;
+      std::vector<size_t> places(order.begin(), order.begin() + taken);
+      absl::Status filled = FillBatches(conn, ids, places, loaded);
+      if (!filled.ok()) return filled;
+      if (taken == order.size()) break;
+      const int64_t before_us = ids[order[taken]].first_observed_at_us;
+      int64_t known = 0;
+      bool in_order = true;
+      for (size_t place : places) {
+        const CompactedBatch& batch = loaded.batches[place];
+        if (batch.quotes == nullptr) continue;  // gone meanwhile
+        const int64_t between = QuotesBetween(batch, after_us, before_us);
+        if (between < 0) in_order = false;
+        if (between > 0) known += between;
+      }
+      if (!in_order) {
+        taken = order.size();  // the reader takes the general way
         continue;
       }
-      for (CompactedBatch& batch : loaded.batches) {
-        if (batch.quotes == nullptr && batch.symbol == id.symbol &&
-            batch.trading_day == id.trading_day) {
-          batch.quotes = quotes;
-          break;
-        }
+      if (known >= filter.first_quotes) {
+        loaded.left_out_from_us = before_us;
+        break;
       }
     }
-    // Batches gone meanwhile (their day deleted or compacted again).
-    loaded.batches.erase(
-        std::remove_if(loaded.batches.begin(), loaded.batches.end(),
-                       [](const CompactedBatch& batch) {
-                         return batch.quotes == nullptr;
-                       }),
-        loaded.batches.end());
+  } else {
+    absl::Status filled = FillBatches(conn, ids, order, loaded);
+    if (!filled.ok()) return filled;
   }
+  // Batches gone meanwhile (their day deleted or compacted again), and
+  // those left out.
+  loaded.batches.erase(
+      std::remove_if(
+          loaded.batches.begin(), loaded.batches.end(),
+          [](const CompactedBatch& batch) { return batch.quotes == nullptr; }),
+      loaded.batches.end());
   return loaded;
 }
 

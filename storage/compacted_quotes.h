@@ -52,6 +52,14 @@ struct CompactedFilter {
   // the bounds (as-of, cross-section): only that one is passed on. A row in
   // the row store at the same instant still replaces it.
   bool latest_only = false;
+  // For a page in time order (a day's quotes after a keyset bound): when
+  // above 0, only the batches needed to know the first `first_quotes`
+  // quotes stamped after not_before, in order of their first instants: each
+  // quote before the first instant of the batches left out is in those
+  // taken, and they hold at least `first_quotes` quotes after not_before
+  // and before it (or all batches are taken). A page of a whole day then
+  // decodes the batches its quotes are in, not the rest of the day.
+  int first_quotes = 0;
 };
 
 // One compacted batch meeting a filter, decoded (shared with the cache of
@@ -68,6 +76,9 @@ struct CompactedBatch {
 struct CompactedBatches {
   std::vector<CompactedBatch> batches;
   bool row_store_has_rows = false;
+  // With first_quotes: the first instant of the batches left out (every
+  // quote before it is in `batches`); none when every batch was taken.
+  std::optional<int64_t> left_out_from_us;
 };
 
 // The batches `filter` selects, decoded once and then kept in the cache.

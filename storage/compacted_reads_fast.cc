@@ -146,13 +146,24 @@ absl::StatusOr<Result> DayPageSeeingCompacted(
   }
   CompactedFilter filter{day, day, std::nullopt, bound.at, end};
   if (!symbols.empty()) filter.symbols = symbols;
+  // Only the batches this page and the ones read ahead are in, not the
+  // rest of the day.
+  const int64_t wanted = int64_t{limit} * kDayPageReadAhead;
+  const int pick = wanted > INT32_MAX ? INT32_MAX : static_cast<int>(wanted);
+  filter.first_quotes = pick;
   auto loaded = LoadCompactedBatches(conn, filter);
   if (!loaded.ok()) return loaded.status();
-  if (loaded->batches.empty()) return conn.Exec(statement, params);
+  if (loaded->batches.empty() && !loaded->left_out_from_us) {
+    return conn.Exec(statement, params);
+  }
   auto batches = std::make_shared<const CompactedBatches>(*std::move(loaded));
   std::vector<domain::QuoteRun> runs;
   if (!RunsOf(*batches, runs)) {
-    return ExecSeeingLoadedQuotes(conn, statement, std::move(params), *batches,
+    // The general way reads every batch of the page's range.
+    filter.first_quotes = 0;
+    auto every = LoadCompactedBatches(conn, filter);
+    if (!every.ok()) return every.status();
+    return ExecSeeingLoadedQuotes(conn, statement, std::move(params), *every,
                                   filter);
   }
   if (batches->row_store_has_rows) {
@@ -172,12 +183,12 @@ absl::StatusOr<Result> DayPageSeeingCompacted(
   auto day_now = CheckDay(conn, day, symbols, bound.at, end);
   if (!day_now.ok()) return day_now.status();
   const bool read_ahead = !day_now->row_store_has_rows && day_now->batches > 0;
-  const int64_t wanted = int64_t{limit} * (read_ahead ? kDayPageReadAhead : 1);
-  const int pick = wanted > INT32_MAX ? INT32_MAX : static_cast<int>(wanted);
+  const int picked = read_ahead ? pick : limit;
   DayPageQuotes ahead;
   ahead.quotes = domain::FirstQuotesAfter(runs, key.after_us, bound.key1,
-                                          key.end_us, pick);
-  ahead.to_the_end = ahead.quotes.size() < static_cast<size_t>(pick);
+                                          key.end_us, picked);
+  ahead.to_the_end = ahead.quotes.size() < static_cast<size_t>(picked) &&
+                     !batches->left_out_from_us;
   ahead.day_batches = day_now->batches;
   ahead.day_compacted_us = day_now->compacted_us;
   ahead.batches = std::move(batches);

@@ -383,5 +383,66 @@ TEST(CompactedReadsFast, PagesReadAheadSeeWhatChangedBetweenPages) {
   EXPECT_EQ(after_delete->rows(), 0);
 }
 
+// A day of many batches (twenty symbols, 3,000 quotes each: three batches
+// a symbol, sixty in all, more than a page's first look takes): a page loads
+// the batches its quotes are in, not the rest of the day, and answers as the
+// statement over every batch does, at the day's start, in its middle (on and
+// between batch boundaries) and at its end, page after page.
+TEST(CompactedReadsFast, APageOfADayLoadsOnlyTheBatchesItNeeds) {
+  testing::TestDatabase db;
+  db.Query(
+      "INSERT INTO stock_quotes (nse_symbol, observed_at, trading_day, "
+      "last_price, volume, quote_data) SELECT s, ('2026-05-04 "
+      "09:15:00+05:30'::timestamptz + g * interval '1 second' + "
+      "o * interval '1 millisecond'), '2026-05-04', 100 + g * 0.05, g, "
+      "convert_to(s || ' payload ' || g, 'UTF8') "
+      "FROM generate_series(0, 2999) g, (SELECT 'S' || lpad(i::text, 2, '0') "
+      "AS s, i * 40 AS o FROM generate_series(0, 19) i) v");
+  db.Query("SELECT mdc_ensure_partitions(0, 'stock_quotes')");
+  Compact(db);
+  ASSERT_EQ(db.Query("SELECT count(*) FROM stock_quote_batches"), "60");
+  auto conn = db.pool().Acquire();
+  ASSERT_TRUE(conn.ok());
+  const absl::Time end = At(3000);
+
+  CompactedFilter first{kDay, kDay, std::nullopt, At(-1), end};
+  first.first_quotes = 800;
+  auto loaded = LoadCompactedBatches(**conn, first);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_LT(loaded->batches.size(), 60u);
+  EXPECT_TRUE(loaded->left_out_from_us.has_value());
+
+  for (int second : {-1, 999, 1000, 1543, 2999}) {
+    for (int limit : {97, 1000}) {
+      for (const std::string& after_symbol :
+           std::vector<std::string>{"", "S07"}) {
+        domain::KeysetBound bound{At(second), after_symbol, ""};
+        // Four pages on: the first reads ahead, the next are served from it.
+        for (int page = 0; page < 4; ++page) {
+          Params params;
+          params.Date(kDay)
+              .Time(bound.at)
+              .Text(bound.key1)
+              .Time(end)
+              .Int32(limit);
+          auto fast = DayPageSeeingCompacted(**conn, kDayPage, params, kDay, {},
+                                             bound, end, limit);
+          auto general = ExecSeeingCompactedQuotes(
+              **conn, kDayPage, params,
+              CompactedFilter{kDay, kDay, std::nullopt, bound.at, end});
+          ASSERT_TRUE(fast.ok()) << fast.status();
+          ASSERT_TRUE(general.ok()) << general.status();
+          EXPECT_EQ(Rows(*fast), Rows(*general))
+              << "second " << second << " limit " << limit << " after '"
+              << after_symbol << "' page " << page;
+          if (general->rows() < limit) break;
+          const int last = general->rows() - 1;
+          bound = {general->Time(last, 0), general->String(last, 1), ""};
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mdc::storage
