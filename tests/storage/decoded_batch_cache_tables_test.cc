@@ -2,11 +2,11 @@
 // known by its table as well as its key and content stamps, so a NIFTY
 // batch (no symbol) and a stock batch of the same day and instants never
 // stand for each other; a NIFTY batch's day changes count in the budget.
-#include "storage/decoded_batch_cache.h"
-
 #include <gtest/gtest.h>
 
 #include <memory>
+
+#include "storage/decoded_batch_cache.h"
 
 namespace mdc::storage {
 namespace {
