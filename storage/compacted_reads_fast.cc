@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -64,20 +65,21 @@ absl::StatusOr<Result> ExecOverBothStores(
 
 // What DayPageSeeingCompacted checks before it serves pages read ahead:
 // whether the row store holds a quote of the day ($1) of the symbols ($2,
-// all when NULL) in [$3, $4], and the day's batches (their number and
-// latest compaction).
+// all when NULL) in [$3, $4], and the latest compaction of the day's
+// batches (NULL: none), one descent of stock_quote_batches_by_day_compacted.
+// Days are deleted whole and a compaction stamps what it writes with its
+// own time, so a delete, a purge or a new compaction of the day changes it.
 constexpr Statement kDayPageAheadCheck{
     "compacted_quotes_day_page_ahead_check",
     "SELECT (SELECT EXISTS (SELECT 1 FROM stock_quote_rows "
     "WHERE trading_day = $1 AND ($2::text[] IS NULL OR nse_symbol = ANY($2)) "
-    "AND observed_at >= $3 AND observed_at <= $4)), count(*), "
-    "coalesce(max(compacted_at), '-infinity') "
-    "FROM stock_quote_batches WHERE trading_day = $1"};
+    "AND observed_at >= $3 AND observed_at <= $4)), "
+    "(SELECT max(compacted_at) FROM stock_quote_batches "
+    "WHERE trading_day = $1)"};
 
 struct DayCheck {
   bool row_store_has_rows = false;
-  int64_t batches = 0;
-  int64_t compacted_us = 0;
+  std::optional<int64_t> compacted_us;  // none: no batch of the day
 };
 
 absl::StatusOr<DayCheck> CheckDay(Connection& conn, absl::CivilDay day,
@@ -93,11 +95,11 @@ absl::StatusOr<DayCheck> CheckDay(Connection& conn, absl::CivilDay day,
   params.Time(after).Time(end);
   auto result = conn.Exec(kDayPageAheadCheck, params);
   if (!result.ok()) return result.status();
-  const absl::Time compacted = result->Time(0, 2);
-  return DayCheck{result->Bool(0, 0), result->Int64(0, 1),
-                  compacted == absl::InfinitePast()
-                      ? INT64_MIN
-                      : absl::ToUnixMicros(compacted)};
+  DayCheck check{result->Bool(0, 0), std::nullopt};
+  if (!result->IsNull(0, 1)) {
+    check.compacted_us = absl::ToUnixMicros(result->Time(0, 1));
+  }
+  return check;
 }
 
 // The page of `limit` quotes from `ahead`'s next one on, built as the rows
@@ -138,8 +140,8 @@ absl::StatusOr<Result> DayPageSeeingCompacted(
     const size_t left = ahead->quotes.size() - ahead->next;
     auto check = CheckDay(conn, day, symbols, bound.at, end);
     if (!check.ok()) return check.status();
-    if (!check->row_store_has_rows && check->batches == ahead->day_batches &&
-        check->compacted_us == ahead->day_compacted_us &&
+    if (!check->row_store_has_rows && check->compacted_us &&
+        *check->compacted_us == ahead->day_compacted_us &&
         (left >= static_cast<size_t>(limit) || ahead->to_the_end)) {
       return ServeAhead(std::move(key), *std::move(ahead), limit);
     }
@@ -182,15 +184,15 @@ absl::StatusOr<Result> DayPageSeeingCompacted(
   // a day deleted meanwhile (no batches) or written to is not read ahead.
   auto day_now = CheckDay(conn, day, symbols, bound.at, end);
   if (!day_now.ok()) return day_now.status();
-  const bool read_ahead = !day_now->row_store_has_rows && day_now->batches > 0;
+  const bool read_ahead =
+      !day_now->row_store_has_rows && day_now->compacted_us.has_value();
   const int picked = read_ahead ? pick : limit;
   DayPageQuotes ahead;
   ahead.quotes = domain::FirstQuotesAfter(runs, key.after_us, bound.key1,
                                           key.end_us, picked);
   ahead.to_the_end = ahead.quotes.size() < static_cast<size_t>(picked) &&
                      !batches->left_out_from_us;
-  ahead.day_batches = day_now->batches;
-  ahead.day_compacted_us = day_now->compacted_us;
+  if (read_ahead) ahead.day_compacted_us = *day_now->compacted_us;
   ahead.batches = std::move(batches);
   return ServeAhead(std::move(key), std::move(ahead), limit);
 }

@@ -12,8 +12,9 @@
 // The next page is then served after one small check instead of the
 // listing: that the row store still holds no quote of the day within the
 // page's bounds, and that the day's batches are still those the quotes were
-// read from (their number and latest compacted_at: a delete, a purge or a
-// later compaction of the day changes one of them). Otherwise the page is
+// read from (their latest compacted_at: days are deleted whole, and a
+// compaction stamps what it writes with its own time, so a delete, a purge
+// or a later compaction of the day changes it). Otherwise the page is
 // read the usual way. Entries not asked for within kDayPageReadAheadFor are
 // dropped, so abandoned exports do not hold their batches.
 //
@@ -64,9 +65,8 @@ struct DayPageQuotes {
   size_t next = 0;          // the first not served yet
   bool to_the_end = false;  // no quote of the range after the last one
   absl::Time kept_at;
-  // The day's batches when they were listed (the number, the latest
-  // compacted_at in microseconds).
-  int64_t day_batches = 0;
+  // The latest compacted_at of the day's batches when they were listed, in
+  // microseconds.
   int64_t day_compacted_us = 0;
 };
 

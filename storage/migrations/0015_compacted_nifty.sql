@@ -167,3 +167,10 @@ BEGIN
       '   FROM per_month, total', t.tbl, t.k, t.tbl);
   END LOOP;
 END $$;
+
+-- The latest compaction of each day's stock quote batches at a glance: a
+-- page of a compacted day read ahead is served only while it is unchanged
+-- (storage/day_page_read_ahead.h); a delete of the day or a new compaction
+-- of it changes it.
+CREATE INDEX stock_quote_batches_by_day_compacted
+  ON stock_quote_batches (trading_day, compacted_at);
