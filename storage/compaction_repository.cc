@@ -9,6 +9,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "domain/compacted_selection.h"
+#include "domain/compaction.h"
 #include "domain/quote_batch_codec.h"
 #include "storage/compacted_quotes.h"
 #include "storage/compaction_month.h"
@@ -177,10 +179,9 @@ absl::StatusOr<int64_t> CompactSymbols(
   std::vector<int64_t> counts, min_seqs, max_seqs;
   std::vector<std::vector<domain::StoredQuote>> batches;
   for (auto& [symbol, list] : *quotes) {
-    for (size_t first = 0; first < list.size();
-         first += domain::kMaxQuotesPerBatch) {
-      const size_t end =
-          std::min(list.size(), first + domain::kMaxQuotesPerBatch);
+    for (const auto& [first, end] : domain::BatchBounds(
+             domain::InstantsOf(list), domain::kMaxQuotesPerBatch,
+             domain::kBatchSlotMicros, domain::kBatchSlotMinQuotes)) {
       std::vector<domain::StoredQuote> batch(
           std::make_move_iterator(list.begin() + first),
           std::make_move_iterator(list.begin() + end));

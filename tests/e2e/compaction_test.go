@@ -280,9 +280,11 @@ func TestCompactionKeepsEveryReadTheSame(t *testing.T) {
 			t.Errorf("mdc_storage_bytes%v = %v, want %s as the report", labels, got, formBytes[form])
 		}
 	}
-	// a: 1,050 quotes in two batches; b and c: one each.
+	// a: 1,050 quotes in nine batches, cut at two-minute slots once a batch
+	// holds 120 (domain.BatchBounds: 126, seven of 120, 84); b and c: one
+	// each (105 quotes, never 120).
 	if got := s.SQL(t, "SELECT string_agg(row_count::text, ',' ORDER BY nse_symbol, first_observed_at) "+
-		"FROM stock_quote_batches WHERE trading_day = '"+compactDay+"'"); got != "1000,50,105,105" {
+		"FROM stock_quote_batches WHERE trading_day = '"+compactDay+"'"); got != "126,120,120,120,120,120,120,120,84,105,105" {
 		t.Errorf("batches' quote counts: %s", got)
 	}
 	sameReads(t, "after compaction", before, readAll(t, s, token, reads))
@@ -357,7 +359,7 @@ func TestCompactionKilledHalfWayLeavesEveryQuoteOnce(t *testing.T) {
 		t.Errorf("compact --through an open day: %v, stderr %q", err, stderr)
 	}
 	out, stderr, err := s.RunServerCommand(t, "compact", "--through", compactDay)
-	if err != nil || out != "days 1 quotes 1260 batches 4 busy_months 0 nifty_days 0 nifty_quotes 0 nifty_batches 0" {
+	if err != nil || out != "days 1 quotes 1260 batches 11 busy_months 0 nifty_days 0 nifty_quotes 0 nifty_batches 0" {
 		t.Fatalf("mdc-server compact after the kill: %v, stdout %q, stderr %q", err, out, stderr)
 	}
 	sameReads(t, "after the compaction resumed", before, readAll(t, s, token, reads))

@@ -68,7 +68,10 @@ TEST(Compaction, MovesADayIntoBatchesAndBack) {
   ASSERT_TRUE(counts.ok()) << counts.status();
   EXPECT_EQ(counts->days, 1);
   EXPECT_EQ(counts->quotes, 3000);
-  EXPECT_EQ(counts->batches, 4);  // 1,000 + 500 per symbol
+  // Per symbol, cut at two-minute slots once a batch holds 120 quotes
+  // (domain::BatchBounds): 180 (09:15's slot has only 60), then eleven of
+  // 120.
+  EXPECT_EQ(counts->batches, 24);
   EXPECT_EQ(db.Query("SELECT count(*) FROM stock_quotes"), "20");
   EXPECT_EQ(db.Query("SELECT sum(row_count) FROM stock_quote_batches"), "3000");
   // Every column of every quote, bit for bit, as the reads see it.
