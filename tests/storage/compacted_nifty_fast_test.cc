@@ -22,6 +22,7 @@
 #include "storage/compacted_nifty.h"
 #include "storage/compaction_repository.h"
 #include "storage/trading_day_bounds.h"
+#include "tests/support/result_rows.h"
 #include "tests/support/test_database.h"
 
 namespace mdc::storage {
@@ -74,22 +75,6 @@ void WriteLate(testing::TestDatabase& db) {
       "('2026-05-04 09:25:01+05:30', '2026-05-04', NULL, 1, 0, 'none')");
 }
 
-// Every value of every row, NULLs told apart, as PostgreSQL's binary form.
-std::string Rows(const Result& result) {
-  std::string out;
-  for (int row = 0; row < result.rows(); ++row) {
-    for (int col = 0; col < result.columns(); ++col) {
-      absl::StrAppend(&out,
-                      result.IsNull(row, col)
-                          ? "NULL"
-                          : absl::BytesToHexString(result.Bytes(row, col)),
-                      "|");
-    }
-    out += "\n";
-  }
-  return out;
-}
-
 // The page statements' shapes (storage/nifty_repository.cc,
 // storage/market_event_repository.cc).
 constexpr Statement kListRange{
@@ -126,8 +111,8 @@ void Append(Reads& reads, const std::string& what,
             const absl::StatusOr<Result>& general) {
   ASSERT_TRUE(fast.ok()) << what << ": " << fast.status();
   ASSERT_TRUE(general.ok()) << what << ": " << general.status();
-  absl::StrAppend(&reads.fast, what, "\n", Rows(*fast));
-  absl::StrAppend(&reads.general, what, "\n", Rows(*general));
+  absl::StrAppend(&reads.fast, what, "\n", testing::ResultRows(*fast));
+  absl::StrAppend(&reads.general, what, "\n", testing::ResultRows(*general));
 }
 
 // Pages of a range [start, end) (timeline or price points) `limit` rows

@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "storage/compacted_quotes.h"
 #include "storage/compaction_repository.h"
 #include "storage/quote_batch_repository.h"
 #include "storage/trading_day_bounds.h"
+#include "tests/support/result_rows.h"
 #include "tests/support/test_database.h"
 
 namespace mdc::storage {
@@ -70,22 +70,6 @@ void WriteLate(testing::TestDatabase& db) {
       "('B_B', '2026-05-04 09:30:01+05:30', '2026-05-04', NULL, 1, 'none')");
 }
 
-// Every value of every row, NULLs told apart.
-std::string Rows(const Result& result) {
-  std::string out;
-  for (int row = 0; row < result.rows(); ++row) {
-    for (int col = 0; col < result.columns(); ++col) {
-      absl::StrAppend(&out,
-                      result.IsNull(row, col)
-                          ? "NULL"
-                          : absl::BytesToHexString(result.Bytes(row, col)),
-                      "|");
-    }
-    out += "\n";
-  }
-  return out;
-}
-
 // The replay page statement's shape (storage/market_event_repository.cc).
 constexpr Statement kDayPage{
     "test_fast_day_page",
@@ -124,7 +108,8 @@ int CompareDayPages(testing::TestDatabase& db,
     EXPECT_TRUE(fast.ok()) << fast.status();
     EXPECT_TRUE(general.ok()) << general.status();
     if (!fast.ok() || !general.ok()) return read;
-    EXPECT_EQ(Rows(*fast), Rows(*general)) << "page " << page;
+    EXPECT_EQ(testing::ResultRows(*fast), testing::ResultRows(*general))
+        << "page " << page;
     read += general->rows();
     if (general->rows() < limit) break;
     const int last = general->rows() - 1;
@@ -174,7 +159,8 @@ int CompareSymbolPages(testing::TestDatabase& db, const std::string& symbol,
     EXPECT_TRUE(fast.ok()) << fast.status();
     EXPECT_TRUE(general.ok()) << general.status();
     if (!fast.ok() || !general.ok()) return read;
-    EXPECT_EQ(Rows(*fast), Rows(*general)) << symbol << " page " << page;
+    EXPECT_EQ(testing::ResultRows(*fast), testing::ResultRows(*general))
+        << symbol << " page " << page;
     read += general->rows();
     if (general->rows() < limit) break;
     after = general->Time(general->rows() - 1, 0);
@@ -351,7 +337,8 @@ TEST(CompactedReadsFast, PagesReadAheadSeeWhatChangedBetweenPages) {
         CompactedFilter{kDay, kDay, std::nullopt, bound.at, end});
     ASSERT_TRUE(fast.ok()) << fast.status();
     ASSERT_TRUE(general.ok()) << general.status();
-    EXPECT_EQ(Rows(*fast), Rows(*general)) << when;
+    EXPECT_EQ(testing::ResultRows(*fast), testing::ResultRows(*general))
+        << when;
     if (general->rows() > 0) {
       const int last = general->rows() - 1;
       bound = {general->Time(last, 0), general->String(last, 1), ""};
@@ -433,7 +420,7 @@ TEST(CompactedReadsFast, APageOfADayLoadsOnlyTheBatchesItNeeds) {
               CompactedFilter{kDay, kDay, std::nullopt, bound.at, end});
           ASSERT_TRUE(fast.ok()) << fast.status();
           ASSERT_TRUE(general.ok()) << general.status();
-          EXPECT_EQ(Rows(*fast), Rows(*general))
+          EXPECT_EQ(testing::ResultRows(*fast), testing::ResultRows(*general))
               << "second " << second << " limit " << limit << " after '"
               << after_symbol << "' page " << page;
           if (general->rows() < limit) break;
