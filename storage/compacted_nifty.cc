@@ -57,28 +57,6 @@ absl::Status DecodeBatches(Connection& conn,
   return absl::OkStatus();
 }
 
-// The WITH query that stands for nifty_quotes (its columns in the table's
-// order); `first` is the number of the first of its ten parameters. A
-// quote also in the row store is read from there only.
-std::string NiftyShadowingQuery(int first) {
-  auto p = [first](int i) { return absl::StrCat("$", first + i); };
-  return absl::StrCat(
-      "nifty_quotes AS NOT MATERIALIZED (SELECT observed_at, trading_day, "
-      "last_price, volume, day_change_perc, quote_data, written_by, "
-      "written_at, seq, txid FROM nifty_quote_rows UNION ALL SELECT "
-      "c.observed_at, c.trading_day, c.last_price, c.volume, "
-      "c.day_change_perc, c.quote_data, c.written_by, c.written_at, c.seq, "
-      "c.txid::text::xid8 FROM unnest(",
-      p(0), "::timestamptz[], ", p(1), "::date[], ", p(2), "::float8[], ", p(3),
-      "::float8[], ", p(4), "::float8[], ", p(5), "::bytea[], ", p(6),
-      "::int8[], ", p(7), "::timestamptz[], ", p(8), "::int8[], ", p(9),
-      "::int8[]) AS c(observed_at, trading_day, last_price, volume, "
-      "day_change_perc, quote_data, written_by, written_at, seq, txid) "
-      "WHERE NOT EXISTS (SELECT 1 FROM nifty_quote_rows r "
-      "WHERE r.observed_at = c.observed_at "
-      "AND r.trading_day = c.trading_day))");
-}
-
 void AppendCompactedNifty(const std::vector<CompactedNifty>& quotes,
                           Params& params) {
   std::vector<absl::Time> observed, written_at;
@@ -181,7 +159,21 @@ absl::StatusOr<Result> ExecSeeingCompactedNifty(
   AppendCompactedNifty(*compacted, params);
   return conn.Exec(
       WithQueryInFront(statement, "_with_compacted_nifty",
-                       [first] { return NiftyShadowingQuery(first); }),
+                       [first] {
+                         return ShadowingQueryOf(
+                             "nifty_quotes", "nifty_quote_rows",
+                             {{"observed_at", "timestamptz"},
+                              {"trading_day", "date"},
+                              {"last_price", "float8"},
+                              {"volume", "float8"},
+                              {"day_change_perc", "float8"},
+                              {"quote_data", "bytea"},
+                              {"written_by", "int8"},
+                              {"written_at", "timestamptz"},
+                              {"seq", "int8"},
+                              {"txid", "int8", "c.txid::text::xid8"}},
+                             {"observed_at", "trading_day"}, first);
+                       }),
       params);
 }
 

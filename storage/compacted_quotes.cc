@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "domain/compacted_selection.h"
 #include "storage/pg_binary.h"
@@ -124,27 +125,6 @@ BatchIdentity IdentityAt(const Result& result, int row) {
                        result.Int64(row, 4),
                        result.Int64(row, 5),
                        result.Int64(row, 6)};
-}
-
-// The WITH query that stands for stock_quotes; `first` is the number of
-// the first of its ten parameters. A quote also in the row store is read
-// from there only.
-std::string ShadowingQuery(int first) {
-  auto p = [first](int i) { return absl::StrCat("$", first + i); };
-  return absl::StrCat(
-      "stock_quotes AS NOT MATERIALIZED (SELECT nse_symbol, observed_at, "
-      "trading_day, last_price, volume, quote_data, written_by, written_at, "
-      "seq, txid FROM stock_quote_rows UNION ALL SELECT c.nse_symbol, "
-      "c.observed_at, c.trading_day, c.last_price, c.volume, c.quote_data, "
-      "c.written_by, c.written_at, c.seq, c.txid::text::xid8 FROM unnest(",
-      p(0), "::text[], ", p(1), "::timestamptz[], ", p(2), "::date[], ", p(3),
-      "::float8[], ", p(4), "::float8[], ", p(5), "::bytea[], ", p(6),
-      "::int8[], ", p(7), "::timestamptz[], ", p(8), "::int8[], ", p(9),
-      "::int8[]) AS c(nse_symbol, observed_at, trading_day, last_price, "
-      "volume, quote_data, written_by, written_at, seq, txid) "
-      "WHERE NOT EXISTS (SELECT 1 FROM stock_quote_rows r "
-      "WHERE r.nse_symbol = c.nse_symbol AND r.observed_at = c.observed_at "
-      "AND r.trading_day = c.trading_day))");
 }
 
 // `sql` with the WITH query `shadow` in front, joining a WITH list it may
@@ -382,10 +362,46 @@ const Statement& WithQueryInFront(
   return entry->statement;
 }
 
+std::string ShadowingQueryOf(absl::string_view table,
+                             absl::string_view rows_view,
+                             const std::vector<ShadowColumn>& columns,
+                             const std::vector<const char*>& key, int first) {
+  std::vector<std::string> names, reads, arrays, matches;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const ShadowColumn& column = columns[i];
+    names.push_back(column.name);
+    reads.push_back(*column.read != '\0' ? std::string(column.read)
+                                         : absl::StrCat("c.", column.name));
+    arrays.push_back(absl::StrCat("$", first + static_cast<int>(i),
+                                  "::", column.array_type, "[]"));
+  }
+  for (const char* column : key) {
+    matches.push_back(absl::StrCat("r.", column, " = c.", column));
+  }
+  return absl::StrCat(
+      table, " AS NOT MATERIALIZED (SELECT ", absl::StrJoin(names, ", "),
+      " FROM ", rows_view, " UNION ALL SELECT ", absl::StrJoin(reads, ", "),
+      " FROM unnest(", absl::StrJoin(arrays, ", "), ") AS c(",
+      absl::StrJoin(names, ", "), ") WHERE NOT EXISTS (SELECT 1 FROM ",
+      rows_view, " r WHERE ", absl::StrJoin(matches, " AND "), "))");
+}
+
 const Statement& WithCompactedQuotes(const Statement& statement,
                                      int first_parameter) {
   return WithQueryInFront(statement, "_with_compacted", [first_parameter] {
-    return ShadowingQuery(first_parameter);
+    return ShadowingQueryOf("stock_quotes", "stock_quote_rows",
+                            {{"nse_symbol", "text"},
+                             {"observed_at", "timestamptz"},
+                             {"trading_day", "date"},
+                             {"last_price", "float8"},
+                             {"volume", "float8"},
+                             {"quote_data", "bytea"},
+                             {"written_by", "int8"},
+                             {"written_at", "timestamptz"},
+                             {"seq", "int8"},
+                             {"txid", "int8", "c.txid::text::xid8"}},
+                            {"nse_symbol", "observed_at", "trading_day"},
+                            first_parameter);
   });
 }
 

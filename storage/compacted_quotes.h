@@ -117,6 +117,26 @@ absl::StatusOr<Result> ExecSeeingCompactedQuotes(Connection& conn,
 const Statement& WithCompactedQuotes(const Statement& statement,
                                      int first_parameter);
 
+// One column of a table of quotes as its shadowing WITH query builds it from
+// an array parameter: its name, the array's element type, and the
+// expression reading it (empty: `c.<name>`).
+struct ShadowColumn {
+  const char* name;
+  const char* array_type;
+  const char* read = "";
+};
+
+// The WITH query that stands for `table` (its columns in the table's
+// order): the row store (`rows_view`) plus the quotes passed as one array
+// parameter per column, numbered from `first`, less those whose `key`
+// (column names) is also in the row store: a quote also there is read from
+// there only. Stock quotes (WithCompactedQuotes) and NIFTY quotes
+// (storage/compacted_nifty.h) use it.
+std::string ShadowingQueryOf(absl::string_view table,
+                             absl::string_view rows_view,
+                             const std::vector<ShadowColumn>& columns,
+                             const std::vector<const char*>& key, int first);
+
 // `statement` with `with_query()` (one item of a WITH list) in front of
 // it, joining a WITH list it may have; named statement.name + `suffix`,
 // built on first use and kept for the process. WithCompactedQuotes and
