@@ -61,6 +61,29 @@ std::vector<bool> GetPresence(size_t count, Reader& in) {
   return present;
 }
 
+PresenceBits ReadPresence(size_t count, Reader& in) {
+  absl::string_view bits = in.Bytes((count + 7) / 8);
+  if (in.failed()) return PresenceBits();
+  return PresenceBits(bits, count);
+}
+
+size_t PresenceBits::Count() const {
+  size_t set = 0;
+  const size_t whole = count_ / 8;
+  for (size_t i = 0; i < whole; ++i) {
+    set += static_cast<size_t>(
+        __builtin_popcount(static_cast<unsigned char>(bits_[i])));
+  }
+  if (const size_t rest = count_ % 8; rest != 0) {
+    // Only the bits that stand for values: the encoder leaves the others
+    // clear, a corrupt batch may not.
+    const unsigned mask = (1u << rest) - 1;
+    set += static_cast<size_t>(
+        __builtin_popcount(static_cast<unsigned char>(bits_[whole]) & mask));
+  }
+  return set;
+}
+
 size_t CountPresent(const std::vector<bool>& present) {
   size_t count = 0;
   for (bool p : present) count += p ? 1 : 0;

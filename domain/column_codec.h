@@ -151,6 +151,26 @@ void PutPresence(const std::vector<bool>& present, Writer& out);
 std::vector<bool> GetPresence(size_t count, Reader& in);
 size_t CountPresent(const std::vector<bool>& present);
 
+// The bits PutPresence wrote, read in place (no copy: a batch's decode
+// reads a hundred such bitmaps). Every bit is clear when the read failed.
+class PresenceBits {
+ public:
+  PresenceBits() = default;
+  PresenceBits(absl::string_view bits, size_t count)
+      : bits_(bits), count_(count) {}
+  bool operator[](size_t i) const {
+    return i < count_ &&
+           ((static_cast<unsigned char>(bits_[i >> 3]) >> (i & 7)) & 1) != 0;
+  }
+  // How many of the `count` bits are set.
+  size_t Count() const;
+
+ private:
+  absl::string_view bits_;
+  size_t count_ = 0;
+};
+PresenceBits ReadPresence(size_t count, Reader& in);
+
 // Floats bit for bit: each present value XORed with the previous present
 // one, the 8 bytes laid out byte plane by byte plane (presence bitmap
 // first).

@@ -155,30 +155,71 @@ void PutExactNumbers(const std::vector<double>& values, Writer& out) {
 }
 
 std::vector<double> GetExactNumbers(size_t count, Reader& in) {
-  const int scale = in.Byte();
-  const unsigned char mode = in.Byte();
-  const unsigned char has_exceptions = in.Byte();
-  if (scale > kMaxDecimalScale || mode > kDeltaOfDelta || has_exceptions > 1) {
-    in.Corrupt();
-    return std::vector<double>(count, 0.0);
-  }
-  std::vector<bool> exceptional(count, false);
-  if (has_exceptions == 1) exceptional = GetPresence(count, in);
-  std::vector<double> values(count, 0.0);
-  size_t exceptions = 0;
-  for (size_t i = 0; i < count && !in.failed(); ++i) {
-    if (!exceptional[i]) continue;
-    values[i] = BitsDouble(in.Fixed64());
-    ++exceptions;
-  }
-  const size_t exact = count - exceptions;
-  const std::vector<int64_t> mantissas =
-      mode == kDelta ? GetDelta(exact, in) : GetDeltaOfDelta(exact, in);
-  size_t next = 0;
-  for (size_t i = 0; i < count && !in.failed(); ++i) {
-    if (!exceptional[i]) values[i] = FromMantissa(mantissas[next++], scale);
-  }
+  std::vector<double> values;
+  GetExactNumbersInto(count, in, values);
   return values;
+}
+
+namespace {
+
+// A column's first bytes: its scale, its mode and whether it has
+// exceptions, and then which values are exceptions. False (and `in` marked
+// failed) on bytes PutExactNumbers never writes.
+struct ColumnHead {
+  int scale = 0;
+  unsigned char mode = kDelta;
+  PresenceBits exceptional;
+};
+
+bool ReadColumnHead(size_t count, Reader& in, ColumnHead& head) {
+  head.scale = in.Byte();
+  head.mode = in.Byte();
+  const unsigned char has_exceptions = in.Byte();
+  if (head.scale > kMaxDecimalScale || head.mode > kDeltaOfDelta ||
+      has_exceptions > 1) {
+    in.Corrupt();
+    return false;
+  }
+  if (has_exceptions == 1) head.exceptional = ReadPresence(count, in);
+  return !in.failed();
+}
+
+}  // namespace
+
+void GetExactNumbersInto(size_t count, Reader& in,
+                         std::vector<double>& values) {
+  values.assign(count, 0.0);
+  ColumnHead head;
+  if (!ReadColumnHead(count, in, head)) return;
+  const int scale = head.scale;
+  const unsigned char mode = head.mode;
+  const PresenceBits& exceptional = head.exceptional;
+  // The exceptions' raw bytes, then the other values' mantissas (as
+  // GetDelta and GetDeltaOfDelta read them), straight into `values`.
+  for (size_t i = 0; i < count && !in.failed(); ++i) {
+    if (exceptional[i]) values[i] = BitsDouble(in.Fixed64());
+  }
+  int64_t previous = 0;
+  int64_t previous_delta = 0;
+  for (size_t i = 0; i < count && !in.failed(); ++i) {
+    if (exceptional[i]) continue;
+    if (mode == kDelta) {
+      previous = Plus(previous, UnZigZag(in.Varint()));
+    } else {
+      previous_delta = Plus(previous_delta, UnZigZag(in.Varint()));
+      previous = Plus(previous, previous_delta);
+    }
+    values[i] = FromMantissa(previous, scale);
+  }
+  if (in.failed()) values.assign(count, 0.0);
+}
+
+void SkipExactNumbers(size_t count, Reader& in) {
+  ColumnHead head;
+  if (!ReadColumnHead(count, in, head)) return;
+  const size_t exceptions = head.exceptional.Count();
+  in.Bytes(8 * exceptions);
+  for (size_t i = exceptions; i < count && !in.failed(); ++i) in.Varint();
 }
 
 }  // namespace mdc::domain::columns

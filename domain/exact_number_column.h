@@ -27,6 +27,12 @@ void PutExactNumbers(const std::vector<double>& values, Writer& out);
 // Reads `count` values PutExactNumbers wrote, bit for bit. Marks `in` failed
 // on bytes it never writes.
 std::vector<double> GetExactNumbers(size_t count, Reader& in);
+// The same into `values` (resized to `count`), so a decode that reads many
+// columns reuses one buffer.
+void GetExactNumbersInto(size_t count, Reader& in, std::vector<double>& values);
+// Passes over `count` values PutExactNumbers wrote, checking what
+// GetExactNumbers checks, without computing them.
+void SkipExactNumbers(size_t count, Reader& in);
 
 }  // namespace mdc::domain::columns
 

@@ -3,213 +3,49 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "domain/column_codec.h"
 #include "domain/exact_number_column.h"
+#include "domain/quote_payload_columns.h"
 #include "domain/quote_payload_wire.h"
 
 namespace mdc::domain {
 namespace {
 
-using columns::CountPresent;
 using columns::DoubleBits;
 using columns::GetDelta;
 using columns::GetDeltaOfDelta;
-using columns::GetExactNumbers;
 using columns::GetFloats;
 using columns::GetPresence;
+using columns::PresenceBits;
 using columns::PutDelta;
 using columns::PutDeltaOfDelta;
-using columns::PutExactNumbers;
 using columns::PutFloats;
 using columns::PutPresence;
 using columns::Reader;
+using columns::ReadPresence;
 using columns::Writer;
 
 // The first byte of every batch: its layout. Version 1 kept the payload as
-// one column of whole protobufs; version 2 (written since) has a column per
-// payload field. The decoder reads both, so batches written before stay
-// readable; a later compaction of their day re-encodes them.
+// one column of whole protobufs; version 2 has a column per payload field;
+// version 4 (written since) puts what candles and charts read in a zstd
+// frame of its own, ahead of the rest (version 3 is the NIFTY batches',
+// domain/nifty_batch_codec.h). The decoder reads them all, so batches
+// written before stay readable; a later compaction of their day re-encodes
+// them.
 constexpr char kPayloadWholeVersion = 1;
 constexpr char kPayloadColumnsVersion = 2;
+constexpr char kPricesFirstVersion = 4;
 // zstd's level: 3 (its default) compresses a day of quotes at well over the
 // compaction's 50,000 quotes/s on one core; higher levels cost more CPU than
 // the bytes they save are worth (docs/performance.md, "Compacted history").
 constexpr int kZstdLevel = 3;
 // A decoded batch is never larger: 1,000 quotes of well under 64 KiB each.
 constexpr uint64_t kMaxRawBytes = uint64_t{64} << 20;
-// More depth levels than any book has; a larger count is a corrupt batch.
-constexpr uint64_t kMaxDepthLevels = 1000;
-
-// ---- Optional numbers: a presence bitmap, then the present values as an
-// exact number column.
-void PutOptionalNumbers(const std::vector<std::optional<double>>& values,
-                        Writer& out) {
-  std::vector<bool> present;
-  std::vector<double> present_values;
-  present.reserve(values.size());
-  for (const auto& value : values) {
-    present.push_back(value.has_value());
-    if (value) present_values.push_back(*value);
-  }
-  PutPresence(present, out);
-  PutExactNumbers(present_values, out);
-}
-
-std::vector<std::optional<double>> GetOptionalNumbers(size_t count,
-                                                      Reader& in) {
-  const std::vector<bool> present = GetPresence(count, in);
-  const std::vector<double> values = GetExactNumbers(CountPresent(present), in);
-  std::vector<std::optional<double>> out(count);
-  size_t next = 0;
-  for (size_t i = 0; i < count && !in.failed(); ++i) {
-    if (present[i]) out[i] = values[next++];
-  }
-  return out;
-}
-
-// ---- Depth: the level counts of each side, then for each level index the
-// price and quantity columns of the quotes that have that level.
-void PutDepthSide(
-    const std::vector<const std::vector<DepthLevelFields>*>& sides,
-    Writer& out) {
-  std::vector<int64_t> counts;
-  size_t deepest = 0;
-  for (const auto* side : sides) {
-    counts.push_back(static_cast<int64_t>(side->size()));
-    deepest = std::max(deepest, side->size());
-  }
-  PutDelta(counts, out);
-  for (size_t level = 0; level < deepest; ++level) {
-    std::vector<std::optional<double>> prices, quantities;
-    for (const auto* side : sides) {
-      if (side->size() <= level) continue;
-      prices.push_back((*side)[level].price);
-      quantities.push_back((*side)[level].quantity);
-    }
-    PutOptionalNumbers(prices, out);
-    PutOptionalNumbers(quantities, out);
-  }
-}
-
-void GetDepthSide(std::vector<std::vector<DepthLevelFields>*>& sides,
-                  Reader& in) {
-  const std::vector<int64_t> counts = GetDelta(sides.size(), in);
-  uint64_t deepest = 0;
-  for (int64_t count : counts) {
-    if (count < 0 || static_cast<uint64_t>(count) > kMaxDepthLevels) {
-      in.Corrupt();
-      return;
-    }
-    deepest = std::max(deepest, static_cast<uint64_t>(count));
-  }
-  for (size_t i = 0; i < sides.size(); ++i) sides[i]->resize(counts[i]);
-  for (size_t level = 0; level < deepest && !in.failed(); ++level) {
-    std::vector<DepthLevelFields*> levels;
-    for (auto* side : sides) {
-      if (side->size() > level) levels.push_back(&(*side)[level]);
-    }
-    const auto prices = GetOptionalNumbers(levels.size(), in);
-    const auto quantities = GetOptionalNumbers(levels.size(), in);
-    for (size_t i = 0; i < levels.size() && !in.failed(); ++i) {
-      levels[i]->price = prices[i];
-      levels[i]->quantity = quantities[i];
-    }
-  }
-}
-
-// ---- The payload columns of the quotes whose payload came apart into its
-// fields (`all`); the others are in the residual column.
-void PutPayloadColumns(const std::vector<QuoteDataFields>& all, Writer& out) {
-  std::vector<bool> has_status, has_payload;
-  std::vector<int64_t> statuses;
-  std::vector<const QuoteDataFields*> payloads;
-  for (const auto& fields : all) {
-    has_status.push_back(fields.status.has_value());
-    if (fields.status) statuses.push_back(static_cast<int64_t>(*fields.status));
-    has_payload.push_back(fields.has_payload);
-    if (fields.has_payload) payloads.push_back(&fields);
-  }
-  PutPresence(has_status, out);
-  PutDelta(statuses, out);
-  PutPresence(has_payload, out);
-  for (int field = 0; field < kPayloadNumberFields; ++field) {
-    std::vector<std::optional<double>> values;
-    for (const auto* payload : payloads)
-      values.push_back(payload->numbers[field]);
-    PutOptionalNumbers(values, out);
-  }
-  std::vector<bool> has_ohlc, has_depth;
-  std::vector<const QuoteDataFields*> ohlcs;
-  std::vector<const std::vector<DepthLevelFields>*> buys, sells;
-  for (const auto* payload : payloads) {
-    has_ohlc.push_back(payload->has_ohlc);
-    if (payload->has_ohlc) ohlcs.push_back(payload);
-    has_depth.push_back(payload->has_depth);
-    if (payload->has_depth) {
-      buys.push_back(&payload->buy);
-      sells.push_back(&payload->sell);
-    }
-  }
-  PutPresence(has_ohlc, out);
-  for (int field = 0; field < 4; ++field) {
-    std::vector<std::optional<double>> values;
-    for (const auto* ohlc : ohlcs) values.push_back(ohlc->ohlc[field]);
-    PutOptionalNumbers(values, out);
-  }
-  PutPresence(has_depth, out);
-  PutDepthSide(buys, out);
-  PutDepthSide(sells, out);
-}
-
-std::vector<QuoteDataFields> GetPayloadColumns(size_t count, Reader& in) {
-  std::vector<QuoteDataFields> all(count);
-  const std::vector<bool> has_status = GetPresence(count, in);
-  const std::vector<int64_t> statuses = GetDelta(CountPresent(has_status), in);
-  const std::vector<bool> has_payload = GetPresence(count, in);
-  std::vector<QuoteDataFields*> payloads;
-  size_t next_status = 0;
-  for (size_t i = 0; i < count && !in.failed(); ++i) {
-    if (has_status[i])
-      all[i].status = static_cast<uint64_t>(statuses[next_status++]);
-    all[i].has_payload = has_payload[i];
-    if (has_payload[i]) payloads.push_back(&all[i]);
-  }
-  for (int field = 0; field < kPayloadNumberFields && !in.failed(); ++field) {
-    const auto values = GetOptionalNumbers(payloads.size(), in);
-    for (size_t i = 0; i < payloads.size() && !in.failed(); ++i) {
-      payloads[i]->numbers[field] = values[i];
-    }
-  }
-  const std::vector<bool> has_ohlc = GetPresence(payloads.size(), in);
-  std::vector<QuoteDataFields*> ohlcs;
-  for (size_t i = 0; i < payloads.size() && !in.failed(); ++i) {
-    payloads[i]->has_ohlc = has_ohlc[i];
-    if (has_ohlc[i]) ohlcs.push_back(payloads[i]);
-  }
-  for (int field = 0; field < 4 && !in.failed(); ++field) {
-    const auto values = GetOptionalNumbers(ohlcs.size(), in);
-    for (size_t i = 0; i < ohlcs.size() && !in.failed(); ++i) {
-      ohlcs[i]->ohlc[field] = values[i];
-    }
-  }
-  const std::vector<bool> has_depth = GetPresence(payloads.size(), in);
-  std::vector<std::vector<DepthLevelFields>*> buys, sells;
-  for (size_t i = 0; i < payloads.size() && !in.failed(); ++i) {
-    payloads[i]->has_depth = has_depth[i];
-    if (has_depth[i]) {
-      buys.push_back(&payloads[i]->buy);
-      sells.push_back(&payloads[i]->sell);
-    }
-  }
-  if (!in.failed()) GetDepthSide(buys, in);
-  if (!in.failed()) GetDepthSide(sells, in);
-  return all;
-}
-
 // ---- The row's own last_price and volume copy the payload's (the write
 // takes them from it): a bitmap says which do, the rest are stored as XORed
 // floats.
@@ -245,21 +81,39 @@ std::vector<std::optional<double>> GetRowNumber(
 
 // The columns every layout shares: times, stream order and writer.
 struct RowColumns {
-  std::vector<int64_t> observed, written_at, seq, txid, writers;
+  std::vector<int64_t> written_at, seq, txid, writers;
   std::vector<bool> has_writer;
 };
 
-void PutRowColumns(const std::vector<StoredQuote>& quotes, Writer& raw) {
+void PutInstants(const std::vector<StoredQuote>& quotes, Writer& raw) {
+  std::vector<int64_t> observed;
+  observed.reserve(quotes.size());
+  for (const StoredQuote& quote : quotes) {
+    observed.push_back(quote.observed_at_us);
+  }
+  PutDeltaOfDelta(observed, raw);
+}
+
+// `count` quotes with their instants set.
+std::vector<StoredQuote> GetInstants(size_t count, Reader& in) {
+  const std::vector<int64_t> observed = GetDeltaOfDelta(count, in);
+  std::vector<StoredQuote> quotes(count);
+  for (size_t i = 0; i < count && !in.failed(); ++i) {
+    quotes[i].observed_at_us = observed[i];
+  }
+  return quotes;
+}
+
+// The write time, the stream order and the writer.
+void PutStreamColumns(const std::vector<StoredQuote>& quotes, Writer& raw) {
   RowColumns c;
   for (const StoredQuote& quote : quotes) {
-    c.observed.push_back(quote.observed_at_us);
     c.written_at.push_back(quote.written_at_us);
     c.seq.push_back(quote.seq);
     c.txid.push_back(static_cast<int64_t>(quote.txid));
     c.has_writer.push_back(quote.written_by.has_value());
     if (quote.written_by) c.writers.push_back(*quote.written_by);
   }
-  PutDeltaOfDelta(c.observed, raw);
   PutDeltaOfDelta(c.written_at, raw);
   PutDelta(c.seq, raw);
   PutDelta(c.txid, raw);
@@ -267,29 +121,38 @@ void PutRowColumns(const std::vector<StoredQuote>& quotes, Writer& raw) {
   PutDelta(c.writers, raw);
 }
 
-std::vector<StoredQuote> GetRowColumns(size_t count, Reader& in) {
-  const std::vector<int64_t> observed = GetDeltaOfDelta(count, in);
+void GetStreamColumns(Reader& in, std::vector<StoredQuote>& quotes) {
+  const size_t count = quotes.size();
   const std::vector<int64_t> written_at = GetDeltaOfDelta(count, in);
   const std::vector<int64_t> seq = GetDelta(count, in);
   const std::vector<int64_t> txid = GetDelta(count, in);
-  const std::vector<bool> has_writer = GetPresence(count, in);
-  const std::vector<int64_t> writers = GetDelta(CountPresent(has_writer), in);
-  std::vector<StoredQuote> quotes(count);
+  const PresenceBits has_writer = ReadPresence(count, in);
+  const std::vector<int64_t> writers = GetDelta(has_writer.Count(), in);
   size_t next_writer = 0;
   for (size_t i = 0; i < count && !in.failed(); ++i) {
     StoredQuote& quote = quotes[i];
-    quote.observed_at_us = observed[i];
     quote.written_at_us = written_at[i];
     quote.seq = seq[i];
     quote.txid = static_cast<uint64_t>(txid[i]);
     if (has_writer[i]) quote.written_by = writers[next_writer++];
   }
+}
+
+void PutRowColumns(const std::vector<StoredQuote>& quotes, Writer& raw) {
+  PutInstants(quotes, raw);
+  PutStreamColumns(quotes, raw);
+}
+
+std::vector<StoredQuote> GetRowColumns(size_t count, Reader& in) {
+  std::vector<StoredQuote> quotes = GetInstants(count, in);
+  GetStreamColumns(in, quotes);
   return quotes;
 }
 
 // Version 1: the row columns, the two prices as XORed floats, the payloads
 // whole (every length, then every payload).
-void DecodeWholePayloads(Reader& in, std::vector<StoredQuote>& quotes) {
+void DecodeWholePayloads(Reader& in, std::vector<StoredQuote>& quotes,
+                         QuoteBatchParts parts) {
   const size_t count = quotes.size();
   const auto prices = GetFloats(count, in);
   const auto volumes = GetFloats(count, in);
@@ -298,7 +161,10 @@ void DecodeWholePayloads(Reader& in, std::vector<StoredQuote>& quotes) {
   for (size_t i = 0; i < count && !in.failed(); ++i) {
     quotes[i].last_price = prices[i];
     quotes[i].volume = volumes[i];
-    quotes[i].quote_data = std::string(in.Bytes(sizes[i]));
+    const absl::string_view payload = in.Bytes(sizes[i]);
+    if (parts == QuoteBatchParts::kWhole) {
+      quotes[i].quote_data = std::string(payload);
+    }
   }
 }
 
@@ -339,29 +205,52 @@ void EncodePayloadColumns(const std::vector<StoredQuote>& quotes, Writer& raw) {
   PutRowNumber(volumes, payload_volumes, raw);
 }
 
-void DecodePayloadColumns(Reader& in, std::vector<StoredQuote>& quotes) {
+// Which payloads came apart into columns, and the others whole (set as
+// the quotes' quote_data when `keep`).
+PresenceBits GetResidualPayloads(Reader& in, std::vector<StoredQuote>& quotes,
+                                 bool keep) {
   const size_t count = quotes.size();
-  const std::vector<bool> structured = GetPresence(count, in);
-  const size_t structured_count = CountPresent(structured);
-  std::vector<uint64_t> residual_sizes(count - structured_count);
+  const PresenceBits structured = ReadPresence(count, in);
+  std::vector<uint64_t> residual_sizes(count - structured.Count());
   for (uint64_t& size : residual_sizes) size = in.Varint();
   size_t next_residual = 0;
   for (size_t i = 0; i < count && !in.failed(); ++i) {
     if (structured[i]) continue;
-    quotes[i].quote_data =
-        std::string(in.Bytes(residual_sizes[next_residual++]));
+    const absl::string_view payload = in.Bytes(residual_sizes[next_residual++]);
+    if (keep) quotes[i].quote_data = std::string(payload);
   }
-  std::vector<QuoteDataFields> fields = GetPayloadColumns(structured_count, in);
+  return structured;
+}
+
+void DecodePayloadColumns(Reader& in, std::vector<StoredQuote>& quotes,
+                          QuoteBatchParts parts) {
+  const bool whole = parts == QuoteBatchParts::kWhole;
+  const size_t count = quotes.size();
+  const PresenceBits structured = GetResidualPayloads(in, quotes, whole);
+  const size_t structured_count = structured.Count();
   std::vector<std::optional<double>> payload_prices(count),
       payload_volumes(count);
-  size_t next_fields = 0;
-  for (size_t i = 0; i < count && !in.failed(); ++i) {
-    if (!structured[i]) continue;
-    const QuoteDataFields& quote_fields = fields[next_fields++];
-    quotes[i].quote_data = WriteQuoteDataWire(quote_fields);
-    if (quote_fields.has_payload) {
-      payload_prices[i] = quote_fields.numbers[kPayloadLastPrice];
-      payload_volumes[i] = quote_fields.numbers[kPayloadVolume];
+  if (whole) {
+    std::vector<QuoteDataFields> fields =
+        GetPayloadColumns(structured_count, in);
+    size_t next_fields = 0;
+    for (size_t i = 0; i < count && !in.failed(); ++i) {
+      if (!structured[i]) continue;
+      const QuoteDataFields& quote_fields = fields[next_fields++];
+      quotes[i].quote_data = WriteQuoteDataWire(quote_fields);
+      if (quote_fields.has_payload) {
+        payload_prices[i] = quote_fields.numbers[kPayloadLastPrice];
+        payload_volumes[i] = quote_fields.numbers[kPayloadVolume];
+      }
+    }
+  } else {
+    std::vector<std::optional<double>> prices, volumes;
+    GetPayloadPrices(structured_count, in, prices, volumes);
+    size_t next_fields = 0;
+    for (size_t i = 0; i < count && !in.failed(); ++i) {
+      if (!structured[i]) continue;
+      payload_prices[i] = prices[next_fields];
+      payload_volumes[i] = volumes[next_fields++];
     }
   }
   const auto prices = GetRowNumber(payload_prices, in);
@@ -370,6 +259,182 @@ void DecodePayloadColumns(Reader& in, std::vector<StoredQuote>& quotes) {
     quotes[i].last_price = prices[i];
     quotes[i].volume = volumes[i];
   }
+}
+
+// ---- zstd, one frame per call.
+
+// Each frame carries the checksum of its content (4 bytes): a batch whose
+// bytes were damaged fails its decode instead of giving other numbers.
+std::string Compress(absl::string_view raw) {
+  thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> context(
+      [] {
+        ZSTD_CCtx* made = ZSTD_createCCtx();
+        ZSTD_CCtx_setParameter(made, ZSTD_c_compressionLevel, kZstdLevel);
+        ZSTD_CCtx_setParameter(made, ZSTD_c_checksumFlag, 1);
+        return made;
+      }(),
+      &ZSTD_freeCCtx);
+  std::string frame(ZSTD_compressBound(raw.size()), '\0');
+  const size_t compressed = ZSTD_compress2(
+      context.get(), frame.data(), frame.size(), raw.data(), raw.size());
+  // Cannot fail: the buffer has ZSTD_compressBound room and the parameters
+  // are valid.
+  frame.resize(ZSTD_isError(compressed) ? 0 : compressed);
+  return frame;
+}
+
+// The frame's `raw_size` bytes. One decompression context per thread, not
+// one per batch: making one costs more than a small batch's decompression.
+absl::StatusOr<std::string> Decompress(absl::string_view frame,
+                                       uint64_t raw_size) {
+  thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context(
+      ZSTD_createDCtx(), &ZSTD_freeDCtx);
+  std::string raw(raw_size, '\0');
+  const size_t decompressed = ZSTD_decompressDCtx(
+      context.get(), raw.data(), raw.size(), frame.data(), frame.size());
+  if (ZSTD_isError(decompressed) || decompressed != raw_size) {
+    return absl::DataLossError("compacted batch: corrupt zstd frame");
+  }
+  return raw;
+}
+
+// ---- Version 4: two frames. The first holds the count, the instants and
+// the row's last_price and volume (exact number columns): all a decode of
+// prices decompresses and reads. The second the rest: the stream columns,
+// which payloads came apart, the residual payloads whole, for the payloads
+// that came apart whether their own last_price and volume are the row's
+// (then left out of their columns), and the payload columns.
+
+std::string EncodePricesFirst(const std::vector<StoredQuote>& quotes) {
+  Writer prices;
+  prices.Varint(quotes.size());
+  PutInstants(quotes, prices);
+  std::vector<std::optional<double>> row_prices, row_volumes;
+  for (const StoredQuote& quote : quotes) {
+    row_prices.push_back(quote.last_price);
+    row_volumes.push_back(quote.volume);
+  }
+  PutOptionalNumbers(row_prices, prices);
+  PutOptionalNumbers(row_volumes, prices);
+
+  Writer rest;
+  PutStreamColumns(quotes, rest);
+  std::vector<bool> structured, same_price, same_volume;
+  std::vector<QuoteDataFields> fields;
+  std::vector<const std::string*> residual;
+  // The payload's number when it is the row's, bit for bit.
+  auto same = [](const std::optional<double>& payload,
+                 const std::optional<double>& row) {
+    return payload && row && DoubleBits(*payload) == DoubleBits(*row);
+  };
+  for (const StoredQuote& quote : quotes) {
+    std::optional<QuoteDataFields> parsed =
+        ParseQuoteDataWire(quote.quote_data);
+    structured.push_back(parsed.has_value());
+    if (!parsed) {
+      residual.push_back(&quote.quote_data);
+      continue;
+    }
+    auto& price = parsed->numbers[kPayloadLastPrice];
+    auto& volume = parsed->numbers[kPayloadVolume];
+    same_price.push_back(parsed->has_payload && same(price, quote.last_price));
+    same_volume.push_back(parsed->has_payload && same(volume, quote.volume));
+    if (same_price.back()) price.reset();
+    if (same_volume.back()) volume.reset();
+    fields.push_back(std::move(*parsed));
+  }
+  PutPresence(structured, rest);
+  for (const std::string* payload : residual) rest.Varint(payload->size());
+  for (const std::string* payload : residual) rest.Bytes(*payload);
+  PutPresence(same_price, rest);
+  PutPresence(same_volume, rest);
+  PutPayloadColumns(fields, rest);
+
+  const std::string prices_frame = Compress(prices.out());
+  const std::string rest_frame = Compress(rest.out());
+  Writer batch;
+  batch.Byte(kPricesFirstVersion);
+  batch.Varint(prices.out().size());
+  batch.Varint(prices_frame.size());
+  batch.Varint(rest.out().size());
+  batch.Bytes(prices_frame);
+  batch.Bytes(rest_frame);
+  return std::move(batch.out());
+}
+
+// `header` is past the version byte.
+absl::StatusOr<std::vector<StoredQuote>> DecodePricesFirst(
+    Reader& header, QuoteBatchParts parts) {
+  const uint64_t prices_size = header.Varint();
+  const uint64_t prices_frame_size = header.Varint();
+  const uint64_t rest_size = header.Varint();
+  if (header.failed() || prices_size > kMaxRawBytes ||
+      rest_size > kMaxRawBytes) {
+    return absl::DataLossError("compacted batch: bad header");
+  }
+  const absl::string_view prices_frame = header.Bytes(prices_frame_size);
+  if (header.failed()) {
+    return absl::DataLossError("compacted batch: truncated prices frame");
+  }
+  auto prices_raw = Decompress(prices_frame, prices_size);
+  if (!prices_raw.ok()) return prices_raw.status();
+  Reader prices(*prices_raw);
+  const uint64_t count = prices.Varint();
+  if (prices.failed() || count > static_cast<uint64_t>(kMaxQuotesPerBatch)) {
+    return absl::DataLossError("compacted quote batch: bad quote count");
+  }
+  std::vector<StoredQuote> quotes = GetInstants(count, prices);
+  std::vector<double> scratch;
+  ReadOptionalNumbers(count, prices, scratch, [&](size_t i, double value) {
+    quotes[i].last_price = value;
+  });
+  ReadOptionalNumbers(count, prices, scratch, [&](size_t i, double value) {
+    quotes[i].volume = value;
+  });
+  if (prices.failed() || !prices.at_end()) {
+    return absl::DataLossError("compacted quote batch: truncated prices");
+  }
+  if (parts == QuoteBatchParts::kPrices) return quotes;
+
+  auto rest_raw = Decompress(header.rest(), rest_size);
+  if (!rest_raw.ok()) return rest_raw.status();
+  Reader in(*rest_raw);
+  GetStreamColumns(in, quotes);
+  const PresenceBits structured = GetResidualPayloads(in, quotes, true);
+  const size_t structured_count = structured.Count();
+  const PresenceBits same_price = ReadPresence(structured_count, in);
+  const PresenceBits same_volume = ReadPresence(structured_count, in);
+  std::vector<QuoteDataFields> fields = GetPayloadColumns(structured_count, in);
+  // A value the row gives back: the payload's own is absent, the row's is
+  // not (the encoder writes nothing else).
+  auto from_row = [&in](std::optional<double>& payload,
+                        const std::optional<double>& row) {
+    if (payload || !row) {
+      in.Corrupt();
+      return;
+    }
+    payload = row;
+  };
+  size_t next_fields = 0;
+  for (size_t i = 0; i < count && !in.failed(); ++i) {
+    if (!structured[i]) continue;
+    const size_t at = next_fields++;
+    QuoteDataFields& quote_fields = fields[at];
+    if (same_price[at]) {
+      from_row(quote_fields.numbers[kPayloadLastPrice], quotes[i].last_price);
+    }
+    if (same_volume[at]) {
+      from_row(quote_fields.numbers[kPayloadVolume], quotes[i].volume);
+    }
+    if ((same_price[at] || same_volume[at]) && !quote_fields.has_payload) {
+      in.Corrupt();
+    }
+    quotes[i].quote_data = WriteQuoteDataWire(quote_fields);
+  }
+  if (in.failed() || !in.at_end()) {
+    return absl::DataLossError("compacted quote batch: truncated columns");
+  }
+  return quotes;
 }
 
 }  // namespace
@@ -394,13 +459,14 @@ void PutStoredQuotes(const std::vector<StoredQuote>& quotes, Writer& raw) {
   EncodePayloadColumns(quotes, raw);
 }
 
-absl::StatusOr<std::vector<StoredQuote>> GetStoredQuotes(Reader& in) {
+absl::StatusOr<std::vector<StoredQuote>> GetStoredQuotes(
+    Reader& in, QuoteBatchParts parts) {
   const uint64_t count = in.Varint();
   if (in.failed() || count > static_cast<uint64_t>(kMaxQuotesPerBatch)) {
     return absl::DataLossError("compacted batch: bad quote count");
   }
   std::vector<StoredQuote> quotes = GetRowColumns(count, in);
-  DecodePayloadColumns(in, quotes);
+  DecodePayloadColumns(in, quotes, parts);
   return quotes;
 }
 
@@ -408,16 +474,8 @@ std::string FrameBatch(char version, const std::string& input) {
   Writer batch;
   batch.Byte(version);
   batch.Varint(input.size());
-  std::string& out = batch.out();
-  const size_t header = out.size();
-  out.resize(header + ZSTD_compressBound(input.size()));
-  const size_t compressed =
-      ZSTD_compress(out.data() + header, out.size() - header, input.data(),
-                    input.size(), kZstdLevel);
-  // Cannot fail: the buffer has ZSTD_compressBound room and the level is
-  // valid.
-  out.resize(header + (ZSTD_isError(compressed) ? 0 : compressed));
-  return std::move(out);
+  batch.Bytes(Compress(input));
+  return std::move(batch.out());
 }
 
 absl::StatusOr<std::string> UnframeBatch(absl::string_view batch,
@@ -433,24 +491,19 @@ absl::StatusOr<std::string> UnframeBatch(absl::string_view batch,
     return absl::DataLossError("compacted batch: bad header");
   }
   // What follows the header is the zstd frame.
-  const absl::string_view frame = header.rest();
-  std::string raw(raw_size, '\0');
-  const size_t decompressed =
-      ZSTD_decompress(raw.data(), raw.size(), frame.data(), frame.size());
-  if (ZSTD_isError(decompressed) || decompressed != raw_size) {
-    return absl::DataLossError("compacted batch: corrupt zstd frame");
-  }
-  return raw;
+  return Decompress(header.rest(), raw_size);
 }
 
 std::string EncodeQuoteBatch(const std::vector<StoredQuote>& quotes) {
-  Writer raw;
-  PutStoredQuotes(quotes, raw);
-  return FrameBatch(kPayloadColumnsVersion, raw.out());
+  return EncodePricesFirst(quotes);
 }
 
 absl::StatusOr<std::vector<StoredQuote>> DecodeQuoteBatch(
-    absl::string_view batch) {
+    absl::string_view batch, QuoteBatchParts parts) {
+  if (!batch.empty() && batch[0] == kPricesFirstVersion) {
+    Reader header(batch.substr(1));
+    return DecodePricesFirst(header, parts);
+  }
   int version = -1;
   auto raw = UnframeBatch(batch, version);
   if (version != kPayloadWholeVersion && version != kPayloadColumnsVersion) {
@@ -466,9 +519,9 @@ absl::StatusOr<std::vector<StoredQuote>> DecodeQuoteBatch(
       return absl::DataLossError("compacted quote batch: bad quote count");
     }
     quotes = GetRowColumns(count, in);
-    DecodeWholePayloads(in, *quotes);
+    DecodeWholePayloads(in, *quotes, parts);
   } else {
-    quotes = GetStoredQuotes(in);
+    quotes = GetStoredQuotes(in, parts);
     if (!quotes.ok()) return quotes.status();
   }
   if (in.failed() || !in.at_end()) {

@@ -46,10 +46,20 @@ struct StoredQuote {
 // observed_at compresses best) into one batch. The order is kept.
 std::string EncodeQuoteBatch(const std::vector<StoredQuote>& quotes);
 
+// What a decode gives back of each quote.
+enum class QuoteBatchParts {
+  kWhole,
+  // The instants, last_price and volume alone (the other fields left at
+  // their defaults, quote_data empty): what candles and charts read. A batch
+  // of the current layout keeps them in a zstd frame of their own, so this
+  // decompresses and reads that alone; older layouts pass over the rest.
+  kPrices,
+};
+
 // The quotes of a batch EncodeQuoteBatch made, in its order. DataLoss when
 // the bytes are not such a batch (truncated, corrupted, unknown version).
 absl::StatusOr<std::vector<StoredQuote>> DecodeQuoteBatch(
-    absl::string_view batch);
+    absl::string_view batch, QuoteBatchParts parts = QuoteBatchParts::kWhole);
 
 // The layers of a batch, shared with the codecs of other series that add
 // columns of their own after the quotes' (domain/nifty_batch_codec.h).
@@ -59,7 +69,8 @@ void PutStoredQuotes(const std::vector<StoredQuote>& quotes,
                      columns::Writer& raw);
 // What PutStoredQuotes wrote; DataLoss on a bad count (a truncated column
 // sets in.failed() instead: the caller checks it once at the end).
-absl::StatusOr<std::vector<StoredQuote>> GetStoredQuotes(columns::Reader& in);
+absl::StatusOr<std::vector<StoredQuote>> GetStoredQuotes(
+    columns::Reader& in, QuoteBatchParts parts = QuoteBatchParts::kWhole);
 
 // A batch's bytes: `version` (its layout), the size of `raw`, then `raw`
 // compressed with zstd.

@@ -1,5 +1,8 @@
 #include "domain/quote_payload_wire.h"
 
+#include <cassert>
+#include <cstddef>
+
 #include "domain/column_codec.h"
 
 namespace mdc::domain {
@@ -8,7 +11,6 @@ namespace {
 using columns::BitsDouble;
 using columns::DoubleBits;
 using columns::Reader;
-using columns::Writer;
 
 constexpr int kVarint = 0;
 constexpr int kFixed64 = 1;
@@ -25,52 +27,99 @@ constexpr uint64_t kSellField = 2;
 constexpr uint64_t kLevelPriceField = 1;
 constexpr uint64_t kLevelQuantityField = 2;
 
-void Tag(uint64_t field, int wire_type, Writer& out) {
-  out.Varint((field << 3) | static_cast<uint64_t>(wire_type));
+// The wire is written in two passes: the size of each nested message first
+// (a length comes before its body), then every byte straight into a string
+// of exactly the total size. A decode of a compacted batch writes a
+// payload for each of its quotes, so no temporary string per message.
+
+uint64_t TagOf(uint64_t field, int wire_type) {
+  return (field << 3) | static_cast<uint64_t>(wire_type);
 }
 
-void Number(uint64_t field, const std::optional<double>& value, Writer& out) {
-  if (!value) return;
-  Tag(field, kFixed64, out);
-  out.Fixed64(DoubleBits(*value));
+size_t NumberSize(uint64_t field, const std::optional<double>& value) {
+  return value ? columns::VarintSize(TagOf(field, kFixed64)) + 8 : 0;
 }
 
-void Message(uint64_t field, const std::string& body, Writer& out) {
-  Tag(field, kLengthDelimited, out);
-  out.Varint(body.size());
-  out.Bytes(body);
+size_t MessageSize(uint64_t field, size_t body) {
+  return columns::VarintSize(TagOf(field, kLengthDelimited)) +
+         columns::VarintSize(body) + body;
 }
 
-std::string Level(const DepthLevelFields& level) {
-  Writer out;
-  Number(kLevelPriceField, level.price, out);
-  Number(kLevelQuantityField, level.quantity, out);
-  return std::move(out.out());
+size_t LevelSize(const DepthLevelFields& level) {
+  return NumberSize(kLevelPriceField, level.price) +
+         NumberSize(kLevelQuantityField, level.quantity);
 }
 
-std::string Payload(const QuoteDataFields& fields) {
-  Writer out;
+// The sizes of a QuoteData's messages' bodies.
+struct WireSizes {
+  size_t ohlc = 0;
+  size_t depth = 0;
+  size_t payload = 0;
+  size_t total = 0;
+};
+
+WireSizes SizesOf(const QuoteDataFields& fields) {
+  WireSizes sizes;
+  if (fields.status) {
+    sizes.total += columns::VarintSize(TagOf(kStatusField, kVarint)) +
+                   columns::VarintSize(*fields.status);
+  }
+  if (!fields.has_payload) return sizes;
   for (int i = 0; i < kPayloadNumberFields; ++i) {
-    Number(static_cast<uint64_t>(i + 1), fields.numbers[i], out);
+    sizes.payload +=
+        NumberSize(static_cast<uint64_t>(i + 1), fields.numbers[i]);
   }
   if (fields.has_ohlc) {
-    Writer ohlc;
     for (int i = 0; i < 4; ++i) {
-      Number(static_cast<uint64_t>(i + 1), fields.ohlc[i], ohlc);
+      sizes.ohlc += NumberSize(static_cast<uint64_t>(i + 1), fields.ohlc[i]);
     }
-    Message(kOhlcField, ohlc.out(), out);
+    sizes.payload += MessageSize(kOhlcField, sizes.ohlc);
   }
   if (fields.has_depth) {
-    Writer depth;
-    for (const auto& level : fields.buy)
-      Message(kBuyField, Level(level), depth);
-    for (const auto& level : fields.sell) {
-      Message(kSellField, Level(level), depth);
+    for (const auto& level : fields.buy) {
+      sizes.depth += MessageSize(kBuyField, LevelSize(level));
     }
-    Message(kDepthField, depth.out(), out);
+    for (const auto& level : fields.sell) {
+      sizes.depth += MessageSize(kSellField, LevelSize(level));
+    }
+    sizes.payload += MessageSize(kDepthField, sizes.depth);
   }
-  return std::move(out.out());
+  sizes.total += MessageSize(kPayloadField, sizes.payload);
+  return sizes;
 }
+
+// Writes into memory SizesOf counted.
+class WireOut {
+ public:
+  explicit WireOut(char* at) : at_(at) {}
+  char* at() const { return at_; }
+
+  void Varint(uint64_t value) {
+    while (value >= 0x80) {
+      *at_++ = static_cast<char>(value | 0x80);
+      value >>= 7;
+    }
+    *at_++ = static_cast<char>(value);
+  }
+  void Number(uint64_t field, const std::optional<double>& value) {
+    if (!value) return;
+    Varint(TagOf(field, kFixed64));
+    const uint64_t bits = DoubleBits(*value);
+    for (int i = 0; i < 8; ++i) *at_++ = static_cast<char>(bits >> (8 * i));
+  }
+  void MessageHeader(uint64_t field, size_t body) {
+    Varint(TagOf(field, kLengthDelimited));
+    Varint(body);
+  }
+  void Level(uint64_t field, const DepthLevelFields& level) {
+    MessageHeader(field, LevelSize(level));
+    Number(kLevelPriceField, level.price);
+    Number(kLevelQuantityField, level.quantity);
+  }
+
+ private:
+  char* at_;
+};
 
 // Reads one field's tag; false at the end or on a bad tag.
 bool NextField(Reader& in, uint64_t& field, int& wire_type) {
@@ -177,13 +226,33 @@ std::optional<QuoteDataFields> ParseQuoteDataWire(absl::string_view bytes) {
 }
 
 std::string WriteQuoteDataWire(const QuoteDataFields& fields) {
-  Writer out;
+  const WireSizes sizes = SizesOf(fields);
+  std::string bytes(sizes.total, '\0');
+  WireOut out(bytes.data());
   if (fields.status) {
-    Tag(kStatusField, kVarint, out);
+    out.Varint(TagOf(kStatusField, kVarint));
     out.Varint(*fields.status);
   }
-  if (fields.has_payload) Message(kPayloadField, Payload(fields), out);
-  return std::move(out.out());
+  if (fields.has_payload) {
+    out.MessageHeader(kPayloadField, sizes.payload);
+    for (int i = 0; i < kPayloadNumberFields; ++i) {
+      out.Number(static_cast<uint64_t>(i + 1), fields.numbers[i]);
+    }
+    if (fields.has_ohlc) {
+      out.MessageHeader(kOhlcField, sizes.ohlc);
+      for (int i = 0; i < 4; ++i) {
+        out.Number(static_cast<uint64_t>(i + 1), fields.ohlc[i]);
+      }
+    }
+    if (fields.has_depth) {
+      out.MessageHeader(kDepthField, sizes.depth);
+      for (const auto& level : fields.buy) out.Level(kBuyField, level);
+      for (const auto& level : fields.sell) out.Level(kSellField, level);
+    }
+  }
+  // SizesOf and the writes above follow the same fields.
+  assert(out.at() == bytes.data() + bytes.size());
+  return bytes;
 }
 
 }  // namespace mdc::domain

@@ -26,7 +26,7 @@ namespace {
 // the NULL conditions fold away and both scans use their indexes.
 #define MDC_BATCH_IDENTITY                                              \
   "nse_symbol, trading_day, first_observed_at, compacted_at, min_seq, " \
-  "max_seq, row_count"
+  "max_seq, row_count, last_observed_at"
 #define MDC_BATCHES_MEETING                                  \
   "WHERE trading_day BETWEEN $1 AND $2 "                     \
   "AND ($3::text[] IS NULL OR nse_symbol = ANY($3)) "        \
@@ -52,7 +52,7 @@ constexpr Statement kLoadBatches{
 constexpr Statement kLoadLatestBatches{
     "compacted_quotes_latest_batches",
     "SELECT * FROM (SELECT DISTINCT ON (nse_symbol) " MDC_BATCH_IDENTITY
-    ", last_observed_at, " MDC_ROW_STORE_HAS_ROWS
+    ", " MDC_ROW_STORE_HAS_ROWS
     " FROM stock_quote_batches WHERE trading_day BETWEEN $1 AND $2 "
     "AND ($3::text[] IS NULL OR nse_symbol = ANY($3)) "
     "AND ($5::timestamptz IS NULL OR first_observed_at <= $5) "
@@ -157,6 +157,7 @@ namespace {
 absl::Status FillBatches(Connection& conn,
                          const std::vector<BatchIdentity>& ids,
                          const std::vector<size_t>& places,
+                         domain::QuoteBatchParts parts,
                          CompactedBatches& loaded) {
   DecodedBatchCache& cache = DecodedBatchCache::Shared();
   // The batches not in the cache, by key, and where they go.
@@ -166,8 +167,14 @@ absl::Status FillBatches(Connection& conn,
   absl::flat_hash_map<BatchIdentity, size_t> missing_at;
   for (size_t place : places) {
     if (loaded.batches[place].quotes != nullptr) continue;
-    const BatchIdentity& id = ids[place];
+    BatchIdentity id = ids[place];
+    // A whole decode serves any read.
     loaded.batches[place].quotes = cache.Find(id);
+    id.parts = parts;
+    if (loaded.batches[place].quotes == nullptr &&
+        parts != domain::QuoteBatchParts::kWhole) {
+      loaded.batches[place].quotes = cache.Find(id);
+    }
     if (loaded.batches[place].quotes == nullptr) {
       missing_symbols.push_back(id.symbol);
       missing_days.push_back(id.trading_day);
@@ -182,10 +189,12 @@ absl::Status FillBatches(Connection& conn,
                                               .TimeArray(missing_firsts));
   if (!fetched.ok()) return fetched.status();
   for (int row = 0; row < fetched->rows(); ++row) {
-    const BatchIdentity id = IdentityAt(*fetched, row);
-    auto decoded = domain::DecodeQuoteBatch(fetched->Bytes(row, 7));
+    BatchIdentity id = IdentityAt(*fetched, row);
+    id.parts = parts;
+    auto decoded = domain::DecodeQuoteBatch(fetched->Bytes(row, 7), parts);
     if (!decoded.ok()) return decoded.status();
     auto quotes = std::make_shared<DecodedQuotes>();
+    quotes->parts = parts;
     quotes->quotes = *std::move(decoded);
     quotes->instants = domain::InstantsOf(quotes->quotes);
     quotes->ascending = domain::IsAscending(quotes->quotes);
@@ -221,7 +230,7 @@ int64_t QuotesBetween(const CompactedBatch& batch, int64_t after_us,
 
 }  // namespace
 
-absl::StatusOr<CompactedBatches> LoadCompactedBatches(
+absl::StatusOr<BatchListing> ListCompactedBatches(
     Connection& conn, const CompactedFilter& filter) {
   Params params;
   params.Date(filter.from).Date(filter.to);
@@ -239,25 +248,60 @@ absl::StatusOr<CompactedBatches> LoadCompactedBatches(
   }
   auto listed = conn.Exec(ListingOf(filter), params);
   if (!listed.ok()) return listed.status();
-  CompactedBatches loaded;
+  BatchListing listing;
   const int has_rows_column = listed->columns() - 1;
-  std::vector<BatchIdentity> ids;
-  ids.reserve(listed->rows());
+  listing.batches.reserve(listed->rows());
   for (int row = 0; row < listed->rows(); ++row) {
-    if (row == 0) loaded.row_store_has_rows = listed->Bool(0, has_rows_column);
-    ids.push_back(IdentityAt(*listed, row));
+    if (row == 0) listing.row_store_has_rows = listed->Bool(0, has_rows_column);
+    listing.batches.push_back(
+        {IdentityAt(*listed, row), absl::ToUnixMicros(listed->Time(row, 7))});
+  }
+  // In order of first instants, as a page of a day takes them.
+  std::stable_sort(listing.batches.begin(), listing.batches.end(),
+                   [](const ListedBatch& a, const ListedBatch& b) {
+                     return a.id.first_observed_at_us <
+                            b.id.first_observed_at_us;
+                   });
+  return listing;
+}
+
+absl::StatusOr<CompactedBatches> LoadCompactedBatches(
+    Connection& conn, const CompactedFilter& filter) {
+  auto listing = ListCompactedBatches(conn, filter);
+  if (!listing.ok()) return listing.status();
+  return LoadListedBatches(conn, *listing, filter);
+}
+
+absl::StatusOr<CompactedBatches> LoadListedBatches(
+    Connection& conn, const BatchListing& listing,
+    const CompactedFilter& filter) {
+  CompactedBatches loaded;
+  loaded.row_store_has_rows = listing.row_store_has_rows;
+  // The listed batches within the filter's instants (all of a listing made
+  // for it; a listing kept from an earlier bound holds some before it).
+  const int64_t not_before_us =
+      filter.not_before ? absl::ToUnixMicros(*filter.not_before) : INT64_MIN;
+  const int64_t not_after_us =
+      filter.not_after ? absl::ToUnixMicros(*filter.not_after) : INT64_MAX;
+  std::vector<BatchIdentity> ids;
+  ids.reserve(listing.batches.size());
+  for (const ListedBatch& listed : listing.batches) {
+    if (listed.last_observed_at_us < not_before_us ||
+        listed.id.first_observed_at_us > not_after_us) {
+      continue;
+    }
+    ids.push_back(listed.id);
     loaded.batches.push_back(
-        CompactedBatch{ids.back().symbol, ids.back().trading_day, nullptr});
+        CompactedBatch{listed.id.symbol, listed.id.trading_day, nullptr});
   }
   std::vector<size_t> order(ids.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   size_t taken = order.size();
+  // ids are in the listing's order: by first instant.
   if (filter.first_quotes > 0 && filter.not_before && !order.empty()) {
-    // In order of first instants, more batches at a time until the ones
-    // taken hold enough quotes before the first instant of the rest.
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return ids[a].first_observed_at_us < ids[b].first_observed_at_us;
-    });
+    // In order of first instants (the listing's), more batches at a time
+    // until the ones taken hold enough quotes before the first instant of
+    // the rest.
     const int64_t after_us = absl::ToUnixMicros(*filter.not_before);
     taken = 0;
     // At least those begun by the bound: each may hold the next quote.
@@ -270,7 +314,8 @@ absl::StatusOr<CompactedBatches> LoadCompactedBatches(
       taken = std::min(order.size(), taken + step);
       step *= 2;
       std::vector<size_t> places(order.begin(), order.begin() + taken);
-      absl::Status filled = FillBatches(conn, ids, places, loaded);
+      absl::Status filled =
+          FillBatches(conn, ids, places, filter.parts, loaded);
       if (!filled.ok()) return filled;
       if (taken == order.size()) break;
       const int64_t before_us = ids[order[taken]].first_observed_at_us;
@@ -293,7 +338,7 @@ absl::StatusOr<CompactedBatches> LoadCompactedBatches(
       }
     }
   } else {
-    absl::Status filled = FillBatches(conn, ids, order, loaded);
+    absl::Status filled = FillBatches(conn, ids, order, filter.parts, loaded);
     if (!filled.ok()) return filled;
   }
   // Batches gone meanwhile (their day deleted or compacted again), and
@@ -452,6 +497,13 @@ absl::StatusOr<Result> ExecSeeingLoadedQuotes(Connection& conn,
                                               Params params,
                                               const CompactedBatches& loaded,
                                               const CompactedFilter& filter) {
+  for (const CompactedBatch& batch : loaded.batches) {
+    // The statement would be given empty payloads.
+    if (batch.quotes->parts != domain::QuoteBatchParts::kWhole) {
+      return absl::InternalError(
+          "compacted quotes without their payloads passed to a statement");
+    }
+  }
   const std::vector<CompactedQuote> compacted = QuotesWithin(loaded, filter);
   if (compacted.empty()) return conn.Exec(statement, params);
   const int first = params.size() + 1;

@@ -60,6 +60,10 @@ struct CompactedFilter {
   // and before it (or all batches are taken). A page of a whole day then
   // decodes the batches its quotes are in, not the rest of the day.
   int first_quotes = 0;
+  // What of each quote the read needs. kPrices (no payloads: decoded in a
+  // fraction of the time) only for reads that take the instants and prices
+  // from the batches themselves; ExecSeeingLoadedQuotes refuses such batches.
+  domain::QuoteBatchParts parts = domain::QuoteBatchParts::kWhole;
 };
 
 // One compacted batch meeting a filter, decoded (shared with the cache of
@@ -85,6 +89,30 @@ struct CompactedBatches {
 // DataLoss when a batch cannot be decoded.
 absl::StatusOr<CompactedBatches> LoadCompactedBatches(
     Connection& conn, const CompactedFilter& filter);
+
+// One listed batch: what names its content, and its last instant.
+struct ListedBatch {
+  BatchIdentity id;
+  int64_t last_observed_at_us = 0;
+};
+
+// The batches meeting a filter, without their bytes, and whether the row
+// store holds any quote within its bounds: LoadCompactedBatches in two
+// steps, so a reader paging through a day (storage/day_page_read_ahead.h)
+// can list the day's batches once and load from that listing page after
+// page, while it checks that the day's batches are the same.
+struct BatchListing {
+  std::vector<ListedBatch> batches;
+  bool row_store_has_rows = false;
+};
+absl::StatusOr<BatchListing> ListCompactedBatches(
+    Connection& conn, const CompactedFilter& filter);
+// The batches of `listing` meeting `filter` (whose days and symbols are
+// the listing's; its instants may be narrower), decoded as
+// LoadCompactedBatches does; row_store_has_rows is the listing's.
+absl::StatusOr<CompactedBatches> LoadListedBatches(
+    Connection& conn, const BatchListing& listing,
+    const CompactedFilter& filter);
 
 // The decoded quotes of the batches `filter` selects. DataLoss when a batch
 // cannot be decoded.

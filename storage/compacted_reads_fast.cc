@@ -136,14 +136,21 @@ absl::StatusOr<Result> DayPageSeeingCompacted(
                  absl::ToUnixMicros(bound.at),
                  bound.key1};
   const absl::Time now = absl::Now();
+  // The listing of the day's batches kept from the pages before, and the
+  // day as checked for this page, when it still serves.
+  std::shared_ptr<const BatchListing> listing;
+  std::optional<DayCheck> checked;
   if (auto ahead = DayPageReadAhead::Shared().Take(key, now)) {
     const size_t left = ahead->quotes.size() - ahead->next;
     auto check = CheckDay(conn, day, symbols, bound.at, end);
     if (!check.ok()) return check.status();
     if (!check->row_store_has_rows && check->compacted_us &&
-        *check->compacted_us == ahead->day_compacted_us &&
-        (left >= static_cast<size_t>(limit) || ahead->to_the_end)) {
-      return ServeAhead(std::move(key), *std::move(ahead), limit);
+        *check->compacted_us == ahead->day_compacted_us) {
+      if (left >= static_cast<size_t>(limit) || ahead->to_the_end) {
+        return ServeAhead(std::move(key), *std::move(ahead), limit);
+      }
+      listing = std::move(ahead->listing);
+      checked = *check;
     }
   }
   CompactedFilter filter{day, day, std::nullopt, bound.at, end};
@@ -153,8 +160,16 @@ absl::StatusOr<Result> DayPageSeeingCompacted(
   const int64_t wanted = int64_t{limit} * kDayPageReadAhead;
   const int pick = wanted > INT32_MAX ? INT32_MAX : static_cast<int>(wanted);
   filter.first_quotes = pick;
-  auto loaded = LoadCompactedBatches(conn, filter);
+  if (listing == nullptr) {
+    checked.reset();
+    auto listed = ListCompactedBatches(conn, filter);
+    if (!listed.ok()) return listed.status();
+    listing = std::make_shared<const BatchListing>(*std::move(listed));
+  }
+  auto loaded = LoadListedBatches(conn, *listing, filter);
   if (!loaded.ok()) return loaded.status();
+  // A kept listing's own answer is old; the check just made is not.
+  if (checked) loaded->row_store_has_rows = checked->row_store_has_rows;
   if (loaded->batches.empty() && !loaded->left_out_from_us) {
     return conn.Exec(statement, params);
   }
@@ -182,17 +197,31 @@ absl::StatusOr<Result> DayPageSeeingCompacted(
   // change between the listing and this check is the window the listing
   // and the fetch of the batches have too (docs/architecture.md, Limits);
   // a day deleted meanwhile (no batches) or written to is not read ahead.
-  auto day_now = CheckDay(conn, day, symbols, bound.at, end);
-  if (!day_now.ok()) return day_now.status();
+  if (!checked) {
+    auto day_now = CheckDay(conn, day, symbols, bound.at, end);
+    if (!day_now.ok()) return day_now.status();
+    checked = *day_now;
+  }
   const bool read_ahead =
-      !day_now->row_store_has_rows && day_now->compacted_us.has_value();
+      !checked->row_store_has_rows && checked->compacted_us.has_value();
   const int picked = read_ahead ? pick : limit;
   DayPageQuotes ahead;
   ahead.quotes = domain::FirstQuotesAfter(runs, key.after_us, bound.key1,
                                           key.end_us, picked);
   ahead.to_the_end = ahead.quotes.size() < static_cast<size_t>(picked) &&
                      !batches->left_out_from_us;
-  if (read_ahead) ahead.day_compacted_us = *day_now->compacted_us;
+  if (read_ahead) {
+    ahead.day_compacted_us = *checked->compacted_us;
+    // The listing serves the next pages when nothing was compacted between
+    // it and the check: the latest compaction it lists is the day's.
+    int64_t listed_latest_us = INT64_MIN;
+    for (const ListedBatch& listed : listing->batches) {
+      listed_latest_us = std::max(listed_latest_us, listed.id.compacted_at_us);
+    }
+    if (listed_latest_us == ahead.day_compacted_us) {
+      ahead.listing = std::move(listing);
+    }
+  }
   ahead.batches = std::move(batches);
   return ServeAhead(std::move(key), std::move(ahead), limit);
 }
@@ -201,17 +230,28 @@ absl::StatusOr<Result> SymbolPageSeeingCompacted(
     Connection& conn, const Statement& statement, Params params,
     const std::string& symbol, absl::Time start, absl::Time end,
     absl::Time after, int limit, SymbolPageColumns columns) {
+  const bool priced_only = columns == SymbolPageColumns::kPricePoints;
   CompactedFilter filter{TradingDayFrom(after), TradingDayTo(end),
                          std::vector<std::string>{symbol}, after, end};
+  // Price points are read from the batches without their payloads, unless
+  // the statement must run (below): it is given whole quotes.
+  if (priced_only) filter.parts = domain::QuoteBatchParts::kPrices;
   auto loaded = LoadCompactedBatches(conn, filter);
   if (!loaded.ok()) return loaded.status();
   if (loaded->batches.empty()) return conn.Exec(statement, params);
   std::vector<domain::QuoteRun> runs;
-  if (!RunsOf(*loaded, runs)) {
+  if (filter.parts != domain::QuoteBatchParts::kWhole &&
+      (loaded->row_store_has_rows || !RunsOf(*loaded, runs))) {
+    filter.parts = domain::QuoteBatchParts::kWhole;
+    loaded = LoadCompactedBatches(conn, filter);
+    if (!loaded.ok()) return loaded.status();
+    if (loaded->batches.empty()) return conn.Exec(statement, params);
+    runs.clear();
+  }
+  if (runs.empty() && !RunsOf(*loaded, runs)) {
     return ExecSeeingLoadedQuotes(conn, statement, std::move(params), *loaded,
                                   filter);
   }
-  const bool priced_only = columns == SymbolPageColumns::kPricePoints;
   // After `after` and from `start` on: after the later of the two bounds.
   const int64_t after_us =
       std::max(absl::ToUnixMicros(after), absl::ToUnixMicros(start) - 1);

@@ -29,10 +29,18 @@ std::optional<DayPageQuotes> DayPageReadAhead::Take(const DayPageKey& key,
 }
 
 void DayPageReadAhead::Keep(DayPageKey key, DayPageQuotes ahead) {
-  if (ahead.next == 0 || ahead.next >= ahead.quotes.size()) return;
+  if (ahead.next == 0) return;
+  const bool served = ahead.next >= ahead.quotes.size();
+  if (served && (ahead.to_the_end || ahead.listing == nullptr)) return;
   const domain::QuoteRef& last = ahead.quotes[ahead.next - 1];
   key.after_us = last.quote->observed_at_us;
   key.after_symbol = *last.symbol;
+  if (served) {
+    // Only the listing is of use now: the batches are let go.
+    ahead.quotes.clear();
+    ahead.next = 0;
+    ahead.batches.reset();
+  }
   absl::MutexLock lock(&mu_);
   entries_.push_front(Entry{std::move(key), std::move(ahead)});
   while (entries_.size() > static_cast<size_t>(kDayPageReadAheadEntries)) {

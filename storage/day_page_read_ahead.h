@@ -68,6 +68,11 @@ struct DayPageQuotes {
   // The latest compacted_at of the day's batches when they were listed, in
   // microseconds.
   int64_t day_compacted_us = 0;
+  // The listing of the day's batches the quotes came from, when it can serve
+  // the pages after these (it was made under day_compacted_us): the next
+  // read from the batches loads from it instead of listing again. Null
+  // otherwise.
+  std::shared_ptr<const BatchListing> listing;
 };
 
 class DayPageReadAhead {
@@ -80,7 +85,8 @@ class DayPageReadAhead {
   std::optional<DayPageQuotes> Take(const DayPageKey& key, absl::Time now);
 
   // Keeps `ahead` (its quotes from `next` on) for the page after `key`'s,
-  // which starts after the quote before `next`.
+  // which starts after the quote before `next`. Once every quote is served
+  // only its listing is kept, if it has one and the day goes on.
   void Keep(DayPageKey key, DayPageQuotes ahead);
 
  private:

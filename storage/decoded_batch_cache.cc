@@ -9,7 +9,7 @@ bool BatchIdentity::operator==(const BatchIdentity& other) const {
          first_observed_at_us == other.first_observed_at_us &&
          compacted_at_us == other.compacted_at_us && min_seq == other.min_seq &&
          max_seq == other.max_seq && row_count == other.row_count &&
-         table == other.table;
+         table == other.table && parts == other.parts;
 }
 
 DecodedBatchCache& DecodedBatchCache::Shared() {

@@ -42,13 +42,16 @@ struct BatchIdentity {
   int64_t max_seq = 0;
   int64_t row_count = 0;
   BatchTable table = BatchTable::kStockQuotes;
+  // What of each quote was decoded: a whole decode serves every read, a
+  // prices-only one (no payloads) only reads of prices.
+  domain::QuoteBatchParts parts = domain::QuoteBatchParts::kWhole;
 
   bool operator==(const BatchIdentity& other) const;
   template <typename H>
   friend H AbslHashValue(H h, const BatchIdentity& b) {
     return H::combine(std::move(h), b.symbol, b.trading_day,
                       b.first_observed_at_us, b.compacted_at_us, b.min_seq,
-                      b.max_seq, b.row_count, b.table);
+                      b.max_seq, b.row_count, b.table, b.parts);
   }
 };
 
@@ -61,6 +64,8 @@ struct DecodedQuotes {
   // A NIFTY batch's: each quote's own day change (empty for a stock batch).
   std::vector<double> day_change_perc;
   bool ascending = false;
+  // kPrices: every quote_data is left empty.
+  domain::QuoteBatchParts parts = domain::QuoteBatchParts::kWhole;
 };
 using DecodedBatch = std::shared_ptr<const DecodedQuotes>;
 

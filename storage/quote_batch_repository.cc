@@ -148,11 +148,16 @@ QuoteBatchRepository::PricesOfSymbolDays(
   CompactedFilter compacted{*std::min_element(days.begin(), days.end()),
                             *std::max_element(days.begin(), days.end()),
                             std::move(distinct_symbols), std::nullopt, before};
+  // The prices alone, without the payloads; whole quotes when the
+  // statement must run after all.
+  compacted.parts = domain::QuoteBatchParts::kPrices;
   auto loaded = LoadCompactedBatches(**conn, compacted);
   if (!loaded.ok()) return loaded.status();
-  if (!loaded->batches.empty() &&
-      PricesFromBatches(*loaded, keys, before, found)) {
-    return found;
+  if (!loaded->batches.empty()) {
+    if (PricesFromBatches(*loaded, keys, before, found)) return found;
+    compacted.parts = domain::QuoteBatchParts::kWhole;
+    loaded = LoadCompactedBatches(**conn, compacted);
+    if (!loaded.ok()) return loaded.status();
   }
   auto result = ExecSeeingLoadedQuotes(
       **conn, kPricesOfSymbolDays,

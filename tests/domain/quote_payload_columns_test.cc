@@ -232,7 +232,9 @@ StoredQuote Stored(int i, const std::string& quote_data,
   return quote;
 }
 
-TEST(QuoteBatchCodec, RoundTripsFullQuotesWithOddNumbersAndResiduals) {
+// A batch of full quotes with odd numbers in every kind of column, rows
+// whose prices are not the payload's, and payloads left whole (residuals).
+std::vector<StoredQuote> OddFullQuotes() {
   std::mt19937 random(3);
   std::vector<StoredQuote> quotes;
   const auto odd_numbers = AdversarialNumbers();
@@ -263,11 +265,90 @@ TEST(QuoteBatchCodec, RoundTripsFullQuotesWithOddNumbersAndResiduals) {
     if (i % 41 == 0) bytes.clear();
     quotes.push_back(Stored(i, bytes, row_price, row_volume));
   }
+  return quotes;
+}
+
+TEST(QuoteBatchCodec, RoundTripsFullQuotesWithOddNumbersAndResiduals) {
+  const std::vector<StoredQuote> quotes = OddFullQuotes();
   const auto decoded = DecodeQuoteBatch(EncodeQuoteBatch(quotes));
   ASSERT_TRUE(decoded.ok()) << decoded.status();
   ASSERT_EQ(decoded->size(), quotes.size());
   for (size_t i = 0; i < quotes.size(); ++i) {
     EXPECT_EQ((*decoded)[i], quotes[i]) << "quote " << i;
+  }
+}
+
+// What a decode of prices promises of a quote: its instant and two prices.
+StoredQuote PricesOf(const StoredQuote& quote) {
+  StoredQuote prices;
+  prices.observed_at_us = quote.observed_at_us;
+  prices.last_price = quote.last_price;
+  prices.volume = quote.volume;
+  return prices;
+}
+
+std::vector<StoredQuote> PricesOf(const std::vector<StoredQuote>& quotes) {
+  std::vector<StoredQuote> prices;
+  for (const StoredQuote& quote : quotes) prices.push_back(PricesOf(quote));
+  return prices;
+}
+
+// The decode for candles and charts gives the instants and prices exactly
+// as the whole decode does, whatever the payloads hold.
+TEST(QuoteBatchCodec, ThePricesDecodeGivesTheWholeOnesInstantsAndPrices) {
+  const std::vector<StoredQuote> quotes = OddFullQuotes();
+  const auto prices =
+      DecodeQuoteBatch(EncodeQuoteBatch(quotes), QuoteBatchParts::kPrices);
+  ASSERT_TRUE(prices.ok()) << prices.status();
+  ASSERT_EQ(prices->size(), quotes.size());
+  for (size_t i = 0; i < quotes.size(); ++i) {
+    EXPECT_EQ(PricesOf((*prices)[i]), PricesOf(quotes[i])) << "quote " << i;
+  }
+}
+
+// The current layout: version, the prices' raw and frame sizes, the rest's
+// raw size (varints), the prices frame, the rest's frame.
+size_t VarintAt(const std::string& bytes, size_t& at) {
+  size_t value = 0;
+  for (int shift = 0;; shift += 7) {
+    const auto byte = static_cast<unsigned char>(bytes.at(at++));
+    value |= static_cast<size_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) return value;
+  }
+}
+
+TEST(QuoteBatchCodec, ThePricesDecodeReadsAndChecksThePricesFrameAlone) {
+  const std::vector<StoredQuote> quotes = OddFullQuotes();
+  const std::string batch = EncodeQuoteBatch(quotes);
+  size_t at = 1;
+  VarintAt(batch, at);  // the prices' raw size
+  const size_t prices_frame = VarintAt(batch, at);
+  VarintAt(batch, at);  // the rest's raw size
+  const size_t rest_starts = at + prices_frame;
+  ASSERT_LT(rest_starts, batch.size());
+  // Cut or damaged anywhere up to the end of the prices frame: both
+  // decodes fail (the frame's checksum, or its columns).
+  for (size_t cut = 1; cut < rest_starts; cut += 7) {
+    EXPECT_FALSE(
+        DecodeQuoteBatch(batch.substr(0, cut), QuoteBatchParts::kPrices).ok())
+        << cut;
+  }
+  for (size_t flip = at; flip < rest_starts; flip += 5) {
+    std::string damaged = batch;
+    damaged[flip] ^= 0x10;
+    EXPECT_FALSE(DecodeQuoteBatch(damaged, QuoteBatchParts::kPrices).ok())
+        << flip;
+    EXPECT_FALSE(DecodeQuoteBatch(damaged).ok()) << flip;
+  }
+  // Damage in the rest: the whole decode fails; the prices, which do not
+  // depend on it, are still read right.
+  for (size_t flip = rest_starts; flip < batch.size(); flip += 97) {
+    std::string damaged = batch;
+    damaged[flip] ^= 0x10;
+    EXPECT_FALSE(DecodeQuoteBatch(damaged).ok()) << flip;
+    const auto prices = DecodeQuoteBatch(damaged, QuoteBatchParts::kPrices);
+    ASSERT_TRUE(prices.ok()) << flip << " " << prices.status();
+    EXPECT_EQ(PricesOf(*prices), PricesOf(quotes)) << flip;
   }
 }
 
@@ -324,6 +405,75 @@ TEST(QuoteBatchCodec, ReadsBatchesOfTheFirstLayout) {
     EXPECT_EQ(quote.seq, 40 + i);
     EXPECT_EQ(quote.txid, 900u + i);
   }
+  // Its prices alone.
+  const auto prices = DecodeQuoteBatch(version_1, QuoteBatchParts::kPrices);
+  ASSERT_TRUE(prices.ok()) << prices.status();
+  EXPECT_EQ(PricesOf(*prices), PricesOf(*decoded));
+}
+
+// A batch the second layout (format version 2: a column per payload field,
+// one zstd frame) wrote before the prices got a frame of their own, of
+// three quotes: a payload that came apart with ohlc and depth, one that
+// did not (not protobuf) and a row whose price is not its payload's. It
+// stays readable, whole and as prices.
+TEST(QuoteBatchCodec, ReadsBatchesOfTheSecondLayout) {
+  const std::string version_2(
+      "\x02\xe4\x01\x28\xb5\x2f\xfd\x20\xe4\xc5\x03\x00\x84\x05\x03\x80"
+      "\x9c\x94\xcf\xe9\xcd\xa3\x06\xff\x92\x9a\xce\x00\xb8\xb3\xb7\xaa"
+      "\x50\x02\x02\x88\x0e\x02\x02\x03\x0e\x00\x05\x02\x00\xff\x03\x02"
+      "\x00\x03\x03\x01\x00\x00\xda\x0f\x02\x00\x00\x00\x00\x01\x02\x00"
+      "\x00\x32\x03\x00\x00\x00\xd0\x0f\x90\x03\x01\x01\x00\x00\x00\xc8"
+      "\x01\xc6\x0f\x01\x02\xfa\x9c\x00\x14\x8e\x9d\x01\x06\x33\x23\x63"
+      "\x59\x00\x40\x00\x05\x00\x0c\x00\xb8\x1a\x47\x1d\x86\xd9\x38\x66"
+      "\xf1\x8e\x97\x64\x16\xc0\xf0\x6b\x9d\x43\x20\xb0\x0a\x70\x8d\x26"
+      "\xba\xb3\xca\x17",
+      132);
+  QuoteDataFields apart;
+  apart.status = 1;
+  apart.has_payload = true;
+  apart.numbers[kPayloadLastPrice] = 100.5;
+  apart.numbers[2] = 0.25;
+  apart.numbers[kPayloadVolume] = 1000;
+  apart.has_ohlc = true;
+  apart.ohlc[0] = 100;
+  apart.ohlc[3] = 99.5;
+  apart.has_depth = true;
+  apart.buy.push_back({100.45, 10});
+  apart.sell.push_back({100.55, std::nullopt});
+  QuoteDataFields other_price;
+  other_price.status = 1;
+  other_price.has_payload = true;
+  other_price.numbers[kPayloadLastPrice] = 100.6;
+  other_price.numbers[kPayloadVolume] = 1200;
+  std::vector<StoredQuote> want(3);
+  want[0].quote_data = WriteQuoteDataWire(apart);
+  want[0].last_price = 100.5;
+  want[0].volume = 1000;
+  want[0].written_by = 7;
+  want[1].quote_data = std::string("\x00\xff", 2);
+  want[1].last_price = 100.55;
+  want[1].written_by = 7;
+  want[2].quote_data = WriteQuoteDataWire(other_price);
+  want[2].last_price = 101;
+  want[2].volume = 1200;
+  for (int i = 0; i < 3; ++i) {
+    want[i].observed_at_us = 1767152700000000 + i * 1000000;
+    want[i].written_at_us = want[i].observed_at_us + 1500;
+    want[i].seq = 40 + i;
+    want[i].txid = 900 + static_cast<uint64_t>(i);
+  }
+  const auto decoded = DecodeQuoteBatch(version_2);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_EQ(*decoded, want);
+  const auto prices = DecodeQuoteBatch(version_2, QuoteBatchParts::kPrices);
+  ASSERT_TRUE(prices.ok()) << prices.status();
+  EXPECT_EQ(PricesOf(*prices), PricesOf(want));
+  // Written again, it takes the current layout and reads the same.
+  const std::string again = EncodeQuoteBatch(*decoded);
+  EXPECT_NE(again[0], version_2[0]);
+  const auto reread = DecodeQuoteBatch(again);
+  ASSERT_TRUE(reread.ok()) << reread.status();
+  EXPECT_EQ(*reread, want);
 }
 
 }  // namespace

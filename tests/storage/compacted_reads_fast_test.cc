@@ -346,6 +346,19 @@ TEST(CompactedReadsFast, PagesReadAheadSeeWhatChangedBetweenPages) {
   };
   next_page("the first page");  // reads the next ones ahead
   next_page("a page read ahead");
+  // Between two pages, a quote of a new symbol inside the next page written
+  // and compacted at once: the batches of the next pages are no longer the
+  // ones listed when they were read ahead, so neither the quotes read ahead
+  // nor their listing may serve them.
+  const std::string soon = absl::FormatTime(
+      "%Y-%m-%d %H:%M:%E6S%Ez", bound.at + absl::Milliseconds(500), kIst);
+  db.Query(absl::StrCat(
+      "INSERT INTO stock_quotes (nse_symbol, observed_at, trading_day, "
+      "last_price, volume, quote_data) VALUES ('ZZY', '",
+      soon, "', '2026-05-04', 2, 2, 'written and compacted between pages')"));
+  Compact(db);
+  next_page("after a write compacted between pages");
+  next_page("the page after it");
   // A new instant of another symbol inside the next page, in the row store.
   const std::string instant = absl::FormatTime(
       "%Y-%m-%d %H:%M:%E6S%Ez", bound.at + absl::Milliseconds(500), kIst);
