@@ -102,25 +102,32 @@ absl::StatusOr<DayCheck> CheckDay(Connection& conn, absl::CivilDay day,
   return check;
 }
 
-// The page of `limit` quotes from `ahead`'s next one on, built as the rows
-// the day page's statement would have sent; the rest kept for the next page.
-Result ServeAhead(DayPageKey key, DayPageQuotes ahead, int limit) {
-  SynthesizedResult page(
-      {kTimestamptzOid, kTextOid, kTextOid, kByteaOid, kFloat8Oid});
+// The page of `limit` quotes from `ahead`'s next one on; the rest kept for
+// the next page.
+CompactedDayPage ServeAhead(DayPageKey key, DayPageQuotes ahead, int limit) {
   const size_t stop =
       std::min(ahead.quotes.size(), ahead.next + static_cast<size_t>(limit));
-  for (size_t i = ahead.next; i < stop; ++i) {
-    const domain::QuoteRef& ref = ahead.quotes[i];
-    page.AddRow();
-    page.SetTime(0, absl::FromUnixMicros(ref.quote->observed_at_us));
-    page.SetBytes(1, *ref.symbol);
-    page.SetBytes(2, "");
-    page.SetBytes(3, ref.quote->quote_data);
-  }
+  CompactedDayPage page{ahead.batches, std::vector<domain::QuoteRef>(
+                                           ahead.quotes.begin() + ahead.next,
+                                           ahead.quotes.begin() + stop)};
   ahead.next = stop;
   ahead.kept_at = absl::Now();
   DayPageReadAhead::Shared().Keep(std::move(key), std::move(ahead));
-  return std::move(page).Take();
+  return page;
+}
+
+// `page` built as the rows the day page's statement would have sent.
+Result RowsOfCompacted(const CompactedDayPage& page) {
+  SynthesizedResult rows(
+      {kTimestamptzOid, kTextOid, kTextOid, kByteaOid, kFloat8Oid});
+  for (const domain::QuoteRef& ref : page.quotes) {
+    rows.AddRow();
+    rows.SetTime(0, absl::FromUnixMicros(ref.quote->observed_at_us));
+    rows.SetBytes(1, *ref.symbol);
+    rows.SetBytes(2, "");
+    rows.SetBytes(3, ref.quote->quote_data);
+  }
+  return std::move(rows).Take();
 }
 
 }  // namespace
@@ -129,6 +136,23 @@ absl::StatusOr<Result> DayPageSeeingCompacted(
     Connection& conn, const Statement& statement, Params params,
     absl::CivilDay day, const std::vector<std::string>& symbols,
     const domain::KeysetBound& bound, absl::Time end, int limit) {
+  auto page = DayPageOfQuotes(conn, statement, std::move(params), day, symbols,
+                              bound, end, limit);
+  if (!page.ok()) return page.status();
+  return RowsOf(*std::move(page));
+}
+
+Result RowsOf(DayPage page) {
+  if (auto* rows = std::get_if<Result>(&page)) return std::move(*rows);
+  return RowsOfCompacted(std::get<CompactedDayPage>(page));
+}
+
+absl::StatusOr<DayPage> DayPageOfQuotes(Connection& conn,
+                                        const Statement& statement,
+                                        Params params, absl::CivilDay day,
+                                        const std::vector<std::string>& symbols,
+                                        const domain::KeysetBound& bound,
+                                        absl::Time end, int limit) {
   DayPageKey key{day,
                  symbols,
                  absl::ToUnixMicros(end),

@@ -19,7 +19,9 @@
 #ifndef MDC_STORAGE_COMPACTED_READS_FAST_H_
 #define MDC_STORAGE_COMPACTED_READS_FAST_H_
 
+#include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -27,6 +29,7 @@
 #include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "domain/candles.h"
+#include "domain/compacted_selection.h"
 #include "domain/stream_cursors.h"
 #include "domain/symbol_day.h"
 #include "storage/compacted_quotes.h"
@@ -34,10 +37,33 @@
 
 namespace mdc::storage {
 
+// A page of a day's quotes answered from the compacted batches alone: the
+// quotes in the page's order, pointing into the batches held here (the
+// payloads are not copied out).
+struct CompactedDayPage {
+  std::shared_ptr<const CompactedBatches> batches;
+  std::vector<domain::QuoteRef> quotes;
+};
+
+// What a page of a day is read as: PostgreSQL's rows, or compacted quotes.
+using DayPage = std::variant<Result, CompactedDayPage>;
+
 // A page of a day's quotes (replay, exports): `statement` selects
 // (observed_at, nse_symbol, '', quote_data, NULL::float8) of `day` after
 // `bound` (instant, then symbol COLLATE "C") and before `end`, of
 // `symbols` (all when empty), in that order, `limit` rows.
+absl::StatusOr<DayPage> DayPageOfQuotes(Connection& conn,
+                                        const Statement& statement,
+                                        Params params, absl::CivilDay day,
+                                        const std::vector<std::string>& symbols,
+                                        const domain::KeysetBound& bound,
+                                        absl::Time end, int limit);
+
+// `page` as the statement's rows (a compacted page built as the rows
+// PostgreSQL would have sent).
+Result RowsOf(DayPage page);
+
+// DayPageOfQuotes as the statement's rows.
 absl::StatusOr<Result> DayPageSeeingCompacted(
     Connection& conn, const Statement& statement, Params params,
     absl::CivilDay day, const std::vector<std::string>& symbols,

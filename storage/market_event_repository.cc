@@ -333,7 +333,7 @@ MarketEventRepository::ListShortlistsSince(v1::ShortlistType type,
   return ReadStreamEvents(*result);
 }
 
-absl::StatusOr<Result> MarketEventRepository::QuotesPage(
+absl::StatusOr<DayPage> MarketEventRepository::QuotesPage(
     absl::CivilDay day, const std::vector<std::string>& symbols,
     const domain::KeysetBound& bound, absl::Time end, int limit) {
   Params params;
@@ -341,9 +341,9 @@ absl::StatusOr<Result> MarketEventRepository::QuotesPage(
   if (!symbols.empty()) params.TextArray(symbols);
   auto conn = pool_.Acquire();
   if (!conn.ok()) return conn.status();
-  return DayPageSeeingCompacted(
-      **conn, symbols.empty() ? kReplayQuotes : kReplayQuotesOf,
-      std::move(params), day, symbols, bound, end, limit);
+  return DayPageOfQuotes(**conn,
+                         symbols.empty() ? kReplayQuotes : kReplayQuotesOf,
+                         std::move(params), day, symbols, bound, end, limit);
 }
 
 absl::StatusOr<Result> MarketEventRepository::NiftyPage(
@@ -377,9 +377,10 @@ absl::StatusOr<Result> MarketEventRepository::ShortlistsPage(
 absl::StatusOr<std::vector<ReplayRecord>> MarketEventRepository::ReplayQuotes(
     absl::CivilDay day, const std::vector<std::string>& symbols,
     const domain::KeysetBound& bound, absl::Time end, int limit) {
-  auto result = QuotesPage(day, symbols, bound, end, limit);
-  if (!result.ok()) return result.status();
-  return ReadReplayRecords(*result, domain::RecordKind::kQuote);
+  auto page = QuotesPage(day, symbols, bound, end, limit);
+  if (!page.ok()) return page.status();
+  return ReadReplayRecords(RowsOf(*std::move(page)),
+                           domain::RecordKind::kQuote);
 }
 
 absl::StatusOr<std::vector<ReplayRecord>> MarketEventRepository::ReplayNifty(
@@ -402,7 +403,9 @@ MarketEventRepository::ReplayShortlists(absl::CivilDay day,
 absl::StatusOr<StoredRecordPage> MarketEventRepository::ExportQuotes(
     absl::CivilDay day, const std::vector<std::string>& symbols,
     const domain::KeysetBound& bound, absl::Time end, int limit) {
-  return AsPage(QuotesPage(day, symbols, bound, end, limit));
+  auto page = QuotesPage(day, symbols, bound, end, limit);
+  if (!page.ok()) return page.status();
+  return StoredRecordPage(*std::move(page));
 }
 
 absl::StatusOr<StoredRecordPage> MarketEventRepository::ExportNifty(
@@ -417,26 +420,47 @@ absl::StatusOr<StoredRecordPage> MarketEventRepository::ExportShortlists(
   return AsPage(ShortlistsPage(day, bound, end, limit));
 }
 
+int StoredRecordPage::size() const {
+  if (const auto* quotes = std::get_if<CompactedDayPage>(&rows_)) {
+    return static_cast<int>(quotes->quotes.size());
+  }
+  return result().rows();
+}
+
 domain::KeysetBound StoredRecordPage::BoundAfter(int row) const {
-  return {rows_.Time(row, 0), rows_.String(row, 1), rows_.String(row, 2)};
+  if (const auto* quotes = std::get_if<CompactedDayPage>(&rows_)) {
+    const domain::QuoteRef& ref = quotes->quotes[row];
+    return {absl::FromUnixMicros(ref.quote->observed_at_us), *ref.symbol, ""};
+  }
+  return {result().Time(row, 0), result().String(row, 1),
+          result().String(row, 2)};
 }
 
 void StoredRecordPage::CopyTo(int row, v1::StockQuote& out) const {
-  ReadQuoteColumns(rows_, row, 0, out);
   // The field number from the generated code: the bytes become exactly
   // StockQuote.quote_data on the wire.
-  ForwardQuoteData(rows_.Bytes(row, 3), v1::StockQuote::kQuoteDataFieldNumber,
-                   out);
+  if (const auto* quotes = std::get_if<CompactedDayPage>(&rows_)) {
+    const domain::QuoteRef& ref = quotes->quotes[row];
+    SetStoredTimestamp(absl::FromUnixMicros(ref.quote->observed_at_us),
+                       "stock_quotes", out.mutable_timestamp());
+    out.set_nse_symbol(*ref.symbol);
+    ForwardQuoteData(ref.quote->quote_data,
+                     v1::StockQuote::kQuoteDataFieldNumber, out);
+    return;
+  }
+  ReadQuoteColumns(result(), row, 0, out);
+  ForwardQuoteData(result().Bytes(row, 3),
+                   v1::StockQuote::kQuoteDataFieldNumber, out);
 }
 
 void StoredRecordPage::CopyTo(int row, v1::NiftyQuote& out) const {
-  ReadNiftyColumns(rows_, row, 0, out);
-  ForwardQuoteData(rows_.Bytes(row, 3), v1::NiftyQuote::kQuoteDataFieldNumber,
-                   out);
+  ReadNiftyColumns(result(), row, 0, out);
+  ForwardQuoteData(result().Bytes(row, 3),
+                   v1::NiftyQuote::kQuoteDataFieldNumber, out);
 }
 
 absl::Status StoredRecordPage::CopyTo(int row, v1::Shortlist& out) const {
-  return ReadShortlist(rows_, row, 0, out);
+  return ReadShortlist(result(), row, 0, out);
 }
 
 }  // namespace mdc::storage

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -21,6 +22,7 @@
 #include "domain/stream_cursors.h"
 #include "mdc/v1/market.pb.h"
 #include "mdc/v1/stream.pb.h"
+#include "storage/compacted_reads_fast.h"
 #include "storage/pg.h"
 #include "storage/pool.h"
 
@@ -49,18 +51,22 @@ struct CommittedPage {
 };
 
 // A page of the records of one kind of one trading day read for export, in
-// replay order. Its rows stay in the page's database result (no copy per
-// row) until CopyTo puts one into the message being sent. Unlike a replay
-// page it carries no cursors, and its quotes are never parsed: CopyTo
-// forwards each stored QuoteData as the bytes it was saved as
-// (ForwardQuoteData in storage/quote_columns.h).
+// replay order. Its rows stay in the page's database result, or in the
+// decoded compacted batches of a page of stock quotes answered from them
+// (storage/compacted_reads_fast.h), with no copy per row until CopyTo puts
+// one into the message being sent. Unlike a replay page it carries no
+// cursors, and its quotes are never parsed: CopyTo forwards each stored
+// QuoteData as the bytes it was saved as (ForwardQuoteData in
+// storage/quote_columns.h).
 class StoredRecordPage {
  public:
   // `rows`: the columns of a replay page (observed_at, key1, key2, payload,
   // day_change_perc).
   explicit StoredRecordPage(Result rows) : rows_(std::move(rows)) {}
+  // Or, for stock quotes, the compacted quotes of such a page.
+  explicit StoredRecordPage(DayPage rows) : rows_(std::move(rows)) {}
 
-  int size() const { return rows_.rows(); }
+  int size() const;
   // The exclusive lower bound of the page after row `row` (the last row,
   // for the next page of the day).
   domain::KeysetBound BoundAfter(int row) const;
@@ -76,7 +82,9 @@ class StoredRecordPage {
   absl::Status CopyTo(int row, v1::Shortlist& out) const;
 
  private:
-  Result rows_;
+  // The database's rows, or (stock quotes only) compacted quotes.
+  DayPage rows_;
+  const Result& result() const { return std::get<Result>(rows_); }
 };
 
 class MarketEventRepository {
@@ -133,11 +141,12 @@ class MarketEventRepository {
       int limit);
 
  private:
-  // The rows of one replay-ordered page (the columns ReadRecord reads).
-  absl::StatusOr<Result> QuotesPage(absl::CivilDay day,
-                                    const std::vector<std::string>& symbols,
-                                    const domain::KeysetBound& bound,
-                                    absl::Time end, int limit);
+  // The rows of one replay-ordered page (the columns ReadRecord reads);
+  // for stock quotes, or the compacted quotes of such a page.
+  absl::StatusOr<DayPage> QuotesPage(absl::CivilDay day,
+                                     const std::vector<std::string>& symbols,
+                                     const domain::KeysetBound& bound,
+                                     absl::Time end, int limit);
   absl::StatusOr<Result> NiftyPage(absl::CivilDay day,
                                    const domain::KeysetBound& bound,
                                    absl::Time end, int limit);
