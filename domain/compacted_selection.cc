@@ -11,10 +11,31 @@ namespace {
 // heap compares keys, not quotes scattered in memory).
 struct Cursor {
   int64_t at_us;
-  const std::string* symbol;
+  // The symbol's place in bytewise order among the runs' symbols: at the
+  // instant every symbol of a day of the market shares, the heap compares
+  // two integers, not two strings.
+  uint32_t symbol_rank;
   const QuoteRun* run;
   size_t next;
 };
+
+// The runs' distinct symbols in bytewise order (COLLATE "C").
+std::vector<const std::string*> SymbolsInOrder(
+    const std::vector<QuoteRun>& runs) {
+  std::vector<const std::string*> symbols;
+  symbols.reserve(runs.size());
+  for (const QuoteRun& run : runs) symbols.push_back(run.symbol);
+  auto before = [](const std::string* a, const std::string* b) {
+    return *a < *b;
+  };
+  std::sort(symbols.begin(), symbols.end(), before);
+  symbols.erase(std::unique(symbols.begin(), symbols.end(),
+                            [](const std::string* a, const std::string* b) {
+                              return *a == *b;
+                            }),
+                symbols.end());
+  return symbols;
+}
 
 }  // namespace
 
@@ -42,7 +63,16 @@ std::vector<QuoteRef> FirstQuotesAfter(const std::vector<QuoteRun>& runs,
   // Later in the merge's order: the heap's top is the earliest candidate.
   auto later = [](const Cursor& a, const Cursor& b) {
     if (a.at_us != b.at_us) return a.at_us > b.at_us;
-    return *a.symbol > *b.symbol;
+    return a.symbol_rank > b.symbol_rank;
+  };
+  const std::vector<const std::string*> symbols = SymbolsInOrder(runs);
+  auto rank_of = [&symbols](const std::string& symbol) {
+    return static_cast<uint32_t>(
+        std::lower_bound(symbols.begin(), symbols.end(), &symbol,
+                         [](const std::string* a, const std::string* b) {
+                           return *a < *b;
+                         }) -
+        symbols.begin());
   };
   std::vector<Cursor> cursors;
   cursors.reserve(runs.size());
@@ -64,7 +94,7 @@ std::vector<QuoteRef> FirstQuotesAfter(const std::vector<QuoteRun>& runs,
   for (const QuoteRun& run : runs) {
     const std::vector<int64_t>& instants = *run.instants;
     Cursor cursor{
-        0, run.symbol, &run,
+        0, rank_of(*run.symbol), &run,
         static_cast<size_t>(
             std::lower_bound(instants.begin(), instants.end(), after_us) -
             instants.begin())};
@@ -82,7 +112,7 @@ std::vector<QuoteRef> FirstQuotesAfter(const std::vector<QuoteRun>& runs,
   while (static_cast<int>(picked.size()) < limit && !heap.empty()) {
     Cursor cursor = heap.top();
     heap.pop();
-    picked.push_back({cursor.symbol, &(*cursor.run->quotes)[cursor.next]});
+    picked.push_back({cursor.run->symbol, &(*cursor.run->quotes)[cursor.next]});
     ++cursor.next;
     if (settle(cursor)) heap.push(cursor);
   }

@@ -46,6 +46,14 @@ constexpr char kPricesFirstVersion = 4;
 constexpr int kZstdLevel = 3;
 // A decoded batch is never larger: 1,000 quotes of well under 64 KiB each.
 constexpr uint64_t kMaxRawBytes = uint64_t{64} << 20;
+// The payloads' fields of the batch being decoded: one vector per thread,
+// reused batch after batch (GetPayloadColumnsInto), since a day's decode
+// would otherwise allocate and free every quote's depth.
+std::vector<QuoteDataFields>& PayloadFieldsBuffer() {
+  thread_local std::vector<QuoteDataFields> fields;
+  return fields;
+}
+
 // ---- The row's own last_price and volume copy the payload's (the write
 // takes them from it): a bitmap says which do, the rest are stored as XORed
 // floats.
@@ -231,8 +239,8 @@ void DecodePayloadColumns(Reader& in, std::vector<StoredQuote>& quotes,
   std::vector<std::optional<double>> payload_prices(count),
       payload_volumes(count);
   if (whole) {
-    std::vector<QuoteDataFields> fields =
-        GetPayloadColumns(structured_count, in);
+    std::vector<QuoteDataFields>& fields = PayloadFieldsBuffer();
+    GetPayloadColumnsInto(structured_count, in, fields);
     size_t next_fields = 0;
     for (size_t i = 0; i < count && !in.failed(); ++i) {
       if (!structured[i]) continue;
@@ -404,7 +412,8 @@ absl::StatusOr<std::vector<StoredQuote>> DecodePricesFirst(
   const size_t structured_count = structured.Count();
   const PresenceBits same_price = ReadPresence(structured_count, in);
   const PresenceBits same_volume = ReadPresence(structured_count, in);
-  std::vector<QuoteDataFields> fields = GetPayloadColumns(structured_count, in);
+  std::vector<QuoteDataFields>& fields = PayloadFieldsBuffer();
+  GetPayloadColumnsInto(structured_count, in, fields);
   // A value the row gives back: the payload's own is absent, the row's is
   // not (the encoder writes nothing else).
   auto from_row = [&in](std::optional<double>& payload,

@@ -169,8 +169,20 @@ void PutPayloadColumns(const std::vector<QuoteDataFields>& all, Writer& out) {
   PutDepthSide(sells, out);
 }
 
-std::vector<QuoteDataFields> GetPayloadColumns(size_t count, Reader& in) {
-  std::vector<QuoteDataFields> all(count);
+void GetPayloadColumnsInto(size_t count, Reader& in,
+                           std::vector<QuoteDataFields>& all) {
+  // Each payload's fields cleared, its depth vectors' memory kept.
+  all.resize(count);
+  for (QuoteDataFields& fields : all) {
+    fields.status.reset();
+    fields.has_payload = false;
+    fields.numbers.fill(std::nullopt);
+    fields.has_ohlc = false;
+    fields.ohlc.fill(std::nullopt);
+    fields.has_depth = false;
+    fields.buy.clear();
+    fields.sell.clear();
+  }
   const PresenceBits has_status = ReadPresence(count, in);
   const std::vector<int64_t> statuses = GetDelta(has_status.Count(), in);
   const PresenceBits has_payload = ReadPresence(count, in);
@@ -210,10 +222,9 @@ std::vector<QuoteDataFields> GetPayloadColumns(size_t count, Reader& in) {
   }
   if (!in.failed()) GetDepthSide(buys, scratch, in);
   if (!in.failed()) GetDepthSide(sells, scratch, in);
-  return all;
 }
 
-// Of the `count` quotes GetPayloadColumns would read, only the payload's
+// Of the `count` quotes GetPayloadColumnsInto would read, only the payload's
 // own last_price and volume (what the row's copy), the rest passed over.
 void GetPayloadPrices(size_t count, Reader& in,
                       std::vector<std::optional<double>>& prices,

@@ -44,10 +44,12 @@ void SkipOptionalNumbers(size_t count, columns::Reader& in);
 // The payload columns of `all` (the payloads that came apart).
 void PutPayloadColumns(const std::vector<QuoteDataFields>& all,
                        columns::Writer& out);
-// What PutPayloadColumns wrote for `count` payloads.
-std::vector<QuoteDataFields> GetPayloadColumns(size_t count,
-                                               columns::Reader& in);
-// Of the `count` payloads GetPayloadColumns would read, only their own
+// What PutPayloadColumns wrote for `count` payloads, into `all` (resized
+// to `count`): a decode passes the same vector batch after batch, so the
+// payloads' depth levels reuse their memory.
+void GetPayloadColumnsInto(size_t count, columns::Reader& in,
+                           std::vector<QuoteDataFields>& all);
+// Of the `count` payloads GetPayloadColumnsInto would read, only their own
 // last_price and volume, the rest passed over.
 void GetPayloadPrices(size_t count, columns::Reader& in,
                       std::vector<std::optional<double>>& prices,

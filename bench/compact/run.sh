@@ -39,6 +39,14 @@
 # MDC_COMPACT_SAMPLES (100), MDC_COMPACT_SHAPES ("full short"),
 # MDC_COMPACT_KEEP_DB=1 keeps the database. Reads of a day of 1,000
 # symbols (issue 32's goals): MDC_COMPACT_SYMBOLS=1000 MDC_COMPACT_SECONDS=60.
+#
+# MDC_COMPACT_TWIN=1 adds interleaved reads: after the compaction it writes
+# the same quotes again on the next day (the generator is seeded: a twin
+# day, row-wise) and reads the two days in turns, each read of the row-wise
+# twin followed by the same read of the compacted day (ROUNDS exports and
+# candle exports, SAMPLES as-of and cross-section reads), so both see the
+# same machine: on a shared, noisy machine the reads before and after the
+# compaction are a minute apart and drift with it.
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
@@ -138,8 +146,33 @@ reads() {
   done
 }
 
+# interleaved SHAPE TWIN_DAY DAY PREFIX: the twin reads (MDC_COMPACT_TWIN).
+interleaved() {
+  local shape=$1 twin=$2 day=$3 prefix=$4 list i at stage d
+  list=$(symbol_list "$prefix")
+  for _ in $(seq "$rounds"); do
+    for stage in twin alt; do
+      if [ "$stage" = twin ]; then d=$twin; else d=$day; fi
+      timed "$shape.$stage.export" "/v1/developer/export/quotes?start_date=$d&end_date=$d&format=csv"
+    done
+    for stage in twin alt; do
+      if [ "$stage" = twin ]; then d=$twin; else d=$day; fi
+      timed "$shape.$stage.candles" "/v1/developer/export/candles?start_date=$d&end_date=$d&interval=1minute"
+    done
+  done
+  for i in $(seq 0 $((samples - 1))); do
+    for stage in twin alt; do
+      if [ "$stage" = twin ]; then d=$twin; else d=$day; fi
+      at=$(date -u -d "$d 09:15:00 UTC + $((i * seconds / samples)) seconds" +%H:%M:%S)
+      timed "$shape.$stage.asof_p" "/v1/developer/quote?symbol=${prefix}$(printf %04d $((i % symbols)))&datetime=${d}T$at"
+      timed "$shape.$stage.xsection_p" "/v1/developer/quotes?symbols=$list&datetime=${d}T$at"
+    done
+  done
+}
+
 rows=()
 read_rows=()
+twin_rows=()
 for shape in $shapes; do
   if [ "$shape" = full ]; then day=2025-06-02 prefix=BF; else day=2025-07-01 prefix=BS; fi
   month=${day:0:4}_${day:5:2}
@@ -185,6 +218,22 @@ for shape in $shapes; do
   }
   export_rates=$(echo "$(median "$shape.rows.export") $(median "$shape.compacted.export")" |
     awk -v q="$quotes" '{printf "%d / %d", q / $1, q / $2}')
+  if [ "${MDC_COMPACT_TWIN:-0}" = 1 ]; then
+    twin=$(date -u -d "$day + 1 day" +%Y-%m-%d)
+    log "$shape: writing the twin day $twin row-wise"
+    "$work/compact" write -url "$base" -token "$token" -day "$twin" -symbols "$symbols" \
+      -seconds "$seconds" -shape "$shape" -prefix "$prefix"
+    psql_ -c "VACUUM (ANALYZE) stock_quotes" -c "CHECKPOINT"
+    interleaved "$shape" "$twin" "$day" "$prefix"
+    # Gone before the next shape's compaction, which would take it too.
+    psql_ -c "DELETE FROM stock_quotes WHERE trading_day = '$twin'" -c "VACUUM stock_quotes"
+    twin_ratio() { echo "scale=2; $(median "$shape.twin.$1") / $(median "$shape.alt.$1")" | bc; }
+    twin_p99() {
+      echo "$(p99 "$shape.twin.$1") $(p99 "$shape.alt.$1")" |
+        awk '{printf "%.1f / %.1f (%.2fx)", $1 * 1000, $2 * 1000, $2 / $1}'
+    }
+    twin_rows+=("| $shape | $(twin_ratio export) | $(twin_ratio candles) | $(twin_p99 asof_p) | $(twin_p99 xsection_p) |")
+  fi
   read_rows+=("| $shape | $export_rates | $(ratio export) | $(ratio candles) | $(p99s asof_p) | $(p99s xsection_p) |")
   rows+=("| $shape | $((row_bytes / quotes)) | $((batch_bytes / quotes)) | $((column_bytes / quotes)) | $(echo "scale=1; $row_bytes / $batch_bytes" | bc) | $((left / 1024)) | $(echo "$quotes / $compact_s" | bc) | $(awk '{print $2 + $3}' "$work/$shape.rss") | $pg_cpu_s | $(awk -v q="$quotes" -v pg="$pg_cpu_s" '{c = $2 + $3 + pg; print (c > 0 ? int(q / c) : "-")}' "$work/$shape.rss") | $(($(awk '{print $1}' "$work/$shape.rss") / 1024)) | $(ratio export) | $(ratio candles) | $(ratio asof) | $(ratio xsection) |")
 done
@@ -264,6 +313,12 @@ Reads of the day ($symbols symbols): export rows/s (median of $rounds), median a
 | shape | export rows/s row-wise / compacted | export speed | candle export speed | as-of ms: median row-wise / compacted; p99 row-wise / compacted (p99 slower by) | cross-section of every symbol, same |
 |---|---:|---:|---:|---:|---:|
 $(printf '%s\n' "${read_rows[@]}")
+
+$(if [ ${#twin_rows[@]} -gt 0 ]; then
+  printf '%s\n\n' "Interleaved with a row-wise twin day (MDC_COMPACT_TWIN=1): speeds are the twin's seconds / the compacted day's (medians of $rounds), p99 of $samples samples in ms, twin / compacted (compacted slower by)."
+  printf '%s\n' "| shape | export speed | candle export speed | as-of p99 | cross-section p99 |" "|---|---:|---:|---:|---:|"
+  printf '%s\n' "${twin_rows[@]}"
+fi)
 
 Peak RSS of the serving mdc-server over the run: ${server_peak} MB.
 EOF
