@@ -66,15 +66,26 @@ constexpr Statement kLoadLatestBatches{
 #define MDC_BATCHES_WITHIN(symbols)              \
   "WHERE trading_day BETWEEN $1 AND $2 " symbols \
   "AND last_observed_at >= $4 AND first_observed_at <= $5 "
-#define MDC_ROW_STORE_HAS_ROWS_WITHIN(symbols)      \
+#define MDC_ROW_STORE_HAS_ROWS_WITHIN               \
   "(SELECT EXISTS (SELECT 1 FROM stock_quote_rows " \
-  "WHERE trading_day BETWEEN $1 AND $2 " symbols    \
+  "WHERE trading_day BETWEEN $1 AND $2 "            \
   "AND observed_at >= $4 AND observed_at <= $5))"
-#define MDC_OF_SYMBOLS "AND nse_symbol = ANY($3::text[]) "
+// Of given symbols: one probe of the row store's primary key (nse_symbol,
+// observed_at, trading_day) per symbol. `nse_symbol = ANY($3)` beside a
+// range of trading days let the generic plan scan the (trading_day,
+// observed_at) index over every day of the range, the days next to a
+// compacted one included: a read of yesterday's compacted candles paid a
+// scan of today's row store, symbol after symbol.
+#define MDC_ROW_STORE_HAS_ROWS_OF_SYMBOLS_WITHIN                       \
+  "(SELECT EXISTS (SELECT 1 FROM (SELECT DISTINCT unnest($3::text[]) " \
+  "AS symbol) s CROSS JOIN LATERAL (SELECT 1 FROM stock_quote_rows "   \
+  "WHERE nse_symbol = s.symbol AND trading_day BETWEEN $1 AND $2 "     \
+  "AND observed_at >= $4 AND observed_at <= $5 LIMIT 1) r))"
 constexpr Statement kLoadBatchesWithin{
     "compacted_quotes_batches_within",
-    "SELECT " MDC_BATCH_IDENTITY ", " MDC_ROW_STORE_HAS_ROWS_WITHIN("")
-    " FROM stock_quote_batches " MDC_BATCHES_WITHIN("") "AND $3::text[] IS NULL"};
+    "SELECT " MDC_BATCH_IDENTITY ", " MDC_ROW_STORE_HAS_ROWS_WITHIN
+    " FROM stock_quote_batches " MDC_BATCHES_WITHIN(
+        "") "AND $3::text[] IS NULL"};
 // Of given symbols: a descent of the primary key (nse_symbol, trading_day,
 // first_observed_at) per symbol, not a scan of the day's batches filtered
 // by symbol (what a generic plan of `nse_symbol = ANY($3)`, or of the join
@@ -86,12 +97,12 @@ constexpr Statement kLoadBatchesWithin{
 constexpr Statement kLoadBatchesOfSymbolsWithin{
     "compacted_quotes_batches_of_symbols_within",
     "SELECT " MDC_BATCH_IDENTITY
-    ", " MDC_ROW_STORE_HAS_ROWS_WITHIN(MDC_OF_SYMBOLS) MDC_EACH_SYMBOL
+    ", " MDC_ROW_STORE_HAS_ROWS_OF_SYMBOLS_WITHIN MDC_EACH_SYMBOL
     "AND last_observed_at >= $4 AND first_observed_at <= $5 OFFSET 0) b"};
 constexpr Statement kLoadLatestBatchesOfSymbols{
     "compacted_quotes_latest_batches_of_symbols",
     "SELECT " MDC_BATCH_IDENTITY
-    ", " MDC_ROW_STORE_HAS_ROWS_WITHIN(MDC_OF_SYMBOLS) MDC_EACH_SYMBOL
+    ", " MDC_ROW_STORE_HAS_ROWS_OF_SYMBOLS_WITHIN MDC_EACH_SYMBOL
     "AND first_observed_at <= $5 "
     "ORDER BY trading_day DESC, first_observed_at DESC LIMIT 1) b "
     "WHERE last_observed_at >= $4"};
