@@ -165,11 +165,11 @@ namespace {
 
 // Decodes (or finds in the cache) the batches of `loaded` at `places` whose
 // quotes are not set yet; `ids` are the listed identities of every batch.
-absl::Status FillBatches(Connection& conn,
-                         const std::vector<BatchIdentity>& ids,
-                         const std::vector<size_t>& places,
-                         domain::QuoteBatchParts parts,
-                         CompactedBatches& loaded) {
+absl::Status FillBatches(
+    Connection& conn, const std::vector<BatchIdentity>& ids,
+    const std::vector<size_t>& places, domain::QuoteBatchParts parts,
+    const absl::flat_hash_map<BatchIdentity, DecodedBatch>& decoded_before,
+    CompactedBatches& loaded) {
   DecodedBatchCache& cache = DecodedBatchCache::Shared();
   // The batches not in the cache, by key, and where they go.
   std::vector<std::string> missing_symbols;
@@ -179,6 +179,13 @@ absl::Status FillBatches(Connection& conn,
   for (size_t place : places) {
     if (loaded.batches[place].quotes != nullptr) continue;
     BatchIdentity id = ids[place];
+    if (auto kept = decoded_before.find(id);
+        kept != decoded_before.end() &&
+        (kept->second->parts == parts ||
+         kept->second->parts == domain::QuoteBatchParts::kWhole)) {
+      loaded.batches[place].quotes = kept->second;
+      continue;
+    }
     // A whole decode serves any read.
     loaded.batches[place].quotes = cache.Find(id);
     id.parts = parts;
@@ -285,7 +292,13 @@ absl::StatusOr<CompactedBatches> LoadCompactedBatches(
 
 absl::StatusOr<CompactedBatches> LoadListedBatches(
     Connection& conn, const BatchListing& listing,
-    const CompactedFilter& filter) {
+    const CompactedFilter& filter, const CompactedBatches* decoded_before) {
+  absl::flat_hash_map<BatchIdentity, DecodedBatch> before;
+  if (decoded_before != nullptr) {
+    for (const CompactedBatch& batch : decoded_before->batches) {
+      before.emplace(batch.id, batch.quotes);
+    }
+  }
   CompactedBatches loaded;
   loaded.row_store_has_rows = listing.row_store_has_rows;
   // The listed batches within the filter's instants (all of a listing made
@@ -302,8 +315,8 @@ absl::StatusOr<CompactedBatches> LoadListedBatches(
       continue;
     }
     ids.push_back(listed.id);
-    loaded.batches.push_back(
-        CompactedBatch{listed.id.symbol, listed.id.trading_day, nullptr});
+    loaded.batches.push_back(CompactedBatch{
+        listed.id.symbol, listed.id.trading_day, nullptr, listed.id});
   }
   std::vector<size_t> order(ids.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -326,7 +339,7 @@ absl::StatusOr<CompactedBatches> LoadListedBatches(
       step *= 2;
       std::vector<size_t> places(order.begin(), order.begin() + taken);
       absl::Status filled =
-          FillBatches(conn, ids, places, filter.parts, loaded);
+          FillBatches(conn, ids, places, filter.parts, before, loaded);
       if (!filled.ok()) return filled;
       if (taken == order.size()) break;
       const int64_t before_us = ids[order[taken]].first_observed_at_us;
@@ -349,7 +362,8 @@ absl::StatusOr<CompactedBatches> LoadListedBatches(
       }
     }
   } else {
-    absl::Status filled = FillBatches(conn, ids, order, filter.parts, loaded);
+    absl::Status filled =
+        FillBatches(conn, ids, order, filter.parts, before, loaded);
     if (!filled.ok()) return filled;
   }
   // Batches gone meanwhile (their day deleted or compacted again), and

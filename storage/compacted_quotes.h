@@ -72,6 +72,8 @@ struct CompactedBatch {
   std::string symbol;
   absl::CivilDay trading_day;
   DecodedBatch quotes;
+  // As listed (LoadListedBatches; unset otherwise).
+  BatchIdentity id;
 };
 
 // The batches meeting a filter (with latest_only: at most one per symbol,
@@ -109,10 +111,15 @@ absl::StatusOr<BatchListing> ListCompactedBatches(
     Connection& conn, const CompactedFilter& filter);
 // The batches of `listing` meeting `filter` (whose days and symbols are
 // the listing's; its instants may be narrower), decoded as
-// LoadCompactedBatches does; row_store_has_rows is the listing's.
+// LoadCompactedBatches does; row_store_has_rows is the listing's. A batch
+// `decoded_before` holds (an earlier load from the same listing) is taken
+// from there first: a reader paging through a day of many symbols keeps the
+// batches under way from one load to the next, where the cache of decoded
+// batches, shared and bounded, may not.
 absl::StatusOr<CompactedBatches> LoadListedBatches(
     Connection& conn, const BatchListing& listing,
-    const CompactedFilter& filter);
+    const CompactedFilter& filter,
+    const CompactedBatches* decoded_before = nullptr);
 
 // The decoded quotes of the batches `filter` selects. DataLoss when a batch
 // cannot be decoded.

@@ -163,6 +163,7 @@ absl::StatusOr<DayPage> DayPageOfQuotes(Connection& conn,
   // The listing of the day's batches kept from the pages before, and the
   // day as checked for this page, when it still serves.
   std::shared_ptr<const BatchListing> listing;
+  std::shared_ptr<const CompactedBatches> decoded_before;
   std::optional<DayCheck> checked;
   if (auto ahead = DayPageReadAhead::Shared().Take(key, now)) {
     const size_t left = ahead->quotes.size() - ahead->next;
@@ -174,6 +175,7 @@ absl::StatusOr<DayPage> DayPageOfQuotes(Connection& conn,
         return ServeAhead(std::move(key), *std::move(ahead), limit);
       }
       listing = std::move(ahead->listing);
+      decoded_before = std::move(ahead->batches);
       checked = *check;
     }
   }
@@ -190,7 +192,8 @@ absl::StatusOr<DayPage> DayPageOfQuotes(Connection& conn,
     if (!listed.ok()) return listed.status();
     listing = std::make_shared<const BatchListing>(*std::move(listed));
   }
-  auto loaded = LoadListedBatches(conn, *listing, filter);
+  auto loaded = LoadListedBatches(conn, *listing, filter, decoded_before.get());
+  decoded_before.reset();
   if (!loaded.ok()) return loaded.status();
   // A kept listing's own answer is old; the check just made is not.
   if (checked) loaded->row_store_has_rows = checked->row_store_has_rows;

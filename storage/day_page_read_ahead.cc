@@ -36,10 +36,10 @@ void DayPageReadAhead::Keep(DayPageKey key, DayPageQuotes ahead) {
   key.after_us = last.quote->observed_at_us;
   key.after_symbol = *last.symbol;
   if (served) {
-    // Only the listing is of use now: the batches are let go.
+    // The listing and the batches are of use now (the next load takes the
+    // ones still under way from them), not the quotes.
     ahead.quotes.clear();
     ahead.next = 0;
-    ahead.batches.reset();
   }
   absl::MutexLock lock(&mu_);
   entries_.push_front(Entry{std::move(key), std::move(ahead)});

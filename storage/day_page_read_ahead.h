@@ -86,7 +86,9 @@ class DayPageReadAhead {
 
   // Keeps `ahead` (its quotes from `next` on) for the page after `key`'s,
   // which starts after the quote before `next`. Once every quote is served
-  // only its listing is kept, if it has one and the day goes on.
+  // only its listing and its batches are kept (the next load from the
+  // listing takes the batches still under way from them), if it has a
+  // listing and the day goes on.
   void Keep(DayPageKey key, DayPageQuotes ahead);
 
  private:
