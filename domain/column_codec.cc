@@ -1,5 +1,7 @@
 #include "domain/column_codec.h"
 
+#include <algorithm>
+
 namespace mdc::domain::columns {
 
 void PutDeltaOfDelta(const std::vector<int64_t>& values, Writer& out) {
@@ -82,6 +84,10 @@ size_t PresenceBits::Count() const {
         __builtin_popcount(static_cast<unsigned char>(bits_[whole]) & mask));
   }
   return set;
+}
+
+size_t PresenceBits::Rank(size_t i) const {
+  return PresenceBits(bits_, std::min(i, count_)).Count();
 }
 
 size_t CountPresent(const std::vector<bool>& present) {

@@ -164,6 +164,8 @@ class PresenceBits {
   }
   // How many of the `count` bits are set.
   size_t Count() const;
+  // How many of the bits before `i` are set.
+  size_t Rank(size_t i) const;
 
  private:
   absl::string_view bits_;

@@ -222,4 +222,37 @@ void SkipExactNumbers(size_t count, Reader& in) {
   for (size_t i = exceptions; i < count && !in.failed(); ++i) in.Varint();
 }
 
+double ExactNumberAt(size_t count, size_t at, Reader& in) {
+  ColumnHead head;
+  if (!ReadColumnHead(count, in, head)) return 0.0;
+  const size_t exceptions = head.exceptional.Count();
+  double value = 0.0;
+  // The exceptions' raw bytes in order, then the others' mantissas.
+  const size_t exception_rank = head.exceptional.Rank(at);
+  const absl::string_view raw = in.Bytes(8 * exceptions);
+  if (in.failed()) return 0.0;
+  if (head.exceptional[at]) {
+    Reader one(raw.substr(8 * exception_rank, 8));
+    value = BitsDouble(one.Fixed64());
+  }
+  const size_t exact = count - exceptions;
+  const size_t exact_rank = at - exception_rank;  // when not an exception
+  int64_t previous = 0;
+  int64_t previous_delta = 0;
+  for (size_t i = 0; i < exact && !in.failed(); ++i) {
+    if (head.exceptional[at] || i > exact_rank) {
+      in.Varint();  // passed over
+      continue;
+    }
+    if (head.mode == kDelta) {
+      previous = Plus(previous, UnZigZag(in.Varint()));
+    } else {
+      previous_delta = Plus(previous_delta, UnZigZag(in.Varint()));
+      previous = Plus(previous, previous_delta);
+    }
+    if (i == exact_rank) value = FromMantissa(previous, head.scale);
+  }
+  return in.failed() ? 0.0 : value;
+}
+
 }  // namespace mdc::domain::columns

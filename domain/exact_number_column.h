@@ -33,6 +33,9 @@ void GetExactNumbersInto(size_t count, Reader& in, std::vector<double>& values);
 // Passes over `count` values PutExactNumbers wrote, checking what
 // GetExactNumbers checks, without computing them.
 void SkipExactNumbers(size_t count, Reader& in);
+// The value at `at` (< count) of the `count` values PutExactNumbers wrote,
+// passing over the others: what GetExactNumbers(count)[at] gives.
+double ExactNumberAt(size_t count, size_t at, Reader& in);
 
 }  // namespace mdc::domain::columns
 

@@ -370,6 +370,28 @@ std::string EncodePricesFirst(const std::vector<StoredQuote>& quotes) {
   return std::move(batch.out());
 }
 
+// Gives payload `at`'s own last_price and volume back from its row where
+// the "are the row's" bits say so: its own are then absent and the row's
+// present, and it has a payload (the encoder writes nothing else; anything
+// else marks `in` failed).
+void PricesFromRow(const PresenceBits& same_price,
+                   const PresenceBits& same_volume, size_t at,
+                   const StoredQuote& row, QuoteDataFields& fields,
+                   Reader& in) {
+  auto from_row = [&in](std::optional<double>& payload,
+                        const std::optional<double>& value) {
+    if (payload || !value) {
+      in.Corrupt();
+      return;
+    }
+    payload = value;
+  };
+  if (same_price[at])
+    from_row(fields.numbers[kPayloadLastPrice], row.last_price);
+  if (same_volume[at]) from_row(fields.numbers[kPayloadVolume], row.volume);
+  if ((same_price[at] || same_volume[at]) && !fields.has_payload) in.Corrupt();
+}
+
 // `header` is past the version byte.
 absl::StatusOr<std::vector<StoredQuote>> DecodePricesFirst(
     Reader& header, QuoteBatchParts parts) {
@@ -414,36 +436,63 @@ absl::StatusOr<std::vector<StoredQuote>> DecodePricesFirst(
   const PresenceBits same_volume = ReadPresence(structured_count, in);
   std::vector<QuoteDataFields>& fields = PayloadFieldsBuffer();
   GetPayloadColumnsInto(structured_count, in, fields);
-  // A value the row gives back: the payload's own is absent, the row's is
-  // not (the encoder writes nothing else).
-  auto from_row = [&in](std::optional<double>& payload,
-                        const std::optional<double>& row) {
-    if (payload || !row) {
-      in.Corrupt();
-      return;
-    }
-    payload = row;
-  };
   size_t next_fields = 0;
   for (size_t i = 0; i < count && !in.failed(); ++i) {
     if (!structured[i]) continue;
     const size_t at = next_fields++;
     QuoteDataFields& quote_fields = fields[at];
-    if (same_price[at]) {
-      from_row(quote_fields.numbers[kPayloadLastPrice], quotes[i].last_price);
-    }
-    if (same_volume[at]) {
-      from_row(quote_fields.numbers[kPayloadVolume], quotes[i].volume);
-    }
-    if ((same_price[at] || same_volume[at]) && !quote_fields.has_payload) {
-      in.Corrupt();
-    }
+    PricesFromRow(same_price, same_volume, at, quotes[i], quote_fields, in);
     quotes[i].quote_data = WriteQuoteDataWire(quote_fields);
   }
   if (in.failed() || !in.at_end()) {
     return absl::DataLossError("compacted quote batch: truncated columns");
   }
   return quotes;
+}
+
+// Version 4's quote `at` alone (`header` past the version byte).
+absl::StatusOr<StoredQuote> DecodeOnePricesFirst(Reader& header, size_t at) {
+  Reader prices_header = header;
+  auto quotes = DecodePricesFirst(prices_header, QuoteBatchParts::kPrices);
+  if (!quotes.ok()) return quotes.status();
+  if (at >= quotes->size()) {
+    return absl::OutOfRangeError("compacted quote batch: no such quote");
+  }
+  // The header again, to the rest's frame.
+  header.Varint();
+  const uint64_t prices_frame_size = header.Varint();
+  const uint64_t rest_size = header.Varint();
+  header.Bytes(prices_frame_size);
+  auto rest_raw = Decompress(header.rest(), rest_size);
+  if (!rest_raw.ok()) return rest_raw.status();
+  Reader in(*rest_raw);
+  GetStreamColumns(in, *quotes);
+  StoredQuote quote = std::move((*quotes)[at]);
+  const size_t count = quotes->size();
+  const PresenceBits structured = ReadPresence(count, in);
+  const size_t structured_count = structured.Count();
+  std::vector<uint64_t> residual_sizes(count - structured_count);
+  for (uint64_t& size : residual_sizes) size = in.Varint();
+  size_t next_residual = 0;
+  for (size_t i = 0; i < count && !in.failed(); ++i) {
+    if (structured[i]) continue;
+    const absl::string_view payload = in.Bytes(residual_sizes[next_residual++]);
+    if (i == at) quote.quote_data = std::string(payload);
+  }
+  const PresenceBits same_price = ReadPresence(structured_count, in);
+  const PresenceBits same_volume = ReadPresence(structured_count, in);
+  const std::optional<size_t> place =
+      structured[at] ? std::optional<size_t>(structured.Rank(at))
+                     : std::nullopt;
+  QuoteDataFields fields = GetPayloadFieldsAt(structured_count, place, in);
+  if (place && !in.failed()) {
+    PricesFromRow(same_price, same_volume, *place, quote, fields, in);
+    quote.quote_data = WriteQuoteDataWire(fields);
+  }
+  if (in.failed() || !in.at_end()) {
+    return absl::DataLossError("compacted quote batch: truncated columns");
+  }
+  return quote;
 }
 
 }  // namespace
@@ -505,6 +554,20 @@ absl::StatusOr<std::string> UnframeBatch(absl::string_view batch,
 
 std::string EncodeQuoteBatch(const std::vector<StoredQuote>& quotes) {
   return EncodePricesFirst(quotes);
+}
+
+absl::StatusOr<StoredQuote> DecodeQuoteAt(absl::string_view batch, size_t at) {
+  if (!batch.empty() && batch[0] == kPricesFirstVersion) {
+    Reader header(batch.substr(1));
+    return DecodeOnePricesFirst(header, at);
+  }
+  // Earlier layouts: the whole batch.
+  auto quotes = DecodeQuoteBatch(batch);
+  if (!quotes.ok()) return quotes.status();
+  if (at >= quotes->size()) {
+    return absl::OutOfRangeError("compacted quote batch: no such quote");
+  }
+  return std::move((*quotes)[at]);
 }
 
 absl::StatusOr<std::vector<StoredQuote>> DecodeQuoteBatch(

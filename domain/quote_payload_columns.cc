@@ -6,6 +6,7 @@
 
 namespace mdc::domain {
 
+using columns::ExactNumberAt;
 using columns::GetDelta;
 using columns::PresenceBits;
 using columns::PutDelta;
@@ -123,7 +124,84 @@ void SkipDepthSide(size_t sides, Reader& in) {
   }
 }
 
+// The value of `at` (when given and present) of what PutOptionalNumbers
+// wrote for `count` values, passing over the others.
+std::optional<double> OptionalNumberAt(size_t count, std::optional<size_t> at,
+                                       Reader& in) {
+  const PresenceBits present = ReadPresence(count, in);
+  const size_t values = present.Count();
+  if (at && present[*at]) return ExactNumberAt(values, present.Rank(*at), in);
+  SkipExactNumbers(values, in);
+  return std::nullopt;
+}
+
+// The levels of quote `at` (when given) of what PutDepthSide wrote for
+// `sides` quotes, passing over the others'.
+void GetDepthSideAt(size_t sides, std::optional<size_t> at,
+                    std::vector<DepthLevelFields>& levels, Reader& in) {
+  uint64_t deepest = 0;
+  const std::vector<int64_t> counts = GetLevelCounts(sides, in, deepest);
+  if (in.failed()) return;
+  if (at) levels.resize(counts[*at]);
+  for (uint64_t level = 0; level < deepest && !in.failed(); ++level) {
+    // The quotes having this level, and the place of `at` among them.
+    size_t with_level = 0;
+    size_t rank = 0;
+    for (size_t i = 0; i < sides; ++i) {
+      if (static_cast<uint64_t>(counts[i]) <= level) continue;
+      if (at && i < *at) ++rank;
+      ++with_level;
+    }
+    const bool has_it = at && static_cast<uint64_t>(counts[*at]) > level;
+    const std::optional<size_t> place =
+        has_it ? std::optional<size_t>(rank) : std::nullopt;
+    const std::optional<double> price = OptionalNumberAt(with_level, place, in);
+    const std::optional<double> quantity =
+        OptionalNumberAt(with_level, place, in);
+    if (has_it) levels[level] = {price, quantity};
+  }
+}
+
 }  // namespace
+
+QuoteDataFields GetPayloadFieldsAt(size_t count, std::optional<size_t> at,
+                                   Reader& in) {
+  QuoteDataFields fields;
+  const PresenceBits has_status = ReadPresence(count, in);
+  const std::vector<int64_t> statuses = GetDelta(has_status.Count(), in);
+  if (at && has_status[*at] && !in.failed()) {
+    fields.status = static_cast<uint64_t>(statuses[has_status.Rank(*at)]);
+  }
+  const PresenceBits has_payload = ReadPresence(count, in);
+  const size_t payloads = has_payload.Count();
+  std::optional<size_t> payload;
+  if (at && has_payload[*at]) {
+    fields.has_payload = true;
+    payload = has_payload.Rank(*at);
+  }
+  for (int field = 0; field < kPayloadNumberFields && !in.failed(); ++field) {
+    fields.numbers[field] = OptionalNumberAt(payloads, payload, in);
+  }
+  const PresenceBits has_ohlc = ReadPresence(payloads, in);
+  std::optional<size_t> ohlc;
+  if (payload && has_ohlc[*payload]) {
+    fields.has_ohlc = true;
+    ohlc = has_ohlc.Rank(*payload);
+  }
+  for (int field = 0; field < 4 && !in.failed(); ++field) {
+    fields.ohlc[field] = OptionalNumberAt(has_ohlc.Count(), ohlc, in);
+  }
+  const PresenceBits has_depth = ReadPresence(payloads, in);
+  std::optional<size_t> depth;
+  if (payload && has_depth[*payload]) {
+    fields.has_depth = true;
+    depth = has_depth.Rank(*payload);
+  }
+  const size_t depths = has_depth.Count();
+  if (!in.failed()) GetDepthSideAt(depths, depth, fields.buy, in);
+  if (!in.failed()) GetDepthSideAt(depths, depth, fields.sell, in);
+  return fields;
+}
 
 // ---- The payload columns of the quotes whose payload came apart into its
 // fields (`all`); the others are in the residual column.

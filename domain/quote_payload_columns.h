@@ -49,6 +49,12 @@ void PutPayloadColumns(const std::vector<QuoteDataFields>& all,
 // payloads' depth levels reuse their memory.
 void GetPayloadColumnsInto(size_t count, columns::Reader& in,
                            std::vector<QuoteDataFields>& all);
+// The fields of payload `at` of the `count` payloads GetPayloadColumnsInto
+// would read, passing over the others' values (none: every one passed
+// over, the fields empty): what a read of one quote of a batch needs.
+QuoteDataFields GetPayloadFieldsAt(size_t count, std::optional<size_t> at,
+                                   columns::Reader& in);
+
 // Of the `count` payloads GetPayloadColumnsInto would read, only their own
 // last_price and volume, the rest passed over.
 void GetPayloadPrices(size_t count, columns::Reader& in,

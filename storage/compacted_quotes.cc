@@ -138,6 +138,22 @@ BatchIdentity IdentityAt(const Result& result, int row) {
                        result.Int64(row, 6)};
 }
 
+// The stored bytes (column 7) of the batches `ids` name, by key.
+absl::StatusOr<Result> FetchBatches(Connection& conn,
+                                    const std::vector<BatchIdentity>& ids) {
+  std::vector<std::string> symbols;
+  std::vector<absl::CivilDay> days;
+  std::vector<absl::Time> firsts;
+  for (const BatchIdentity& id : ids) {
+    symbols.push_back(id.symbol);
+    days.push_back(id.trading_day);
+    firsts.push_back(absl::FromUnixMicros(id.first_observed_at_us));
+  }
+  return conn.Exec(
+      kFetchColumns,
+      Params().TextArray(symbols).DateArray(days).TimeArray(firsts));
+}
+
 // `sql` with the WITH query `shadow` in front, joining a WITH list it may
 // have.
 std::string ShadowedSql(absl::string_view sql, const std::string& shadow) {
@@ -171,10 +187,8 @@ absl::Status FillBatches(
     const absl::flat_hash_map<BatchIdentity, DecodedBatch>& decoded_before,
     CompactedBatches& loaded) {
   DecodedBatchCache& cache = DecodedBatchCache::Shared();
-  // The batches not in the cache, by key, and where they go.
-  std::vector<std::string> missing_symbols;
-  std::vector<absl::CivilDay> missing_days;
-  std::vector<absl::Time> missing_firsts;
+  // The batches not in the cache, and where they go.
+  std::vector<BatchIdentity> missing;
   absl::flat_hash_map<BatchIdentity, size_t> missing_at;
   for (size_t place : places) {
     if (loaded.batches[place].quotes != nullptr) continue;
@@ -194,17 +208,12 @@ absl::Status FillBatches(
       loaded.batches[place].quotes = cache.Find(id);
     }
     if (loaded.batches[place].quotes == nullptr) {
-      missing_symbols.push_back(id.symbol);
-      missing_days.push_back(id.trading_day);
-      missing_firsts.push_back(absl::FromUnixMicros(id.first_observed_at_us));
+      missing.push_back(id);
       missing_at.emplace(id, place);
     }
   }
-  if (missing_symbols.empty()) return absl::OkStatus();
-  auto fetched = conn.Exec(kFetchColumns, Params()
-                                              .TextArray(missing_symbols)
-                                              .DateArray(missing_days)
-                                              .TimeArray(missing_firsts));
+  if (missing.empty()) return absl::OkStatus();
+  auto fetched = FetchBatches(conn, missing);
   if (!fetched.ok()) return fetched.status();
   for (int row = 0; row < fetched->rows(); ++row) {
     BatchIdentity id = IdentityAt(*fetched, row);
@@ -374,6 +383,93 @@ absl::StatusOr<CompactedBatches> LoadListedBatches(
           [](const CompactedBatch& batch) { return batch.quotes == nullptr; }),
       loaded.batches.end());
   return loaded;
+}
+
+absl::StatusOr<LatestCompactedQuotes> LoadLatestCompactedQuotes(
+    Connection& conn, const CompactedFilter& filter) {
+  auto listing = ListCompactedBatches(conn, filter);
+  if (!listing.ok()) return listing.status();
+  LatestCompactedQuotes latest;
+  latest.row_store_has_rows = listing->row_store_has_rows;
+  const int64_t not_before_us =
+      filter.not_before ? absl::ToUnixMicros(*filter.not_before) : INT64_MIN;
+  const int64_t at_us =
+      filter.not_after ? absl::ToUnixMicros(*filter.not_after) : INT64_MAX;
+  // The latest within the bounds of a batch's quotes in time order.
+  auto keep_latest =
+      [&](const std::string& symbol, const std::vector<int64_t>& instants,
+          const std::function<absl::StatusOr<domain::StoredQuote>(size_t)>&
+              quote_at) -> absl::Status {
+    const size_t after = static_cast<size_t>(
+        std::upper_bound(instants.begin(), instants.end(), at_us) -
+        instants.begin());
+    if (after == 0 || instants[after - 1] < not_before_us) {
+      return absl::OkStatus();
+    }
+    auto quote = quote_at(after - 1);
+    if (!quote.ok()) return quote.status();
+    auto [place, added] = latest.quotes.try_emplace(symbol, *quote);
+    if (!added && quote->observed_at_us > place->second.observed_at_us) {
+      place->second = *std::move(quote);
+    }
+    return absl::OkStatus();
+  };
+  // The latest of a batch's stored bytes: its prices decoded, then the one
+  // quote.
+  auto keep_latest_of_bytes = [&](const std::string& symbol,
+                                  absl::string_view bytes) -> absl::Status {
+    auto prices =
+        domain::DecodeQuoteBatch(bytes, domain::QuoteBatchParts::kPrices);
+    if (!prices.ok()) return prices.status();
+    if (!domain::IsAscending(*prices)) {
+      latest.in_order = false;
+      return absl::OkStatus();
+    }
+    return keep_latest(symbol, domain::InstantsOf(*prices), [bytes](size_t at) {
+      return domain::DecodeQuoteAt(bytes, at);
+    });
+  };
+  DecodedBatchCache& cache = DecodedBatchCache::Shared();
+  std::vector<BatchIdentity> missing;
+  for (const ListedBatch& listed : listing->batches) {
+    if (DecodedBatch whole = cache.Find(listed.id)) {
+      if (!whole->ascending) {
+        latest.in_order = false;
+        return latest;
+      }
+      absl::Status kept = keep_latest(
+          listed.id.symbol, whole->instants,
+          [&whole](size_t at) -> absl::StatusOr<domain::StoredQuote> {
+            return whole->quotes[at];
+          });
+      if (!kept.ok()) return kept;
+      continue;
+    }
+    BatchIdentity bytes_id = listed.id;
+    bytes_id.compressed = true;
+    if (DecodedBatch kept = cache.Find(bytes_id)) {
+      absl::Status read =
+          keep_latest_of_bytes(listed.id.symbol, kept->compressed);
+      if (!read.ok()) return read;
+      if (!latest.in_order) return latest;
+      continue;
+    }
+    missing.push_back(listed.id);
+  }
+  if (missing.empty()) return latest;
+  auto fetched = FetchBatches(conn, missing);
+  if (!fetched.ok()) return fetched.status();
+  for (int row = 0; row < fetched->rows(); ++row) {
+    BatchIdentity bytes_id = IdentityAt(*fetched, row);
+    bytes_id.compressed = true;
+    auto kept = std::make_shared<DecodedQuotes>();
+    kept->compressed = std::string(fetched->Bytes(row, 7));
+    cache.Put(bytes_id, kept);
+    absl::Status read = keep_latest_of_bytes(bytes_id.symbol, kept->compressed);
+    if (!read.ok()) return read;
+    if (!latest.in_order) return latest;
+  }
+  return latest;
 }
 
 absl::StatusOr<std::vector<CompactedQuote>> LoadCompactedQuotes(

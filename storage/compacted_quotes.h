@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/civil_time.h"
@@ -120,6 +121,21 @@ absl::StatusOr<CompactedBatches> LoadListedBatches(
     Connection& conn, const BatchListing& listing,
     const CompactedFilter& filter,
     const CompactedBatches* decoded_before = nullptr);
+
+// Each symbol's latest compacted quote within a latest_only filter's
+// instants, decoding of each batch only that quote (domain::DecodeQuoteAt)
+// unless the batch is decoded whole in the cache already: a cross-section
+// of a thousand symbols meets a thousand batches, more than the cache
+// holds, and needs one quote of each.
+struct LatestCompactedQuotes {
+  absl::flat_hash_map<std::string, domain::StoredQuote> quotes;
+  bool row_store_has_rows = false;
+  // False when a batch is not in time order (not as compaction writes
+  // them): the caller reads the general way.
+  bool in_order = true;
+};
+absl::StatusOr<LatestCompactedQuotes> LoadLatestCompactedQuotes(
+    Connection& conn, const CompactedFilter& filter);
 
 // The decoded quotes of the batches `filter` selects. DataLoss when a batch
 // cannot be decoded.

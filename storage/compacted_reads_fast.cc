@@ -317,24 +317,19 @@ absl::StatusOr<Result> LatestSeeingCompacted(Connection& conn,
                                              const Params& params,
                                              const CompactedFilter& filter,
                                              bool with_symbol) {
-  auto loaded = LoadCompactedBatches(conn, filter);
-  if (!loaded.ok()) return loaded.status();
-  const int64_t not_before_us = absl::ToUnixMicros(*filter.not_before);
-  const int64_t at_us = absl::ToUnixMicros(*filter.not_after);
   // Each symbol's latest compacted quote (its one batch).
-  absl::flat_hash_map<std::string, const domain::StoredQuote*> compacted;
-  for (const CompactedBatch& batch : loaded->batches) {
-    const domain::QuoteRun run{&batch.symbol, &batch.quotes->quotes,
-                               &batch.quotes->instants};
-    if (!batch.quotes->ascending) {
-      return ExecSeeingLoadedQuotes(conn, statement, params, *loaded, filter);
-    }
-    if (const domain::StoredQuote* latest =
-            domain::LatestWithin(run, not_before_us, at_us)) {
-      compacted[batch.symbol] = latest;
-    }
+  auto loaded_latest = LoadLatestCompactedQuotes(conn, filter);
+  if (!loaded_latest.ok()) return loaded_latest.status();
+  if (!loaded_latest->in_order) {
+    auto loaded = LoadCompactedBatches(conn, filter);
+    if (!loaded.ok()) return loaded.status();
+    return ExecSeeingLoadedQuotes(conn, statement, params, *loaded, filter);
   }
-  if (!compacted.empty() && !loaded->row_store_has_rows) {
+  absl::flat_hash_map<std::string, const domain::StoredQuote*> compacted;
+  for (const auto& [symbol, quote] : loaded_latest->quotes) {
+    compacted[symbol] = &quote;
+  }
+  if (!compacted.empty() && !loaded_latest->row_store_has_rows) {
     // Nothing in the row store within the bounds: no statement to run.
     SynthesizedResult only(
         with_symbol ? std::vector<Oid>{kTextOid, kTimestamptzOid, kByteaOid}

@@ -9,7 +9,8 @@ bool BatchIdentity::operator==(const BatchIdentity& other) const {
          first_observed_at_us == other.first_observed_at_us &&
          compacted_at_us == other.compacted_at_us && min_seq == other.min_seq &&
          max_seq == other.max_seq && row_count == other.row_count &&
-         table == other.table && parts == other.parts;
+         table == other.table && parts == other.parts &&
+         compressed == other.compressed;
 }
 
 DecodedBatchCache& DecodedBatchCache::Shared() {
@@ -51,7 +52,8 @@ int64_t DecodedBatchCache::SizeOf(const BatchIdentity& id,
       sizeof(batch) + id.symbol.size() +
       batch.quotes.capacity() * sizeof(domain::StoredQuote) +
       batch.instants.capacity() * sizeof(int64_t) +
-      batch.day_change_perc.capacity() * sizeof(double));
+      batch.day_change_perc.capacity() * sizeof(double) +
+      batch.compressed.capacity());
   for (const domain::StoredQuote& quote : batch.quotes) {
     // Short payloads live inside the string itself.
     if (quote.quote_data.capacity() > 15) {

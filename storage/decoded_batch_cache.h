@@ -45,13 +45,16 @@ struct BatchIdentity {
   // What of each quote was decoded: a whole decode serves every read, a
   // prices-only one (no payloads) only reads of prices.
   domain::QuoteBatchParts parts = domain::QuoteBatchParts::kWhole;
+  // The batch's stored bytes, not decoded (DecodedQuotes::compressed): what
+  // reads of one quote a batch keep, a tenth of a decoded batch's size.
+  bool compressed = false;
 
   bool operator==(const BatchIdentity& other) const;
   template <typename H>
   friend H AbslHashValue(H h, const BatchIdentity& b) {
     return H::combine(std::move(h), b.symbol, b.trading_day,
                       b.first_observed_at_us, b.compacted_at_us, b.min_seq,
-                      b.max_seq, b.row_count, b.table, b.parts);
+                      b.max_seq, b.row_count, b.table, b.parts, b.compressed);
   }
 };
 
@@ -66,6 +69,9 @@ struct DecodedQuotes {
   bool ascending = false;
   // kPrices: every quote_data is left empty.
   domain::QuoteBatchParts parts = domain::QuoteBatchParts::kWhole;
+  // For a BatchIdentity::compressed entry: the stored bytes, and nothing
+  // else set.
+  std::string compressed;
 };
 using DecodedBatch = std::shared_ptr<const DecodedQuotes>;
 

@@ -106,6 +106,27 @@ TEST(ExactNumberColumn, KeepsRandomBitPatternsAndRandomDecimals) {
   ExpectSameBits(NumbersRoundTrip(values), values);
 }
 
+// One value read alone (the others passed over) is that value, bit for
+// bit, at every place of a column mixing exceptions and decimals, and the
+// reader ends where the column does.
+TEST(ExactNumberColumn, ReadsOneValueAloneBitForBit) {
+  std::vector<double> values = AdversarialNumbers();
+  std::mt19937_64 random(7);
+  for (int i = 0; i < 300; ++i) {
+    values.push_back(static_cast<double>(random() % 100000) / 20);
+  }
+  std::shuffle(values.begin(), values.end(), random);
+  columns::Writer out;
+  columns::PutExactNumbers(values, out);
+  for (size_t at = 0; at < values.size(); ++at) {
+    columns::Reader in(out.out());
+    const double value = columns::ExactNumberAt(values.size(), at, in);
+    EXPECT_EQ(Bits(value), Bits(values[at])) << "value " << at;
+    EXPECT_FALSE(in.failed());
+    EXPECT_TRUE(in.at_end());
+  }
+}
+
 TEST(ExactNumberColumn, KeepsEmptyAndSingleColumns) {
   ExpectSameBits(NumbersRoundTrip({}), {});
   ExpectSameBits(NumbersRoundTrip({-0.0}), {-0.0});
@@ -306,6 +327,23 @@ TEST(QuoteBatchCodec, ThePricesDecodeGivesTheWholeOnesInstantsAndPrices) {
   }
 }
 
+// One quote of a batch decoded alone is that quote of the whole decode,
+// for every quote of a batch with odd numbers in every kind of column,
+// residual payloads, rows whose prices are not the payload's, and depth
+// of varying levels.
+TEST(QuoteBatchCodec, DecodesEachQuoteAloneAsTheWholeDecodeDoes) {
+  const std::vector<StoredQuote> quotes = OddFullQuotes();
+  const std::string batch = EncodeQuoteBatch(quotes);
+  for (size_t at = 0; at < quotes.size(); ++at) {
+    const auto quote = DecodeQuoteAt(batch, at);
+    ASSERT_TRUE(quote.ok()) << at << " " << quote.status();
+    EXPECT_EQ(*quote, quotes[at]) << "quote " << at;
+  }
+  const auto beyond = DecodeQuoteAt(batch, quotes.size());
+  EXPECT_EQ(beyond.status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_FALSE(DecodeQuoteAt(batch.substr(0, batch.size() - 3), 5).ok());
+}
+
 // The current layout: version, the prices' raw and frame sizes, the rest's
 // raw size (varints), the prices frame, the rest's frame.
 size_t VarintAt(const std::string& bytes, size_t& at) {
@@ -468,12 +506,22 @@ TEST(QuoteBatchCodec, ReadsBatchesOfTheSecondLayout) {
   const auto prices = DecodeQuoteBatch(version_2, QuoteBatchParts::kPrices);
   ASSERT_TRUE(prices.ok()) << prices.status();
   EXPECT_EQ(PricesOf(*prices), PricesOf(want));
+  for (size_t at = 0; at < want.size(); ++at) {
+    const auto quote = DecodeQuoteAt(version_2, at);
+    ASSERT_TRUE(quote.ok()) << quote.status();
+    EXPECT_EQ(*quote, want[at]);
+  }
   // Written again, it takes the current layout and reads the same.
   const std::string again = EncodeQuoteBatch(*decoded);
   EXPECT_NE(again[0], version_2[0]);
   const auto reread = DecodeQuoteBatch(again);
   ASSERT_TRUE(reread.ok()) << reread.status();
   EXPECT_EQ(*reread, want);
+  for (size_t at = 0; at < want.size(); ++at) {
+    const auto quote = DecodeQuoteAt(again, at);
+    ASSERT_TRUE(quote.ok()) << quote.status();
+    EXPECT_EQ(*quote, want[at]);
+  }
 }
 
 }  // namespace
