@@ -10,6 +10,7 @@
 
 #include "domain/compacted_selection.h"
 #include "domain/nifty_batch_codec.h"
+#include "storage/compacted_quotes.h"
 #include "storage/decoded_batch_cache.h"
 #include "storage/pg_binary.h"
 #include "storage/synthesized_result.h"
@@ -58,18 +59,10 @@ constexpr Statement kFetchNiftyBatch{
 #undef MDC_NIFTY_ROW_STORE_HAS_ROWS
 #undef MDC_NIFTY_BATCH_IDENTITY
 
-struct ListedNiftyBatch {
-  BatchIdentity id;
-  int64_t last_observed_at_us = 0;
-};
-
-struct ListedNiftyBatches {
-  std::vector<ListedNiftyBatch> batches;
-  bool row_store_has_rows = false;
-};
-
-ListedNiftyBatch ListedNiftyAt(const Result& result, int row) {
-  ListedNiftyBatch listed;
+// A NIFTY listing has the stock listing's shape (storage/compacted_quotes.h):
+// each batch's identity and last instant, and the row-store probe.
+ListedBatch ListedNiftyAt(const Result& result, int row) {
+  ListedBatch listed;
   listed.id.trading_day = result.Date(row, 0);
   listed.id.first_observed_at_us = absl::ToUnixMicros(result.Time(row, 1));
   listed.last_observed_at_us = absl::ToUnixMicros(result.Time(row, 2));
@@ -81,7 +74,7 @@ ListedNiftyBatch ListedNiftyAt(const Result& result, int row) {
   return listed;
 }
 
-absl::StatusOr<ListedNiftyBatches> ListNiftyBatches(
+absl::StatusOr<BatchListing> ListNiftyBatches(
     Connection& conn, const Statement& listing,
     const CompactedNiftyFilter& filter) {
   auto result = conn.Exec(listing, Params()
@@ -90,7 +83,7 @@ absl::StatusOr<ListedNiftyBatches> ListNiftyBatches(
                                        .Time(*filter.not_before)
                                        .Time(*filter.not_after));
   if (!result.ok()) return result.status();
-  ListedNiftyBatches listed;
+  BatchListing listed;
   for (int row = 0; row < result->rows(); ++row) {
     if (row == 0) listed.row_store_has_rows = result->Bool(0, 7);
     listed.batches.push_back(ListedNiftyAt(*result, row));
@@ -215,7 +208,7 @@ absl::StatusOr<Result> NiftyPageSeeingCompacted(
   std::vector<DecodedBatch> held;
   std::vector<PickedNifty> picked;
   int64_t previous_last_us = INT64_MIN;
-  for (const ListedNiftyBatch& listed_batch : listed->batches) {
+  for (const ListedBatch& listed_batch : listed->batches) {
     if (picked.size() >= wanted) break;
     // Batches in time order, none overlapping the one before: else the
     // order of the quotes is not the batches' (not as compaction writes
@@ -259,7 +252,7 @@ absl::StatusOr<Result> NiftyLatestSeeingCompacted(
   auto listed = ListNiftyBatches(conn, kListNiftyLatestBatch, filter);
   if (!listed.ok()) return listed.status();
   if (listed->batches.empty()) return conn.Exec(statement, params);
-  const ListedNiftyBatch& batch = listed->batches.front();
+  const ListedBatch& batch = listed->batches.front();
   const int64_t not_before_us = absl::ToUnixMicros(*filter.not_before);
   const int64_t at_us = absl::ToUnixMicros(*filter.not_after);
   // The latest compacted quote within the bounds, if any.

@@ -63,7 +63,7 @@ absl::StatusOr<Result> ExecOverBothStores(
   return conn.Exec(WithCompactedQuotes(statement, first), params);
 }
 
-// What DayPageSeeingCompacted checks before it serves pages read ahead:
+// What DayPageOfQuotes checks before it serves pages read ahead:
 // whether the row store holds a quote of the day ($1) of the symbols ($2,
 // all when NULL) in [$3, $4], and the latest compaction of the day's
 // batches (NULL: none), one descent of stock_quote_batches_by_day_compacted.
@@ -131,16 +131,6 @@ Result RowsOfCompacted(const CompactedDayPage& page) {
 }
 
 }  // namespace
-
-absl::StatusOr<Result> DayPageSeeingCompacted(
-    Connection& conn, const Statement& statement, Params params,
-    absl::CivilDay day, const std::vector<std::string>& symbols,
-    const domain::KeysetBound& bound, absl::Time end, int limit) {
-  auto page = DayPageOfQuotes(conn, statement, std::move(params), day, symbols,
-                              bound, end, limit);
-  if (!page.ok()) return page.status();
-  return RowsOf(*std::move(page));
-}
 
 Result RowsOf(DayPage page) {
   if (auto* rows = std::get_if<Result>(&page)) return std::move(*rows);

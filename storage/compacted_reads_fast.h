@@ -63,12 +63,6 @@ absl::StatusOr<DayPage> DayPageOfQuotes(Connection& conn,
 // PostgreSQL would have sent).
 Result RowsOf(DayPage page);
 
-// DayPageOfQuotes as the statement's rows.
-absl::StatusOr<Result> DayPageSeeingCompacted(
-    Connection& conn, const Statement& statement, Params params,
-    absl::CivilDay day, const std::vector<std::string>& symbols,
-    const domain::KeysetBound& bound, absl::Time end, int limit);
-
 // The columns of a page of one symbol's quotes.
 enum class SymbolPageColumns {
   kQuotes,       // (observed_at, quote_data)

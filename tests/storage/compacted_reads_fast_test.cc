@@ -86,6 +86,18 @@ constexpr Statement kDayPageOf{
     "AND observed_at < $4 AND nse_symbol = ANY($6) "
     "ORDER BY observed_at, nse_symbol COLLATE \"C\" LIMIT $5"};
 
+// A day page by the fast path, as the statement's rows.
+absl::StatusOr<Result> DayPageRows(Connection& conn, const Statement& statement,
+                                   Params params, absl::CivilDay day,
+                                   const std::vector<std::string>& symbols,
+                                   const domain::KeysetBound& bound,
+                                   absl::Time end, int limit) {
+  auto page = DayPageOfQuotes(conn, statement, std::move(params), day, symbols,
+                              bound, end, limit);
+  if (!page.ok()) return page.status();
+  return RowsOf(*std::move(page));
+}
+
 // Pages through the day with both paths; every page must be the same.
 // Returns the number of rows read.
 int CompareDayPages(testing::TestDatabase& db,
@@ -100,8 +112,8 @@ int CompareDayPages(testing::TestDatabase& db,
     params.Date(kDay).Time(bound.at).Text(bound.key1).Time(end).Int32(limit);
     if (!symbols.empty()) params.TextArray(symbols);
     const Statement& statement = symbols.empty() ? kDayPage : kDayPageOf;
-    auto fast = DayPageSeeingCompacted(**conn, statement, params, kDay, symbols,
-                                       bound, end, limit);
+    auto fast = DayPageRows(**conn, statement, params, kDay, symbols, bound,
+                            end, limit);
     CompactedFilter filter{kDay, kDay, std::nullopt, bound.at, end};
     if (!symbols.empty()) filter.symbols = symbols;
     auto general = ExecSeeingCompactedQuotes(**conn, statement, params, filter);
@@ -357,8 +369,8 @@ TEST(CompactedReadsFast, PagesReadAheadSeeWhatChangedBetweenPages) {
   auto next_page = [&](const std::string& when) {
     Params params;
     params.Date(kDay).Time(bound.at).Text(bound.key1).Time(end).Int32(limit);
-    auto fast = DayPageSeeingCompacted(**conn, kDayPage, params, kDay, {},
-                                       bound, end, limit);
+    auto fast =
+        DayPageRows(**conn, kDayPage, params, kDay, {}, bound, end, limit);
     auto general = ExecSeeingCompactedQuotes(
         **conn, kDayPage, params,
         CompactedFilter{kDay, kDay, std::nullopt, bound.at, end});
@@ -371,28 +383,30 @@ TEST(CompactedReadsFast, PagesReadAheadSeeWhatChangedBetweenPages) {
       bound = {general->Time(last, 0), general->String(last, 1), ""};
     }
   };
+  // A quote of `symbol` half a second after the bound (inside the next
+  // page), in the row store.
+  auto write_inside_next_page = [&](const std::string& symbol, int price,
+                                    const std::string& payload) {
+    const std::string instant = absl::FormatTime(
+        "%Y-%m-%d %H:%M:%E6S%Ez", bound.at + absl::Milliseconds(500), kIst);
+    db.Query(absl::StrCat(
+        "INSERT INTO stock_quotes (nse_symbol, observed_at, trading_day, "
+        "last_price, volume, quote_data) VALUES ('",
+        symbol, "', '", instant, "', '2026-05-04', ", price, ", ", price, ", '",
+        payload, "')"));
+  };
   next_page("the first page");  // reads the next ones ahead
   next_page("a page read ahead");
   // Between two pages, a quote of a new symbol inside the next page written
   // and compacted at once: the batches of the next pages are no longer the
   // ones listed when they were read ahead, so neither the quotes read ahead
   // nor their listing may serve them.
-  const std::string soon = absl::FormatTime(
-      "%Y-%m-%d %H:%M:%E6S%Ez", bound.at + absl::Milliseconds(500), kIst);
-  db.Query(absl::StrCat(
-      "INSERT INTO stock_quotes (nse_symbol, observed_at, trading_day, "
-      "last_price, volume, quote_data) VALUES ('ZZY', '",
-      soon, "', '2026-05-04', 2, 2, 'written and compacted between pages')"));
+  write_inside_next_page("ZZY", 2, "written and compacted between pages");
   Compact(db);
   next_page("after a write compacted between pages");
   next_page("the page after it");
   // A new instant of another symbol inside the next page, in the row store.
-  const std::string instant = absl::FormatTime(
-      "%Y-%m-%d %H:%M:%E6S%Ez", bound.at + absl::Milliseconds(500), kIst);
-  db.Query(absl::StrCat(
-      "INSERT INTO stock_quotes (nse_symbol, observed_at, trading_day, "
-      "last_price, volume, quote_data) VALUES ('ZZZ', '",
-      instant, "', '2026-05-04', 1, 1, 'between pages')"));
+  write_inside_next_page("ZZZ", 1, "between pages");
   next_page("after a late write within the page");
   next_page("the page after the late write");
   // The late write folded in by a new compaction of the day.
@@ -404,8 +418,8 @@ TEST(CompactedReadsFast, PagesReadAheadSeeWhatChangedBetweenPages) {
   next_page("after the day was deleted");
   Params params;
   params.Date(kDay).Time(bound.at).Text(bound.key1).Time(end).Int32(limit);
-  auto after_delete = DayPageSeeingCompacted(**conn, kDayPage, params, kDay, {},
-                                             bound, end, limit);
+  auto after_delete =
+      DayPageRows(**conn, kDayPage, params, kDay, {}, bound, end, limit);
   ASSERT_TRUE(after_delete.ok()) << after_delete.status();
   EXPECT_EQ(after_delete->rows(), 0);
 }
@@ -453,8 +467,8 @@ TEST(CompactedReadsFast, APageOfADayLoadsOnlyTheBatchesItNeeds) {
               .Text(bound.key1)
               .Time(end)
               .Int32(limit);
-          auto fast = DayPageSeeingCompacted(**conn, kDayPage, params, kDay, {},
-                                             bound, end, limit);
+          auto fast = DayPageRows(**conn, kDayPage, params, kDay, {}, bound,
+                                  end, limit);
           auto general = ExecSeeingCompactedQuotes(
               **conn, kDayPage, params,
               CompactedFilter{kDay, kDay, std::nullopt, bound.at, end});
