@@ -451,40 +451,36 @@ absl::StatusOr<std::vector<StoredQuote>> DecodePricesFirst(
 }
 
 // Version 4's quote `at` alone (`header` past the version byte).
-absl::StatusOr<StoredQuote> DecodeOnePricesFirst(Reader& header, size_t at) {
-  Reader prices_header = header;
-  auto quotes = DecodePricesFirst(prices_header, QuoteBatchParts::kPrices);
-  if (!quotes.ok()) return quotes.status();
-  if (at >= quotes->size()) {
+// Version 4's quote `at` alone, `quotes` its prices frame decoded
+// (`header` past the version byte).
+absl::StatusOr<StoredQuote> DecodeOnePricesFirst(
+    Reader& header, std::vector<StoredQuote> quotes, size_t at) {
+  if (at >= quotes.size()) {
     return absl::OutOfRangeError("compacted quote batch: no such quote");
   }
-  // The header again, to the rest's frame.
+  // Past the prices frame, which `quotes` holds already.
   header.Varint();
   const uint64_t prices_frame_size = header.Varint();
   const uint64_t rest_size = header.Varint();
   header.Bytes(prices_frame_size);
+  if (header.failed() || rest_size > kMaxRawBytes) {
+    return absl::DataLossError("compacted batch: bad header");
+  }
   auto rest_raw = Decompress(header.rest(), rest_size);
   if (!rest_raw.ok()) return rest_raw.status();
   Reader in(*rest_raw);
-  GetStreamColumns(in, *quotes);
-  StoredQuote quote = std::move((*quotes)[at]);
-  const size_t count = quotes->size();
-  const PresenceBits structured = ReadPresence(count, in);
+  GetStreamColumns(in, quotes);
+  // Residual payloads are rare (a payload the columns cannot give back):
+  // kept for every quote, as the whole decode does.
+  const PresenceBits structured = GetResidualPayloads(in, quotes, true);
   const size_t structured_count = structured.Count();
-  std::vector<uint64_t> residual_sizes(count - structured_count);
-  for (uint64_t& size : residual_sizes) size = in.Varint();
-  size_t next_residual = 0;
-  for (size_t i = 0; i < count && !in.failed(); ++i) {
-    if (structured[i]) continue;
-    const absl::string_view payload = in.Bytes(residual_sizes[next_residual++]);
-    if (i == at) quote.quote_data = std::string(payload);
-  }
   const PresenceBits same_price = ReadPresence(structured_count, in);
   const PresenceBits same_volume = ReadPresence(structured_count, in);
   const std::optional<size_t> place =
       structured[at] ? std::optional<size_t>(structured.Rank(at))
                      : std::nullopt;
   QuoteDataFields fields = GetPayloadFieldsAt(structured_count, place, in);
+  StoredQuote quote = std::move(quotes[at]);
   if (place && !in.failed()) {
     PricesFromRow(same_price, same_volume, *place, quote, fields, in);
     quote.quote_data = WriteQuoteDataWire(fields);
@@ -556,10 +552,12 @@ std::string EncodeQuoteBatch(const std::vector<StoredQuote>& quotes) {
   return EncodePricesFirst(quotes);
 }
 
-absl::StatusOr<StoredQuote> DecodeQuoteAt(absl::string_view batch, size_t at) {
+absl::StatusOr<StoredQuote> DecodeQuoteAt(absl::string_view batch,
+                                          std::vector<StoredQuote> prices,
+                                          size_t at) {
   if (!batch.empty() && batch[0] == kPricesFirstVersion) {
     Reader header(batch.substr(1));
-    return DecodeOnePricesFirst(header, at);
+    return DecodeOnePricesFirst(header, std::move(prices), at);
   }
   // Earlier layouts: the whole batch.
   auto quotes = DecodeQuoteBatch(batch);

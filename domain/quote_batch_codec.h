@@ -61,13 +61,16 @@ enum class QuoteBatchParts {
 absl::StatusOr<std::vector<StoredQuote>> DecodeQuoteBatch(
     absl::string_view batch, QuoteBatchParts parts = QuoteBatchParts::kWhole);
 
-// The quote at `at` (its place in the batch's order; from a decode of its
-// prices) alone, equal to DecodeQuoteBatch(batch)[at]: the other quotes'
-// columns are passed over and only its payload is written back (what the
-// latest quote of each symbol, as-of and cross-sections, needs of a
-// batch). DataLoss as DecodeQuoteBatch; OutOfRange when `at` is not in
-// the batch.
-absl::StatusOr<StoredQuote> DecodeQuoteAt(absl::string_view batch, size_t at);
+// The quote at `at` (its place in the batch's order) alone, equal to
+// DecodeQuoteBatch(batch)[at], given `prices`: the batch's
+// DecodeQuoteBatch(batch, kPrices), which found `at` (taken over, not
+// decoded again). The other quotes' columns are passed over and only its
+// payload is written back: what the latest quote of each symbol, as-of and
+// cross-sections, needs of a batch. DataLoss as DecodeQuoteBatch;
+// OutOfRange when `at` is not in the batch.
+absl::StatusOr<StoredQuote> DecodeQuoteAt(absl::string_view batch,
+                                          std::vector<StoredQuote> prices,
+                                          size_t at);
 
 // The layers of a batch, shared with the codecs of other series that add
 // columns of their own after the quotes' (domain/nifty_batch_codec.h).

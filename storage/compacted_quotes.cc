@@ -425,8 +425,11 @@ absl::StatusOr<LatestCompactedQuotes> LoadLatestCompactedQuotes(
       latest.in_order = false;
       return absl::OkStatus();
     }
-    return keep_latest(symbol, domain::InstantsOf(*prices), [bytes](size_t at) {
-      return domain::DecodeQuoteAt(bytes, at);
+    // The instants taken before the prices are handed to the one quote's
+    // decode.
+    const std::vector<int64_t> instants = domain::InstantsOf(*prices);
+    return keep_latest(symbol, instants, [&](size_t at) {
+      return domain::DecodeQuoteAt(bytes, *std::move(prices), at);
     });
   };
   DecodedBatchCache& cache = DecodedBatchCache::Shared();

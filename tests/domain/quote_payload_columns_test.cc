@@ -334,14 +334,17 @@ TEST(QuoteBatchCodec, ThePricesDecodeGivesTheWholeOnesInstantsAndPrices) {
 TEST(QuoteBatchCodec, DecodesEachQuoteAloneAsTheWholeDecodeDoes) {
   const std::vector<StoredQuote> quotes = OddFullQuotes();
   const std::string batch = EncodeQuoteBatch(quotes);
+  const auto prices = DecodeQuoteBatch(batch, QuoteBatchParts::kPrices);
+  ASSERT_TRUE(prices.ok()) << prices.status();
   for (size_t at = 0; at < quotes.size(); ++at) {
-    const auto quote = DecodeQuoteAt(batch, at);
+    const auto quote = DecodeQuoteAt(batch, *prices, at);
     ASSERT_TRUE(quote.ok()) << at << " " << quote.status();
     EXPECT_EQ(*quote, quotes[at]) << "quote " << at;
   }
-  const auto beyond = DecodeQuoteAt(batch, quotes.size());
+  const auto beyond = DecodeQuoteAt(batch, *prices, quotes.size());
   EXPECT_EQ(beyond.status().code(), absl::StatusCode::kOutOfRange);
-  EXPECT_FALSE(DecodeQuoteAt(batch.substr(0, batch.size() - 3), 5).ok());
+  EXPECT_FALSE(
+      DecodeQuoteAt(batch.substr(0, batch.size() - 3), *prices, 5).ok());
 }
 
 // The current layout: version, the prices' raw and frame sizes, the rest's
@@ -507,7 +510,7 @@ TEST(QuoteBatchCodec, ReadsBatchesOfTheSecondLayout) {
   ASSERT_TRUE(prices.ok()) << prices.status();
   EXPECT_EQ(PricesOf(*prices), PricesOf(want));
   for (size_t at = 0; at < want.size(); ++at) {
-    const auto quote = DecodeQuoteAt(version_2, at);
+    const auto quote = DecodeQuoteAt(version_2, *prices, at);
     ASSERT_TRUE(quote.ok()) << quote.status();
     EXPECT_EQ(*quote, want[at]);
   }
@@ -517,8 +520,10 @@ TEST(QuoteBatchCodec, ReadsBatchesOfTheSecondLayout) {
   const auto reread = DecodeQuoteBatch(again);
   ASSERT_TRUE(reread.ok()) << reread.status();
   EXPECT_EQ(*reread, want);
+  const auto again_prices = DecodeQuoteBatch(again, QuoteBatchParts::kPrices);
+  ASSERT_TRUE(again_prices.ok()) << again_prices.status();
   for (size_t at = 0; at < want.size(); ++at) {
-    const auto quote = DecodeQuoteAt(again, at);
+    const auto quote = DecodeQuoteAt(again, *again_prices, at);
     ASSERT_TRUE(quote.ok()) << quote.status();
     EXPECT_EQ(*quote, want[at]);
   }
