@@ -1,6 +1,7 @@
 #include "domain/column_codec.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace mdc::domain::columns {
 
@@ -19,11 +20,12 @@ std::vector<int64_t> GetDeltaOfDelta(size_t count, Reader& in) {
   std::vector<int64_t> values(count);
   int64_t previous = 0;
   int64_t previous_delta = 0;
-  for (size_t i = 0; i < count; ++i) {
-    previous_delta = Plus(previous_delta, UnZigZag(in.Varint()));
+  int64_t* value = values.data();
+  in.Varints(count, [&](uint64_t zigzag) {
+    previous_delta = Plus(previous_delta, UnZigZag(zigzag));
     previous = Plus(previous, previous_delta);
-    values[i] = previous;
-  }
+    *value++ = previous;
+  });
   return values;
 }
 
@@ -38,10 +40,11 @@ void PutDelta(const std::vector<int64_t>& values, Writer& out) {
 std::vector<int64_t> GetDelta(size_t count, Reader& in) {
   std::vector<int64_t> values(count);
   int64_t previous = 0;
-  for (size_t i = 0; i < count; ++i) {
-    previous = Plus(previous, UnZigZag(in.Varint()));
-    values[i] = previous;
-  }
+  int64_t* value = values.data();
+  in.Varints(count, [&](uint64_t zigzag) {
+    previous = Plus(previous, UnZigZag(zigzag));
+    *value++ = previous;
+  });
   return values;
 }
 
@@ -72,18 +75,80 @@ PresenceBits ReadPresence(size_t count, Reader& in) {
 size_t PresenceBits::Count() const {
   size_t set = 0;
   const size_t whole = count_ / 8;
-  for (size_t i = 0; i < whole; ++i) {
-    set += static_cast<size_t>(
-        __builtin_popcount(static_cast<unsigned char>(bits_[i])));
+  size_t i = 0;
+  for (; i + 8 <= whole; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, bits_.data() + i, sizeof word);
+    set += static_cast<size_t>(PopCount64(word));
+  }
+  for (; i < whole; ++i) {
+    set +=
+        static_cast<size_t>(PopCount64(static_cast<unsigned char>(bits_[i])));
   }
   if (const size_t rest = count_ % 8; rest != 0) {
     // Only the bits that stand for values: the encoder leaves the others
     // clear, a corrupt batch may not.
     const unsigned mask = (1u << rest) - 1;
     set += static_cast<size_t>(
-        __builtin_popcount(static_cast<unsigned char>(bits_[whole]) & mask));
+        PopCount64(static_cast<unsigned char>(bits_[whole]) & mask));
   }
   return set;
+}
+
+void Reader::SkipVarints(size_t count) {
+  if (failed_) return;
+  constexpr uint64_t kHighBits = 0x8080808080808080ULL;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(in_.data());
+  size_t left = in_.size();
+  // Continuation bytes (high bit set) since the last varint's end.
+  size_t run = 0;
+  // Eight bytes at a time while the varints ending in them are all wanted
+  // (the bytes of a little-endian word in their order).
+  while (count > 0 && left >= 8) {
+    uint64_t word;
+    std::memcpy(&word, bytes, sizeof word);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    word = __builtin_bswap64(word);
+#endif
+    const uint64_t ends = ~word & kHighBits;
+    const auto ended =
+        static_cast<size_t>(((ends >> 7) * 0x0101010101010101ULL) >> 56);
+    if (ended > count) break;
+    // The continuation bytes before the word's first varint end.
+    const size_t lead =
+        ended == 0 ? 8 : static_cast<size_t>(__builtin_ctzll(ends)) / 8;
+    // A varint too long: the byte loop below fails on it.
+    if (run + lead >= static_cast<size_t>(kMaxVarintBytes)) break;
+    // The continuation bytes after its last one: the next varint's.
+    const size_t trail =
+        ended == 0 ? 0 : static_cast<size_t>(__builtin_clzll(ends)) / 8;
+    count -= ended;
+    if (count == 0) {
+      // The next varint is not passed over.
+      bytes += 8 - trail;
+      left -= 8 - trail;
+      break;
+    }
+    run = ended == 0 ? run + 8 : trail;
+    bytes += 8;
+    left -= 8;
+  }
+  // The rest byte by byte; a varint begun above carries its run on.
+  while (count > 0) {
+    if (left == 0 || run >= static_cast<size_t>(kMaxVarintBytes)) {
+      Fail();
+      return;
+    }
+    if ((*bytes & 0x80) != 0) {
+      ++run;
+    } else {
+      run = 0;
+      --count;
+    }
+    ++bytes;
+    --left;
+  }
+  in_.remove_prefix(in_.size() - left);
 }
 
 size_t PresenceBits::Rank(size_t i) const {

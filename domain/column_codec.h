@@ -36,6 +36,16 @@ inline int64_t Plus(int64_t a, int64_t b) {
                               static_cast<uint64_t>(b));
 }
 
+// The set bits of `value`, without a call into libgcc (the build targets
+// the x86-64 baseline, which has no popcount instruction).
+inline int PopCount64(uint64_t value) {
+  value = value - ((value >> 1) & 0x5555555555555555ULL);
+  value =
+      (value & 0x3333333333333333ULL) + ((value >> 2) & 0x3333333333333333ULL);
+  value = (value + (value >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return static_cast<int>((value * 0x0101010101010101ULL) >> 56);
+}
+
 inline uint64_t DoubleBits(double value) {
   uint64_t bits;
   std::memcpy(&bits, &value, sizeof bits);
@@ -86,9 +96,24 @@ class Writer {
 // does not own.
 class Reader {
  public:
+  // A varint of 64 bits takes at most 10 bytes; one with more fails.
+  static constexpr int kMaxVarintBytes = 10;
   explicit Reader(absl::string_view in) : in_(in) {}
   uint64_t Varint() {
     uint64_t value = 0;
+    if (in_.size() >= kMaxVarintBytes) {
+      // The longest varint is there: no bound to check byte by byte (a
+      // latest-quote read takes a batch's values this way, thousands each).
+      const auto* bytes = reinterpret_cast<const unsigned char*>(in_.data());
+      for (int i = 0; i < kMaxVarintBytes; ++i) {
+        value |= static_cast<uint64_t>(bytes[i] & 0x7f) << (7 * i);
+        if ((bytes[i] & 0x80) == 0) {
+          in_.remove_prefix(i + 1);
+          return value;
+        }
+      }
+      return Fail();
+    }
     for (int shift = 0; shift < 64; shift += 7) {
       if (in_.empty()) return Fail();
       const auto byte = static_cast<unsigned char>(in_.front());
@@ -97,6 +122,44 @@ class Reader {
       if ((byte & 0x80) == 0) return value;
     }
     return Fail();
+  }
+  // Passes over `count` varints: what `count` calls of Varint() do, the
+  // same failures included, eight bytes at a time.
+  void SkipVarints(size_t count);
+  // Hands `count` varints to `take` in order: what `count` calls of
+  // Varint() read, the same failures included (each varint from a failed
+  // one on is 0), with the bounds in registers, not re-stored in the
+  // Reader after every byte: a column's decode is such a loop.
+  template <typename Take>
+  void Varints(size_t count, Take&& take) {
+    const auto* const start =
+        reinterpret_cast<const unsigned char*>(in_.data());
+    const unsigned char* next = start;
+    const unsigned char* const end = start + in_.size();
+    bool too_long = false;
+    for (; count > 0 && end - next >= kMaxVarintBytes; --count) {
+      uint64_t value = next[0] & 0x7f;
+      int size = 1;
+      if (next[0] >= 0x80) {
+        for (;; ++size) {
+          if (size == kMaxVarintBytes) {
+            too_long = true;
+            break;
+          }
+          value |= static_cast<uint64_t>(next[size] & 0x7f) << (7 * size);
+          if (next[size] < 0x80) {
+            ++size;
+            break;
+          }
+        }
+        if (too_long) break;
+      }
+      next += size;
+      take(value);
+    }
+    in_.remove_prefix(static_cast<size_t>(next - start));
+    if (too_long) Fail();
+    for (; count > 0; --count) take(Varint());
   }
   uint64_t Fixed64() {
     absl::string_view bytes = Bytes(8);

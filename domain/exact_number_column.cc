@@ -201,15 +201,26 @@ void GetExactNumbersInto(size_t count, Reader& in,
   }
   int64_t previous = 0;
   int64_t previous_delta = 0;
-  for (size_t i = 0; i < count && !in.failed(); ++i) {
-    if (exceptional[i]) continue;
-    if (mode == kDelta) {
-      previous = Plus(previous, UnZigZag(in.Varint()));
-    } else {
-      previous_delta = Plus(previous_delta, UnZigZag(in.Varint()));
-      previous = Plus(previous, previous_delta);
+  const size_t exceptions = exceptional.Count();
+  // The place of the next mantissa's value: past the exceptions.
+  size_t i = 0;
+  auto next_place = [&]() {
+    if (exceptions > 0) {
+      while (exceptional[i]) ++i;
     }
-    values[i] = FromMantissa(previous, scale);
+    return i++;
+  };
+  if (mode == kDelta) {
+    in.Varints(count - exceptions, [&](uint64_t zigzag) {
+      previous = Plus(previous, UnZigZag(zigzag));
+      values[next_place()] = FromMantissa(previous, scale);
+    });
+  } else {
+    in.Varints(count - exceptions, [&](uint64_t zigzag) {
+      previous_delta = Plus(previous_delta, UnZigZag(zigzag));
+      previous = Plus(previous, previous_delta);
+      values[next_place()] = FromMantissa(previous, scale);
+    });
   }
   if (in.failed()) values.assign(count, 0.0);
 }
@@ -219,7 +230,7 @@ void SkipExactNumbers(size_t count, Reader& in) {
   if (!ReadColumnHead(count, in, head)) return;
   const size_t exceptions = head.exceptional.Count();
   in.Bytes(8 * exceptions);
-  for (size_t i = exceptions; i < count && !in.failed(); ++i) in.Varint();
+  if (exceptions < count) in.SkipVarints(count - exceptions);
 }
 
 double ExactNumberAt(size_t count, size_t at, Reader& in) {
@@ -239,19 +250,20 @@ double ExactNumberAt(size_t count, size_t at, Reader& in) {
   const size_t exact_rank = at - exception_rank;  // when not an exception
   int64_t previous = 0;
   int64_t previous_delta = 0;
-  for (size_t i = 0; i < exact && !in.failed(); ++i) {
-    if (head.exceptional[at] || i > exact_rank) {
-      in.Varint();  // passed over
-      continue;
-    }
-    if (head.mode == kDelta) {
-      previous = Plus(previous, UnZigZag(in.Varint()));
-    } else {
-      previous_delta = Plus(previous_delta, UnZigZag(in.Varint()));
+  // The mantissas up to the wanted one are summed, the others passed over.
+  const size_t summed = head.exceptional[at] ? 0 : exact_rank + 1;
+  if (head.mode == kDelta) {
+    in.Varints(summed, [&](uint64_t zigzag) {
+      previous = Plus(previous, UnZigZag(zigzag));
+    });
+  } else {
+    in.Varints(summed, [&](uint64_t zigzag) {
+      previous_delta = Plus(previous_delta, UnZigZag(zigzag));
       previous = Plus(previous, previous_delta);
-    }
-    if (i == exact_rank) value = FromMantissa(previous, head.scale);
+    });
   }
+  if (summed > 0) value = FromMantissa(previous, head.scale);
+  if (exact > summed) in.SkipVarints(exact - summed);
   return in.failed() ? 0.0 : value;
 }
 

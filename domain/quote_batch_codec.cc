@@ -450,7 +450,6 @@ absl::StatusOr<std::vector<StoredQuote>> DecodePricesFirst(
   return quotes;
 }
 
-// Version 4's quote `at` alone (`header` past the version byte).
 // Version 4's quote `at` alone, `quotes` its prices frame decoded
 // (`header` past the version byte).
 absl::StatusOr<StoredQuote> DecodeOnePricesFirst(

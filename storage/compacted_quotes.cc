@@ -5,7 +5,10 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
@@ -13,10 +16,19 @@
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "domain/compacted_selection.h"
+#include "storage/parallel_work.h"
 #include "storage/pg_binary.h"
 
 namespace mdc::storage {
 namespace {
+
+// Batches a thread takes at least in a decode of whole batches (or of
+// their prices): a batch of a thousand full quotes is a millisecond's work.
+constexpr size_t kDecodedBatchesPerWorker = 8;
+
+// Batches a thread takes at least in a latest-quotes read: a thread costs
+// tens of microseconds to start, a batch's quote some.
+constexpr size_t kLatestBatchesPerWorker = 64;
 
 // The batches meeting a CompactedFilter, without their bytes (those come
 // from the cache of decoded batches, or kFetchColumns): $1-$2 trading days,
@@ -215,10 +227,18 @@ absl::Status FillBatches(
   if (missing.empty()) return absl::OkStatus();
   auto fetched = FetchBatches(conn, missing);
   if (!fetched.ok()) return fetched.status();
+  // The fetched batches decoded side by side, then kept in order.
+  std::vector<absl::StatusOr<std::vector<domain::StoredQuote>>> decodes(
+      fetched->rows());
+  InParallel(decodes.size(), kDecodedBatchesPerWorker, ReadWorkers(),
+             [&](size_t row) {
+               decodes[row] = domain::DecodeQuoteBatch(
+                   fetched->Bytes(static_cast<int>(row), 7), parts);
+             });
   for (int row = 0; row < fetched->rows(); ++row) {
     BatchIdentity id = IdentityAt(*fetched, row);
     id.parts = parts;
-    auto decoded = domain::DecodeQuoteBatch(fetched->Bytes(row, 7), parts);
+    absl::StatusOr<std::vector<domain::StoredQuote>>& decoded = decodes[row];
     if (!decoded.ok()) return decoded.status();
     auto quotes = std::make_shared<DecodedQuotes>();
     quotes->parts = parts;
@@ -385,6 +405,66 @@ absl::StatusOr<CompactedBatches> LoadListedBatches(
   return loaded;
 }
 
+namespace {
+
+// One listed batch of a latest-quotes read: decoded whole in the cache, or
+// its stored bytes; then the latest of its quotes within the bounds.
+struct LatestOfBatch {
+  const std::string* symbol = nullptr;
+  DecodedBatch whole;
+  DecodedBatch bytes;  // compressed
+  absl::Status status;
+  bool in_order = true;
+  std::optional<domain::StoredQuote> quote;
+};
+
+// The latest quote of `batch` in [not_before_us, at_us], when its quotes
+// are in time order.
+void FindLatestOfBatch(int64_t not_before_us, int64_t at_us,
+                       LatestOfBatch& batch) {
+  // The place of the latest quote among `instants` in time order.
+  auto latest_place = [&](const std::vector<int64_t>& instants) {
+    const size_t after = static_cast<size_t>(
+        std::upper_bound(instants.begin(), instants.end(), at_us) -
+        instants.begin());
+    return after == 0 || instants[after - 1] < not_before_us
+               ? std::optional<size_t>()
+               : std::optional<size_t>(after - 1);
+  };
+  if (batch.whole != nullptr) {
+    if (!batch.whole->ascending) {
+      batch.in_order = false;
+      return;
+    }
+    if (auto at = latest_place(batch.whole->instants)) {
+      batch.quote = batch.whole->quotes[*at];
+    }
+    return;
+  }
+  // The stored bytes: the prices frame decoded, then the one quote.
+  const absl::string_view bytes = batch.bytes->compressed;
+  auto prices =
+      domain::DecodeQuoteBatch(bytes, domain::QuoteBatchParts::kPrices);
+  if (!prices.ok()) {
+    batch.status = prices.status();
+    return;
+  }
+  if (!domain::IsAscending(*prices)) {
+    batch.in_order = false;
+    return;
+  }
+  const auto at = latest_place(domain::InstantsOf(*prices));
+  if (!at) return;
+  auto quote = domain::DecodeQuoteAt(bytes, *std::move(prices), *at);
+  if (!quote.ok()) {
+    batch.status = quote.status();
+    return;
+  }
+  batch.quote = *std::move(quote);
+}
+
+}  // namespace
+
 absl::StatusOr<LatestCompactedQuotes> LoadLatestCompactedQuotes(
     Connection& conn, const CompactedFilter& filter) {
   auto listing = ListCompactedBatches(conn, filter);
@@ -395,82 +475,65 @@ absl::StatusOr<LatestCompactedQuotes> LoadLatestCompactedQuotes(
       filter.not_before ? absl::ToUnixMicros(*filter.not_before) : INT64_MIN;
   const int64_t at_us =
       filter.not_after ? absl::ToUnixMicros(*filter.not_after) : INT64_MAX;
-  // The latest within the bounds of a batch's quotes in time order.
-  auto keep_latest =
-      [&](const std::string& symbol, const std::vector<int64_t>& instants,
-          const std::function<absl::StatusOr<domain::StoredQuote>(size_t)>&
-              quote_at) -> absl::Status {
-    const size_t after = static_cast<size_t>(
-        std::upper_bound(instants.begin(), instants.end(), at_us) -
-        instants.begin());
-    if (after == 0 || instants[after - 1] < not_before_us) {
-      return absl::OkStatus();
-    }
-    auto quote = quote_at(after - 1);
-    if (!quote.ok()) return quote.status();
-    auto [place, added] = latest.quotes.try_emplace(symbol, *quote);
-    if (!added && quote->observed_at_us > place->second.observed_at_us) {
-      place->second = *std::move(quote);
-    }
-    return absl::OkStatus();
-  };
-  // The latest of a batch's stored bytes: its prices decoded, then the one
-  // quote.
-  auto keep_latest_of_bytes = [&](const std::string& symbol,
-                                  absl::string_view bytes) -> absl::Status {
-    auto prices =
-        domain::DecodeQuoteBatch(bytes, domain::QuoteBatchParts::kPrices);
-    if (!prices.ok()) return prices.status();
-    if (!domain::IsAscending(*prices)) {
-      latest.in_order = false;
-      return absl::OkStatus();
-    }
-    // The instants taken before the prices are handed to the one quote's
-    // decode.
-    const std::vector<int64_t> instants = domain::InstantsOf(*prices);
-    return keep_latest(symbol, instants, [&](size_t at) {
-      return domain::DecodeQuoteAt(bytes, *std::move(prices), at);
-    });
-  };
+  // Each listed batch from the cache (decoded whole, or its stored bytes),
+  // the others' bytes fetched and kept there.
   DecodedBatchCache& cache = DecodedBatchCache::Shared();
+  std::vector<LatestOfBatch> batches(listing->batches.size());
   std::vector<BatchIdentity> missing;
-  for (const ListedBatch& listed : listing->batches) {
-    if (DecodedBatch whole = cache.Find(listed.id)) {
-      if (!whole->ascending) {
-        latest.in_order = false;
-        return latest;
-      }
-      absl::Status kept = keep_latest(
-          listed.id.symbol, whole->instants,
-          [&whole](size_t at) -> absl::StatusOr<domain::StoredQuote> {
-            return whole->quotes[at];
-          });
-      if (!kept.ok()) return kept;
-      continue;
-    }
-    BatchIdentity bytes_id = listed.id;
+  for (size_t i = 0; i < batches.size(); ++i) {
+    const BatchIdentity& id = listing->batches[i].id;
+    batches[i].symbol = &id.symbol;
+    batches[i].whole = cache.Find(id);
+    if (batches[i].whole != nullptr) continue;
+    BatchIdentity bytes_id = id;
     bytes_id.compressed = true;
-    if (DecodedBatch kept = cache.Find(bytes_id)) {
-      absl::Status read =
-          keep_latest_of_bytes(listed.id.symbol, kept->compressed);
-      if (!read.ok()) return read;
-      if (!latest.in_order) return latest;
-      continue;
-    }
-    missing.push_back(listed.id);
+    batches[i].bytes = cache.Find(bytes_id);
+    if (batches[i].bytes == nullptr) missing.push_back(id);
   }
-  if (missing.empty()) return latest;
-  auto fetched = FetchBatches(conn, missing);
-  if (!fetched.ok()) return fetched.status();
-  for (int row = 0; row < fetched->rows(); ++row) {
-    BatchIdentity bytes_id = IdentityAt(*fetched, row);
-    bytes_id.compressed = true;
-    auto kept = std::make_shared<DecodedQuotes>();
-    kept->compressed = std::string(fetched->Bytes(row, 7));
-    cache.Put(bytes_id, kept);
-    absl::Status read = keep_latest_of_bytes(bytes_id.symbol, kept->compressed);
-    if (!read.ok()) return read;
-    if (!latest.in_order) return latest;
+  std::vector<std::string> fetched_symbols;
+  if (!missing.empty()) {
+    auto fetched = FetchBatches(conn, missing);
+    if (!fetched.ok()) return fetched.status();
+    // A batch compacted again since the listing is another identity: it
+    // stands in for the listed one, as a batch of the same symbol.
+    fetched_symbols.reserve(fetched->rows());
+    const size_t listed = batches.size();
+    batches.resize(listed + fetched->rows());
+    for (int row = 0; row < fetched->rows(); ++row) {
+      BatchIdentity bytes_id = IdentityAt(*fetched, row);
+      bytes_id.compressed = true;
+      auto kept = std::make_shared<DecodedQuotes>();
+      kept->compressed = std::string(fetched->Bytes(row, 7));
+      cache.Put(bytes_id, kept);
+      fetched_symbols.push_back(bytes_id.symbol);
+      batches[listed + row].bytes = std::move(kept);
+    }
+    for (int row = 0; row < fetched->rows(); ++row) {
+      batches[listed + row].symbol = &fetched_symbols[row];
+    }
+  }
+  // The latest quote of each batch, the batches decoded side by side.
+  std::vector<LatestOfBatch*> to_read;
+  for (LatestOfBatch& batch : batches) {
+    if (batch.whole != nullptr || batch.bytes != nullptr) {
+      to_read.push_back(&batch);
+    }
+  }
+  InParallel(
+      to_read.size(), kLatestBatchesPerWorker, ReadWorkers(),
+      [&](size_t i) { FindLatestOfBatch(not_before_us, at_us, *to_read[i]); });
+  for (LatestOfBatch* batch : to_read) {
+    if (!batch->status.ok()) return batch->status;
+    if (!batch->in_order) {
+      latest.in_order = false;
+      return latest;
+    }
+    if (!batch->quote) continue;
+    auto [place, added] =
+        latest.quotes.try_emplace(*batch->symbol, *batch->quote);
+    if (!added && batch->quote->observed_at_us > place->second.observed_at_us) {
+      place->second = *std::move(batch->quote);
+    }
   }
   return latest;
 }

@@ -5,7 +5,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -15,6 +14,7 @@
 #include "storage/compacted_quotes.h"
 #include "storage/compaction_month.h"
 #include "storage/nifty_compaction.h"
+#include "storage/parallel_work.h"
 
 namespace mdc::storage {
 namespace {
@@ -150,19 +150,9 @@ QuotesOfSymbols(Connection& conn, absl::CivilDay day,
 std::vector<std::string> EncodeBatches(
     const std::vector<std::vector<domain::StoredQuote>>& batches) {
   std::vector<std::string> columns(batches.size());
-  const size_t workers = std::min<size_t>(kEncodeThreads, batches.size());
-  std::vector<std::thread> threads;
-  for (size_t worker = 1; worker < workers; ++worker) {
-    threads.emplace_back([&, worker] {
-      for (size_t i = worker; i < batches.size(); i += workers) {
-        columns[i] = domain::EncodeQuoteBatch(batches[i]);
-      }
-    });
-  }
-  for (size_t i = 0; i < batches.size(); i += std::max<size_t>(workers, 1)) {
+  InParallel(batches.size(), 1, kEncodeThreads, [&](size_t i) {
     columns[i] = domain::EncodeQuoteBatch(batches[i]);
-  }
-  for (std::thread& thread : threads) thread.join();
+  });
   return columns;
 }
 
