@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -29,7 +30,11 @@ void InParallel(size_t count, size_t min_per_worker, size_t max_workers,
   std::vector<std::thread> threads;
   threads.reserve(workers - 1);
   for (size_t worker = 1; worker < workers; ++worker) {
-    threads.emplace_back(take);
+    try {
+      threads.emplace_back(take);
+    } catch (const std::system_error&) {
+      break;  // no thread to be had: the ones started take the rest
+    }
   }
   take();
   for (std::thread& thread : threads) thread.join();
