@@ -69,7 +69,10 @@ Read ReadAtOnce(const std::string& bytes, size_t count) {
 std::string RandomVarints(std::mt19937_64& random, size_t values, int damaged) {
   Writer out;
   for (size_t i = 0; i < values; ++i) {
-    const int bits = static_cast<int>(random() % 65);
+    // Mostly small values (one-byte varints, runs of them), some of any
+    // length.
+    const int bits =
+        static_cast<int>(random() % 4 == 0 ? random() % 65 : random() % 8);
     const uint64_t value = bits == 64 ? random() : random() >> (64 - bits);
     out.Varint(bits == 0 ? 0 : value);
   }
