@@ -41,7 +41,7 @@ func TestFailureServerKilledUnderWrites(t *testing.T) {
 		t.Errorf("no 503 while the server was down: %s", load.summary(phases...))
 	}
 	load.setPhase(restarting)
-	s.StartServer(t) // same address and database; waits for /health 200
+	s.StartServer(t) // same address and database; waits for /health 200 and for calls to reach it
 	load.setPhase(after)
 	if !load.hold(after, "200", 40, 2*time.Second, 20*time.Second) {
 		t.Errorf("the writes did not recover after the restart: %s", load.summary(phases...))

@@ -215,6 +215,43 @@ func (s *Stack) StartServer(t *testing.T) {
 	if err := s.waitHealthy(); err != nil {
 		t.Fatalf("after restarting mdc-server: %v", err)
 	}
+	if err := s.waitCallsReach(); err != nil {
+		t.Fatalf("after restarting mdc-server: %v", err)
+	}
+}
+
+// waitCallsReach waits until calls through the gateway reach the server:
+// /health and the unary calls share one connection, and exports and watches
+// take others (upstream.StreamPool), each of which can still be waiting out
+// its reconnect backoff (up to upstream.MaxReconnectDelay) after a restart
+// while /health answers 200; a call then gets 503. A call without a token
+// that reaches the server gets 401.
+func (s *Stack) waitCallsReach() error {
+	deadline := time.Now().Add(healthTimeout)
+	client := &http.Client{Timeout: 2 * time.Second, Transport: s.client.Transport}
+	for _, path := range []string{
+		"/v1/developer/quote?symbol=INFY",
+		"/v1/developer/export/quotes?start_date=2035-01-01&format=csv",
+	} {
+		last := "no answer yet"
+		for {
+			resp, err := client.Get(s.BaseURL() + path)
+			if err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusUnauthorized {
+					break
+				}
+				last = "status " + resp.Status
+			} else {
+				last = err.Error()
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("GET %s did not reach mdc-server within %v (last: %s)", path, healthTimeout, last)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	return nil
 }
 
 // RunServerCommand runs mdc-server as an operator's command line, e.g.
