@@ -104,15 +104,11 @@ class Reader {
     if (in_.size() >= kMaxVarintBytes) {
       // The longest varint is there: no bound to check byte by byte (a
       // latest-quote read takes a batch's values this way, thousands each).
-      const auto* bytes = reinterpret_cast<const unsigned char*>(in_.data());
-      for (int i = 0; i < kMaxVarintBytes; ++i) {
-        value |= static_cast<uint64_t>(bytes[i] & 0x7f) << (7 * i);
-        if ((bytes[i] & 0x80) == 0) {
-          in_.remove_prefix(i + 1);
-          return value;
-        }
-      }
-      return Fail();
+      const int size = VarintWithin(
+          reinterpret_cast<const unsigned char*>(in_.data()), value);
+      if (size == 0) return Fail();
+      in_.remove_prefix(size);
+      return value;
     }
     for (int shift = 0; shift < 64; shift += 7) {
       if (in_.empty()) return Fail();
@@ -138,21 +134,11 @@ class Reader {
     const unsigned char* const end = start + in_.size();
     bool too_long = false;
     for (; count > 0 && end - next >= kMaxVarintBytes; --count) {
-      uint64_t value = next[0] & 0x7f;
-      int size = 1;
-      if (next[0] >= 0x80) {
-        for (;; ++size) {
-          if (size == kMaxVarintBytes) {
-            too_long = true;
-            break;
-          }
-          value |= static_cast<uint64_t>(next[size] & 0x7f) << (7 * size);
-          if (next[size] < 0x80) {
-            ++size;
-            break;
-          }
-        }
-        if (too_long) break;
+      uint64_t value;
+      const int size = VarintWithin(next, value);
+      if (size == 0) {
+        too_long = true;
+        break;
       }
       next += size;
       take(value);
@@ -191,6 +177,16 @@ class Reader {
   absl::string_view rest() const { return in_; }
 
  private:
+  // The varint at `bytes`, which hold at least kMaxVarintBytes bytes, into
+  // `value`; returns its size, or 0 when it runs over kMaxVarintBytes.
+  static int VarintWithin(const unsigned char* bytes, uint64_t& value) {
+    value = 0;
+    for (int i = 0; i < kMaxVarintBytes; ++i) {
+      value |= static_cast<uint64_t>(bytes[i] & 0x7f) << (7 * i);
+      if ((bytes[i] & 0x80) == 0) return i + 1;
+    }
+    return 0;
+  }
   uint64_t Fail() {
     failed_ = true;
     in_ = {};

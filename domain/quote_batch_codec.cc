@@ -392,6 +392,26 @@ void PricesFromRow(const PresenceBits& same_price,
   if ((same_price[at] || same_volume[at]) && !fields.has_payload) in.Corrupt();
 }
 
+// Version 4's rest frame ahead of its payload columns: the stream columns
+// (into `quotes`), the residual payloads (kept), which quotes have
+// structured payloads, and of those which take `last_price` and `volume`
+// from the row.
+struct RestHead {
+  PresenceBits structured;
+  size_t structured_count = 0;
+  PresenceBits same_price;
+  PresenceBits same_volume;
+};
+
+RestHead GetRestHead(Reader& in, std::vector<StoredQuote>& quotes) {
+  GetStreamColumns(in, quotes);
+  RestHead head;
+  head.structured = GetResidualPayloads(in, quotes, true);
+  head.structured_count = head.structured.Count();
+  head.same_price = ReadPresence(head.structured_count, in);
+  head.same_volume = ReadPresence(head.structured_count, in);
+  return head;
+}
 // `header` is past the version byte.
 absl::StatusOr<std::vector<StoredQuote>> DecodePricesFirst(
     Reader& header, QuoteBatchParts parts) {
@@ -429,19 +449,16 @@ absl::StatusOr<std::vector<StoredQuote>> DecodePricesFirst(
   auto rest_raw = Decompress(header.rest(), rest_size);
   if (!rest_raw.ok()) return rest_raw.status();
   Reader in(*rest_raw);
-  GetStreamColumns(in, quotes);
-  const PresenceBits structured = GetResidualPayloads(in, quotes, true);
-  const size_t structured_count = structured.Count();
-  const PresenceBits same_price = ReadPresence(structured_count, in);
-  const PresenceBits same_volume = ReadPresence(structured_count, in);
+  const RestHead head = GetRestHead(in, quotes);
   std::vector<QuoteDataFields>& fields = PayloadFieldsBuffer();
-  GetPayloadColumnsInto(structured_count, in, fields);
+  GetPayloadColumnsInto(head.structured_count, in, fields);
   size_t next_fields = 0;
   for (size_t i = 0; i < count && !in.failed(); ++i) {
-    if (!structured[i]) continue;
+    if (!head.structured[i]) continue;
     const size_t at = next_fields++;
     QuoteDataFields& quote_fields = fields[at];
-    PricesFromRow(same_price, same_volume, at, quotes[i], quote_fields, in);
+    PricesFromRow(head.same_price, head.same_volume, at, quotes[i],
+                  quote_fields, in);
     quotes[i].quote_data = WriteQuoteDataWire(quote_fields);
   }
   if (in.failed() || !in.at_end()) {
@@ -468,20 +485,16 @@ absl::StatusOr<StoredQuote> DecodeOnePricesFirst(
   auto rest_raw = Decompress(header.rest(), rest_size);
   if (!rest_raw.ok()) return rest_raw.status();
   Reader in(*rest_raw);
-  GetStreamColumns(in, quotes);
   // Residual payloads are rare (a payload the columns cannot give back):
   // kept for every quote, as the whole decode does.
-  const PresenceBits structured = GetResidualPayloads(in, quotes, true);
-  const size_t structured_count = structured.Count();
-  const PresenceBits same_price = ReadPresence(structured_count, in);
-  const PresenceBits same_volume = ReadPresence(structured_count, in);
+  const RestHead head = GetRestHead(in, quotes);
   const std::optional<size_t> place =
-      structured[at] ? std::optional<size_t>(structured.Rank(at))
-                     : std::nullopt;
-  QuoteDataFields fields = GetPayloadFieldsAt(structured_count, place, in);
+      head.structured[at] ? std::optional<size_t>(head.structured.Rank(at))
+                          : std::nullopt;
+  QuoteDataFields fields = GetPayloadFieldsAt(head.structured_count, place, in);
   StoredQuote quote = std::move(quotes[at]);
   if (place && !in.failed()) {
-    PricesFromRow(same_price, same_volume, *place, quote, fields, in);
+    PricesFromRow(head.same_price, head.same_volume, *place, quote, fields, in);
     quote.quote_data = WriteQuoteDataWire(fields);
   }
   if (in.failed() || !in.at_end()) {

@@ -410,7 +410,7 @@ namespace {
 // One listed batch of a latest-quotes read: decoded whole in the cache, or
 // its stored bytes; then the latest of its quotes within the bounds.
 struct LatestOfBatch {
-  const std::string* symbol = nullptr;
+  std::string symbol;
   DecodedBatch whole;
   DecodedBatch bytes;  // compressed
   absl::Status status;
@@ -482,7 +482,7 @@ absl::StatusOr<LatestCompactedQuotes> LoadLatestCompactedQuotes(
   std::vector<BatchIdentity> missing;
   for (size_t i = 0; i < batches.size(); ++i) {
     const BatchIdentity& id = listing->batches[i].id;
-    batches[i].symbol = &id.symbol;
+    batches[i].symbol = id.symbol;
     batches[i].whole = cache.Find(id);
     if (batches[i].whole != nullptr) continue;
     BatchIdentity bytes_id = id;
@@ -490,13 +490,11 @@ absl::StatusOr<LatestCompactedQuotes> LoadLatestCompactedQuotes(
     batches[i].bytes = cache.Find(bytes_id);
     if (batches[i].bytes == nullptr) missing.push_back(id);
   }
-  std::vector<std::string> fetched_symbols;
   if (!missing.empty()) {
     auto fetched = FetchBatches(conn, missing);
     if (!fetched.ok()) return fetched.status();
     // A batch compacted again since the listing is another identity: it
     // stands in for the listed one, as a batch of the same symbol.
-    fetched_symbols.reserve(fetched->rows());
     const size_t listed = batches.size();
     batches.resize(listed + fetched->rows());
     for (int row = 0; row < fetched->rows(); ++row) {
@@ -505,11 +503,8 @@ absl::StatusOr<LatestCompactedQuotes> LoadLatestCompactedQuotes(
       auto kept = std::make_shared<DecodedQuotes>();
       kept->compressed = std::string(fetched->Bytes(row, 7));
       cache.Put(bytes_id, kept);
-      fetched_symbols.push_back(bytes_id.symbol);
+      batches[listed + row].symbol = bytes_id.symbol;
       batches[listed + row].bytes = std::move(kept);
-    }
-    for (int row = 0; row < fetched->rows(); ++row) {
-      batches[listed + row].symbol = &fetched_symbols[row];
     }
   }
   // The latest quote of each batch, the batches decoded side by side.
@@ -530,7 +525,7 @@ absl::StatusOr<LatestCompactedQuotes> LoadLatestCompactedQuotes(
     }
     if (!batch->quote) continue;
     auto [place, added] =
-        latest.quotes.try_emplace(*batch->symbol, *batch->quote);
+        latest.quotes.try_emplace(batch->symbol, *batch->quote);
     if (!added && batch->quote->observed_at_us > place->second.observed_at_us) {
       place->second = *std::move(batch->quote);
     }
